@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { parseDocument } from "yaml";
 import type { z } from "zod";
 import { closest } from "../shared/closest.ts";
-import { type Config, configSchema } from "./schema.ts";
+import { type Config, configSchema, sourceSchema } from "./schema.ts";
 
 /** Settings that come only from the environment (secrets and process-level switches). */
 export interface EnvSettings {
@@ -42,6 +42,8 @@ export interface LoadedConfig {
 }
 
 export const DEFAULT_CONFIG_FILE = "gpu-warden.yaml";
+
+const SOURCE_KINDS = sourceSchema.options.map((option) => option.shape.kind.value);
 
 const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
 
@@ -134,15 +136,14 @@ function toProblem(issue: z.core.$ZodIssue, raw: unknown): ConfigProblem {
         hint: suggestKeys(issue.keys, knownKeysAt(issue.path)),
       };
     case "invalid_union":
-      return {
-        path,
-        expected:
-          path.endsWith("kind") || /^sources\.\d+$/.test(path) ? "a source" : "one of the allowed forms",
-        found,
-        hint: /^sources\.\d+/.test(path)
-          ? "each source needs `kind: local | ssh | prometheus | simulated`"
-          : null,
-      };
+      return path.endsWith("kind")
+        ? {
+            path,
+            expected: `one of ${SOURCE_KINDS.map((kind) => JSON.stringify(kind)).join(", ")}`,
+            found,
+            hint: "each source needs `kind: local | ssh | prometheus | simulated`",
+          }
+        : { path, expected: "one of the allowed forms", found, hint: hintFor(path) };
     default:
       return { path, expected: expectedOf(issue), found, hint: hintFor(path) };
   }
@@ -166,6 +167,7 @@ function expectedOf(issue: z.core.$ZodIssue): string {
 const HINTS: [RegExp, string][] = [
   [/^sources\.\d+\.url$/, "a full URL such as http://prometheus:9090"],
   [/^sources\.\d+\.kind$/, "kind is one of local, ssh, prometheus, simulated"],
+  [/interval_seconds$/, "5, 10, 15, 20, 30 or 60 s, or whole minutes that divide an hour: 120, 300, 600…"],
   [/timezone$/, "an IANA name such as Europe/Berlin or America/New_York"],
   [/(owners|admins)\.\d+$/, "use Slack user ids (U…), not @names: profile → ⋮ → Copy member ID"],
   [/^hosts\./, "host names use letters, digits, '.', '_' and '-'"],

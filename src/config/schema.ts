@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cronForInterval } from "../shared/cron-for-interval.ts";
 import { isValidTimeZone } from "../shared/time.ts";
 
 /**
@@ -100,7 +101,11 @@ export const configSchema = z.strictObject({
     .prefault({}),
   poll: z
     .strictObject({
-      interval_seconds: z.number().int().min(5).max(3600).default(60),
+      interval_seconds: z
+        .number()
+        .int()
+        .refine((s) => cronForInterval(s) !== null, "an interval that divides a minute or an hour evenly")
+        .default(60),
     })
     .prefault({}),
   store: z

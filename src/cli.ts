@@ -1,0 +1,127 @@
+import { readFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { parseArgs } from "node:util";
+import { describeConfig, describeConfigError } from "./config/describe-config.ts";
+import { ConfigError, type LoadedConfig, loadConfig } from "./config/load-config.ts";
+import { collectOnce, startBot } from "./main.ts";
+import { fleetTable } from "./reports/fleet-table.ts";
+import { createLogger } from "./shared/logger.ts";
+
+const USAGE = `gpu-warden — keeps a team's GPU machines busy or switched off
+
+usage:
+  gpu-warden start [--config FILE]              poll the fleet, alert, serve /healthz and /metrics
+  gpu-warden collect --once [--json] [--config FILE]
+                                                poll every host once and print one line per host
+  gpu-warden check-config [--config FILE]       validate the configuration and summarise it
+  gpu-warden help | --help                      this text
+  gpu-warden --version
+
+With no --config, ./gpu-warden.yaml is read when present; otherwise the embedded defaults are used
+(the local GPUs when nvidia-smi is on the PATH, else a simulated fleet).
+Environment: SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode),
+SLACK_API_URL, PORT, LOG_LEVEL (trace|debug|info|warn|error|silent).
+`;
+
+class UsageError extends Error {}
+
+/** Entry point of the `gpu-warden` command. Returns the exit code. */
+export async function runCli(argv: readonly string[], io = defaultIo()): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    io.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  const { command, values } = parsed;
+  if (command === "help" || values.help) {
+    io.stdout.write(USAGE);
+    return 0;
+  }
+  if (command === "version" || values.version) {
+    io.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+
+  let loaded: LoadedConfig;
+  try {
+    loaded = loadConfig(io.env, { file: values.config, cwd: io.cwd });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr.write(describeConfigError(error));
+      return 2;
+    }
+    throw error;
+  }
+  const logger = createLogger(loaded.env.logLevel, io.stderr);
+  const context = { loaded, logger, pathEnv: io.env.PATH ?? "", hostName: hostname(), stdout: io.stdout };
+
+  switch (command) {
+    case "check-config":
+      io.stdout.write(describeConfig(loaded.config, loaded.file));
+      return 0;
+    case "collect": {
+      const observations = await collectOnce(context);
+      io.stdout.write(values.json ? `${JSON.stringify(observations, null, 2)}\n` : fleetTable(observations));
+      return 0;
+    }
+    case "start": {
+      const bot = await startBot(context);
+      await new Promise<void>((resolve) => {
+        const stop = (signal: string) => {
+          logger.info({ signal }, "shutting down");
+          bot.stop().then(resolve, (error: unknown) => {
+            logger.error({ err: error }, "shutdown failed");
+            resolve();
+          });
+        };
+        process.once("SIGINT", () => stop("SIGINT"));
+        process.once("SIGTERM", () => stop("SIGTERM"));
+      });
+      return 0;
+    }
+    default:
+      return command satisfies never;
+  }
+}
+
+const COMMANDS = ["start", "collect", "check-config", "help", "version"] as const;
+type Command = (typeof COMMANDS)[number];
+
+function parse(argv: readonly string[]) {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      config: { type: "string", short: "c" },
+      once: { type: "boolean" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "v" },
+    },
+  });
+  const [first = values.help ? "help" : values.version ? "version" : undefined, ...rest] = positionals;
+  if (first === undefined) throw new UsageError("missing command");
+  if (!COMMANDS.includes(first as Command)) throw new UsageError(`unknown command '${first}'`);
+  if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
+  const command = first as Command;
+  if (command !== "collect" && (values.once || values.json)) {
+    throw new UsageError(`--once and --json go with 'collect', not '${command}'`);
+  }
+  return { command, values };
+}
+
+function packageVersion(): string {
+  const url = new URL("../package.json", import.meta.url);
+  return (JSON.parse(readFileSync(url, "utf8")) as { version: string }).version;
+}
+
+function defaultIo() {
+  return {
+    stdout: process.stdout as NodeJS.WritableStream,
+    stderr: process.stderr as NodeJS.WritableStream,
+    env: process.env as Record<string, string | undefined>,
+    cwd: process.cwd(),
+  };
+}

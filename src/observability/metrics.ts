@@ -1,0 +1,48 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+
+/** The bot's own Prometheus metrics, served on `GET /metrics`. */
+export interface BotMetrics {
+  registry: Registry;
+  pollDuration: Histogram<"result">;
+  samplesWritten: Counter;
+  sourceFailures: Counter<"host" | "source" | "cause">;
+  hostsObserved: Gauge<"state">;
+  slowCycles: Counter;
+}
+
+export function createMetrics(): BotMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "gpu_warden_" });
+  return {
+    registry,
+    pollDuration: new Histogram({
+      name: "gpu_warden_poll_duration_seconds",
+      help: "Duration of one poll cycle (all sources, store write included).",
+      labelNames: ["result"],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers: [registry],
+    }),
+    samplesWritten: new Counter({
+      name: "gpu_warden_samples_written_total",
+      help: "GPU samples written to the store.",
+      registers: [registry],
+    }),
+    sourceFailures: new Counter({
+      name: "gpu_warden_source_failures_total",
+      help: "Failed host observations, by host, source kind and cause.",
+      labelNames: ["host", "source", "cause"],
+      registers: [registry],
+    }),
+    hostsObserved: new Gauge({
+      name: "gpu_warden_hosts",
+      help: "Hosts in the last poll cycle, by state (ok or unknown).",
+      labelNames: ["state"],
+      registers: [registry],
+    }),
+    slowCycles: new Counter({
+      name: "gpu_warden_poll_slow_cycles_total",
+      help: "Poll slots skipped because the previous cycle was still running.",
+      registers: [registry],
+    }),
+  };
+}
