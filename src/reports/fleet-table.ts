@@ -30,7 +30,11 @@ export function fleetTable(observations: readonly HostObservation[]): string {
 
 export function renderTable(rows: readonly (readonly string[])[]): string {
   const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  for (const row of rows) {
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, cell.length);
+    });
+  }
   return `${rows
     .map((row) =>
       row
