@@ -43,15 +43,19 @@ const sshSource = z.strictObject({
   nvidia_smi: z.string().min(1).default("nvidia-smi"),
 });
 
+const labelName = z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, "a Prometheus label name such as Hostname");
+
 const prometheusSource = z.strictObject({
   kind: z.literal("prometheus"),
   url: z.url(),
   /** Label that names the host on dcgm-exporter series: `Hostname`, `instance`, `node`… */
-  host_label: z.string().min(1).default("Hostname"),
-  /** Label that names the host on node_exporter series. */
-  node_host_label: z.string().min(1).default("instance"),
-  /** A sample older than this is no reading. */
+  host_label: labelName.default("Hostname"),
+  /** Label that names the host on node_exporter series (`instance` loses its `:port`). */
+  node_host_label: labelName.default("instance"),
+  /** A sample older than this is no reading (at most the server's lookback delta, 5 min by default). */
   stale_after_seconds: seconds(3600).default(300),
+  /** A host silent for longer than this is no longer reported at all (not even as stale). */
+  forget_after_hours: z.number().positive().max(168).default(3),
   timeout_seconds: seconds(120).default(10),
   /** Query kube-state-metrics + cAdvisor for container requests and usage. */
   containers: z.boolean().default(true),
@@ -71,12 +75,38 @@ export const sourceSchema = z.discriminatedUnion("kind", [
   simulatedSource,
 ]);
 
+/**
+ * How to stop (or prepare to stop) a host: an argv run without a shell, or an HTTP webhook that gets
+ * a JSON body. Nothing from Slack input is ever put into either.
+ */
+export const actionSchema = z.union([
+  z.strictObject({
+    command: z.array(z.string().min(1)).min(1),
+    timeout_seconds: seconds(3600).default(120),
+  }),
+  z.strictObject({
+    webhook: z.url(),
+    method: z.enum(["POST", "PUT"]).default("POST"),
+    headers: z.record(z.string(), z.string()).default({}),
+    /** Extra JSON fields sent along with `host`, `actor`, `reason`, `forced` and `at`. */
+    body: z.record(z.string(), z.unknown()).default({}),
+    timeout_seconds: seconds(3600).default(30),
+  }),
+]);
+
 const hostSettings = z.strictObject({
   owners: z.array(slackUserId).default([]),
   /** Never alert or stop (inference servers and the like). */
   never_stop: z.boolean().default(false),
   /** Rental or cloud price per hour, in the team currency. */
   cost_per_hour: z.number().nonnegative().optional(),
+  /** Run before `stop`, e.g. a checkpoint or a disk snapshot; a failure cancels the stop. */
+  pre_stop: actionSchema.optional(),
+  stop: actionSchema.optional(),
+  /** Show what would run instead of running it (overrides the global `dry_run`). */
+  dry_run: z.boolean().optional(),
+  /** Stop automatically when an idle episode lasts this long after the alert, with a countdown. */
+  auto_stop: z.strictObject({ after_minutes: z.number().int().min(30).default(30) }).optional(),
 });
 
 export const configSchema = z.strictObject({
@@ -125,6 +155,8 @@ export const configSchema = z.strictObject({
       no_data_polls: z.number().int().min(1).default(5),
     })
     .prefault({}),
+  /** Show what stop actions would run everywhere, instead of running them. */
+  dry_run: z.boolean().default(false),
   sources: z.array(sourceSchema).default([]),
   hosts: z.record(hostName, hostSettings).default({}),
 });
@@ -132,3 +164,4 @@ export const configSchema = z.strictObject({
 export type Config = z.infer<typeof configSchema>;
 export type SourceConfig = z.infer<typeof sourceSchema>;
 export type HostSettings = z.infer<typeof hostSettings>;
+export type ActionConfig = z.infer<typeof actionSchema>;

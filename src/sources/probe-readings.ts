@@ -1,0 +1,91 @@
+import type { HostReadings } from "./observation.ts";
+import {
+  attachProcesses,
+  COMPUTE_APPS_FIELDS,
+  type ComputeApp,
+  detectNvidiaSmiFailure,
+  GPU_QUERY_FIELDS,
+  NvidiaSmiError,
+  parseComputeApps,
+  parseGpuQuery,
+} from "./parse-nvidia-smi.ts";
+import { parsePsOwners } from "./parse-ps-owners.ts";
+import { parseWho } from "./parse-who.ts";
+
+/** What one command printed (stdout and stderr together) and how it ended. */
+export interface CommandOutput {
+  /** `null` when it was killed or never ran. */
+  exitCode: number | null;
+  text: string;
+  /** The nvidia-smi query fields asked for, when the output has no header. */
+  fields?: readonly string[];
+}
+
+/** Everything read on one host, before interpretation. */
+export interface ProbeOutputs {
+  gpus: CommandOutput;
+  apps: CommandOutput;
+  /** `null` when `who` could not be run. */
+  who: CommandOutput | null;
+  /** `ps` owners of the GPU pids; `null` when not run. */
+  owners: CommandOutput | null;
+  cpuLoad1: number | null;
+}
+
+/**
+ * Turns one host's command outputs into readings. Login sessions are `null` when `who` failed;
+ * process owners are `null` where `ps` did not name them.
+ * @throws NvidiaSmiError when either nvidia-smi query is missing, failed or unreadable.
+ */
+export function probeReadings(outputs: ProbeOutputs): HostReadings & { unattached: ComputeApp[] } {
+  const gpus = parseGpuQuery(checked(outputs.gpus, "--query-gpu"), outputs.gpus.fields ?? GPU_QUERY_FIELDS);
+  const apps = parseComputeApps(
+    checked(outputs.apps, "--query-compute-apps"),
+    outputs.apps.fields ?? COMPUTE_APPS_FIELDS,
+  );
+  const owners =
+    outputs.owners && (outputs.owners.exitCode === 0 || outputs.owners.exitCode === 1)
+      ? parsePsOwners(outputs.owners.text)
+      : new Map<number, string>();
+  const attached = attachProcesses(gpus, apps, owners);
+  const sessions = outputs.who && outputs.who.exitCode === 0 ? parseWho(outputs.who.text) : null;
+  return {
+    gpus: attached.gpus,
+    sessions,
+    cpuLoad1: outputs.cpuLoad1,
+    cpuUtilPct: null,
+    containers: [],
+    unattached: attached.unattached,
+  };
+}
+
+/** pids in a compute-apps output, for asking `ps` about their owners; none when it is unreadable. */
+export function computeAppPids(apps: CommandOutput): number[] {
+  if (apps.exitCode !== 0) return [];
+  try {
+    const pids = parseComputeApps(apps.text, apps.fields ?? COMPUTE_APPS_FIELDS).map((app) => app.pid);
+    return [...new Set(pids.filter((pid): pid is number => pid !== null))];
+  } catch (error) {
+    if (error instanceof NvidiaSmiError) return [];
+    throw error;
+  }
+}
+
+function checked(output: CommandOutput, query: string): string {
+  if (output.exitCode === 0) return output.text;
+  const known = detectNvidiaSmiFailure(output.text);
+  if (known) throw known;
+  const firstLine =
+    output.text
+      .split(/\r?\n/)
+      .find((line) => line.trim() !== "")
+      ?.trim() ?? "";
+  if (output.exitCode === 127 || output.exitCode === 126) {
+    throw new NvidiaSmiError("command-not-found", `nvidia-smi ${query}: ${firstLine || "command not found"}`);
+  }
+  const status = output.exitCode === null ? "did not finish" : `exited with code ${output.exitCode}`;
+  throw new NvidiaSmiError(
+    "driver-error",
+    `nvidia-smi ${query} ${status}${firstLine ? `: ${firstLine.slice(0, 160)}` : ""}`,
+  );
+}
