@@ -1,3 +1,4 @@
+import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { LoadedConfig } from "./config/load-config.ts";
 import { type Job, scheduleJobs } from "./jobs/schedule-jobs.ts";
 import { startHttpServer } from "./observability/http-server.ts";
@@ -7,6 +8,8 @@ import { cronForInterval } from "./shared/cron-for-interval.ts";
 import type { Logger } from "./shared/logger.ts";
 import { createSources } from "./sources/create-sources.ts";
 import type { HostObservation } from "./sources/observation.ts";
+import { createMetricsStore } from "./store/metrics-store.ts";
+import { openDatabase } from "./store/open-database.ts";
 import { pollFleet } from "./usecases/poll-fleet.ts";
 
 /** What the composition root needs from the outside world (the CLI passes it in). */
@@ -48,12 +51,14 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   const clock = context.clock ?? systemClock;
   const metrics = createMetrics();
   const sources = createSources(config, { ...context, clock });
+  const db = openDatabase(config.store.path);
+  const store = createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 });
   let lastPollAtMs: number | null = null;
 
   const poll = async () => {
     const result = await pollFleet({
       sources,
-      store: null,
+      store,
       clock,
       logger,
       metrics,
@@ -80,6 +85,26 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
       runAtStart: true,
       run: poll,
     },
+    {
+      name: "rollup",
+      schedule: "30 5 * * * *",
+      timezone: "UTC",
+      runAtStart: true,
+      run: async () => {
+        // NOTE: bounded batches with a turn of the event loop between them: a long catch-up
+        // must not hold up Slack acks.
+        while (!store.rollup(clock.now(), config.policy.idle_util_pct, 24).complete) await yieldToLoop();
+      },
+    },
+    {
+      name: "retention",
+      schedule: "0 17 3 * * *",
+      timezone: "UTC",
+      run: async () => {
+        const { raw_retention_days: raw, rollup_retention_days: rollups } = config.store;
+        while (!store.prune(clock.now(), raw, rollups, 500).complete) await yieldToLoop();
+      },
+    },
   ];
   const http = await startHttpServer(
     { registry: metrics.registry, health: () => ({ ok: true, lastPollAtMs }) },
@@ -94,6 +119,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     async stop() {
       await running.stop();
       await http.close();
+      db.close();
     },
   };
 }

@@ -1,0 +1,505 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type Clock, systemClock } from "../../shared/clock.ts";
+import { applyResponse } from "./apply-response.ts";
+import { DEFAULT_IDENTITY, type EmulatorIdentity } from "./emulator-identity.ts";
+import {
+  type ChannelKind,
+  type DeliveryFailure,
+  type EmulatedChannel,
+  type EmulatedUser,
+  EmulatorState,
+  type EphemeralMessage,
+  RESPONSE_URL_MAX_USES,
+  RESPONSE_URL_TTL_MS,
+  type StoredFile,
+  type StoredMessage,
+  type StoredView,
+  type WebApiCall,
+} from "./emulator-state.ts";
+import {
+  FailureInjector,
+  type FailureMode,
+  type FailureRule,
+  type FailureTarget,
+} from "./failure-injector.ts";
+import { HttpDriver } from "./http-driver.ts";
+import { Interactions } from "./interactions.ts";
+import { isObject, type JsonObject } from "./json.ts";
+import { SocketModeServer } from "./socket-mode-server.ts";
+import { callWebApi, type WebApiContext } from "./web-api.ts";
+
+export interface EmulatorChannelOptions {
+  id: string;
+  name?: string;
+  kind?: ChannelKind;
+  /** Default true; false makes posts answer `not_in_channel` until `conversations.join`. */
+  botIsMember?: boolean;
+  /** Human members; default: everyone in the workspace. */
+  members?: string[];
+  archived?: boolean;
+}
+
+export interface SlackEmulatorOptions {
+  identity?: Partial<EmulatorIdentity>;
+  users?: Array<Partial<EmulatedUser> & { id: string }>;
+  /** Default: one public channel `C0GENERAL` (#general) with the bot in it. */
+  channels?: EmulatorChannelOptions[];
+  /** Where slash commands are typed when none is given; default: the first channel. */
+  defaultChannel?: string;
+  /** Time zone of users added without one; default `UTC`. */
+  defaultTz?: string;
+  /** Drives message `ts`, trigger expiry and failure windows; default: the system clock. */
+  clock?: Clock;
+  /** Slack's ack deadline; default 3000 ms. */
+  ackTimeoutMs?: number;
+  /** Budget of all block `text` in one message before `msg_blocks_too_long`; default 12,000. */
+  blocksTextLimitChars?: number;
+}
+
+/** What a channel shows, computed when asked. */
+export interface ChannelView {
+  id: string;
+  name: string;
+  /** Top-level messages still shown, oldest first (a thread reply only when broadcast). */
+  messages: StoredMessage[];
+  /** The newest of `messages`. */
+  latest: StoredMessage | undefined;
+  /** Replies in the thread of `ts`, oldest first, deleted ones left out. */
+  thread(ts: string): StoredMessage[];
+  /** Everything ever posted here, deleted messages and thread replies included. */
+  history: StoredMessage[];
+}
+
+export interface SlackEmulator {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  /** `http://127.0.0.1:<port>/api/`: give it to Bolt as `clientOptions.slackApiUrl`. */
+  readonly apiUrl: string;
+  readonly identity: EmulatorIdentity;
+  readonly state: EmulatorState;
+  channel(id: string): ChannelView;
+  /** The bot's DM with `user` (top-level messages), empty when never opened. */
+  dms(user: string): StoredMessage[];
+  /** Ephemeral messages shown to `user` and not deleted, oldest first. */
+  ephemerals(user: string, channel?: string): EphemeralMessage[];
+  home(user: string): StoredView | undefined;
+  /** Open modals of `user`, bottom first. */
+  modals(user: string): StoredView[];
+  files(): StoredFile[];
+  /** Web API requests received (failed or not), optionally for one method. */
+  calls(method?: string): WebApiCall[];
+  /** Requests received for `method` (every attempt, injected failures included). */
+  attempts(method: string): number;
+  /** Missing/late acks, HTTP errors and bad ack bodies: what Slack would show as a failure. */
+  failures(): DeliveryFailure[];
+  /** Errors inside the emulator itself (should stay empty). */
+  internalErrors(): Error[];
+  failNext(target: FailureTarget, mode: FailureMode, times?: number): FailureRule;
+  failFor(target: FailureTarget, mode: FailureMode, durationMs: number): FailureRule;
+  rateLimit(target: FailureTarget, limit: number, windowMs: number, retryAfterS: number): void;
+  clearFailures(): void;
+  addUser(user: Partial<EmulatedUser> & { id: string }): EmulatedUser;
+  addChannel(channel: EmulatorChannelOptions): EmulatedChannel;
+  setBotMembership(channel: string, isMember: boolean): void;
+  readonly socket: {
+    readonly connectionCount: number;
+    waitForConnection(timeoutMs?: number): Promise<void>;
+    disconnect(reason?: "warning" | "refresh_requested" | "link_disabled" | "too_many_websockets"): void;
+    /** Acks that came after their deadline or for unknown envelopes. */
+    readonly strayAcks: ReadonlyArray<{ envelopeId: string; payload: unknown }>;
+  };
+  /** User actions over Socket Mode. */
+  readonly slashCommand: Interactions["slashCommand"];
+  readonly clickButton: Interactions["clickButton"];
+  readonly submitView: Interactions["submitView"];
+  readonly closeView: Interactions["closeView"];
+  readonly event: Interactions["event"];
+  readonly replay: Interactions["replay"];
+  /**
+   * Resolves once `predicate` holds (polled every 10 ms): the app's work after an ack is
+   * asynchronous. Rejects after `timeoutMs` (default 5000) naming `what`.
+   */
+  waitFor(predicate: () => boolean, what?: string, timeoutMs?: number): Promise<void>;
+  /** The same user actions as signed HTTP requests to `url` (e.g. `http://127.0.0.1:<port>/slack/events`). */
+  http(url: string, options?: { signingSecret?: string; clock?: Clock }): HttpDriver;
+  close(): Promise<void>;
+}
+
+const JSON_ARGS = ["blocks", "view", "files", "attachments", "metadata"];
+
+/** Starts the emulator on 127.0.0.1 on a free port. */
+export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Promise<SlackEmulator> {
+  const clock = options.clock ?? systemClock;
+  const identity: EmulatorIdentity = { ...DEFAULT_IDENTITY, ...options.identity };
+  const ackTimeoutMs = options.ackTimeoutMs ?? 3000;
+  const blocksTextLimitChars = options.blocksTextLimitChars ?? 12_000;
+  const state = new EmulatorState(clock, options.defaultTz ?? "UTC");
+  const injector = new FailureInjector(clock);
+  const socketServer = new SocketModeServer(identity.appId);
+  const internalErrors: Error[] = [];
+  const pendingTimers = new Set<NodeJS.Timeout>();
+
+  for (const user of options.users ?? []) state.addUser(user);
+  state.addUser({ id: identity.botUserId, name: identity.botName, isBot: true });
+  const addChannel = (channel: EmulatorChannelOptions): EmulatedChannel => {
+    const { members, ...rest } = channel;
+    const full: Partial<EmulatedChannel> & { id: string } = { ...rest };
+    if (members !== undefined) full.members = new Set(members);
+    return state.addChannel(full);
+  };
+  for (const channel of options.channels ?? [{ id: "C0GENERAL", name: "general" }]) addChannel(channel);
+  const defaultChannel = options.defaultChannel ?? [...state.channels.keys()][0] ?? "C0GENERAL";
+
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+
+  const apiContext: WebApiContext = {
+    state,
+    identity,
+    baseUrl: url,
+    issueSocketUrl: () => socketServer.issueUrl(`ws://127.0.0.1:${port}`),
+    blocksTextLimitChars,
+    maxViewBytes: 250_000,
+  };
+  const interactionContext = { state, identity, baseUrl: url, defaultChannel, blocksTextLimitChars };
+
+  const delay = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        pendingTimers.delete(timer);
+        resolve();
+      }, ms);
+      pendingTimers.add(timer);
+    });
+
+  /** Applies an injected failure; true when the request was answered (or left hanging) by it. */
+  async function injected(
+    name: string,
+    isApiMethod: boolean,
+    res: ServerResponse,
+    call?: WebApiCall,
+  ): Promise<boolean> {
+    const mode = injector.next(name, isApiMethod);
+    if (mode === undefined) return false;
+    if ("delayMs" in mode) {
+      await delay(mode.delayMs);
+      return false;
+    }
+    if ("hang" in mode) {
+      if (call !== undefined) call.error = "hang";
+      return true;
+    }
+    if ("error" in mode) {
+      if (call !== undefined) {
+        call.status = 200;
+        call.error = mode.error;
+      }
+      sendJson(res, 200, { ok: false, error: mode.error });
+      return true;
+    }
+    if (call !== undefined) {
+      call.status = mode.status;
+      call.error = `http_${mode.status}`;
+    }
+    const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
+    if (mode.retryAfterS !== undefined) headers["retry-after"] = String(mode.retryAfterS);
+    const error = mode.status === 429 ? "ratelimited" : "service_unavailable";
+    res.writeHead(mode.status, headers).end(JSON.stringify({ ok: false, error }));
+    return true;
+  }
+
+  async function handleApi(
+    method: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+  ): Promise<void> {
+    const args = await readArgs(req, url).catch((error: unknown) => {
+      if (error instanceof SyntaxError) return undefined;
+      throw error;
+    });
+    if (args === undefined) {
+      sendJson(res, 200, { ok: false, error: "invalid_json" });
+      return;
+    }
+    const header = req.headers.authorization;
+    const bearer = header?.startsWith("Bearer ") ? header.slice("Bearer ".length) : undefined;
+    const token =
+      bearer !== undefined && bearer !== ""
+        ? bearer
+        : typeof args.token === "string"
+          ? args.token
+          : undefined;
+    delete args.token;
+    for (const key of JSON_ARGS) if (key in args) args[key] = decodeJsonArg(args[key]);
+    const call: WebApiCall = { method, args, token, atMs: clock.now(), status: 0, error: undefined };
+    state.calls.push(call);
+    if (await injected(method, true, res, call)) return;
+    const body = callWebApi(apiContext, method, args, token);
+    call.status = 200;
+    call.error = body.ok === true ? undefined : String(body.error);
+    sendJson(res, 200, body);
+  }
+
+  async function handleResponseUrl(id: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    if (await injected("response_url", false, res)) return;
+    const record = state.responseUrls.get(id);
+    if (record === undefined) {
+      sendJson(res, 404, { ok: false, error: "invalid_url" });
+      return;
+    }
+    const body = parseResponseBody(req, raw);
+    const accepted = record.posts.filter((p) => p.status === 200).length;
+    const result =
+      clock.now() - record.issuedAtMs > RESPONSE_URL_TTL_MS
+        ? { status: 404, body: { ok: false, error: "expired_url" } }
+        : accepted >= RESPONSE_URL_MAX_USES
+          ? { status: 404, body: { ok: false, error: "used_url" } }
+          : applyResponse({ state, identity, blocksTextLimitChars }, record, body, "response_url");
+    record.posts.push({ body, status: result.status });
+    sendJson(res, result.status, result.body);
+  }
+
+  async function handleUpload(id: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    if (await injected("upload", false, res)) return;
+    const file = state.files.get(id);
+    if (file === undefined) {
+      res.writeHead(404).end("file_not_found");
+      return;
+    }
+    file.bytes = await uploadedBytes(req, raw);
+    res.writeHead(200, { "content-type": "text/plain" }).end(`OK - ${file.bytes.length}`);
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestUrl = new URL(req.url ?? "/", url);
+    const [, area, id] = requestUrl.pathname.split("/");
+    if (area === "api" && id !== undefined && id !== "") return handleApi(id, req, res, requestUrl);
+    if (req.method === "POST" && area === "response" && id !== undefined)
+      return handleResponseUrl(id, req, res);
+    if (req.method === "POST" && area === "upload" && id !== undefined) return handleUpload(id, req, res);
+    const file = area === "files" && id !== undefined ? state.files.get(id) : undefined;
+    if (req.method === "GET" && file?.bytes !== undefined) {
+      res.writeHead(200, { "content-type": "application/octet-stream" }).end(file.bytes);
+      return;
+    }
+    res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+  }
+
+  server.on("request", (req, res) => {
+    route(req, res).catch((error: unknown) => {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      internalErrors.push(failure);
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+      res.end(failure.message);
+    });
+  });
+  server.on("upgrade", (req, socket, head) => {
+    if (!socketServer.handleUpgrade(req, socket, head)) socket.destroy();
+  });
+
+  const socketInteractions = new Interactions(interactionContext, {
+    kind: "socket",
+    deliver: async (envelope) => {
+      await socketServer.waitForConnection(ackTimeoutMs);
+      return socketServer.deliver(envelope, ackTimeoutMs);
+    },
+  });
+
+  const channelView = (id: string): ChannelView => {
+    const channel = state.channels.get(id);
+    if (channel === undefined) throw new Error(`no channel ${id}`);
+    const history = state.messages.filter((m) => m.channel === id);
+    const messages = history.filter(
+      (m) => !m.deleted && (m.threadTs === undefined || m.threadTs === m.ts || m.replyBroadcast),
+    );
+    return {
+      id,
+      name: channel.name,
+      messages,
+      latest: messages.at(-1),
+      thread: (ts) => history.filter((m) => m.threadTs === ts && m.ts !== ts && !m.deleted),
+      history,
+    };
+  };
+
+  return {
+    url,
+    apiUrl: `${url}/api/`,
+    identity,
+    state,
+    channel: channelView,
+    dms: (user) => {
+      const dm = [...state.channels.values()].find((c) => c.kind === "im" && c.imUser === user);
+      return dm === undefined ? [] : channelView(dm.id).messages;
+    },
+    ephemerals: (user, channel) =>
+      state.ephemerals.filter(
+        (m) => m.user === user && !m.deleted && (channel === undefined || m.channel === channel),
+      ),
+    home: (user) => {
+      const id = state.homeViews.get(user);
+      return id === undefined ? undefined : state.views.get(id);
+    },
+    modals: (user) =>
+      (state.modalStacks.get(user) ?? []).flatMap((id) => {
+        const view = state.views.get(id);
+        return view === undefined ? [] : [view];
+      }),
+    files: () => [...state.files.values()],
+    calls: (method) =>
+      method === undefined ? [...state.calls] : state.calls.filter((c) => c.method === method),
+    attempts: (method) => state.calls.filter((c) => c.method === method).length,
+    failures: () => [...state.failures],
+    internalErrors: () => [...internalErrors],
+    failNext: (target, mode, times) => injector.failNext(target, mode, times),
+    failFor: (target, mode, durationMs) => injector.failFor(target, mode, durationMs),
+    rateLimit: (target, limit, windowMs, retryAfterS) =>
+      injector.rateLimit(target, limit, windowMs, retryAfterS),
+    clearFailures: () => injector.clear(),
+    addUser: (user) => state.addUser(user),
+    addChannel,
+    setBotMembership: (channel, isMember) => {
+      const found = state.channels.get(channel);
+      if (found === undefined) throw new Error(`no channel ${channel}`);
+      found.botIsMember = isMember;
+    },
+    socket: {
+      get connectionCount() {
+        return socketServer.connectionCount;
+      },
+      waitForConnection: (timeoutMs = 5000) => socketServer.waitForConnection(timeoutMs),
+      disconnect: (reason = "refresh_requested") => socketServer.sendDisconnect(reason),
+      strayAcks: socketServer.strayAcks,
+    },
+    slashCommand: (args) => socketInteractions.slashCommand(args),
+    clickButton: (args) => socketInteractions.clickButton(args),
+    submitView: (args) => socketInteractions.submitView(args),
+    closeView: (args) => socketInteractions.closeView(args),
+    event: (args) => socketInteractions.event(args),
+    replay: (delivery, retry) => socketInteractions.replay(delivery, retry),
+    waitFor,
+    http: (target, httpOptions = {}) =>
+      HttpDriver.create(
+        interactionContext,
+        target,
+        httpOptions.signingSecret ?? identity.signingSecret,
+        httpOptions.clock ?? systemClock,
+        ackTimeoutMs,
+      ),
+    close: async () => {
+      for (const timer of pendingTimers) clearTimeout(timer);
+      pendingTimers.clear();
+      await socketServer.close();
+      await closeServer(server);
+    },
+  };
+}
+
+async function waitFor(predicate: () => boolean, what = "condition", timeoutMs = 5000): Promise<void> {
+  const startedMs = performance.now();
+  while (!predicate()) {
+    if (performance.now() - startedMs > timeoutMs)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error === undefined ? resolve() : reject(error)));
+    server.closeAllConnections();
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, body: JsonObject): void {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(body));
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks);
+}
+
+function mediaType(req: IncomingMessage): string {
+  return (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+}
+
+async function multipartEntries(
+  req: IncomingMessage,
+  raw: Buffer,
+): Promise<Array<[string, string | Buffer]>> {
+  const request = new Request("http://emulator/", {
+    method: "POST",
+    headers: { "content-type": req.headers["content-type"] ?? "" },
+    body: raw,
+  });
+  const entries: Array<[string, string | Buffer]> = [];
+  for (const [key, value] of await request.formData()) {
+    entries.push([key, typeof value === "string" ? value : Buffer.from(await value.arrayBuffer())]);
+  }
+  return entries;
+}
+
+/** The call's arguments from query, form, JSON or multipart body (as web-api 8 may send them). */
+async function readArgs(req: IncomingMessage, url: URL): Promise<JsonObject> {
+  const raw = await readBody(req);
+  const args: JsonObject = Object.fromEntries(url.searchParams);
+  const type = mediaType(req);
+  if (type === "application/json" && raw.length > 0) {
+    const parsed: unknown = JSON.parse(raw.toString("utf8"));
+    if (isObject(parsed)) Object.assign(args, parsed);
+  } else if (type === "multipart/form-data") {
+    for (const [key, value] of await multipartEntries(req, raw)) args[key] = value;
+  } else if (raw.length > 0) {
+    Object.assign(args, Object.fromEntries(new URLSearchParams(raw.toString("utf8"))));
+  }
+  return args;
+}
+
+/** web-api sends `blocks`, `view`, … as JSON strings; a string that is not JSON stays a string. */
+function decodeJsonArg(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+function parseResponseBody(req: IncomingMessage, raw: Buffer): unknown {
+  const text = raw.toString("utf8");
+  if (mediaType(req) === "application/x-www-form-urlencoded") {
+    return decodeJsonArg(new URLSearchParams(text).get("payload") ?? "");
+  }
+  return decodeJsonArg(text);
+}
+
+async function uploadedBytes(req: IncomingMessage, raw: Buffer): Promise<Buffer> {
+  if (mediaType(req) !== "multipart/form-data") return raw;
+  const entries = await multipartEntries(req, raw);
+  const part = entries.find(([key]) => key === "body") ?? entries.find(([, value]) => Buffer.isBuffer(value));
+  const value = part?.[1] ?? "";
+  return Buffer.isBuffer(value) ? value : Buffer.from(value);
+}
+
+export type { EmulatorIdentity } from "./emulator-identity.ts";
+export type {
+  DeliveryFailure,
+  EmulatedUser,
+  EphemeralMessage,
+  StoredFile,
+  StoredMessage,
+  StoredView,
+  WebApiCall,
+} from "./emulator-state.ts";
+export type { FailureMode, FailureRule } from "./failure-injector.ts";
+export type { HttpDriver } from "./http-driver.ts";
+export type { Delivery } from "./interactions.ts";
+export { slackSignature } from "./signed-http-transport.ts";

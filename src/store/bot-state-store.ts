@@ -1,0 +1,37 @@
+import type { Database } from "better-sqlite3";
+import { type AlertStore, createAlertStore } from "./alert-store.ts";
+import { type AuditStore, createAuditStore } from "./audit-store.ts";
+import { type ClaimStore, createClaimStore } from "./claim-store.ts";
+import { createDeliveryStore, type DeliveryStore } from "./delivery-store.ts";
+import { createMetaStore, type MetaStore } from "./meta-store.ts";
+import { createOutboxStore, type OutboxStore } from "./outbox-store.ts";
+import { createSnoozeStore, type SnoozeStore } from "./snooze-store.ts";
+import { createStopRunStore, type StopRunStore } from "./stop-run-store.ts";
+
+/** The repositories the Slack side uses, over one migrated database. */
+export interface BotStateStore {
+  alerts: AlertStore;
+  outbox: OutboxStore;
+  audit: AuditStore;
+  snoozes: SnoozeStore;
+  claims: ClaimStore;
+  stopRuns: StopRunStore;
+  deliveries: DeliveryStore;
+  meta: MetaStore;
+  /** Runs `fn` in one transaction (synchronous: never await inside). */
+  transaction<T>(fn: () => T): T;
+}
+
+export function createBotStateStore(db: Database): BotStateStore {
+  return {
+    alerts: createAlertStore(db),
+    outbox: createOutboxStore(db),
+    audit: createAuditStore(db),
+    snoozes: createSnoozeStore(db),
+    claims: createClaimStore(db),
+    stopRuns: createStopRunStore(db),
+    deliveries: createDeliveryStore(db),
+    meta: createMetaStore(db),
+    transaction: (fn) => db.transaction(fn).immediate(),
+  };
+}

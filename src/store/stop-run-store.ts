@@ -1,0 +1,86 @@
+import type { Database } from "better-sqlite3";
+
+export interface StopRun {
+  id: number;
+  key: string;
+  host: string;
+  alertId: number | null;
+  actor: string;
+  state: "running" | "done" | "failed";
+  forced: boolean;
+  dryRun: boolean;
+  startedAtMs: number;
+  finishedAtMs: number | null;
+}
+
+/**
+ * Exactly-once stops: a key (one alert, or one host episode) can have at most one run that is
+ * running or done. A failed run frees the key for another try.
+ */
+export interface StopRunStore {
+  /** Starts a run, or returns the run that already holds the key (`started: false`). */
+  begin(run: Omit<StopRun, "id" | "state" | "finishedAtMs">): { run: StopRun; started: boolean };
+  finish(id: number, state: "done" | "failed", atMs: number): void;
+  latestFor(host: string): StopRun | null;
+}
+
+interface StopRunRow {
+  id: number;
+  key: string;
+  host: string;
+  alert_id: number | null;
+  actor: string;
+  state: StopRun["state"];
+  forced: number;
+  dry_run: number;
+  started_ms: number;
+  finished_ms: number | null;
+}
+
+const toRun = (row: StopRunRow): StopRun => ({
+  id: row.id,
+  key: row.key,
+  host: row.host,
+  alertId: row.alert_id,
+  actor: row.actor,
+  state: row.state,
+  forced: row.forced === 1,
+  dryRun: row.dry_run === 1,
+  startedAtMs: row.started_ms,
+  finishedAtMs: row.finished_ms,
+});
+
+export function createStopRunStore(db: Database): StopRunStore {
+  const selectLive = db.prepare("SELECT * FROM stop_run WHERE key = ? AND state IN ('running', 'done')");
+  const insert = db.prepare(
+    `INSERT INTO stop_run (key, host, alert_id, actor, state, forced, dry_run, started_ms)
+     VALUES (?, ?, ?, ?, 'running', ?, ?, ?)`,
+  );
+  const selectById = db.prepare("SELECT * FROM stop_run WHERE id = ?");
+  const update = db.prepare("UPDATE stop_run SET state = ?, finished_ms = ? WHERE id = ?");
+  const selectLatest = db.prepare("SELECT * FROM stop_run WHERE host = ? ORDER BY id DESC LIMIT 1");
+  const begin = db.transaction((run: Parameters<StopRunStore["begin"]>[0]) => {
+    const live = selectLive.get(run.key) as StopRunRow | undefined;
+    if (live) return { run: toRun(live), started: false };
+    const id = insert.run(
+      run.key,
+      run.host,
+      run.alertId,
+      run.actor,
+      run.forced ? 1 : 0,
+      run.dryRun ? 1 : 0,
+      run.startedAtMs,
+    ).lastInsertRowid;
+    return { run: toRun(selectById.get(id) as StopRunRow), started: true };
+  });
+  return {
+    begin: (run) => begin.immediate(run),
+    finish: (id, state, atMs) => {
+      update.run(state, atMs, id);
+    },
+    latestFor: (host) => {
+      const row = selectLatest.get(host) as StopRunRow | undefined;
+      return row ? toRun(row) : null;
+    },
+  };
+}
