@@ -153,6 +153,23 @@ export const configSchema = z.strictObject({
       escalate_after_minutes: z.number().int().positive().default(240),
       /** Polls without data before a "no data from host" notice. */
       no_data_polls: z.number().int().min(1).default(5),
+      /** The longest a Keep may snooze a host (an admin's cap). */
+      max_keep_hours: z
+        .number()
+        .positive()
+        .max(24 * 90)
+        .default(72),
+      /** The local time "Keep until tomorrow" runs to, in the team time zone. */
+      keep_until_tomorrow_at: z
+        .string()
+        .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "a time of day such as 09:00")
+        .default("09:00"),
+    })
+    .prefault({}),
+  /** The monthly cost warden roster, in order (Slack user ids). */
+  warden: z
+    .strictObject({
+      roster: z.array(slackUserId).default([]),
     })
     .prefault({}),
   /** Show what stop actions would run everywhere, instead of running them. */

@@ -1,0 +1,63 @@
+import type { IdleEpisodeState } from "../checks/idle-episode.ts";
+import type { AlertResolution } from "../store/alert-store.ts";
+import type { LatestObservation } from "../store/metrics-types.ts";
+import type { OutboxRole } from "../store/outbox-store.ts";
+
+/**
+ * The contracts between the use-cases and the Slack side. The use-cases never call Slack directly:
+ * everything they send goes through the {@link Notifier} (a durable outbox).
+ */
+
+/** A Web API method the outbox may call. */
+export type SlackMethod =
+  | "chat.postMessage"
+  | "chat.update"
+  | "chat.postEphemeral"
+  | "views.publish"
+  | "files.uploadV2";
+
+/** In outbox args: replaced by the alert message's ts when the item is sent (for `ts` / `thread_ts`). */
+export interface AlertTsRef {
+  $alertTs: number;
+}
+
+export function alertTs(alertId: number): AlertTsRef {
+  return { $alertTs: alertId };
+}
+
+/**
+ * Queues Web API calls in a durable outbox. Delivery keeps the order, survives Slack outages
+ * (5xx, 429 + Retry-After, timeouts) and restarts, and loses nothing. DMs: `chat.postMessage` with
+ * `channel` set to the user id.
+ */
+export interface Notifier {
+  send(
+    method: SlackMethod,
+    args: Record<string, unknown>,
+    options?: { alertId?: number; role?: OutboxRole },
+  ): void;
+}
+
+/** The current monthly cost warden (the rotation issue completes this). */
+export interface WardenLookup {
+  current(atMs: number): string | null;
+}
+
+/** What the bot knows about the fleet right now, for status, stop re-checks and views. */
+export interface FleetView {
+  /** Host names known to the bot, sorted. */
+  hosts(): string[];
+  latest(host: string): LatestObservation | null;
+  /** The idle-check state after the latest sweep. */
+  state(host: string): IdleEpisodeState | null;
+}
+
+/** The alert lifecycle as other use-cases (stop, keep, claim) drive it. */
+export interface AlertPort {
+  /** Re-renders the host's open alert now (after a keep, a claim, a stop starting). */
+  refresh(host: string): void;
+  /** Resolves the host's open idle alert (if any) and re-renders it as resolved. */
+  resolve(host: string, resolution: AlertResolution): void;
+  /** Posts in the thread of the host's open (or latest) alert; in the channel when there is none. */
+  postInThread(host: string, text: string, blocks?: unknown[]): void;
+}

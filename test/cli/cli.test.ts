@@ -1,0 +1,151 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, describe, it } from "node:test";
+
+const bin = resolve("bin/gpu-warden.js");
+const dir = mkdtempSync(join(tmpdir(), "gw-cli-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the real `gpu-warden` bin from another folder, as a user would. */
+function gpuWarden(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent", TZ: "UTC", ...env },
+    timeout: 60_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function config(name: string, text: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+describe("gpu-warden CLI", () => {
+  it("prints help and the version", () => {
+    const help = gpuWarden(["--help"]);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /gpu-warden collect --once \[--json\]/);
+    const version = gpuWarden(["--version"]);
+    assert.equal(version.code, 0);
+    assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
+  });
+
+  it("refuses an unknown command with the usage and exit code 2", () => {
+    const result = gpuWarden(["colect"]);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /unknown command 'colect'/);
+    assert.match(result.stderr, /usage:/);
+  });
+
+  it("check-config summarises a valid file", () => {
+    const file = config(
+      "ok.yaml",
+      "sources:\n  - kind: ssh\n    hosts: [gpu-a, gpu-b]\n  - kind: simulated\n    hosts: 4\nslack: { channel: '#ml' }\n",
+    );
+    const result = gpuWarden(["check-config", "--config", file]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^configuration OK: .*ok\.yaml\n/);
+    assert.match(result.stdout, /ssh to 2 host\(s\): gpu-a, gpu-b/);
+    assert.match(result.stdout, /simulated fleet: 4 hosts × 8 GPUs/);
+    assert.match(result.stdout, /channel: #ml/);
+    assert.match(result.stdout, /a GPU is idle below 10 %; a host is idle after 30 min/);
+  });
+
+  it("check-config lists every problem and exits 2", () => {
+    const file = config(
+      "bad.yaml",
+      "poll:\n  intervall_seconds: 60\nsources:\n  - kind: prometheus\n    url: nope\n",
+    );
+    const result = gpuWarden(["check-config", "--config", file]);
+    assert.equal(result.code, 2);
+    assert.equal(result.stdout, "");
+    assert.match(result.stderr, /bad\.yaml: 2 problems/);
+    assert.match(
+      result.stderr,
+      /at poll\n {4}expected: no other keys\n {4}found: {4}unknown key\(s\) 'intervall_seconds'\n {4}hint: {5}'intervall_seconds' → did you mean 'interval_seconds'\?/,
+    );
+    assert.match(result.stderr, /at sources\.0\.url/);
+  });
+
+  it("collect --once --json prints one observation per host with models, memory, utilisation and processes", () => {
+    const file = config("sim.yaml", "sources:\n  - kind: simulated\n    hosts: 12\n    seed: 7\n");
+    const result = gpuWarden(["collect", "--once", "--json", "--config", file]);
+    assert.equal(result.code, 0, result.stderr);
+    const observations = JSON.parse(result.stdout) as {
+      host: string;
+      ok: boolean;
+      gpus?: { model: string; memTotalMiB: number; utilPct: number; processes: { name: string }[] }[];
+    }[];
+    assert.equal(observations.length, 12);
+    assert.deepEqual(
+      observations.map((o) => o.host),
+      [
+        "gpu-a",
+        "gpu-b",
+        "gpu-c",
+        "gpu-d",
+        "gpu-e",
+        "gpu-f",
+        "gpu-g",
+        "gpu-h",
+        "gpu-i",
+        "gpu-j",
+        "gpu-k",
+        "gpu-l",
+      ],
+    );
+    const answered = observations.filter((o) => o.ok);
+    assert.ok(answered.length >= 11);
+    for (const obs of answered) {
+      assert.equal(obs.gpus?.length, 8);
+      assert.match(obs.gpus?.[0]?.model ?? "", /H100|A100|L40S|RTX 4090/);
+      assert.ok((obs.gpus?.[0]?.memTotalMiB ?? 0) > 20_000);
+    }
+    const processNames = answered.flatMap(
+      (o) => o.gpus?.flatMap((g) => g.processes.map((p) => p.name)) ?? [],
+    );
+    assert.ok(
+      processNames.some((name) => name.includes("python")),
+      "some GPU process names are reported",
+    );
+  });
+
+  it("collect --once prints a table for people, and uses the simulated fleet without nvidia-smi", () => {
+    const result = gpuWarden(["collect", "--once"]);
+    assert.equal(result.code, 0, result.stderr);
+    const lines = result.stdout.trimEnd().split("\n");
+    assert.match(
+      lines[0] ?? "",
+      /^HOST\s+SOURCE\s+STATE\s+GPUS\s+UTIL %\s+MEMORY\s+POWER\s+SESSIONS\s+LOAD\s+NOTE$/,
+    );
+    assert.equal(lines.length, 13);
+    assert.match(lines[1] ?? "", /^gpu-a\s+simulated\s+(ok|unknown)/);
+  });
+
+  it("collect --once uses the local nvidia-smi when it is on the PATH", () => {
+    const binDir = mkdtempSync(join(dir, "bin-"));
+    writeFileSync(
+      join(binDir, "nvidia-smi"),
+      `#!/bin/sh\ncase "$*" in *query-gpu*) echo "0, GPU-1111, NVIDIA H100 80GB HBM3, 97, 40000, 81559, 650.5, 61, Disabled";; esac\n`,
+      { mode: 0o755 },
+    );
+    const result = gpuWarden(["collect", "--once", "--json"], { PATH: `${binDir}:/usr/bin:/bin` });
+    assert.equal(result.code, 0, result.stderr);
+    const [only, ...rest] = JSON.parse(result.stdout) as {
+      source: string;
+      ok: boolean;
+      gpus: { utilPct: number; model: string }[];
+    }[];
+    assert.equal(rest.length, 0);
+    assert.equal(only?.source, "local");
+    assert.equal(only?.ok, true);
+    assert.equal(only?.gpus[0]?.model, "NVIDIA H100 80GB HBM3");
+    assert.equal(only?.gpus[0]?.utilPct, 97);
+  });
+});
