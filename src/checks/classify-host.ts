@@ -1,0 +1,86 @@
+import type { FailureCause, HostObservation, LoginSession } from "../sources/observation.ts";
+import { classifyGpu, type GpuSample } from "./classify-gpu.ts";
+import type { IdlePolicy } from "./idle-policy.ts";
+
+/**
+ * One host at one poll, as the idle checks see it. A failed observation is an `ok: false` sample;
+ * the sweep also makes one for a host that did not report or reported only a stale reading.
+ */
+export type HostSample =
+  | {
+      atMs: number;
+      ok: true;
+      gpus: readonly GpuSample[];
+      /**
+       * Login sessions that count as activity; `null` when the source cannot see sessions
+       * (Prometheus), in which case the GPUs alone decide.
+       */
+      activeSessions: number | null;
+      /** The sessions the source saw, as evidence; `null` as for `activeSessions`. */
+      sessions: readonly LoginSession[] | null;
+    }
+  | { atMs: number; ok: false; cause: FailureCause; message: string };
+
+/**
+ * What one host sample says about the host:
+ * - `busy`: at least one GPU is busy (whatever the others say);
+ * - `unknown`: a failed observation, no GPUs at all, or a GPU without a valid reading and none busy;
+ * - `session`: every GPU idle but someone is logged in and active;
+ * - `idle`: every GPU idle and no active session.
+ */
+export type HostClass = "busy" | "session" | "idle" | "unknown";
+
+/**
+ * A session counts as active unless the source says its last input is at least `idleForMinutes`
+ * old: a tmux session left attached for days does not keep a host busy; one of unknown age does.
+ */
+export function countActiveSessions(
+  sessions: readonly LoginSession[] | null,
+  idleForMinutes: number,
+): number | null {
+  if (sessions === null) return null;
+  let active = 0;
+  for (const session of sessions) {
+    if (session.idleMinutes === null || !(session.idleMinutes >= idleForMinutes)) active++;
+  }
+  return active;
+}
+
+/** Turns a source's observation into the sample the idle checks use. */
+export function classifyHost(
+  observation: HostObservation,
+  policy: Pick<IdlePolicy, "idleUtilPct" | "idleForMinutes">,
+): HostSample {
+  if (!observation.ok) {
+    return { atMs: observation.atMs, ok: false, cause: observation.cause, message: observation.message };
+  }
+  const gpus = new Array<GpuSample>(observation.gpus.length);
+  for (let i = 0; i < gpus.length; i++) gpus[i] = classifyGpu(observation.gpus[i]!, policy.idleUtilPct);
+  return {
+    atMs: observation.atMs,
+    ok: true,
+    gpus,
+    activeSessions: countActiveSessions(observation.sessions, policy.idleForMinutes),
+    sessions: observation.sessions,
+  };
+}
+
+export function hostClass(sample: HostSample): HostClass {
+  if (!sample.ok || sample.gpus.length === 0) return "unknown";
+  let unknown = false;
+  for (const gpu of sample.gpus) {
+    switch (gpu.class) {
+      case "busy":
+        return "busy";
+      case "unknown":
+        unknown = true;
+        break;
+      case "idle":
+        break;
+      default:
+        gpu satisfies never;
+    }
+  }
+  if (unknown) return "unknown";
+  return sample.activeSessions !== null && sample.activeSessions > 0 ? "session" : "idle";
+}

@@ -1,0 +1,61 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { after, describe, it } from "node:test";
+import { parseConfig, readEnv } from "../src/config/load-config.ts";
+import { startBot } from "../src/main.ts";
+import { silentLogger } from "../src/shared/logger.ts";
+import { createMetricsStore } from "../src/store/metrics-store.ts";
+import { openDatabase } from "../src/store/open-database.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "gw-main-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("startBot", () => {
+  it("polls into the store and serves /healthz and /metrics", async () => {
+    const dbPath = join(dir, "bot.db");
+    const config = parseConfig({
+      http: { port: 0 },
+      store: { path: dbPath },
+      poll: { interval_seconds: 3600 },
+      sources: [{ kind: "simulated", hosts: 3, gpus_per_host: 4, seed: 1 }],
+    });
+    const bot = await startBot({
+      loaded: { config, env: readEnv({}), file: null },
+      logger: silentLogger,
+      pathEnv: "",
+      hostName: "test",
+      stdout: new PassThrough(),
+    });
+    try {
+      await bot.pollNow();
+      const health = (await (await fetch(`${bot.httpUrl}/healthz`)).json()) as { ok: boolean; lastPollAtMs: number };
+      assert.equal(health.ok, true);
+      assert.equal(typeof health.lastPollAtMs, "number");
+      const metrics = await (await fetch(`${bot.httpUrl}/metrics`)).text();
+      assert.match(metrics, /^gpu_warden_poll_duration_seconds_count\{result="ok"\} [12]$/m);
+      assert.match(metrics, /^gpu_warden_samples_written_total (12|24)$/m);
+      assert.match(metrics, /^gpu_warden_hosts\{state="ok"\} \d$/m);
+      assert.equal((await fetch(`${bot.httpUrl}/nope`)).status, 404);
+    } finally {
+      await bot.stop();
+    }
+    const db = openDatabase(dbPath);
+    try {
+      const store = createMetricsStore(db);
+      assert.deepEqual(
+        store.hosts().map((host) => [host.name, host.source, host.gpus.length]),
+        [
+          ["gpu-a", "simulated", 4],
+          ["gpu-b", "simulated", 4],
+          ["gpu-c", "simulated", 4],
+        ],
+      );
+      assert.equal(store.latestObservations().length, 3);
+    } finally {
+      db.close();
+    }
+  });
+});
