@@ -1,7 +1,8 @@
 import type { GpuProcess, GpuReading } from "./observation.ts";
 
 /** Why nvidia-smi gave us nothing usable. The names match `FailureCause`. */
-export type NvidiaSmiFailure = "command-not-found" | "driver-error" | "parse-error";
+/** `error`: a companion reading (`who`) failed, so the host cannot be judged. */
+export type NvidiaSmiFailure = "command-not-found" | "driver-error" | "parse-error" | "error";
 
 /** nvidia-smi output that is not a reading: the program is missing, the driver failed, or we cannot read it. */
 export class NvidiaSmiError extends Error {

@@ -33,9 +33,10 @@ export interface ProbeOutputs {
 }
 
 /**
- * Turns one host's command outputs into readings. Login sessions are `null` when `who` failed;
- * process owners are `null` where `ps` did not name them.
- * @throws NvidiaSmiError when either nvidia-smi query is missing, failed or unreadable.
+ * Turns one host's command outputs into readings; process owners are `null` where `ps` did not
+ * name them.
+ * @throws NvidiaSmiError when either nvidia-smi query is missing, failed or unreadable, or when
+ * `who` failed: without the login sessions the host cannot be judged idle, so it is unknown.
  */
 export function probeReadings(outputs: ProbeOutputs): HostReadings & { unattached: ComputeApp[] } {
   const gpus = parseGpuQuery(checked(outputs.gpus, "--query-gpu"), outputs.gpus.fields ?? GPU_QUERY_FIELDS);
@@ -48,7 +49,11 @@ export function probeReadings(outputs: ProbeOutputs): HostReadings & { unattache
       ? parsePsOwners(outputs.owners.text)
       : new Map<number, string>();
   const attached = attachProcesses(gpus, apps, owners);
-  const sessions = outputs.who && outputs.who.exitCode === 0 ? parseWho(outputs.who.text) : null;
+  if (outputs.who === null || outputs.who.exitCode !== 0) {
+    const firstLine = outputs.who?.text.trim().split(/\r?\n/)[0]?.slice(0, 160) ?? "";
+    throw new NvidiaSmiError("error", `who failed${firstLine ? `: ${firstLine}` : ""}; login sessions unknown`);
+  }
+  const sessions = parseWho(outputs.who.text);
   return {
     gpus: attached.gpus,
     sessions,

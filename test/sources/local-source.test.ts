@@ -163,12 +163,13 @@ describe("local source with a stand-in nvidia-smi on the PATH", () => {
     );
   });
 
-  test("who failing loses the sessions (unknown), not the host", async () => {
+  test("who failing makes the host unknown: without sessions it cannot be judged idle", async () => {
     writeFileSync(join(dir, "who-fails"), "");
     try {
       const observation = await pollOnce(config());
-      assert.equal(observation.ok, true);
-      assert.equal(observation.ok && observation.sessions, null);
+      assert.equal(observation.ok, false);
+      assert.equal(!observation.ok && observation.cause, "error");
+      assert.match(!observation.ok ? observation.message : "", /who failed: who: cannot open utmp; login sessions unknown/);
     } finally {
       rmSync(join(dir, "who-fails"));
     }
