@@ -1,0 +1,605 @@
+import type { SourceConfig } from "../config/schema.ts";
+import type { Clock } from "../shared/clock.ts";
+import type { Logger } from "../shared/logger.ts";
+import { dayjs } from "../shared/time.ts";
+import type {
+  ContainerUsage,
+  FailureCause,
+  GpuProcess,
+  GpuReading,
+  HostObservation,
+  Source,
+} from "./observation.ts";
+import { failed } from "./observation.ts";
+import { isDcgmBlank } from "./parse-prom-text.ts";
+import { createPrometheusClient, PrometheusError, type PromVectorSample } from "./prometheus-api.ts";
+
+export type PrometheusSourceConfig = Extract<SourceConfig, { kind: "prometheus" }>;
+
+export interface PrometheusSourceDeps {
+  /** Queries are evaluated at `clock.now()`; observations carry that instant. */
+  clock: Clock;
+  logger: Logger;
+  fetch?: typeof fetch;
+}
+
+/** A `Source` over the Prometheus query API. */
+export interface PrometheusSource extends Source {
+  readonly kind: "prometheus";
+  /** Hosts reported by the last successful cycle (ok or stale), within `forget_after_hours`. */
+  readonly hosts: readonly string[];
+  /** Queries sent during the last poll. */
+  readonly lastQueryCount: number;
+}
+
+/** dcgm-exporter fields read per GPU. */
+export const DCGM_METRICS = {
+  util: "DCGM_FI_DEV_GPU_UTIL",
+  fbUsed: "DCGM_FI_DEV_FB_USED",
+  fbFree: "DCGM_FI_DEV_FB_FREE",
+  fbReserved: "DCGM_FI_DEV_FB_RESERVED",
+  power: "DCGM_FI_DEV_POWER_USAGE",
+  temp: "DCGM_FI_DEV_GPU_TEMP",
+  grActive: "DCGM_FI_PROF_GR_ENGINE_ACTIVE",
+} as const;
+
+type DcgmField = keyof typeof DCGM_METRICS;
+const FIELD_BY_METRIC = new Map<string, DcgmField>(
+  Object.entries(DCGM_METRICS).map(([field, metric]) => [metric, field as DcgmField]),
+);
+
+/** The fleet-wide PromQL queries of one cycle (none is per host). */
+export interface PrometheusQueries {
+  /**
+   * The latest sample of every DCGM field of every GPU, if younger than `stale_after_seconds`. UUID and
+   * model come from `seen`, which has one series per GPU, to keep this answer small.
+   */
+  gpus: string;
+  /** GPUs that reported within `forget_after_hours` (with UUID and model): a host here and not in `gpus` is stale. */
+  seen: string;
+  load1: string;
+  cpuBusyPct: string;
+  requests: string;
+  podNodes: string;
+  containerCpu: string;
+  /** The last sample time of the given raw host-label values (run only when some host is stale). */
+  lastSeen(rawHostValues: readonly string[]): string;
+}
+
+export function prometheusQueries(config: PrometheusSourceConfig): PrometheusQueries {
+  const host = config.host_label;
+  const nodeHost = config.node_host_label;
+  const staleS = config.stale_after_seconds;
+  const forgetS = Math.round(config.forget_after_hours * 3600);
+  const rateS = Math.max(staleS, 60);
+  const names = Object.values(DCGM_METRICS).join("|");
+  const gpuBy = unique([
+    "__name__",
+    host,
+    "gpu",
+    "GPU_I_ID",
+    "GPU_I_PROFILE",
+    "pod",
+    "namespace",
+    "container",
+    "exported_pod",
+    "exported_namespace",
+    "exported_container",
+  ]).join(", ");
+  return {
+    gpus: `max by (${gpuBy}) (last_over_time({__name__=~"${names}"}[${staleS}s]))`,
+    seen: `group by (${unique([host, "gpu", "UUID", "modelName"]).join(", ")}) (last_over_time(${DCGM_METRICS.fbUsed}[${forgetS}s]))`,
+    load1: `max by (${nodeHost}) (last_over_time(node_load1[${staleS}s]))`,
+    cpuBusyPct: `100 * (1 - avg by (${nodeHost}) (rate(node_cpu_seconds_total{mode="idle"}[${rateS}s])))`,
+    requests:
+      `max by (namespace, pod, container, node, resource) (kube_pod_container_resource_requests{resource=~"cpu|nvidia_com_gpu"}` +
+      ` unless on (namespace, pod) (kube_pod_status_phase{phase=~"Succeeded|Failed"} == 1))`,
+    podNodes: "max by (namespace, pod, node) (kube_pod_info)",
+    containerCpu: `sum by (namespace, pod, container) (rate(container_cpu_usage_seconds_total{container!="", container!="POD", pod!=""}[${rateS}s]))`,
+    lastSeen: (rawHostValues) => {
+      const regex = rawHostValues.map(escapeRegex).join("|");
+      return `max by (${host}) (max_over_time(timestamp(${DCGM_METRICS.fbUsed}{${host}=~${promString(regex)}})[${forgetS}s:30s]))`;
+    },
+  };
+}
+
+/**
+ * The Prometheus source: a handful of fleet-wide queries per cycle (dcgm-exporter, node_exporter,
+ * kube-state-metrics, cAdvisor), never one per host. A host that reported within `forget_after_hours`
+ * but has no fresh sample is a failed observation with cause `stale`; a server that cannot answer makes
+ * every known host fail, with one log line per cycle.
+ */
+export function createPrometheusSource(
+  config: PrometheusSourceConfig,
+  deps: PrometheusSourceDeps,
+): PrometheusSource {
+  const { clock, logger } = deps;
+  const client = createPrometheusClient({
+    url: config.url,
+    timeoutMs: config.timeout_seconds * 1000,
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  });
+  const queries = prometheusQueries(config);
+  const forgetMs = config.forget_after_hours * 3600 * 1000;
+  /** Host → time of the last cycle that reported it (ok or stale). */
+  const known = new Map<string, number>();
+  /** Host → time of the last cycle that had fresh data from it. */
+  const lastFresh = new Map<string, number>();
+  let lastQueryCount = 0;
+
+  async function poll(signal: AbortSignal): Promise<HostObservation[]> {
+    const atMs = clock.now();
+    let count = 0;
+    const run = (promql: string) => {
+      count++;
+      return client.queryVector(promql, { atMs, signal });
+    };
+    try {
+      const [gpus, seen, load1, busy, requests, podNodes, containerCpu] = await Promise.allSettled([
+        run(queries.gpus),
+        run(queries.seen),
+        run(queries.load1),
+        run(queries.cpuBusyPct),
+        config.containers ? run(queries.requests) : Promise.resolve([]),
+        config.containers ? run(queries.podNodes) : Promise.resolve([]),
+        config.containers ? run(queries.containerCpu) : Promise.resolve([]),
+      ]);
+      if (gpus.status === "rejected") return failAll(atMs, gpus.reason);
+      if (seen.status === "rejected") return failAll(atMs, seen.reason);
+      const optional: { what: string; result: PromiseSettledResult<PromVectorSample[]> }[] = [
+        { what: "node_load1", result: load1 },
+        { what: "node_cpu_seconds_total", result: busy },
+        { what: "kube_pod_container_resource_requests", result: requests },
+        { what: "kube_pod_info", result: podNodes },
+        { what: "container_cpu_usage_seconds_total", result: containerCpu },
+      ];
+      const problems = optional.flatMap(({ what, result }) =>
+        result.status === "rejected" ? [{ what, err: errorMessage(result.reason) }] : [],
+      );
+      if (problems.length > 0) {
+        logger.warn(
+          { source: "prometheus", url: client.displayUrl, failed: problems },
+          "some Prometheus queries failed; those readings are unknown",
+        );
+      }
+      const fleet = readGpus(gpus.value, seen.value, config.host_label);
+      if (fleet.unlabelled > 0 && fleet.hosts.size === 0 && fleet.stale.size === 0) {
+        logger.warn(
+          { source: "prometheus", host_label: config.host_label, series: fleet.unlabelled },
+          `dcgm-exporter series carry no "${config.host_label}" label; set host_label to the label that names the host`,
+        );
+      }
+      const since = await lastSeenTimes(fleet.stale, atMs, signal, () => count++);
+      const observations = assemble(fleet, since, {
+        atMs,
+        load1: valuesOf(load1),
+        busy: valuesOf(busy),
+        requests: valuesOf(requests),
+        podNodes: valuesOf(podNodes),
+        containerCpu: valuesOf(containerCpu),
+      });
+      remember(observations, atMs);
+      return observations;
+    } finally {
+      lastQueryCount = count;
+    }
+  }
+
+  async function lastSeenTimes(
+    stale: Map<string, Set<string>>,
+    atMs: number,
+    signal: AbortSignal,
+    counted: () => void,
+  ): Promise<Map<string, number>> {
+    const since = new Map<string, number>();
+    if (stale.size === 0) return since;
+    const raw = [...stale.values()].flatMap((values) => [...values]);
+    counted();
+    try {
+      const series = await client.queryVector(queries.lastSeen(raw), { atMs, signal });
+      for (const sample of series) {
+        const value = sample.labels[config.host_label];
+        if (value === undefined || !Number.isFinite(sample.value)) continue;
+        const host = hostFromLabel(value);
+        since.set(host, Math.max(since.get(host) ?? 0, Math.round(sample.value * 1000)));
+      }
+    } catch (error) {
+      logger.warn(
+        { source: "prometheus", url: client.displayUrl, err: errorMessage(error) },
+        "could not read when stale hosts last reported",
+      );
+    }
+    return since;
+  }
+
+  function assemble(fleet: GpuFleet, since: Map<string, number>, data: CycleData): HostObservation[] {
+    const { atMs } = data;
+    const load1 = hostIndex(data.load1, config.node_host_label);
+    const busy = hostIndex(data.busy, config.node_host_label);
+    const containers = config.containers
+      ? containersByNode(data.requests, data.podNodes, data.containerCpu)
+      : new HostIndex<ContainerUsage[]>();
+    const observations: HostObservation[] = [];
+    for (const [host, gpus] of fleet.hosts) {
+      const busyPct = busy.get(host);
+      observations.push({
+        host,
+        source: "prometheus",
+        atMs,
+        ok: true,
+        gpus: [...gpus.values()].sort((a, b) => a.index - b.index).map(toReading),
+        sessions: null,
+        cpuLoad1: load1.get(host) ?? null,
+        cpuUtilPct: busyPct === undefined ? null : round(clamp(busyPct, 0, 100), 2),
+        containers: containers.get(host) ?? [],
+      });
+    }
+    for (const host of fleet.stale.keys()) {
+      // NOTE: the subquery sees a sample only if one of its 30 s steps fell inside the series' life;
+      // a cycle that saw the host fresh is a lower bound too.
+      const lastMs = maxDefined(since.get(host), lastFresh.get(host));
+      const message =
+        lastMs === undefined
+          ? `no data from ${host} in the last ${formatSeconds(config.stale_after_seconds)}`
+          : `no data from ${host} since ${formatSince(lastMs, atMs)}`;
+      observations.push(failed(host, "prometheus", atMs, "stale", message));
+    }
+    return observations.sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
+  }
+
+  function failAll(atMs: number, error: unknown): HostObservation[] {
+    const cause = causeOf(error);
+    const detail = errorMessage(error);
+    const hosts = [...known].filter(([, lastMs]) => atMs - lastMs <= forgetMs).map(([host]) => host);
+    logger.error(
+      { source: "prometheus", url: client.displayUrl, cause, hosts: hosts.length, err: detail },
+      `Prometheus poll failed, ${hosts.length} host(s) unknown: ${detail}`,
+    );
+    return hosts
+      .sort()
+      .map((host) => failed(host, "prometheus", atMs, cause, `no data from ${host}: ${detail}`));
+  }
+
+  function remember(observations: HostObservation[], atMs: number): void {
+    for (const observation of observations) {
+      known.set(observation.host, atMs);
+      if (observation.ok) lastFresh.set(observation.host, atMs);
+    }
+    for (const [host, lastMs] of known) if (atMs - lastMs > forgetMs) known.delete(host);
+    for (const [host, lastMs] of lastFresh) if (atMs - lastMs > forgetMs) lastFresh.delete(host);
+  }
+
+  return {
+    kind: "prometheus",
+    get hosts() {
+      return [...known.keys()].sort();
+    },
+    get lastQueryCount() {
+      return lastQueryCount;
+    },
+    poll,
+  };
+}
+
+interface CycleData {
+  atMs: number;
+  load1: PromVectorSample[];
+  busy: PromVectorSample[];
+  requests: PromVectorSample[];
+  podNodes: PromVectorSample[];
+  containerCpu: PromVectorSample[];
+}
+
+interface GpuAccumulator {
+  index: number;
+  uuid: string | null;
+  model: string | null;
+  fields: Partial<Record<DcgmField, number>>;
+  /** Sum of FB_USED over MIG instances, for exporters that report memory per instance only. */
+  instanceFbUsedMiB: number | null;
+  mig: boolean;
+  workloads: Map<string, { pod: string; namespace: string | null; container: string | null }>;
+}
+
+interface GpuFleet {
+  /** Fresh hosts → GPU index → accumulator. */
+  hosts: Map<string, Map<number, GpuAccumulator>>;
+  /** Hosts seen within the forget window but not fresh → their raw host-label values. */
+  stale: Map<string, Set<string>>;
+  /** Fresh series without the host label. */
+  unlabelled: number;
+}
+
+function readGpus(fresh: PromVectorSample[], seen: PromVectorSample[], hostLabel: string): GpuFleet {
+  const hosts = new Map<string, Map<number, GpuAccumulator>>();
+  let unlabelled = 0;
+  const gpuOf = (labels: Record<string, string>): GpuAccumulator | null => {
+    const raw = labels[hostLabel];
+    const index = Number(labels.gpu);
+    if (!raw) {
+      unlabelled++;
+      return null;
+    }
+    if (labels.gpu === undefined || labels.gpu === "" || !Number.isInteger(index)) return null;
+    const host = hostFromLabel(raw);
+    let gpus = hosts.get(host);
+    if (!gpus) {
+      gpus = new Map();
+      hosts.set(host, gpus);
+    }
+    let gpu = gpus.get(index);
+    if (!gpu) {
+      gpu = {
+        index,
+        uuid: null,
+        model: null,
+        fields: {},
+        instanceFbUsedMiB: null,
+        mig: false,
+        workloads: new Map(),
+      };
+      gpus.set(index, gpu);
+    }
+    gpu.uuid ??= labels.UUID || null;
+    gpu.model ??= labels.modelName || null;
+    return gpu;
+  };
+
+  for (const sample of fresh) {
+    const gpu = gpuOf(sample.labels);
+    if (!gpu) continue;
+    const field = FIELD_BY_METRIC.get(sample.labels.__name__ ?? "");
+    const value = Number.isFinite(sample.value) && !isDcgmBlank(sample.value) ? sample.value : null;
+    const workload = workloadOf(sample.labels);
+    if (workload) gpu.workloads.set(`${workload.namespace}/${workload.pod}/${workload.container}`, workload);
+    if (sample.labels.GPU_I_ID !== undefined) {
+      gpu.mig = true;
+      if (field === "fbUsed" && value !== null) gpu.instanceFbUsedMiB = (gpu.instanceFbUsedMiB ?? 0) + value;
+      continue;
+    }
+    if (field && value !== null) gpu.fields[field] = Math.max(gpu.fields[field] ?? value, value);
+  }
+
+  const stale = new Map<string, Set<string>>();
+  for (const sample of seen) {
+    const raw = sample.labels[hostLabel];
+    if (!raw) continue;
+    const host = hostFromLabel(raw);
+    if (hosts.has(host)) {
+      gpuOf(sample.labels);
+      continue;
+    }
+    let values = stale.get(host);
+    if (!values) {
+      values = new Set();
+      stale.set(host, values);
+    }
+    values.add(raw);
+  }
+  return { hosts, stale, unlabelled };
+}
+
+function toReading(gpu: GpuAccumulator): GpuReading {
+  const { fields } = gpu;
+  const util = fields.util !== undefined && fields.util >= 0 && fields.util <= 100 ? fields.util : null;
+  const gr =
+    fields.grActive !== undefined && fields.grActive >= 0 && fields.grActive <= 1
+      ? round(fields.grActive * 100, 2)
+      : null;
+  const memUsedMiB = fields.fbUsed ?? gpu.instanceFbUsedMiB;
+  const memTotalMiB =
+    fields.fbUsed !== undefined && fields.fbFree !== undefined
+      ? fields.fbUsed + fields.fbFree + (fields.fbReserved ?? 0)
+      : null;
+  const soleWorkload = gpu.workloads.size === 1 && !gpu.mig;
+  const processes: GpuProcess[] = [...gpu.workloads.values()].map((workload) => ({
+    pid: null,
+    user: null,
+    name: workload.container ? `${workload.pod}/${workload.container}` : workload.pod,
+    usedMemoryMiB: soleWorkload ? memUsedMiB : null,
+    container: workload.container,
+    pod: workload.pod,
+    namespace: workload.namespace,
+  }));
+  return {
+    index: gpu.index,
+    uuid: gpu.uuid,
+    model: gpu.model,
+    utilPct: util ?? gr,
+    memUsedMiB,
+    memTotalMiB,
+    powerW: fields.power ?? null,
+    tempC: fields.temp ?? null,
+    mig: gpu.mig,
+    processes,
+  };
+}
+
+/**
+ * The Kubernetes workload a dcgm-exporter series is attributed to, if any.
+ * NOTE: without honor_labels, a scrape through a ServiceMonitor stamps the exporter's own pod on every
+ * series (`pod="nvidia-dcgm-exporter-…"`) and renames the workload's labels to `exported_*`.
+ */
+function workloadOf(
+  labels: Record<string, string>,
+): { pod: string; namespace: string | null; container: string | null } | null {
+  if (labels.exported_pod) {
+    return {
+      pod: labels.exported_pod,
+      namespace: labels.exported_namespace || null,
+      container: labels.exported_container || null,
+    };
+  }
+  const pod = labels.pod;
+  if (!pod || /dcgm-exporter/i.test(pod)) return null;
+  return { pod, namespace: labels.namespace || null, container: labels.container || null };
+}
+
+function containersByNode(
+  requests: PromVectorSample[],
+  podNodes: PromVectorSample[],
+  usage: PromVectorSample[],
+): HostIndex<ContainerUsage[]> {
+  const nodeOfPod = new Map<string, string>();
+  for (const { labels } of podNodes) {
+    if (labels.namespace && labels.pod && labels.node)
+      nodeOfPod.set(`${labels.namespace}/${labels.pod}`, labels.node);
+  }
+  const rows = new Map<string, { usage: ContainerUsage; node: string | null }>();
+  const rowOf = (labels: Record<string, string>) => {
+    const { namespace, pod, container } = labels;
+    if (!namespace || !pod || !container) return null;
+    const key = `${namespace}/${pod}/${container}`;
+    let row = rows.get(key);
+    if (!row) {
+      row = {
+        usage: { namespace, pod, container, cpuRequestCores: null, cpuUsageCores: null, gpuRequest: null },
+        node: null,
+      };
+      rows.set(key, row);
+    }
+    row.node ??= labels.node || nodeOfPod.get(`${namespace}/${pod}`) || null;
+    return row;
+  };
+  for (const sample of requests) {
+    const row = rowOf(sample.labels);
+    if (!row || !Number.isFinite(sample.value)) continue;
+    if (sample.labels.resource === "cpu") row.usage.cpuRequestCores = sample.value;
+    else if (sample.labels.resource === "nvidia_com_gpu") row.usage.gpuRequest = sample.value;
+  }
+  for (const sample of usage) {
+    const row = rowOf(sample.labels);
+    if (!row || !Number.isFinite(sample.value)) continue;
+    row.usage.cpuUsageCores = round(Math.max(0, sample.value), 4);
+  }
+  const byNode = new HostIndex<ContainerUsage[]>();
+  const lists = new Map<string, ContainerUsage[]>();
+  for (const { usage: row, node } of rows.values()) {
+    if (!node) continue;
+    let list = lists.get(node);
+    if (!list) {
+      list = [];
+      lists.set(node, list);
+    }
+    list.push(row);
+  }
+  for (const [node, list] of lists) {
+    list.sort((a, b) =>
+      `${a.namespace}/${a.pod}/${a.container}` < `${b.namespace}/${b.pod}/${b.container}` ? -1 : 1,
+    );
+    byNode.set(node, list);
+  }
+  return byNode;
+}
+
+/**
+ * Host names as keys, matched case-insensitively, falling back to the short name (`gpu-a` for
+ * `gpu-a.lab.example.com`) when that is unambiguous: node_exporter's `instance` often carries an FQDN
+ * where dcgm-exporter's `Hostname` has the short name.
+ */
+class HostIndex<T> {
+  readonly #full = new Map<string, T>();
+  /** Short name → the one full name that has it, or `null` when several do. */
+  readonly #short = new Map<string, string | null>();
+
+  set(host: string, value: T): void {
+    const full = host.toLowerCase();
+    this.#full.set(full, value);
+    const short = shortName(full);
+    const owner = this.#short.get(short);
+    this.#short.set(short, owner === undefined || owner === full ? full : null);
+  }
+
+  get(host: string): T | undefined {
+    const full = host.toLowerCase();
+    const exact = this.#full.get(full);
+    if (exact !== undefined) return exact;
+    const owner = this.#short.get(shortName(full));
+    return owner ? this.#full.get(owner) : undefined;
+  }
+}
+
+function hostIndex(samples: PromVectorSample[], label: string): HostIndex<number> {
+  const index = new HostIndex<number>();
+  for (const sample of samples) {
+    const raw = sample.labels[label];
+    if (raw && Number.isFinite(sample.value)) index.set(hostFromLabel(raw), sample.value);
+  }
+  return index;
+}
+
+/** `gpu-a:9100` → `gpu-a`, `[::1]:9100` → `::1`; anything else unchanged. */
+export function hostFromLabel(value: string): string {
+  const v6 = /^\[(.+)\]:\d+$/.exec(value);
+  if (v6) return v6[1]!;
+  const v4 = /^([^:]+):\d+$/.exec(value);
+  return v4 ? v4[1]! : value;
+}
+
+function shortName(host: string): string {
+  if (/^[\d.]+$/.test(host) || host.includes(":")) return host;
+  return host.split(".")[0]!;
+}
+
+function valuesOf(result: PromiseSettledResult<PromVectorSample[]>): PromVectorSample[] {
+  return result.status === "fulfilled" ? result.value : [];
+}
+
+function causeOf(error: unknown): FailureCause {
+  if (error instanceof PrometheusError) {
+    switch (error.kind) {
+      case "unreachable":
+        return "unreachable";
+      case "timeout":
+      case "aborted":
+        return "timeout";
+      case "http":
+      case "bad-response":
+        return "http-error";
+      default:
+        return error.kind satisfies never;
+    }
+  }
+  return "error";
+}
+
+function maxDefined(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined) return b;
+  return b === undefined ? a : Math.max(a, b);
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function formatSince(lastMs: number, nowMs: number): string {
+  const last = dayjs.utc(lastMs);
+  return last.isSame(dayjs.utc(nowMs), "day")
+    ? `${last.format("HH:mm")} UTC`
+    : `${last.format("YYYY-MM-DD HH:mm")} UTC`;
+}
+
+function formatSeconds(seconds: number): string {
+  return seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function promString(text: string): string {
+  return JSON.stringify(text);
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}
+
+function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
+}

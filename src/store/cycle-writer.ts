@@ -1,0 +1,270 @@
+import type { Database } from "better-sqlite3";
+import type { GpuReading, HostObservation } from "../sources/observation.ts";
+import {
+  type CachedGpu,
+  type CachedHost,
+  type Evidence,
+  type FleetCache,
+  loadFleetCache,
+} from "./fleet-cache.ts";
+import type { CycleWritten } from "./metrics-types.ts";
+import { ENTITY_SPAN, MAX_ENTITY_ID } from "./sample-key.ts";
+
+type OkObservation = Extract<HostObservation, { ok: true }>;
+
+/**
+ * When only the figures in a host's evidence drift, the row is rewritten once every this many
+ * cycles (staggered by host), not every cycle; the cache, and so every read, is always current.
+ */
+export const EVIDENCE_REFRESH_CYCLES = 10;
+
+/**
+ * Builds the poll-cycle writer: every statement prepared once, hosts and GPUs resolved from
+ * `cache`, so that a steady-state cycle is appends only (plus rare rows for what changed).
+ */
+export function createCycleWriter(
+  db: Database,
+  cache: FleetCache,
+): (observations: readonly HostObservation[], atMs: number) => CycleWritten {
+  const insertHost = db.prepare("INSERT INTO host (name, source, first_seen_ms) VALUES (?, ?, ?)");
+  const updateHostSource = db.prepare("UPDATE host SET source = ? WHERE id = ?");
+  const updateHostLast = db.prepare("UPDATE host SET last_cycle_id = ?, last_ok_ms = ? WHERE id = ?");
+  const insertGpu = db.prepare(
+    "INSERT INTO gpu (host_id, idx, uuid, model, mem_total_mib, mig, first_seen_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  );
+  const updateGpu = db.prepare("UPDATE gpu SET uuid = ?, model = ?, mem_total_mib = ?, mig = ? WHERE id = ?");
+  const insertCycle = db.prepare("INSERT INTO cycle (id, at_ms, hosts, gpus) VALUES (?, ?, ?, ?)");
+  const insertHostSample = db.prepare(
+    "INSERT INTO host_sample (id, at_ms, ok, cause, message, sessions, cpu_load1, cpu_util_pct) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const insertGpuSample = db.prepare(
+    "INSERT INTO gpu_sample (id, util_pct, mem_used_mib, power_w, temp_c) VALUES (?, ?, ?, ?, ?)",
+  );
+  const upsertEvidence = db.prepare(
+    `INSERT INTO evidence (host_id, since_ms, json) VALUES (?, ?, ?)
+     ON CONFLICT (host_id) DO UPDATE SET since_ms = excluded.since_ms, json = excluded.json`,
+  );
+
+  function hostFor(observation: HostObservation, cycleId: number): CachedHost {
+    let host = cache.byName.get(observation.host);
+    if (host === undefined) {
+      const id = Number(
+        insertHost.run(observation.host, observation.source, observation.atMs).lastInsertRowid,
+      );
+      if (id > MAX_ENTITY_ID) throw new Error(`host id ${id} exceeds the sample key space`);
+      host = {
+        id,
+        name: observation.host,
+        source: observation.source,
+        firstSeenMs: observation.atMs,
+        gpus: new Map(),
+        lastCycleId: null,
+        lastOk: null,
+        lastOkAtMs: null,
+        evidence: null,
+        evidenceSinceMs: null,
+        evidenceDirty: false,
+        stamp: 0,
+      };
+      cache.byName.set(host.name, host);
+      cache.byId.set(host.id, host);
+    } else if (host.stamp === cycleId) {
+      throw new Error(`host ${observation.host} appears twice in one poll cycle`);
+    }
+    if (host.source !== observation.source) {
+      updateHostSource.run(observation.source, host.id);
+      host.source = observation.source;
+    }
+    host.stamp = cycleId;
+    return host;
+  }
+
+  function gpuFor(host: CachedHost, reading: GpuReading, atMs: number, cycleId: number): CachedGpu {
+    let gpu = host.gpus.get(reading.index);
+    const mig = reading.mig ? 1 : 0;
+    if (gpu === undefined) {
+      const id = Number(
+        insertGpu.run(host.id, reading.index, reading.uuid, reading.model, reading.memTotalMiB, mig, atMs)
+          .lastInsertRowid,
+      );
+      if (id > MAX_ENTITY_ID) throw new Error(`GPU id ${id} exceeds the sample key space`);
+      gpu = {
+        id,
+        index: reading.index,
+        uuid: reading.uuid,
+        model: reading.model,
+        memTotalMiB: reading.memTotalMiB,
+        mig: reading.mig,
+        firstSeenMs: atMs,
+        stamp: 0,
+      };
+      host.gpus.set(reading.index, gpu);
+    } else if (gpu.stamp === cycleId) {
+      throw new Error(`host ${host.name} reports GPU ${reading.index} twice in one poll`);
+    } else if (
+      gpu.uuid !== reading.uuid ||
+      gpu.model !== reading.model ||
+      gpu.memTotalMiB !== reading.memTotalMiB ||
+      gpu.mig !== reading.mig
+    ) {
+      updateGpu.run(reading.uuid, reading.model, reading.memTotalMiB, mig, gpu.id);
+      gpu.uuid = reading.uuid;
+      gpu.model = reading.model;
+      gpu.memTotalMiB = reading.memTotalMiB;
+      gpu.mig = reading.mig;
+    }
+    gpu.stamp = cycleId;
+    return gpu;
+  }
+
+  const write = db.transaction((observations: readonly HostObservation[], atMs: number): CycleWritten => {
+    const previousCycleId = cache.latestCycleId;
+    const cycleId = (previousCycleId ?? 0) + 1;
+    const base = cycleId * ENTITY_SPAN;
+    let gpuSamples = 0;
+    let evidenceWrites = 0;
+    for (const observation of observations) {
+      const host = hostFor(observation, cycleId);
+      if (observation.ok) {
+        insertHostSample.run(
+          base + host.id,
+          observation.atMs,
+          1,
+          null,
+          null,
+          observation.sessions === null ? null : observation.sessions.length,
+          observation.cpuLoad1,
+          observation.cpuUtilPct,
+        );
+        for (const reading of observation.gpus) {
+          const gpu = gpuFor(host, reading, observation.atMs, cycleId);
+          insertGpuSample.run(
+            base + gpu.id,
+            reading.utilPct,
+            reading.memUsedMiB,
+            reading.powerW,
+            reading.tempC,
+          );
+        }
+        gpuSamples += observation.gpus.length;
+        const change = host.evidence === null ? "identity" : compareEvidence(host.evidence, observation);
+        if (change !== "same") {
+          host.evidence = evidenceOf(observation);
+          host.evidenceDirty = true;
+          if (change === "identity") host.evidenceSinceMs = observation.atMs;
+        }
+        if (
+          host.evidenceDirty &&
+          (change === "identity" || (cycleId + host.id) % EVIDENCE_REFRESH_CYCLES === 0)
+        ) {
+          upsertEvidence.run(host.id, host.evidenceSinceMs, JSON.stringify(host.evidence));
+          host.evidenceDirty = false;
+          evidenceWrites++;
+        }
+        host.lastOk = true;
+        host.lastOkAtMs = observation.atMs;
+      } else {
+        insertHostSample.run(
+          base + host.id,
+          observation.atMs,
+          0,
+          observation.cause,
+          observation.message,
+          null,
+          null,
+          null,
+        );
+        for (const gpu of host.gpus.values()) insertGpuSample.run(base + gpu.id, null, null, null, null);
+        gpuSamples += host.gpus.size;
+        if (host.lastOk === true) updateHostLast.run(host.lastCycleId, host.lastOkAtMs, host.id);
+        host.lastOk = false;
+      }
+      host.lastCycleId = cycleId;
+    }
+    if (previousCycleId !== null) {
+      for (const host of cache.byId.values()) {
+        if (host.lastCycleId === previousCycleId)
+          updateHostLast.run(previousCycleId, host.lastOkAtMs, host.id);
+      }
+    }
+    insertCycle.run(cycleId, atMs, observations.length, gpuSamples);
+    cache.latestCycleId = cycleId;
+    return { cycleId, hosts: observations.length, gpuSamples, evidenceWrites };
+  });
+
+  return (observations, atMs) => {
+    try {
+      return write(observations, atMs);
+    } catch (error) {
+      Object.assign(cache, loadFleetCache(db));
+      throw error;
+    }
+  };
+}
+
+function evidenceOf(observation: OkObservation): Evidence {
+  return {
+    gpus: observation.gpus.map((gpu) => ({
+      index: gpu.index,
+      processes: gpu.processes.map((p) => ({ ...p })),
+    })),
+    sessions: observation.sessions === null ? null : observation.sessions.map((session) => ({ ...session })),
+    containers: observation.containers.map((container) => ({ ...container })),
+  };
+}
+
+/**
+ * `identity` when the processes, sessions or containers themselves differ; `numbers` when only
+ * their drifting figures do (process memory, session idle minutes, container CPU usage).
+ */
+function compareEvidence(evidence: Evidence, observation: OkObservation): "same" | "numbers" | "identity" {
+  let numbers = false;
+  if (evidence.gpus.length !== observation.gpus.length) return "identity";
+  for (let i = 0; i < evidence.gpus.length; i++) {
+    const before = evidence.gpus[i]!;
+    const now = observation.gpus[i]!;
+    if (before.index !== now.index || before.processes.length !== now.processes.length) return "identity";
+    for (let j = 0; j < before.processes.length; j++) {
+      const a = before.processes[j]!;
+      const b = now.processes[j]!;
+      if (
+        a.pid !== b.pid ||
+        a.user !== b.user ||
+        a.name !== b.name ||
+        a.container !== b.container ||
+        a.pod !== b.pod ||
+        a.namespace !== b.namespace
+      ) {
+        return "identity";
+      }
+      if (a.usedMemoryMiB !== b.usedMemoryMiB) numbers = true;
+    }
+  }
+  if (evidence.sessions === null || observation.sessions === null) {
+    if (evidence.sessions !== observation.sessions) return "identity";
+  } else {
+    if (evidence.sessions.length !== observation.sessions.length) return "identity";
+    for (let j = 0; j < evidence.sessions.length; j++) {
+      const a = evidence.sessions[j]!;
+      const b = observation.sessions[j]!;
+      if (a.user !== b.user || a.line !== b.line || a.from !== b.from) return "identity";
+      if (a.idleMinutes !== b.idleMinutes) numbers = true;
+    }
+  }
+  if (evidence.containers.length !== observation.containers.length) return "identity";
+  for (let j = 0; j < evidence.containers.length; j++) {
+    const a = evidence.containers[j]!;
+    const b = observation.containers[j]!;
+    if (
+      a.namespace !== b.namespace ||
+      a.pod !== b.pod ||
+      a.container !== b.container ||
+      a.cpuRequestCores !== b.cpuRequestCores ||
+      a.gpuRequest !== b.gpuRequest
+    ) {
+      return "identity";
+    }
+    if (a.cpuUsageCores !== b.cpuUsageCores) numbers = true;
+  }
+  return numbers ? "numbers" : "same";
+}

@@ -1,0 +1,118 @@
+import type { Database } from "better-sqlite3";
+import { DAY_MS, HOUR_MS } from "../shared/clock.ts";
+import type { MetaStore } from "./meta-store.ts";
+import type { MetricsStore } from "./metrics-types.ts";
+import { cycleKeyRange, ENTITY_SPAN, MAX_ENTITY_ID } from "./sample-key.ts";
+
+/** Meta key: every clock hour before this instant (epoch ms) is rolled up. */
+export const ROLLED_UP_TO_KEY = "metrics.rolled_up_to_ms";
+
+/**
+ * Each cycle's readings stand for the time until the next cycle, at most `sampleSpanMaxMs`; what
+ * no reading covers is unknown. One statement per hour: cycles near the hour get their weight
+ * (clipped to the hour), then their samples, one key range per cycle, are summed per GPU.
+ */
+const ROLLUP_HOUR_SQL = `
+  WITH ordered AS (
+    SELECT id, at_ms, lead(at_ms) OVER (ORDER BY at_ms, id) AS next_ms
+    FROM cycle WHERE at_ms >= :fromMs - :spanMs AND at_ms < :toMs + :spanMs
+  ),
+  weighted AS (
+    SELECT id, min(coalesce(next_ms, at_ms + :spanMs), at_ms + :spanMs, :toMs) - max(at_ms, :fromMs) AS w
+    FROM ordered WHERE at_ms < :toMs
+  ),
+  s AS (
+    SELECT x.id & ${MAX_ENTITY_ID} AS gpu_id, weighted.w AS w, x.util_pct, x.mem_used_mib, x.power_w
+    FROM weighted
+    JOIN gpu_sample x ON x.id BETWEEN weighted.id * ${ENTITY_SPAN} AND weighted.id * ${ENTITY_SPAN} + ${MAX_ENTITY_ID}
+    WHERE weighted.w > 0
+  )
+  INSERT OR REPLACE INTO gpu_hour
+    (hour_ms, gpu_id, util_mean_pct, util_max_pct, busy_min, idle_min, unknown_min, mem_mean_mib, mem_max_mib, energy_wh)
+  SELECT :fromMs, gpu_id,
+    total(util_pct * w) / nullif(total(iif(util_pct IS NULL, 0, w)), 0),
+    max(util_pct),
+    total(iif(util_pct >= :idlePct, w, 0)) / 60000.0,
+    total(iif(util_pct < :idlePct, w, 0)) / 60000.0,
+    (:toMs - :fromMs - total(iif(util_pct IS NULL, 0, w))) / 60000.0,
+    total(mem_used_mib * w) / nullif(total(iif(mem_used_mib IS NULL, 0, w)), 0),
+    max(mem_used_mib),
+    iif(count(power_w) = 0, NULL, total(power_w * w) / ${HOUR_MS}.0)
+  FROM s GROUP BY gpu_id`;
+
+type Maintenance = Pick<MetricsStore, "rollup" | "prune">;
+
+export function createMaintenance(db: Database, meta: MetaStore, sampleSpanMaxMs: number): Maintenance {
+  const firstCycleAt = db.prepare("SELECT min(at_ms) FROM cycle").pluck();
+  const nextCycleAt = db.prepare("SELECT min(at_ms) FROM cycle WHERE at_ms >= ?").pluck();
+  const rollupHour = db.prepare(ROLLUP_HOUR_SQL);
+  const oldCycles = db.prepare("SELECT id FROM cycle WHERE at_ms < ? ORDER BY at_ms LIMIT ?").pluck();
+  const deleteGpuSamples = db.prepare("DELETE FROM gpu_sample WHERE id BETWEEN ? AND ?");
+  const deleteHostSamples = db.prepare("DELETE FROM host_sample WHERE id BETWEEN ? AND ?");
+  const deleteCycle = db.prepare("DELETE FROM cycle WHERE id = ?");
+  const deleteRollups = db.prepare("DELETE FROM gpu_hour WHERE hour_ms < ?");
+
+  const rolledUpTo = (): number | null => {
+    const value = meta.get(ROLLED_UP_TO_KEY);
+    return value === null ? null : Number(value);
+  };
+  const saveRolledUpTo = (ms: number) => meta.set(ROLLED_UP_TO_KEY, String(ms));
+  const rollOneHour = db.transaction((fromMs: number, idlePct: number) => {
+    rollupHour.run({ fromMs, toMs: fromMs + HOUR_MS, spanMs: sampleSpanMaxMs, idlePct });
+    saveRolledUpTo(fromMs + HOUR_MS);
+  });
+  const deleteCycles = db.transaction((ids: readonly number[]) => {
+    for (const id of ids) {
+      const [lo, hi] = cycleKeyRange(id);
+      deleteGpuSamples.run(lo, hi);
+      deleteHostSamples.run(lo, hi);
+      deleteCycle.run(id);
+    }
+  });
+
+  return {
+    rollup(uptoMs, idleUtilPct, maxHours = 24) {
+      const completeBefore = floorHour(uptoMs - sampleSpanMaxMs);
+      let fromMs = rolledUpTo();
+      if (fromMs === null) {
+        const first = firstCycleAt.get() as number | null;
+        if (first === null) return { hours: 0, rolledUpToMs: null, complete: true };
+        fromMs = floorHour(first);
+      }
+      let hours = 0;
+      while (fromMs < completeBefore) {
+        if (hours >= maxHours) return { hours, rolledUpToMs: fromMs, complete: false };
+        const next = nextCycleAt.get(fromMs - sampleSpanMaxMs) as number | null;
+        if (next === null || next >= fromMs + HOUR_MS) {
+          fromMs = next === null ? completeBefore : Math.min(floorHour(next), completeBefore);
+          saveRolledUpTo(fromMs);
+          continue;
+        }
+        rollOneHour(fromMs, idleUtilPct);
+        fromMs += HOUR_MS;
+        hours++;
+      }
+      return { hours, rolledUpToMs: rolledUpTo(), complete: true };
+    },
+
+    prune(nowMs, rawRetentionDays, rollupRetentionDays, maxCycles = 240) {
+      const watermark = rolledUpTo();
+      let cycles = 0;
+      let complete = true;
+      if (watermark !== null) {
+        const cutoffMs = Math.min(nowMs - rawRetentionDays * DAY_MS, watermark - sampleSpanMaxMs);
+        const ids = oldCycles.all(cutoffMs, maxCycles + 1) as number[];
+        complete = ids.length <= maxCycles;
+        const batch = ids.slice(0, maxCycles);
+        deleteCycles(batch);
+        cycles = batch.length;
+      }
+      const gpuHours = deleteRollups.run(nowMs - rollupRetentionDays * DAY_MS).changes;
+      return { cycles, gpuHours, complete };
+    },
+  };
+}
+
+function floorHour(ms: number): number {
+  return Math.floor(ms / HOUR_MS) * HOUR_MS;
+}
