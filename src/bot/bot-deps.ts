@@ -1,0 +1,7 @@
+import type { StopHostDeps } from "../usecases/stop-host.ts";
+
+/**
+ * What the Slack listeners need; `main.ts` builds it. The fleet view and the alert port are usually
+ * the same object (`createIdleAlerts`). The slash command's name comes from `surface.ts`.
+ */
+export type BotDeps = StopHostDeps;

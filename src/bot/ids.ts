@@ -1,0 +1,81 @@
+import { z } from "zod";
+
+/**
+ * The one home of the ids Slack sends back to the bot — action ids — and of the JSON carried in
+ * button values, with the zod schemas that parse it. Views build buttons with these; listeners
+ * route on them and parse the values here, so a button and its handler can never drift apart.
+ */
+export const ACTION_IDS = {
+  /** Stop this host (the alert's button carries a confirm dialog). Value: {@link HostActionValue}. */
+  stopHost: "stop_host",
+  /** An admin stops a host the re-check found busy or unknown. Value: {@link HostActionValue}. */
+  stopHostForce: "stop_host_force",
+  /** Keep 1 h / 4 h / until tomorrow. Value: {@link KeepActionValue}. */
+  keepHost1h: "keep_host_1h",
+  keepHost4h: "keep_host_4h",
+  keepHostTomorrow: "keep_host_tomorrow",
+  /** Claim the whole host for the default time. Value: {@link HostActionValue}. */
+  claimHost: "claim_host",
+  /** Closes an ephemeral question (e.g. the `/gpu stop` preview). No value. */
+  dismiss: "dismiss",
+} as const;
+
+export type ActionId = (typeof ACTION_IDS)[keyof typeof ACTION_IDS];
+
+/** What the Keep buttons offer; `tomorrow` means `policy.keep_until_tomorrow_at` on the next local day. */
+export const KEEP_CHOICES = ["1h", "4h", "tomorrow"] as const;
+export type KeepChoice = (typeof KEEP_CHOICES)[number];
+
+/** The action id of each Keep button. */
+export const KEEP_ACTION_IDS: Readonly<Record<KeepChoice, ActionId>> = {
+  "1h": ACTION_IDS.keepHost1h,
+  "4h": ACTION_IDS.keepHost4h,
+  tomorrow: ACTION_IDS.keepHostTomorrow,
+};
+
+const hostName = z
+  .string()
+  .max(255)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "a host name");
+const alertId = z.number().int().positive();
+
+/** `{"host":"gpu-a","alertId":12}`; `alertId` is absent on buttons not attached to an alert. */
+export const hostActionValueSchema = z.object({ host: hostName, alertId: alertId.optional() });
+export type HostActionValue = z.infer<typeof hostActionValueSchema>;
+
+/** `{"host":"gpu-a","alertId":12,"keep":"4h"}`. */
+export const keepActionValueSchema = hostActionValueSchema.extend({ keep: z.enum(KEEP_CHOICES) });
+export type KeepActionValue = z.infer<typeof keepActionValueSchema>;
+
+/** The value of a Stop button (`stop_host` / `stop_host_force`). */
+export function stopValue(host: string, alertId?: number | null): string {
+  return JSON.stringify(alertId == null ? { host } : { host, alertId });
+}
+
+/** The value of a Keep button. */
+export function keepValue(host: string, alertId: number | null | undefined, keep: KeepChoice): string {
+  return JSON.stringify(alertId == null ? { host, keep } : { host, alertId, keep });
+}
+
+/** The value of a Claim button. */
+export function claimValue(host: string, alertId?: number | null): string {
+  return JSON.stringify(alertId == null ? { host } : { host, alertId });
+}
+
+export type ParsedValue<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+/** Parses a button value; a missing, non-JSON or wrongly shaped value is a `problem`, never a throw. */
+export function parseActionValue<T>(schema: z.ZodType<T>, raw: string | undefined): ParsedValue<T> {
+  if (raw === undefined || raw === "") return { ok: false, problem: "the button has no value" };
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (error) {
+    return { ok: false, problem: `the button value is not JSON (${(error as Error).message})` };
+  }
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issue = parsed.error.issues[0];
+  const where = issue === undefined || issue.path.length === 0 ? "" : ` at ${issue.path.join(".")}`;
+  return { ok: false, problem: `the button value is malformed${where}: ${issue?.message ?? "invalid"}` };
+}

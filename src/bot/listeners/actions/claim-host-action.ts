@@ -1,0 +1,24 @@
+import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs } from "@slack/bolt";
+import { claimHost } from "../../../usecases/claim-host.ts";
+import type { BotDeps } from "../../bot-deps.ts";
+import { hostActionValueSchema, parseActionValue } from "../../ids.ts";
+import { textReply } from "../../views/reply-message.ts";
+import { badButtonReply, replyOptions } from "./reply-options.ts";
+
+/** *Claim it*: the clicker holds the whole host for the default time; the answer is ephemeral. */
+export function claimHostAction(
+  deps: BotDeps,
+): Middleware<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>> {
+  return async ({ ack, action, body, respond }) => {
+    await ack();
+    const options = replyOptions(body);
+    const parsed = parseActionValue(hostActionValueSchema, action.value);
+    if (!parsed.ok) {
+      await respond({ ...badButtonReply(parsed.problem), ...options });
+      return;
+    }
+    const { host, alertId } = parsed.value;
+    const result = claimHost(deps, { host, actor: body.user.id, alertId });
+    await respond({ ...textReply(result.text), ...options });
+  };
+}

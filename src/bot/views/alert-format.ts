@@ -1,0 +1,130 @@
+const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+
+/** `0 min`, `35 min`, `2 h 05 min`, `3 d 4 h`: whole minutes, rounded down. */
+export function formatDuration(ms: number): string {
+  const minutes = Math.max(0, Math.floor(ms / MINUTE_MS));
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ${String(minutes % 60).padStart(2, "0")} min`;
+  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+}
+
+/** `€12.40` for `currency` `EUR` (the currency's usual decimals). */
+export function formatMoney(amount: number, currency: string): string {
+  return new Intl.NumberFormat("en-US", { style: "currency", currency }).format(amount);
+}
+
+/** What an hourly cost comes to over `ms`; `null` when the cost is unknown. */
+export function costOver(ms: number, costPerHour: number | null): number | null {
+  return costPerHour === null ? null : (costPerHour * Math.max(0, ms)) / (60 * MINUTE_MS);
+}
+
+/**
+ * An instant in the team's zone, as short as it can be next to `nowMs`: `14:02` the same local day,
+ * `Mon 14:02` within the week, `5 Jan 14:02` this year, `5 Jan 2025 14:02` before.
+ */
+export function formatWhen(ms: number, nowMs: number, zone: string): string {
+  const at = localParts(ms, zone);
+  const now = localParts(nowMs, zone);
+  const time = `${at.hour}:${at.minute}`;
+  if (at.year === now.year && at.month === now.month && at.day === now.day) return time;
+  if (Math.abs(nowMs - ms) < 6 * DAY_MS) return `${at.weekday} ${time}`;
+  if (at.year === now.year) return `${at.day} ${at.month} ${time}`;
+  return `${at.day} ${at.month} ${at.year} ${time}`;
+}
+
+type LocalParts = Record<"year" | "month" | "day" | "weekday" | "hour" | "minute", string>;
+
+// NOTE: one formatter per zone: building an Intl.DateTimeFormat (what dayjs' tz() does on every call)
+// costs far more than formatting with one.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function localParts(ms: number, zone: string): LocalParts {
+  let formatter = formatters.get(zone);
+  if (formatter === undefined) {
+    formatter = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      year: "numeric",
+      month: "short",
+      day: "numeric",
+      weekday: "short",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    });
+    formatters.set(zone, formatter);
+  }
+  const parts: LocalParts = { year: "", month: "", day: "", weekday: "", hour: "", minute: "" };
+  for (const part of formatter.formatToParts(ms)) {
+    if (part.type in parts) parts[part.type as keyof LocalParts] = part.value;
+  }
+  return parts;
+}
+
+/** A Slack user mention. */
+export function mention(userId: string): string {
+  return `<@${userId}>`;
+}
+
+/** A user id as Slack shows it, or `automatically` for the bot itself (any non-user actor). */
+export function actorText(actor: string | null): string {
+  if (actor === null) return "someone";
+  return /^[UW][A-Z0-9]{2,}$/.test(actor) ? mention(actor) : "automatically";
+}
+
+/** Escapes the three characters Slack's mrkdwn treats as control characters. */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/** Inline code, safe for any process name. */
+export function code(text: string): string {
+  return `\`${escapeMrkdwn(text).replace(/`/g, "'")}\``;
+}
+
+/** At most `max` characters (code points), ending with `…` when cut. */
+export function truncate(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
+}
+
+/** At most `max` characters (code points), cut in the middle: a command line keeps its script name. */
+export function truncateMiddle(text: string, max: number): string {
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  const tail = Math.floor((max - 1) / 2);
+  return `${chars.slice(0, max - 1 - tail).join("")}…${chars.slice(chars.length - tail).join("")}`;
+}
+
+/**
+ * Joins `lines` with newlines within `maxChars`, ending with `and N more` (via `more`) when some do
+ * not fit; a single over-long line is truncated.
+ */
+export function joinLines(
+  lines: readonly string[],
+  maxChars: number,
+  more: (left: number) => string = (left) => `…and ${left} more`,
+): string {
+  const out: string[] = [];
+  let used = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const left = lines.length - i - 1;
+    const reserve = left > 0 ? more(left + 1).length + 1 : 0;
+    const cost = line.length + (out.length > 0 ? 1 : 0);
+    if (used + cost + reserve > maxChars) {
+      if (out.length === 0) return truncate(line, maxChars);
+      out.push(more(lines.length - i));
+      return out.join("\n");
+    }
+    out.push(line);
+    used += cost;
+  }
+  return out.join("\n");
+}
+
+/** `12.3 GiB`. */
+export function formatGiB(mib: number): string {
+  return `${(mib / 1024).toFixed(1)} GiB`;
+}

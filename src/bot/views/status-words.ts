@@ -1,0 +1,79 @@
+import { localWhen, mention, slackEscape } from "../../usecases/action-text.ts";
+import type { HostSummary } from "../../usecases/read-fleet-status.ts";
+import { formatDuration } from "../parse-duration.ts";
+
+/** The board's groups, in the order shown: what needs a decision first. */
+export const STATUS_GROUPS = [
+  { title: "Idle", statuses: ["idle"] },
+  { title: "No data", statuses: ["unknown", "never-seen"] },
+  { title: "Going idle", statuses: ["idle-pending", "protected"] },
+  { title: "Kept", statuses: ["snoozed"] },
+  { title: "In use", statuses: ["busy"] },
+  { title: "Never stopped", statuses: ["exempt"] },
+] as const satisfies ReadonlyArray<{ title: string; statuses: ReadonlyArray<HostSummary["status"]> }>;
+
+/**
+ * One host in a few words: `idle since 12:30 (2 h 5 min) · 8 GPUs at 0 % · claimed by @bob until
+ * 17:00 · alert open`.
+ */
+export function hostWords(summary: HostSummary, nowMs: number, zone: string): string {
+  const when = (ms: number) => localWhen(ms, nowMs, zone);
+  const parts = [statusWords(summary, nowMs, zone)];
+  if (summary.status !== "unknown" && summary.status !== "never-seen") parts.push(gpuWords(summary));
+  if (summary.claims.length > 0) {
+    const holders = [...new Set(summary.claims.map((claim) => mention(claim.user)))].join(", ");
+    const untilMs = Math.max(...summary.claims.map((claim) => claim.untilMs));
+    parts.push(`claimed by ${holders} until ${when(untilMs)}`);
+  }
+  if (summary.openAlert !== null) {
+    const autoStop = summary.openAlert.autoStopAtMs;
+    parts.push(autoStop === null ? "alert open" : `auto-stop at ${when(autoStop)}`);
+  }
+  return parts.join(" · ");
+}
+
+export function statusWords(summary: HostSummary, nowMs: number, zone: string): string {
+  const when = (ms: number) => localWhen(ms, nowMs, zone);
+  const idleSince =
+    summary.idleSinceMs === null
+      ? "idle"
+      : `idle since ${when(summary.idleSinceMs)} (${formatDuration(nowMs - summary.idleSinceMs)})`;
+  switch (summary.status) {
+    case "idle":
+      return idleSince;
+    case "idle-pending":
+      return summary.idleSinceMs === null
+        ? "going idle"
+        : `idle for ${formatDuration(nowMs - summary.idleSinceMs)}`;
+    case "protected":
+      return `${idleSince}, within the protection window`;
+    case "snoozed":
+      return summary.snooze === null
+        ? "kept"
+        : `kept by ${mention(summary.snooze.byUser)} until ${when(summary.snooze.untilMs)}`;
+    case "busy":
+      return summary.busyGpus === 0 && summary.activeUsers.length > 0
+        ? `in use: ${summary.activeUsers.map(slackEscape).join(", ")} logged in`
+        : "in use";
+    case "unknown": {
+      const since = summary.lastOkAtMs === null ? "no data yet" : `no data since ${when(summary.lastOkAtMs)}`;
+      return summary.problem === null ? since : `${since} (${slackEscape(summary.problem)})`;
+    }
+    case "never-seen":
+      return "no data yet";
+    case "exempt":
+      return "never stopped";
+    default:
+      return summary.status satisfies never;
+  }
+}
+
+/** `8 GPUs at 0 %`, `6/8 GPUs busy, mean 73 %`, `no GPUs`. */
+export function gpuWords(summary: HostSummary): string {
+  if (summary.gpus === 0) return "no GPUs";
+  const mean = summary.meanUtilPct === null ? "no reading" : `${Math.round(summary.meanUtilPct)} %`;
+  const gpus = summary.gpus === 1 ? "1 GPU" : `${summary.gpus} GPUs`;
+  if (summary.busyGpus === 0)
+    return summary.meanUtilPct === null ? `${gpus}, no reading` : `${gpus} at ${mean}`;
+  return `${summary.busyGpus}/${gpus} busy, mean ${mean}`;
+}

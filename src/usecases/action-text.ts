@@ -1,0 +1,55 @@
+import { closest } from "../shared/closest.ts";
+import { dayjs } from "../shared/time.ts";
+
+/** The actor recorded for what the bot does by itself (automatic stops). */
+export const BOT_ACTOR = "gpu-warden";
+
+/** `<@U123>` for a Slack user (rendered as @name); the bot's own name for {@link BOT_ACTOR}. */
+export function mention(user: string): string {
+  return user === BOT_ACTOR ? BOT_ACTOR : `<@${user}>`;
+}
+
+/**
+ * An instant as people in the team's zone read it, relative to now: `14:02`, `tomorrow 09:00`,
+ * `yesterday 17:30`, else `Thu 7 Jan 09:00`.
+ */
+export function localWhen(ms: number, nowMs: number, zone: string): string {
+  const local = dayjs(ms).tz(zone);
+  const dayOffset = localDayNumber(ms, zone) - localDayNumber(nowMs, zone);
+  const time = local.format("HH:mm");
+  if (dayOffset === 0) return time;
+  if (dayOffset === 1) return `tomorrow ${time}`;
+  if (dayOffset === -1) return `yesterday ${time}`;
+  return local.format("ddd D MMM HH:mm");
+}
+
+/** Days since 1970-01-01 of the local calendar date of `ms` in `zone` (DST-proof: no offsets involved). */
+export function localDayNumber(ms: number, zone: string): number {
+  const date = dayjs(ms).tz(zone).format("YYYY-MM-DD");
+  return Math.round(Date.parse(`${date}T00:00:00Z`) / 86_400_000);
+}
+
+/** `a`, `a or b`, `a, b or c`. */
+export function listWords(items: readonly string[], last: "or" | "and"): string {
+  if (items.length <= 1) return items[0] ?? "";
+  return `${items.slice(0, -1).join(", ")} ${last} ${items.at(-1)}`;
+}
+
+/** Escapes `&`, `<` and `>` so text from commands or config shows as typed in Slack mrkdwn. */
+export function slackEscape(text: string): string {
+  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}
+
+/**
+ * `no host gpu-b; did you mean gpu-b1?`, or the known hosts when there are few. The suggestion is
+ * the one host that starts with what was typed, else the closest within two edits.
+ */
+export function unknownHostText(host: string, known: readonly string[]): string {
+  const shown = slackEscape(host);
+  const extending = known.filter((name) => name.toLowerCase().startsWith(host.toLowerCase()));
+  const suggestion = extending.length === 1 ? extending[0]! : closest(host, known);
+  if (suggestion !== null) return `no host ${shown}; did you mean ${suggestion}?`;
+  if (known.length === 0) return `no host ${shown}: the bot has not seen any host yet`;
+  if (known.length <= 10) return `no host ${shown}; the hosts are ${listWords(known, "and")}`;
+  return `no host ${shown}; the status command lists the ${known.length} hosts`;
+}

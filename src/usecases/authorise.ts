@@ -1,0 +1,104 @@
+import type { Config, HostSettings } from "../config/schema.ts";
+import type { Clock } from "../shared/clock.ts";
+import type { Logger } from "../shared/logger.ts";
+import type { BotStateStore } from "../store/bot-state-store.ts";
+import type { Claim } from "../store/claim-store.ts";
+import { listWords, mention } from "./action-text.ts";
+import type { AlertPort, FleetView, WardenLookup } from "./ports.ts";
+
+/** What the host actions (stop, keep, claim) need. */
+export interface HostActionDeps {
+  config: Config;
+  state: BotStateStore;
+  fleet: FleetView;
+  alerts: AlertPort;
+  warden: WardenLookup;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** Why someone may act on a host. */
+export type HostRole = "owner" | "claimant" | "warden" | "admin";
+
+/** Everyone who may stop or keep a host right now (Slack user ids). */
+export interface HostAuthority {
+  host: string;
+  owners: readonly string[];
+  /** Holders of an active claim on the host or any of its GPUs. */
+  claimants: readonly string[];
+  warden: string | null;
+  admins: readonly string[];
+}
+
+const NO_SETTINGS: Pick<HostSettings, "owners"> = { owners: [] };
+
+/** The host's authority from its settings, its active claims, the current warden and the admins. Pure. */
+export function hostAuthority(input: {
+  host: string;
+  settings: Pick<HostSettings, "owners"> | undefined;
+  claims: readonly Claim[];
+  warden: string | null;
+  admins: readonly string[];
+}): HostAuthority {
+  return {
+    host: input.host,
+    owners: [...new Set((input.settings ?? NO_SETTINGS).owners)],
+    claimants: [...new Set(input.claims.map((claim) => claim.user))],
+    warden: input.warden,
+    admins: [...new Set(input.admins)],
+  };
+}
+
+/** {@link hostAuthority} from the config, the claim store and the warden lookup at `atMs`. */
+export function authorityFor(deps: HostActionDeps, host: string, atMs: number): HostAuthority {
+  return hostAuthority({
+    host,
+    settings: deps.config.hosts[host],
+    claims: deps.state.claims.activeOn(host, atMs),
+    warden: deps.warden.current(atMs),
+    admins: deps.config.slack.admins,
+  });
+}
+
+/** The roles `user` holds on the host, strongest reason last; empty when they may not act. */
+export function rolesOf(user: string, authority: HostAuthority): HostRole[] {
+  const roles: HostRole[] = [];
+  if (authority.owners.includes(user)) roles.push("owner");
+  if (authority.claimants.includes(user)) roles.push("claimant");
+  if (authority.warden === user) roles.push("warden");
+  if (authority.admins.includes(user)) roles.push("admin");
+  return roles;
+}
+
+export function mayAct(user: string, authority: HostAuthority): boolean {
+  return rolesOf(user, authority).length > 0;
+}
+
+export function isAdmin(user: string, config: Pick<Config, "slack">): boolean {
+  return config.slack.admins.includes(user);
+}
+
+/**
+ * Names who may act: `Only the owners of gpu-a (@alice), its claimants (@bob), the cost warden
+ * (@carol) or an admin (@dave) can stop it.` When nobody can, says what to configure.
+ */
+export function refusalText(authority: HostAuthority, verb: "stop" | "keep"): string {
+  const { host, owners, claimants, warden, admins } = authority;
+  const names = (users: readonly string[]) => users.map(mention).join(", ");
+  const parts: string[] = [];
+  if (owners.length > 0) {
+    parts.push(`the ${owners.length === 1 ? "owner" : "owners"} of ${host} (${names(owners)})`);
+  }
+  if (claimants.length > 0) {
+    parts.push(`its ${claimants.length === 1 ? "claimant" : "claimants"} (${names(claimants)})`);
+  }
+  if (warden !== null) parts.push(`the cost warden (${mention(warden)})`);
+  if (admins.length > 0) parts.push(`an admin (${names(admins)})`);
+  if (parts.length === 0) {
+    return (
+      `Nobody can ${verb} ${host} yet: add its owners under \`hosts.${host}.owners\` ` +
+      "or admins under `slack.admins` in the config."
+    );
+  }
+  return `Only ${listWords(parts, "or")} can ${verb} it.`;
+}

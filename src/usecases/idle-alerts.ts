@@ -1,0 +1,675 @@
+import type { AlertDirectMessageView } from "../bot/views/alert-direct-message.ts";
+import { alertDirectMessage } from "../bot/views/alert-direct-message.ts";
+import { alertEscalationText } from "../bot/views/alert-escalation.ts";
+import {
+  type AlertGpu,
+  type IdleAlertView,
+  idleAlertMessage,
+  type SlackMessage,
+} from "../bot/views/alert-message.ts";
+import { noDataMessage } from "../bot/views/alert-no-data.ts";
+import { type AlertEnding, resolvedAlertMessage } from "../bot/views/alert-resolved.ts";
+import { bucketUtil } from "../bot/views/sparkline.ts";
+import type { HostSample } from "../checks/classify-host.ts";
+import { type EpisodeEndReason, evaluateHost, type IdleEpisodeState } from "../checks/idle-episode.ts";
+import { DEFAULT_HOST_CONTEXT, type HostContext } from "../checks/idle-policy.ts";
+import { type IdleTransition, noDataExpected, sweep } from "../checks/sweep.ts";
+import type { Config } from "../config/schema.ts";
+import { type Clock, MINUTE_MS } from "../shared/clock.ts";
+import type { Logger } from "../shared/logger.ts";
+import type { AlertKind, AlertRecord, AlertResolution } from "../store/alert-store.ts";
+import type { BotStateStore } from "../store/bot-state-store.ts";
+import type { LatestObservation, MetricsStore } from "../store/metrics-types.ts";
+import { samplesFromHistory } from "./alert-history.ts";
+import { idlePolicyOf, restoreWindowMinutes } from "./alert-policy.ts";
+import type { PollResult } from "./poll-fleet.ts";
+import { type AlertPort, alertTs, type FleetView, type Notifier, type WardenLookup } from "./ports.ts";
+
+/**
+ * An open alert is edited at most this often while nothing but its figures (idle time, money,
+ * sparkline) change; a change people act on (holders, sessions, claims, keep, countdown, warden,
+ * a stop starting) edits it at the next poll.
+ */
+export const ALERT_REFRESH_MS = 5 * MINUTE_MS;
+/** The sparkline covers this much history… */
+export const SPARKLINE_MINUTES = 180;
+/** …in this many marks (5 min each). */
+export const SPARKLINE_MARKS = 36;
+/** The least time an automatic-stop countdown is shown before the stop (the design's warning). */
+export const AUTO_STOP_WARNING_MS = 30 * MINUTE_MS;
+
+export interface IdleAlertsDeps {
+  config: Config;
+  metrics: MetricsStore;
+  state: BotStateStore;
+  notifier: Notifier;
+  warden: WardenLookup;
+  clock: Clock;
+  logger: Logger;
+  /** The stop use-case with the bot as the actor, for hosts with `auto_stop`; none: no automatic stops. */
+  stopAutomatically?: (host: string, alertId: number) => Promise<void>;
+}
+
+/** The alert lifecycle: idle checks after each poll, and the channel messages that follow from them. */
+export interface IdleAlerts extends FleetView, AlertPort {
+  /**
+   * Rebuilds the idle states from stored history (call once at start, before the first poll). Alerts
+   * open in the store stay open and are edited, never posted again.
+   */
+  restore(): void;
+  /**
+   * Runs the idle checks on a poll already written to the store, then opens, edits, escalates and
+   * resolves alerts and starts due automatic stops (which run on; see {@link settled}).
+   */
+  onPoll(result: Pick<PollResult, "atMs" | "observations">): void;
+  /** Resolves once every automatic stop started so far has finished (tests, shutdown). */
+  settled(): Promise<void>;
+}
+
+interface UtilReading {
+  atMs: number;
+  utilPct: number | null;
+}
+
+/** Facts of an open alert that decide whether it needs editing (everything but the figures). */
+interface AlertFacts {
+  alert: AlertRecord;
+  latest: LatestObservation | null;
+  owners: string[];
+  claimants: string[];
+  snooze: { untilMs: number; byUser: string } | null;
+  stopping: { actor: string } | null;
+  escalatedTo: string | null;
+}
+
+export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
+  const { config, metrics, state: store, notifier, warden, clock, logger } = deps;
+  const policy = idlePolicyOf(config);
+  const channel = config.slack.channel;
+  const timezone = config.team.timezone;
+  const currency = config.team.currency;
+  const escalateAfterMs = config.policy.escalate_after_minutes * MINUTE_MS;
+  let states = new Map<string, IdleEpisodeState>();
+  let latestCache: Map<string, LatestObservation> | null = null;
+  /** When each open alert was last rendered, and the facts it showed. */
+  const rendered = new Map<number, { atMs: number; facts: string }>();
+  const sparklineReadings = new Map<number, { readUpToMs: number; byGpu: Map<number, UtilReading[]> }>();
+  const autoStopsStarted = new Set<number>();
+  const inFlight = new Set<Promise<void>>();
+
+  const settingsOf = (host: string) => config.hosts[host];
+  const costOf = (host: string) => settingsOf(host)?.cost_per_hour ?? null;
+  const ownersOf = (host: string) => settingsOf(host)?.owners ?? [];
+  const transaction = <T>(fn: () => T): T => store.transaction(fn);
+
+  function latestByHost(): Map<string, LatestObservation> {
+    latestCache ??= new Map(metrics.latestObservations().map((latest) => [latest.observation.host, latest]));
+    return latestCache;
+  }
+
+  function stoppedAtMs(host: string): number | null {
+    const run = store.stopRuns.latestFor(host);
+    if (run === null || run.state !== "done" || run.dryRun) return null;
+    return run.finishedAtMs ?? run.startedAtMs;
+  }
+
+  function contextsAt(atMs: number, hosts: Iterable<string>): Map<string, HostContext> {
+    const snoozed = new Map(store.snoozes.allActiveAt(atMs).map((snooze) => [snooze.host, snooze.untilMs]));
+    const contexts = new Map<string, HostContext>();
+    for (const host of hosts) {
+      contexts.set(host, {
+        neverStop: settingsOf(host)?.never_stop ?? false,
+        snoozedUntilMs: snoozed.get(host) ?? null,
+        stoppedAtMs: stoppedAtMs(host),
+      });
+    }
+    return contexts;
+  }
+
+  function claimantsOf(host: string, atMs: number): string[] {
+    return [...new Set(store.claims.activeOn(host, atMs).map((claim) => claim.user))];
+  }
+
+  function factsOf(alert: AlertRecord, nowMs: number): AlertFacts {
+    const { host } = alert;
+    const snooze = store.snoozes.activeAt(host, nowMs);
+    const run = store.stopRuns.latestFor(host);
+    return {
+      alert,
+      latest: latestByHost().get(host) ?? null,
+      owners: ownersOf(host),
+      claimants: claimantsOf(host, nowMs),
+      snooze: snooze === null ? null : { untilMs: snooze.untilMs, byUser: snooze.byUser },
+      stopping:
+        run !== null && run.state === "running" && run.alertId === alert.id ? { actor: run.actor } : null,
+      escalatedTo: alert.escalated ? warden.current(nowMs) : null,
+    };
+  }
+
+  function factsKey(facts: AlertFacts): string {
+    const observation = facts.latest?.observation;
+    return JSON.stringify([
+      facts.owners,
+      facts.claimants,
+      facts.snooze,
+      facts.stopping,
+      facts.escalatedTo,
+      facts.alert.autoStopAtMs,
+      observation?.ok
+        ? observation.gpus.map((gpu) => gpu.processes.map((p) => [p.pid, p.user, p.name]))
+        : null,
+      observation?.ok ? observation.sessions?.map((s) => [s.user, s.line, s.from]) : null,
+    ]);
+  }
+
+  function idleView(facts: AlertFacts, nowMs: number): IdleAlertView {
+    const { alert } = facts;
+    const observation = facts.latest?.observation;
+    const readings = observation?.ok ? observation.gpus : [];
+    const fromMs = nowMs - SPARKLINE_MINUTES * MINUTE_MS;
+    const history = recentUtil(alert, nowMs);
+    const indexes = [...new Set([...readings.map((gpu) => gpu.index), ...history.keys()])].sort(
+      (a, b) => a - b,
+    );
+    const gpus = indexes.map((index): AlertGpu => {
+      const reading = readings.find((gpu) => gpu.index === index);
+      return {
+        index,
+        utilPct: reading?.utilPct ?? null,
+        memUsedMiB: reading?.memUsedMiB ?? null,
+        memTotalMiB: reading?.memTotalMiB ?? null,
+        processes: reading?.processes ?? [],
+        history: bucketUtil(history.get(index) ?? [], fromMs + 1, nowMs + 1, SPARKLINE_MARKS),
+      };
+    });
+    return {
+      alertId: alert.id,
+      host: alert.host,
+      nowMs,
+      idleSinceMs: alert.idleSinceMs ?? alert.openedAtMs,
+      timezone,
+      currency,
+      costPerHour: costOf(alert.host),
+      gpus,
+      historyMinutes: SPARKLINE_MINUTES,
+      sessions: observation?.ok ? observation.sessions : null,
+      owners: facts.owners,
+      claimants: facts.claimants,
+      snooze: facts.snooze,
+      autoStopAtMs: alert.autoStopAtMs,
+      escalatedTo: facts.escalatedTo,
+      stopping: facts.stopping,
+      keepUntilTomorrowAt: config.policy.keep_until_tomorrow_at,
+      dryRun: settingsOf(alert.host)?.dry_run ?? config.dry_run,
+    };
+  }
+
+  /**
+   * The alert's GPU readings over the sparkline's span. Only the cycles since the last render are
+   * read from the store: a 3 h read for a 16-GPU host is thousands of rows, every few minutes.
+   */
+  function recentUtil(alert: AlertRecord, nowMs: number): Map<number, UtilReading[]> {
+    const fromMs = nowMs - SPARKLINE_MINUTES * MINUTE_MS;
+    let cached = sparklineReadings.get(alert.id);
+    if (cached === undefined || cached.readUpToMs < fromMs || cached.readUpToMs > nowMs) {
+      cached = { readUpToMs: fromMs - 1, byGpu: new Map() };
+      sparklineReadings.set(alert.id, cached);
+    }
+    for (const sample of metrics.gpuSamplesSince(alert.host, cached.readUpToMs + 1)) {
+      const column = cached.byGpu.get(sample.index);
+      const reading = { atMs: sample.atMs, utilPct: sample.utilPct };
+      if (column === undefined) cached.byGpu.set(sample.index, [reading]);
+      else column.push(reading);
+    }
+    cached.readUpToMs = nowMs;
+    for (const [index, column] of cached.byGpu) {
+      const keep = column.findIndex((reading) => reading.atMs > fromMs);
+      if (keep === -1) cached.byGpu.delete(index);
+      else if (keep > 0) column.splice(0, keep);
+    }
+    return cached.byGpu;
+  }
+
+  function sendUpdate(alert: AlertRecord, message: SlackMessage): void {
+    notifier.send(
+      "chat.update",
+      {
+        channel: alert.channel ?? channel,
+        ts: alertTs(alert.id),
+        text: message.text,
+        blocks: message.blocks,
+      },
+      { alertId: alert.id, role: "alert-update" },
+    );
+  }
+
+  function postInAlertThread(alert: AlertRecord, text: string, blocks?: unknown[]): void {
+    const args: Record<string, unknown> = {
+      channel: alert.channel ?? channel,
+      thread_ts: alertTs(alert.id),
+      text,
+    };
+    if (blocks !== undefined) args.blocks = blocks;
+    notifier.send("chat.postMessage", args, { alertId: alert.id, role: "message" });
+  }
+
+  function openIdle(host: string, state: IdleEpisodeState, nowMs: number): void {
+    const idleSinceMs = state.idleSinceMs ?? nowMs;
+    const startedAtMs = state.episodeStartedAtMs ?? nowMs;
+    transaction(() => {
+      const opened = store.alerts.open({ host, kind: "idle", openedAtMs: startedAtMs, idleSinceMs, channel });
+      if (!opened.created) return;
+      let alert = opened.alert;
+      const autoStop = settingsOf(host)?.auto_stop;
+      if (autoStop !== undefined) {
+        const stopAtMs = Math.max(
+          startedAtMs + autoStop.after_minutes * MINUTE_MS,
+          nowMs + AUTO_STOP_WARNING_MS,
+        );
+        store.alerts.setAutoStopAt(alert.id, stopAtMs);
+        alert = { ...alert, autoStopAtMs: stopAtMs };
+      }
+      const facts = factsOf(alert, nowMs);
+      const message = idleAlertMessage(idleView(facts, nowMs));
+      const dm: Omit<AlertDirectMessageView, "role"> = {
+        host,
+        idleSinceMs,
+        nowMs,
+        timezone,
+        currency,
+        costPerHour: costOf(host),
+        channel,
+      };
+      for (const user of new Set([...facts.owners, ...facts.claimants])) {
+        const direct = alertDirectMessage({
+          ...dm,
+          role: facts.owners.includes(user) ? "owner" : "claimant",
+        });
+        notifier.send("chat.postMessage", { channel: user, text: direct.text, blocks: direct.blocks });
+      }
+      notifier.send(
+        "chat.postMessage",
+        { channel, text: message.text, blocks: message.blocks },
+        { alertId: alert.id, role: "alert-post" },
+      );
+      rendered.set(alert.id, { atMs: nowMs, facts: factsKey(facts) });
+      logger.info(
+        { host, alertId: alert.id, idleSinceMs, autoStopAtMs: alert.autoStopAtMs },
+        "idle alert opened",
+      );
+    });
+  }
+
+  function refreshIdle(alert: AlertRecord, nowMs: number, force: boolean): void {
+    const facts = factsOf(alert, nowMs);
+    const key = factsKey(facts);
+    const last = rendered.get(alert.id);
+    if (!force && last !== undefined && last.facts === key && nowMs - last.atMs < ALERT_REFRESH_MS) return;
+    sendUpdate(alert, idleAlertMessage(idleView(facts, nowMs)));
+    rendered.set(alert.id, { atMs: nowMs, facts: key });
+  }
+
+  function continueIdle(host: string, nowMs: number): void {
+    let alert = store.alerts.openFor(host, "idle");
+    if (alert === null) return;
+    alert = escalate(alert, nowMs);
+    startAutoStop(alert, nowMs);
+    refreshIdle(alert, nowMs, false);
+  }
+
+  function escalate(alert: AlertRecord, nowMs: number): AlertRecord {
+    if (alert.escalated || nowMs - alert.openedAtMs < escalateAfterMs) return alert;
+    const who = warden.current(nowMs);
+    transaction(() => {
+      store.alerts.markEscalated(alert.id);
+      if (who === null) return;
+      const text = alertEscalationText({
+        host: alert.host,
+        warden: who,
+        idleSinceMs: alert.idleSinceMs ?? alert.openedAtMs,
+        nowMs,
+        currency,
+        costPerHour: costOf(alert.host),
+      });
+      postInAlertThread(alert, text);
+    });
+    if (who === null)
+      logger.warn({ host: alert.host, alertId: alert.id }, "escalation due but no cost warden");
+    else logger.info({ host: alert.host, alertId: alert.id, warden: who }, "idle alert escalated");
+    return { ...alert, escalated: true };
+  }
+
+  function startAutoStop(alert: AlertRecord, nowMs: number): void {
+    const stop = deps.stopAutomatically;
+    if (stop === undefined || alert.autoStopAtMs === null || nowMs < alert.autoStopAtMs) return;
+    if (autoStopsStarted.has(alert.id) || store.snoozes.activeAt(alert.host, nowMs) !== null) return;
+    autoStopsStarted.add(alert.id);
+    const run = store.stopRuns.latestFor(alert.host);
+    if (run !== null && run.alertId === alert.id && run.state !== "failed") return;
+    const { host, id: alertId } = alert;
+    logger.info({ host, alertId, dueAtMs: alert.autoStopAtMs }, "automatic stop due");
+    const settled: Promise<void> = stop(host, alertId)
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          logger.error({ err: error, host, alertId }, "automatic stop failed");
+        },
+      )
+      .finally(() => inFlight.delete(settled));
+    inFlight.add(settled);
+  }
+
+  function endingFor(
+    reason: EpisodeEndReason | AlertResolution,
+    host: string,
+    state: IdleEpisodeState | undefined,
+    nowMs: number,
+  ): AlertEnding {
+    switch (reason) {
+      case "busy":
+      case "data-back":
+        return { kind: "busy" };
+      case "stopped": {
+        const run = store.stopRuns.latestFor(host);
+        return { kind: "stopped", actor: run?.actor ?? null, dryRun: run?.dryRun ?? false };
+      }
+      case "unknown":
+        return { kind: "unknown", cause: unknownCause(host, state?.latest ?? null) };
+      case "snoozed": {
+        const snooze = store.snoozes.activeAt(host, nowMs);
+        return { kind: "snoozed", untilMs: snooze?.untilMs ?? null, byUser: snooze?.byUser ?? null };
+      }
+      case "exempt":
+        return { kind: "exempt" };
+      case "policy":
+        return { kind: "policy" };
+      default:
+        return reason satisfies never;
+    }
+  }
+
+  function endIdle(host: string, ending: AlertEnding, endedAtMs: number, nowMs: number): void {
+    const alert = store.alerts.openFor(host, "idle");
+    if (alert === null) return;
+    transaction(() => {
+      if (!store.alerts.resolve(alert.id, resolutionOf(ending), nowMs)) return;
+      const message = resolvedAlertMessage({
+        host,
+        idleSinceMs: alert.idleSinceMs ?? alert.openedAtMs,
+        endedAtMs,
+        nowMs,
+        timezone,
+        currency,
+        costPerHour: costOf(host),
+        ending,
+      });
+      sendUpdate(alert, message);
+    });
+    rendered.delete(alert.id);
+    sparklineReadings.delete(alert.id);
+    logger.info({ host, alertId: alert.id, ending: ending.kind }, "idle alert resolved");
+  }
+
+  function openNoData(host: string, state: IdleEpisodeState, nowMs: number): void {
+    transaction(() => {
+      const sinceMs = state.unknownSinceMs ?? nowMs;
+      const opened = store.alerts.open({
+        host,
+        kind: "no-data",
+        openedAtMs: nowMs,
+        idleSinceMs: sinceMs,
+        channel,
+      });
+      if (!opened.created) return;
+      const message = noDataMessage({
+        host,
+        sinceMs,
+        lastKnownAtMs: state.lastKnownAtMs,
+        cause: unknownCause(host, state.latest),
+        nowMs,
+        timezone,
+        backAtMs: null,
+      });
+      notifier.send(
+        "chat.postMessage",
+        { channel, text: message.text, blocks: message.blocks },
+        { alertId: opened.alert.id, role: "alert-post" },
+      );
+      logger.info({ host, alertId: opened.alert.id, sinceMs }, "no-data notice opened");
+    });
+  }
+
+  function endNoData(host: string, nowMs: number): void {
+    const alert = store.alerts.openFor(host, "no-data");
+    if (alert === null) return;
+    transaction(() => {
+      if (!store.alerts.resolve(alert.id, "data-back", nowMs)) return;
+      const message = noDataMessage({
+        host,
+        sinceMs: alert.idleSinceMs ?? alert.openedAtMs,
+        lastKnownAtMs: null,
+        cause: null,
+        nowMs,
+        timezone,
+        backAtMs: nowMs,
+      });
+      sendUpdate(alert, message);
+    });
+    logger.info({ host, alertId: alert.id }, "no-data notice resolved");
+  }
+
+  function alertedSince(host: string, kind: AlertKind, sinceMs: number): boolean {
+    return store.alerts
+      .recent(host, 20)
+      .some((alert) => alert.kind === kind && (alert.resolvedAtMs ?? Number.POSITIVE_INFINITY) > sinceMs);
+  }
+
+  function apply(transition: IdleTransition, nowMs: number): void {
+    const { host } = transition;
+    switch (transition.kind) {
+      case "episode-started":
+        openIdle(host, transition.state, nowMs);
+        return;
+      case "episode-continued":
+        continueIdle(host, nowMs);
+        return;
+      case "episode-ended": {
+        const { episode } = transition;
+        endIdle(host, endingFor(episode.reason, host, transition.state, nowMs), episode.endedAtMs, nowMs);
+        return;
+      }
+      case "no-data":
+        openNoData(host, transition.state, nowMs);
+        return;
+      case "data-restored":
+        endNoData(host, nowMs);
+        return;
+      default:
+        transition satisfies never;
+    }
+  }
+
+  /**
+   * Makes the stored alerts agree with the states where the transitions did not (a restart that
+   * fell between a poll's write and its alerts, a state rebuilt differently from history).
+   */
+  function reconcile(nowMs: number, contexts: ReadonlyMap<string, HostContext>): void {
+    const open = new Map(store.alerts.allOpen().map((alert) => [`${alert.kind}:${alert.host}`, alert]));
+    for (const alert of open.values()) {
+      const state = states.get(alert.host);
+      if (alert.kind === "idle" && state?.status !== "idle") {
+        logger.warn(
+          { host: alert.host, alertId: alert.id, status: state?.status },
+          "open alert for a host not idle",
+        );
+        endIdle(alert.host, endingFromState(alert, state, nowMs), state?.lastSampleAtMs ?? nowMs, nowMs);
+      } else if (alert.kind === "no-data" && state !== undefined && state.unknownPolls === 0) {
+        endNoData(alert.host, nowMs);
+      }
+    }
+    for (const [host, state] of states) {
+      if (
+        state.status === "idle" &&
+        !open.has(`idle:${host}`) &&
+        !alertedSince(host, "idle", state.idleSinceMs ?? nowMs)
+      ) {
+        logger.warn({ host }, "idle episode without an alert; opening it");
+        openIdle(host, state, nowMs);
+      }
+      if (
+        state.unknownPolls >= policy.noDataPolls &&
+        !open.has(`no-data:${host}`) &&
+        !noDataExpected(state, contexts.get(host) ?? DEFAULT_HOST_CONTEXT) &&
+        !alertedSince(host, "no-data", state.unknownSinceMs ?? nowMs)
+      ) {
+        openNoData(host, state, nowMs);
+      }
+    }
+  }
+
+  function endingFromState(
+    alert: AlertRecord,
+    state: IdleEpisodeState | undefined,
+    nowMs: number,
+  ): AlertEnding {
+    if (state === undefined) return { kind: "unknown", cause: null };
+    const episode = state.lastEpisode;
+    if (episode !== null && episode.endedAtMs >= alert.openedAtMs) {
+      return endingFor(episode.reason, alert.host, state, nowMs);
+    }
+    switch (state.status) {
+      case "busy":
+      case "snoozed":
+      case "exempt":
+      case "unknown":
+        return endingFor(state.status, alert.host, state, nowMs);
+      case "idle":
+      case "idle-pending":
+      case "protected":
+        return { kind: "unknown", cause: null };
+      default:
+        return state.status satisfies never;
+    }
+  }
+
+  function knownHosts(): string[] {
+    const names = new Set([...states.keys(), ...Object.keys(config.hosts), ...latestByHost().keys()]);
+    return [...names].sort();
+  }
+
+  return {
+    restore() {
+      const nowMs = clock.now();
+      const sinceMs = nowMs - restoreWindowMinutes(policy) * MINUTE_MS;
+      latestCache = null;
+      const latest = latestByHost();
+      const records = metrics.hosts();
+      const contexts = contextsAt(
+        sinceMs,
+        records.map((record) => record.name),
+      );
+      const next = new Map<string, IdleEpisodeState>();
+      for (const record of records) {
+        const samples = samplesFromHistory(
+          {
+            record,
+            hostSamples: metrics.hostSamplesSince(record.name, sinceMs),
+            gpuSamples: metrics.gpuSamplesSince(record.name, sinceMs),
+            latest: latest.get(record.name)?.observation ?? null,
+          },
+          policy,
+        );
+        if (samples.length === 0) continue;
+        next.set(
+          record.name,
+          evaluateHost(samples, policy, contexts.get(record.name) ?? DEFAULT_HOST_CONTEXT),
+        );
+      }
+      states = next;
+      rendered.clear();
+      sparklineReadings.clear();
+      const idle = [...next.values()].filter((state) => state.status === "idle").length;
+      logger.info(
+        { hosts: next.size, idle, openAlerts: store.alerts.allOpen().length },
+        "idle states rebuilt from history",
+      );
+    },
+
+    onPoll(result) {
+      const nowMs = result.atMs;
+      latestCache = null;
+      const hosts = new Set([
+        ...states.keys(),
+        ...Object.keys(config.hosts),
+        ...result.observations.map((observation) => observation.host),
+      ]);
+      const contexts = contextsAt(nowMs, hosts);
+      const swept = sweep({
+        nowMs,
+        policy,
+        previous: states,
+        observations: result.observations,
+        expectedHosts: Object.keys(config.hosts),
+        contexts,
+      });
+      states = swept.states;
+      for (const transition of swept.transitions) apply(transition, nowMs);
+      reconcile(nowMs, contexts);
+    },
+
+    async settled() {
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
+    },
+
+    hosts: knownHosts,
+    latest: (host) => latestByHost().get(host) ?? null,
+    state: (host) => states.get(host) ?? null,
+
+    refresh(host) {
+      const alert = store.alerts.openFor(host, "idle");
+      if (alert !== null) refreshIdle(alert, clock.now(), true);
+    },
+
+    resolve(host, resolution) {
+      const nowMs = clock.now();
+      if (resolution === "data-back") endNoData(host, nowMs);
+      else endIdle(host, endingFor(resolution, host, states.get(host), nowMs), nowMs, nowMs);
+    },
+
+    postInThread(host, text, blocks) {
+      const alert = store.alerts.openFor(host, "idle") ?? store.alerts.recent(host, 1)[0] ?? null;
+      if (alert !== null) {
+        postInAlertThread(alert, text, blocks);
+        return;
+      }
+      const args: Record<string, unknown> = { channel, text };
+      if (blocks !== undefined) args.blocks = blocks;
+      notifier.send("chat.postMessage", args);
+    },
+  };
+}
+
+function resolutionOf(ending: AlertEnding): AlertResolution {
+  switch (ending.kind) {
+    case "busy":
+    case "stopped":
+    case "unknown":
+    case "snoozed":
+    case "exempt":
+      return ending.kind;
+    case "policy":
+      return "exempt";
+    default:
+      return ending satisfies never;
+  }
+}
+
+/** The one line that says why a host is unknown: the failed observation's message, or what was missing. */
+function unknownCause(host: string, latest: HostSample | null): string | null {
+  if (latest === null) return null;
+  if (!latest.ok) return latest.message;
+  if (latest.gpus.length === 0) return `${host}: no GPUs reported`;
+  const unknown = latest.gpus.filter((gpu) => gpu.class === "unknown").length;
+  if (unknown > 0) return `${host}: ${unknown} of ${latest.gpus.length} GPUs report no utilisation`;
+  return `${host}: a gap in the readings`;
+}

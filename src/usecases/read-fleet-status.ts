@@ -1,0 +1,195 @@
+import { countActiveSessions, hostClass } from "../checks/classify-host.ts";
+import type { HostStatus, IdleEpisodeState } from "../checks/idle-episode.ts";
+import type { IdlePolicy } from "../checks/idle-policy.ts";
+import { hostSampleAt } from "../checks/sweep.ts";
+import type { HostSettings } from "../config/schema.ts";
+import { describeAction } from "../executors/run-action.ts";
+import type { HostObservation } from "../sources/observation.ts";
+import type { AlertRecord } from "../store/alert-store.ts";
+import type { AuditEntry } from "../store/audit-store.ts";
+import type { Claim } from "../store/claim-store.ts";
+import type { Snooze } from "../store/snooze-store.ts";
+import type { HostActionDeps } from "./authorise.ts";
+import { knownHosts } from "./stop-host.ts";
+
+export interface FleetStatusDeps extends Pick<HostActionDeps, "config" | "state" | "fleet" | "clock"> {
+  idlePolicy: IdlePolicy;
+}
+
+/**
+ * One host on the fleet board. `status` is the checks' status after the latest sweep, except that a
+ * host whose latest observation failed or went stale is `unknown` now, and a configured host never
+ * seen is `never-seen`.
+ */
+export interface HostSummary {
+  host: string;
+  status: HostStatus | "never-seen";
+  gpus: number;
+  busyGpus: number;
+  /** Mean utilisation over the GPUs with a reading; `null` when none has one. */
+  meanUtilPct: number | null;
+  /** Start of the current idle stretch. */
+  idleSinceMs: number | null;
+  /** When the host last answered with readings; `null` when never. */
+  lastOkAtMs: number | null;
+  /** Why there is no data (the failed observation's message), when known. */
+  problem: string | null;
+  /** Users with an active login session. */
+  activeUsers: string[];
+  claims: Claim[];
+  snooze: Snooze | null;
+  openAlert: AlertRecord | null;
+}
+
+export interface FleetStatus {
+  atMs: number;
+  timezone: string;
+  hosts: HostSummary[];
+}
+
+export interface HostDetail extends HostSummary {
+  observation: HostObservation | null;
+  episode: IdleEpisodeState | null;
+  settings: HostSettings | null;
+  /** What Stop would run, e.g. `ssh gpu-a sudo poweroff`; `null` without a stop action. */
+  stopAction: string | null;
+  dryRun: boolean;
+  /** The latest alert, open or resolved. */
+  latestAlert: AlertRecord | null;
+  /** Newest first. */
+  recentAudit: AuditEntry[];
+  warden: string | null;
+}
+
+const AUDIT_SHOWN = 5;
+
+/** Every known host, sorted, with what the fleet board shows. */
+export function readFleetStatus(deps: FleetStatusDeps): FleetStatus {
+  const nowMs = deps.clock.now();
+  const claims = groupBy(deps.state.claims.activeAt(nowMs), (claim) => claim.host);
+  const snoozes = new Map(deps.state.snoozes.allActiveAt(nowMs).map((snooze) => [snooze.host, snooze]));
+  const alerts = new Map(
+    deps.state.alerts
+      .allOpen()
+      .filter((alert) => alert.kind === "idle")
+      .map((alert) => [alert.host, alert]),
+  );
+  const hosts = knownHosts({ fleet: deps.fleet, config: deps.config }).map((host) =>
+    summarise(deps, host, nowMs, {
+      claims: claims.get(host) ?? [],
+      snooze: snoozes.get(host) ?? null,
+      openAlert: alerts.get(host) ?? null,
+    }),
+  );
+  return { atMs: nowMs, timezone: deps.config.team.timezone, hosts };
+}
+
+/** One host in detail; `null` when the host is not known. */
+export function readHostDetail(
+  deps: FleetStatusDeps & Pick<HostActionDeps, "warden">,
+  host: string,
+): HostDetail | null {
+  if (!knownHosts({ fleet: deps.fleet, config: deps.config }).includes(host)) return null;
+  const nowMs = deps.clock.now();
+  const { state, config } = deps;
+  const summary = summarise(deps, host, nowMs, {
+    claims: state.claims.activeOn(host, nowMs),
+    snooze: state.snoozes.activeAt(host, nowMs),
+    openAlert: state.alerts.openFor(host, "idle"),
+  });
+  const settings = config.hosts[host] ?? null;
+  return {
+    ...summary,
+    observation: deps.fleet.latest(host)?.observation ?? null,
+    episode: deps.fleet.state(host),
+    settings,
+    stopAction: settings?.stop === undefined ? null : describeAction(settings.stop),
+    dryRun: settings?.dry_run ?? config.dry_run,
+    latestAlert: state.alerts.recent(host, 1)[0] ?? null,
+    recentAudit: state.audit.forHost(host, AUDIT_SHOWN),
+    warden: deps.warden.current(nowMs),
+  };
+}
+
+function summarise(
+  deps: FleetStatusDeps,
+  host: string,
+  nowMs: number,
+  extra: Pick<HostSummary, "claims" | "snooze" | "openAlert">,
+): HostSummary {
+  const latest = deps.fleet.latest(host);
+  const episode = deps.fleet.state(host);
+  const base = {
+    host,
+    gpus: 0,
+    busyGpus: 0,
+    meanUtilPct: null,
+    idleSinceMs: null,
+    lastOkAtMs: latest?.lastOkAtMs ?? null,
+    problem: null,
+    activeUsers: [],
+    ...extra,
+  };
+  if (latest === null)
+    return { ...base, status: deps.config.hosts[host]?.never_stop ? "exempt" : "never-seen" };
+  const observation = latest.observation;
+  const gpuCount = observation.ok ? observation.gpus.length : 0;
+  const readings = observation.ok
+    ? observation.gpus.flatMap((gpu) => (gpu.utilPct === null ? [] : [gpu.utilPct]))
+    : [];
+  const sample = hostSampleAt(host, observation, nowMs, deps.idlePolicy);
+  const neverStop = deps.config.hosts[host]?.never_stop === true;
+  const common = {
+    ...base,
+    gpus: gpuCount,
+    busyGpus: readings.filter((utilPct) => utilPct >= deps.idlePolicy.idleUtilPct).length,
+    meanUtilPct:
+      readings.length === 0 ? null : readings.reduce((sum, utilPct) => sum + utilPct, 0) / readings.length,
+  };
+  if (!sample.ok) {
+    return {
+      ...common,
+      status: neverStop ? "exempt" : "unknown",
+      problem: observation.ok ? null : observation.message,
+    };
+  }
+  const activeUsers = [
+    ...new Set(
+      (sample.sessions ?? [])
+        .filter((session) => countActiveSessions([session], deps.idlePolicy.idleForMinutes) === 1)
+        .map((session) => session.user),
+    ),
+  ];
+  const status = neverStop ? "exempt" : (episode?.status ?? fallbackStatus(hostClass(sample)));
+  return {
+    ...common,
+    status,
+    idleSinceMs: episode?.idleSinceMs ?? null,
+    activeUsers,
+  };
+}
+
+function fallbackStatus(sampleClass: ReturnType<typeof hostClass>): HostStatus {
+  switch (sampleClass) {
+    case "busy":
+    case "session":
+      return "busy";
+    case "idle":
+      return "idle-pending";
+    case "unknown":
+      return "unknown";
+    default:
+      return sampleClass satisfies never;
+  }
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group === undefined) groups.set(k, [item]);
+    else group.push(item);
+  }
+  return groups;
+}

@@ -1,0 +1,382 @@
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import type { Database } from "better-sqlite3";
+import { createSlackApp, type SlackApp } from "../../src/bot/app.ts";
+import type { BotDeps } from "../../src/bot/bot-deps.ts";
+import { registerListeners } from "../../src/bot/listeners/index.ts";
+import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "../../src/bot/outbox-worker.ts";
+import type { IdleEpisodeState } from "../../src/checks/idle-episode.ts";
+import { wardenForMonth } from "../../src/checks/warden-rotation.ts";
+import { type Config, configSchema } from "../../src/config/schema.ts";
+import type { EphemeralMessage, StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
+import {
+  type SlackEmulator,
+  startSlackEmulator,
+} from "../../src/playground/slack-emulator/start-slack-emulator.ts";
+import { ManualClock, MINUTE_MS } from "../../src/shared/clock.ts";
+import { createLogger, silentLogger } from "../../src/shared/logger.ts";
+import type { HostObservation } from "../../src/sources/observation.ts";
+import type { AlertResolution } from "../../src/store/alert-store.ts";
+import { type BotStateStore, createBotStateStore } from "../../src/store/bot-state-store.ts";
+import { createMetricsStore } from "../../src/store/metrics-store.ts";
+import type { LatestObservation, MetricsStore } from "../../src/store/metrics-types.ts";
+import { openDatabase } from "../../src/store/open-database.ts";
+import { idlePolicyOf } from "../../src/usecases/alert-policy.ts";
+import { createIdleAlerts, type IdleAlerts } from "../../src/usecases/idle-alerts.ts";
+import type { AlertPort, FleetView } from "../../src/usecases/ports.ts";
+import { stopAutomatically } from "../../src/usecases/stop-host.ts";
+
+export const CHANNEL = "C0GPU";
+/** Owner of gpu-a. */
+export const ALICE = "U0ALICE";
+/** Gets a claim on gpu-a in tests that need a claimant. */
+export const BOB = "U0BOB";
+/** The cost warden (the whole roster). */
+export const CAROL = "U0CAROL";
+/** An admin. */
+export const DAVE = "U0DAVE";
+/** Anyone else. */
+export const EVE = "U0EVE";
+export const USERS = [ALICE, BOB, CAROL, DAVE, EVE] as const;
+
+/** Monday 2026-01-05 09:00 UTC = 10:00 in Berlin. */
+export const T0 = Date.UTC(2026, 0, 5, 9, 0);
+
+/** What the user side can do, over Socket Mode (the emulator) or signed HTTP (its driver). */
+export type UserSide = Pick<SlackEmulator, "slashCommand" | "clickButton" | "replay">;
+
+export interface HarnessOptions {
+  transport: "socket" | "http";
+  /**
+   * The raw config (as in the YAML), or a function of the harness's temp dir (for stop scripts
+   * written there); `slack.channel` is {@link CHANNEL}.
+   */
+  config: Record<string, unknown> | ((dir: string) => Record<string, unknown>);
+}
+
+interface LogLine {
+  level: number;
+  msg: string;
+  [key: string]: unknown;
+}
+
+/**
+ * The bot's Slack side over real parts: a SQLite file in a temp dir with the metrics and bot-state
+ * stores, the real alert lifecycle (`createIdleAlerts`) as fleet view and alert port, the real
+ * outbox worker, the real Bolt app (`createSlackApp`) with {@link registerListeners}, over Socket
+ * Mode or signed HTTP against the Slack emulator, and a manual clock that polls move.
+ */
+export class BotHarness {
+  readonly clock = new ManualClock(T0);
+  readonly dir = mkdtempSync(join(tmpdir(), "gpu-warden-bot-"));
+  readonly config: Config;
+  /** Log lines at warn and above (listener errors land here). */
+  readonly logs: LogLine[] = [];
+  emulator!: SlackEmulator;
+  db!: Database;
+  metrics!: MetricsStore;
+  state!: BotStateStore;
+  alerts!: IdleAlerts;
+  outbox!: OutboxWorker;
+  slack!: SlackApp;
+  deps!: BotDeps;
+  user!: UserSide;
+
+  readonly logger = createLogger(
+    "warn",
+    new Writable({
+      write: (chunk: Buffer, _encoding, callback) => {
+        for (const line of chunk.toString("utf8").split("\n")) {
+          if (line !== "") this.logs.push(JSON.parse(line) as LogLine);
+        }
+        callback();
+      },
+    }),
+  );
+
+  constructor(readonly options: HarnessOptions) {
+    const raw = typeof options.config === "function" ? options.config(this.dir) : options.config;
+    const slack = typeof raw.slack === "object" && raw.slack !== null ? raw.slack : {};
+    this.config = configSchema.parse({ ...raw, slack: { ...slack, channel: CHANNEL } });
+  }
+
+  static async start(options: HarnessOptions): Promise<BotHarness> {
+    const harness = new BotHarness(options);
+    await harness.#open();
+    return harness;
+  }
+
+  async #open(): Promise<void> {
+    const { config, clock, logger } = this;
+    this.emulator = await startSlackEmulator({
+      clock,
+      users: USERS.map((id) => ({ id, name: id.slice(2).toLowerCase() })),
+      channels: [{ id: CHANNEL, name: "gpu" }],
+    });
+    const { identity, apiUrl } = this.emulator;
+    this.db = openDatabase(join(this.dir, "gpu-warden.db"));
+    this.metrics = createMetricsStore(this.db);
+    this.state = createBotStateStore(this.db);
+    this.outbox = createOutboxWorker({
+      store: this.state,
+      client: createOutboxClient({ botToken: identity.botToken, slackApiUrl: apiUrl, logger }),
+      clock,
+      logger,
+    });
+    const warden = {
+      current: (atMs: number) => wardenForMonth(config.warden.roster, atMs, config.team.timezone),
+    };
+    this.alerts = createIdleAlerts({
+      config,
+      metrics: this.metrics,
+      state: this.state,
+      notifier: this.outbox,
+      warden,
+      clock,
+      logger,
+      stopAutomatically: async (host, alertId) => {
+        await stopAutomatically(this.deps, host, alertId);
+      },
+    });
+    this.deps = {
+      config,
+      idlePolicy: idlePolicyOf(config),
+      state: this.state,
+      fleet: this.alerts,
+      alerts: this.alerts,
+      warden,
+      clock,
+      logger,
+    };
+    const http = this.options.transport === "http";
+    this.slack = createSlackApp({
+      botToken: identity.botToken,
+      appToken: http ? undefined : identity.appToken,
+      signingSecret: http ? identity.signingSecret : undefined,
+      slackApiUrl: apiUrl,
+      port: 0,
+      host: "127.0.0.1",
+      logger,
+      clock,
+      deliveries: this.state.deliveries,
+      botId: identity.botId,
+      botUserId: identity.botUserId,
+      register: (app) => registerListeners(app, this.deps),
+      retryConfig: { retries: 0 },
+      connectRetryConfig: { retries: 0 },
+    });
+    const started = await this.slack.start();
+    this.user = http ? this.emulator.http(`${started.url}/slack/events`) : this.emulator;
+    this.outbox.start();
+  }
+
+  /** Writes one poll cycle at the clock's time, runs the idle checks on it, then moves the clock a minute on. */
+  poll(observations: (atMs: number) => HostObservation[]): void {
+    const atMs = this.clock.now();
+    const batch = observations(atMs);
+    this.metrics.writeCycle(batch, atMs);
+    this.alerts.onPoll({ atMs, observations: batch });
+    this.clock.advance(MINUTE_MS);
+  }
+
+  /** `minutes` polls of the same observations. */
+  pollFor(minutes: number, observations: (atMs: number) => HostObservation[]): void {
+    for (let i = 0; i < minutes; i++) this.poll(observations);
+  }
+
+  /** Waits for everything queued to reach the emulator and every automatic stop to finish. */
+  async settle(): Promise<void> {
+    await this.alerts.settled();
+    await this.outbox.drain();
+  }
+
+  /** The channel message of the host's open (or latest) idle alert. */
+  alertMessage(host: string): StoredMessage {
+    const alert = this.state.alerts.openFor(host, "idle") ?? this.state.alerts.recent(host, 1)[0];
+    if (alert?.ts == null) throw new Error(`no posted alert for ${host}`);
+    const message = this.emulator.channel(CHANNEL).history.find((m) => m.ts === alert.ts);
+    if (message === undefined) throw new Error(`alert ${alert.id} is not in the channel`);
+    return message;
+  }
+
+  /** Texts of the replies in the host's alert thread, oldest first. */
+  threadTexts(host: string): string[] {
+    return this.emulator
+      .channel(CHANNEL)
+      .thread(this.alertMessage(host).ts)
+      .map((message) => message.text);
+  }
+
+  /** Texts of what `user` sees ephemerally, oldest first. */
+  ephemeralTexts(user: string): string[] {
+    return this.emulator.ephemerals(user).map((message) => message.text);
+  }
+
+  latestEphemeral(user: string): EphemeralMessage {
+    const message = this.emulator.ephemerals(user).at(-1);
+    if (message === undefined) throw new Error(`${user} sees no ephemeral message`);
+    return message;
+  }
+
+  /** Listener failures and other warnings the bot logged. */
+  problems(): string[] {
+    return this.logs.map((line) => line.msg);
+  }
+
+  async close(): Promise<void> {
+    await this.outbox.stop();
+    await this.slack.stop();
+    await this.emulator.close();
+    this.db.close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Writes a stand-in stop command `dir/name`: it appends its arguments to `dir/name.log` (one line per
+ * real run, see {@link scriptRuns}), prints `powering off <host>`, sleeps `sleepS` (to keep a stop in
+ * flight while other clicks arrive) and exits with `exitCode`. Returns its path.
+ */
+export function stopScript(
+  dir: string,
+  name: string,
+  options: { sleepS?: number; exitCode?: number } = {},
+): string {
+  const path = join(dir, name);
+  writeFileSync(
+    path,
+    `#!/bin/sh\necho "$@" >> '${path}.log'\necho "powering off $1"\nsleep ${options.sleepS ?? 0}\nexit ${options.exitCode ?? 0}\n`,
+  );
+  chmodSync(path, 0o755);
+  return path;
+}
+
+/** The argument lines of every real run of the stand-in `dir/name`. */
+export function scriptRuns(dir: string, name: string): string[] {
+  const log = join(dir, `${name}.log`);
+  return existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : [];
+}
+
+/**
+ * The tests' usual config, in Berlin time (T0 is 10:00 there): {@link DAVE} is an admin,
+ * {@link CAROL} the cost warden, a host idle for 5 min gets an alert. A host whose `stop` is
+ * `"script"` gets the stand-in `<dir>/poweroff <host>` (sleeping `sleepS`, default 0.3 s).
+ */
+export function standardConfig(
+  hosts: Record<string, Record<string, unknown>>,
+  extra: Record<string, unknown> = {},
+  script: { sleepS?: number; exitCode?: number } = { sleepS: 0.3 },
+): (dir: string) => Record<string, unknown> {
+  return (dir) => {
+    const path = stopScript(dir, "poweroff", script);
+    const withStops = Object.fromEntries(
+      Object.entries(hosts).map(([name, settings]) => [
+        name,
+        settings.stop === "script" ? { ...settings, stop: { command: [path, name] } } : settings,
+      ]),
+    );
+    return {
+      team: { timezone: "Europe/Berlin" },
+      slack: { admins: [DAVE] },
+      warden: { roster: [CAROL] },
+      policy: { idle_for_minutes: 5 },
+      hosts: withStops,
+      ...extra,
+    };
+  };
+}
+
+/** Runs of `<dir>/poweroff` (see {@link standardConfig}). */
+export function poweroffRuns(harness: BotHarness): string[] {
+  return scriptRuns(harness.dir, "poweroff");
+}
+
+/** A fleet view over plain maps, for use-case tests that do not run the alert lifecycle. */
+export class FakeFleet implements FleetView {
+  readonly latestByHost = new Map<string, LatestObservation>();
+  readonly states = new Map<string, IdleEpisodeState>();
+
+  hosts(): string[] {
+    return [...new Set([...this.latestByHost.keys(), ...this.states.keys()])].sort();
+  }
+
+  latest(host: string): LatestObservation | null {
+    return this.latestByHost.get(host) ?? null;
+  }
+
+  state(host: string): IdleEpisodeState | null {
+    return this.states.get(host) ?? null;
+  }
+
+  /** Records `observation` as the host's latest (answering now when it is ok). */
+  observe(
+    observation: HostObservation,
+    lastOkAtMs: number | null = observation.ok ? observation.atMs : null,
+  ): void {
+    this.latestByHost.set(observation.host, { observation, lastOkAtMs });
+  }
+}
+
+export type AlertCall =
+  | { kind: "refresh"; host: string }
+  | { kind: "resolve"; host: string; resolution: AlertResolution }
+  | { kind: "thread"; host: string; text: string };
+
+/** An alert port that records what the use-cases asked of it, in order. */
+export class RecordingAlerts implements AlertPort {
+  readonly calls: AlertCall[] = [];
+
+  refresh(host: string): void {
+    this.calls.push({ kind: "refresh", host });
+  }
+
+  resolve(host: string, resolution: AlertResolution): void {
+    this.calls.push({ kind: "resolve", host, resolution });
+  }
+
+  postInThread(host: string, text: string): void {
+    this.calls.push({ kind: "thread", host, text });
+  }
+
+  /** The thread texts posted for `host`, in order. */
+  thread(host: string): string[] {
+    return this.calls.flatMap((call) => (call.kind === "thread" && call.host === host ? [call.text] : []));
+  }
+}
+
+/** Use-case deps over a real SQLite file, a fake fleet, recording alerts and a manual clock. */
+export class UseCaseRig {
+  readonly dir = mkdtempSync(join(tmpdir(), "gpu-warden-usecase-"));
+  readonly clock = new ManualClock(T0);
+  readonly fleet = new FakeFleet();
+  readonly alerts = new RecordingAlerts();
+  readonly db: Database;
+  readonly state: BotStateStore;
+  readonly config: Config;
+  readonly deps: BotDeps;
+
+  constructor(config: Record<string, unknown> | ((dir: string) => Record<string, unknown>)) {
+    this.config = configSchema.parse(typeof config === "function" ? config(this.dir) : config);
+    this.db = openDatabase(join(this.dir, "gpu-warden.db"));
+    this.state = createBotStateStore(this.db);
+    const { roster } = this.config.warden;
+    const zone = this.config.team.timezone;
+    this.deps = {
+      config: this.config,
+      idlePolicy: idlePolicyOf(this.config),
+      state: this.state,
+      fleet: this.fleet,
+      alerts: this.alerts,
+      warden: { current: (atMs) => wardenForMonth(roster, atMs, zone) },
+      clock: this.clock,
+      logger: silentLogger,
+    };
+  }
+
+  close(): void {
+    this.db.close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
