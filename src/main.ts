@@ -1,16 +1,30 @@
 import { setImmediate as yieldToLoop } from "node:timers/promises";
+import { createSlackApp, type SlackApp } from "./bot/app.ts";
+import type { BotDeps } from "./bot/bot-deps.ts";
+import { createConsoleNotifier } from "./bot/console-notifier.ts";
+import { registerListeners } from "./bot/listeners/index.ts";
+import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "./bot/outbox-worker.ts";
+import { wardenForMonth } from "./checks/warden-rotation.ts";
 import type { LoadedConfig } from "./config/load-config.ts";
+import type { Config } from "./config/schema.ts";
 import { type Job, scheduleJobs } from "./jobs/schedule-jobs.ts";
-import { startHttpServer } from "./observability/http-server.ts";
+import { type RunningHttpServer, startHttpServer } from "./observability/http-server.ts";
 import { createMetrics } from "./observability/metrics.ts";
-import { type Clock, systemClock } from "./shared/clock.ts";
+import { fleetLine } from "./reports/fleet-line.ts";
+import { type Clock, DAY_MS, MINUTE_MS, systemClock } from "./shared/clock.ts";
 import { cronForInterval } from "./shared/cron-for-interval.ts";
 import type { Logger } from "./shared/logger.ts";
 import { createSources } from "./sources/create-sources.ts";
 import type { HostObservation } from "./sources/observation.ts";
+import { createBotStateStore } from "./store/bot-state-store.ts";
 import { createMetricsStore } from "./store/metrics-store.ts";
 import { openDatabase } from "./store/open-database.ts";
+import { idlePolicyOf, restoreWindowMinutes } from "./usecases/alert-policy.ts";
+import { backfillSimulated } from "./usecases/backfill-simulated.ts";
+import { createIdleAlerts } from "./usecases/idle-alerts.ts";
 import { pollFleet } from "./usecases/poll-fleet.ts";
+import type { Notifier, WardenLookup } from "./usecases/ports.ts";
+import { stopAutomatically } from "./usecases/stop-host.ts";
 
 /** What the composition root needs from the outside world (the CLI passes it in). */
 export interface BotContext {
@@ -18,12 +32,14 @@ export interface BotContext {
   logger: Logger;
   pathEnv: string;
   hostName: string;
+  /** Where the console mode (no Slack tokens) prints the fleet and its alerts. */
   stdout: NodeJS.WritableStream;
   clock?: Clock;
 }
 
 export interface RunningBot {
   httpUrl: string;
+  mode: "socket" | "http" | "console";
   pollNow(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -44,7 +60,10 @@ export async function collectOnce(context: BotContext): Promise<HostObservation[
   return result.observations;
 }
 
-/** The composition root: config → store → sources → jobs → HTTP server. */
+/**
+ * The composition root: config → store → sources → alert lifecycle → Slack app (Socket Mode with
+ * an app token, HTTP mode with a signing secret, else the console) → jobs → HTTP endpoints.
+ */
 export async function startBot(context: BotContext): Promise<RunningBot> {
   const { config, env } = context.loaded;
   const { logger } = context;
@@ -53,7 +72,55 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   const sources = createSources(config, { ...context, clock });
   const db = openDatabase(config.store.path);
   const store = createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 });
+  const state = createBotStateStore(db);
+  const warden: WardenLookup = {
+    current: (atMs) => wardenForMonth(config.warden.roster, atMs, config.team.timezone),
+  };
   let lastPollAtMs: number | null = null;
+  const health = () => ({ ok: true, lastPollAtMs });
+
+  const slackOn =
+    env.slackBotToken !== null && (env.slackAppToken !== null || env.slackSigningSecret !== null);
+  let outbox: OutboxWorker | null = null;
+  let notifier: Notifier;
+  if (slackOn && env.slackBotToken !== null) {
+    outbox = createOutboxWorker({
+      store: state,
+      client: createOutboxClient({
+        botToken: env.slackBotToken,
+        slackApiUrl: env.slackApiUrl ?? undefined,
+        logger,
+      }),
+      clock,
+      logger,
+    });
+    notifier = outbox;
+  } else {
+    notifier = createConsoleNotifier(context.stdout, config.slack.channel);
+  }
+
+  let botDeps: BotDeps | null = null;
+  const alerts = createIdleAlerts({
+    config,
+    metrics: store,
+    state,
+    notifier,
+    warden,
+    clock,
+    logger,
+    stopAutomatically: async (host, alertId) => {
+      if (botDeps) await stopAutomatically(botDeps, host, alertId);
+    },
+  });
+  const idlePolicy = idlePolicyOf(config);
+  botDeps = { config, idlePolicy, state, fleet: alerts, alerts, warden, clock, logger };
+  if (store.hosts().length === 0) {
+    const stepMs = config.poll.interval_seconds * 1000;
+    const windowMs = restoreWindowMinutes(idlePolicy) * MINUTE_MS;
+    const cycles = backfillSimulated(sources, store, { nowMs: clock.now(), windowMs, stepMs });
+    if (cycles > 0) logger.info({ cycles }, "fresh store: wrote the simulated fleet's recent history");
+  }
+  alerts.restore();
 
   const poll = async () => {
     const result = await pollFleet({
@@ -65,6 +132,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
       timeoutMs: pollTimeoutMs(config.poll.interval_seconds),
     });
     lastPollAtMs = result.atMs;
+    alerts.onPoll(result);
     const unknown = result.observations.filter((obs) => !obs.ok).length;
     logger.info(
       {
@@ -75,15 +143,88 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
       },
       "poll cycle done",
     );
+    if (!slackOn) {
+      const states = new Map(
+        alerts.hosts().flatMap((host) => {
+          const hostState = alerts.state(host);
+          return hostState ? [[host, hostState] as const] : [];
+        }),
+      );
+      context.stdout.write(`${fleetLine(states, result.atMs, config.team.timezone)}\n`);
+    }
   };
 
-  const jobs: Job[] = [
+  let slack: SlackApp | null = null;
+  let http: RunningHttpServer | null = null;
+  let httpUrl: string;
+  const port = env.port ?? config.http.port;
+  if (slackOn && env.slackBotToken !== null) {
+    const deps = botDeps;
+    slack = createSlackApp({
+      botToken: env.slackBotToken,
+      appToken: env.slackAppToken ?? undefined,
+      signingSecret: env.slackSigningSecret ?? undefined,
+      slackApiUrl: env.slackApiUrl ?? undefined,
+      port,
+      host: config.http.host,
+      logger,
+      clock,
+      deliveries: state.deliveries,
+      endpoints: { registry: metrics.registry, health },
+      register: (app) => registerListeners(app, deps),
+    });
+    const started = await slack.start();
+    if (started.mode === "http") {
+      httpUrl = started.url ?? `http://${config.http.host}:${port}`;
+    } else {
+      http = await startHttpServer({ registry: metrics.registry, health }, config.http.host, port);
+      httpUrl = http.url;
+    }
+    outbox?.start();
+  } else {
+    http = await startHttpServer({ registry: metrics.registry, health }, config.http.host, port);
+    httpUrl = http.url;
+    context.stdout.write(
+      `gpu-warden: no Slack tokens, so alerts are printed here (set SLACK_BOT_TOKEN with SLACK_APP_TOKEN ` +
+        `or SLACK_SIGNING_SECRET to post them to ${config.slack.channel}); health: ${httpUrl}/healthz\n`,
+    );
+  }
+
+  const running = scheduleJobs(jobsFor(config, { poll, store, state, clock }), logger);
+  const mode = slack?.mode ?? "console";
+  logger.info({ url: httpUrl, mode, sources: sources.map((s) => s.kind) }, "gpu-warden started");
+  return {
+    httpUrl,
+    mode,
+    pollNow: () => running.runNow("poll"),
+    async stop() {
+      await running.stop();
+      await alerts.settled();
+      await outbox?.stop();
+      await slack?.stop();
+      await http?.close();
+      db.close();
+    },
+  };
+}
+
+function jobsFor(
+  config: Config,
+  deps: {
+    poll: () => Promise<void>;
+    store: ReturnType<typeof createMetricsStore>;
+    state: ReturnType<typeof createBotStateStore>;
+    clock: Clock;
+  },
+): Job[] {
+  const { store, state, clock } = deps;
+  return [
     {
       name: "poll",
       schedule: cronForInterval(config.poll.interval_seconds) ?? "0 * * * * *",
       timezone: "UTC",
       runAtStart: true,
-      run: poll,
+      run: deps.poll,
     },
     {
       name: "rollup",
@@ -103,25 +244,10 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
       run: async () => {
         const { raw_retention_days: raw, rollup_retention_days: rollups } = config.store;
         while (!store.prune(clock.now(), raw, rollups, 500).complete) await yieldToLoop();
+        state.deliveries.prune(clock.now() - DAY_MS);
       },
     },
   ];
-  const http = await startHttpServer(
-    { registry: metrics.registry, health: () => ({ ok: true, lastPollAtMs }) },
-    config.http.host,
-    env.port ?? config.http.port,
-  );
-  logger.info({ url: http.url, sources: sources.map((s) => s.kind) }, "gpu-warden started");
-  const running = scheduleJobs(jobs, logger);
-  return {
-    httpUrl: http.url,
-    pollNow: () => running.runNow("poll"),
-    async stop() {
-      await running.stop();
-      await http.close();
-      db.close();
-    },
-  };
 }
 
 /** A cycle must end before the next slot: 90 % of the interval, at most 60 s. */

@@ -5,8 +5,14 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { after, describe, it } from "node:test";
 import { parseConfig, readEnv } from "../src/config/load-config.ts";
+import type { SourceConfig } from "../src/config/schema.ts";
 import { startBot } from "../src/main.ts";
+import { systemClock } from "../src/shared/clock.ts";
 import { silentLogger } from "../src/shared/logger.ts";
+import { createSimulatedSource } from "../src/sources/simulated-source.ts";
+
+type SimulatedSourceConfig = Extract<SourceConfig, { kind: "simulated" }>;
+
 import { createMetricsStore } from "../src/store/metrics-store.ts";
 import { openDatabase } from "../src/store/open-database.ts";
 
@@ -31,7 +37,10 @@ describe("startBot", () => {
     });
     try {
       await bot.pollNow();
-      const health = (await (await fetch(`${bot.httpUrl}/healthz`)).json()) as { ok: boolean; lastPollAtMs: number };
+      const health = (await (await fetch(`${bot.httpUrl}/healthz`)).json()) as {
+        ok: boolean;
+        lastPollAtMs: number;
+      };
       assert.equal(health.ok, true);
       assert.equal(typeof health.lastPollAtMs, "number");
       const metrics = await (await fetch(`${bot.httpUrl}/metrics`)).text();
@@ -57,5 +66,44 @@ describe("startBot", () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe("startBot without Slack tokens", () => {
+  it("prints the fleet and its idle hosts to the console, the forgotten hosts among them", async () => {
+    const config = parseConfig({
+      http: { port: 0 },
+      store: { path: join(dir, "console.db") },
+      poll: { interval_seconds: 3600 },
+      sources: [{ kind: "simulated", hosts: 12, seed: 42 }],
+    });
+    const out = new PassThrough();
+    let printed = "";
+    out.on("data", (chunk: Buffer) => {
+      printed += chunk.toString();
+    });
+    const bot = await startBot({
+      loaded: { config, env: readEnv({}), file: null },
+      logger: silentLogger,
+      pathEnv: "",
+      hostName: "test",
+      stdout: out,
+    });
+    try {
+      await bot.pollNow();
+    } finally {
+      await bot.stop();
+    }
+    assert.equal(bot.mode, "console");
+    assert.match(printed, /^gpu-warden: no Slack tokens, so alerts are printed here/);
+    const forgotten = createSimulatedSource(config.sources[0] as SimulatedSourceConfig, {
+      clock: systemClock,
+      timezone: "UTC",
+    }).fleet.hosts.filter((host) => host.role === "forgotten");
+    assert.ok(forgotten.length >= 1);
+    for (const host of forgotten) {
+      assert.match(printed, new RegExp(`^\\[#gpu\\] .*${host.name} is idle since`, "m"));
+    }
+    assert.match(printed, /^\d\d:\d\d · 12 hosts: .*\d+ idle.* · idle: gpu-/m);
   });
 });
