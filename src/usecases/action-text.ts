@@ -1,5 +1,5 @@
 import { closest } from "../shared/closest.ts";
-import { dayjs } from "../shared/time.ts";
+import { clockText, type LocalParts, localParts } from "../shared/time.ts";
 
 /** The actor recorded for what the bot does by itself (automatic stops). */
 export const BOT_ACTOR = "gpu-warden";
@@ -14,19 +14,22 @@ export function mention(user: string): string {
  * `yesterday 17:30`, else `Thu 7 Jan 09:00`.
  */
 export function localWhen(ms: number, nowMs: number, zone: string): string {
-  const local = dayjs(ms).tz(zone);
-  const dayOffset = localDayNumber(ms, zone) - localDayNumber(nowMs, zone);
-  const time = local.format("HH:mm");
+  const local = localParts(ms, zone);
+  const dayOffset = dayNumberOf(local) - localDayNumber(nowMs, zone);
+  const time = clockText(local);
   if (dayOffset === 0) return time;
   if (dayOffset === 1) return `tomorrow ${time}`;
   if (dayOffset === -1) return `yesterday ${time}`;
-  return local.format("ddd D MMM HH:mm");
+  return `${local.weekday} ${local.day} ${local.monthName} ${time}`;
 }
 
 /** Days since 1970-01-01 of the local calendar date of `ms` in `zone` (DST-proof: no offsets involved). */
 export function localDayNumber(ms: number, zone: string): number {
-  const date = dayjs(ms).tz(zone).format("YYYY-MM-DD");
-  return Math.round(Date.parse(`${date}T00:00:00Z`) / 86_400_000);
+  return dayNumberOf(localParts(ms, zone));
+}
+
+function dayNumberOf(parts: LocalParts): number {
+  return Math.round(Date.UTC(parts.year, parts.month - 1, parts.day) / 86_400_000);
 }
 
 /** `a`, `a or b`, `a, b or c`. */

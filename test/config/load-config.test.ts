@@ -66,7 +66,9 @@ describe("loadConfig", () => {
     assert.equal(ssh?.kind === "ssh" && ssh.connect_timeout_seconds, 5);
     assert.equal(prom?.kind === "prometheus" && prom.host_label, "node");
     assert.equal(prom?.kind === "prometheus" && prom.stale_after_seconds, 300);
-    assert.deepEqual(config.hosts["gpu-a"], { owners: ["U0G9QF9C6"], never_stop: true });
+    assert.deepEqual(config.hosts["gpu-a"]?.owners, ["U0G9QF9C6"]);
+    assert.equal(config.hosts["gpu-a"]?.never_stop, true);
+    assert.equal(config.hosts["gpu-a"]?.stop, undefined);
   });
 
   it("rejects an unknown key and suggests the right one", () => {

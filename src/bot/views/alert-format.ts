@@ -1,3 +1,5 @@
+import { clockText, localParts } from "../../shared/time.ts";
+
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 
@@ -27,39 +29,11 @@ export function costOver(ms: number, costPerHour: number | null): number | null 
 export function formatWhen(ms: number, nowMs: number, zone: string): string {
   const at = localParts(ms, zone);
   const now = localParts(nowMs, zone);
-  const time = `${at.hour}:${at.minute}`;
+  const time = clockText(at);
   if (at.year === now.year && at.month === now.month && at.day === now.day) return time;
   if (Math.abs(nowMs - ms) < 6 * DAY_MS) return `${at.weekday} ${time}`;
-  if (at.year === now.year) return `${at.day} ${at.month} ${time}`;
-  return `${at.day} ${at.month} ${at.year} ${time}`;
-}
-
-type LocalParts = Record<"year" | "month" | "day" | "weekday" | "hour" | "minute", string>;
-
-// NOTE: one formatter per zone: building an Intl.DateTimeFormat (what dayjs' tz() does on every call)
-// costs far more than formatting with one.
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function localParts(ms: number, zone: string): LocalParts {
-  let formatter = formatters.get(zone);
-  if (formatter === undefined) {
-    formatter = new Intl.DateTimeFormat("en-US", {
-      timeZone: zone,
-      year: "numeric",
-      month: "short",
-      day: "numeric",
-      weekday: "short",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-    });
-    formatters.set(zone, formatter);
-  }
-  const parts: LocalParts = { year: "", month: "", day: "", weekday: "", hour: "", minute: "" };
-  for (const part of formatter.formatToParts(ms)) {
-    if (part.type in parts) parts[part.type as keyof LocalParts] = part.value;
-  }
-  return parts;
+  if (at.year === now.year) return `${at.day} ${at.monthName} ${time}`;
+  return `${at.day} ${at.monthName} ${at.year} ${time}`;
 }
 
 /** A Slack user mention. */
