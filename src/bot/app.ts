@@ -31,7 +31,7 @@ export interface SlackAppOptions {
   signingSecret?: string | undefined;
   /** Web API base URL (SLACK_API_URL); default `https://slack.com/api/`. */
   slackApiUrl?: string | undefined;
-  /** HTTP mode: where to listen; port 0 picks a free one. Default 3000 on 0.0.0.0. */
+  /** HTTP mode: where to listen; port 0 picks a free one. Default 3000 on 127.0.0.1. */
   port?: number;
   host?: string;
   logger: Logger;
@@ -199,9 +199,9 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
         slackLog.info({ mode }, "connected to Slack over Socket Mode");
         return { mode };
       }
-      server = (await app.start({ port: options.port ?? 3000, host: options.host ?? "0.0.0.0" })) as Server;
+      server = (await app.start({ port: options.port ?? 3000, host: options.host ?? "127.0.0.1" })) as Server;
       const { port } = server.address() as AddressInfo;
-      const url = `http://${options.host ?? "0.0.0.0"}:${port}`;
+      const url = `http://${options.host ?? "127.0.0.1"}:${port}`;
       slackLog.info({ mode, url, endpoint: `${url}/slack/events` }, "listening for Slack over HTTP");
       return { mode, url, port };
     },
