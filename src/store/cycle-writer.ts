@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import type { GpuReading, HostObservation } from "../sources/observation.ts";
+import { createBatchInsert } from "./batch-insert.ts";
 import {
   type CachedGpu,
   type CachedHost,
@@ -13,10 +14,15 @@ import { ENTITY_SPAN, MAX_ENTITY_ID } from "./sample-key.ts";
 type OkObservation = Extract<HostObservation, { ok: true }>;
 
 /**
- * When only the figures in a host's evidence drift, the row is rewritten once every this many
- * cycles (staggered by host), not every cycle; the cache, and so every read, is always current.
+ * When only the figures in a host's evidence drift (process memory, session idle minutes), its row
+ * is rewritten once every this many cycles (staggered by host), and when the host stops answering
+ * or drops out; the cache, and so every read, is always current. Only a crash can leave the
+ * database copy behind, by these figures, until the host's next poll.
  */
-export const EVIDENCE_REFRESH_CYCLES = 10;
+export const EVIDENCE_REFRESH_CYCLES = 60;
+
+/** Rows per multi-row INSERT (at most 8 parameters each, far below SQLite's limit of 32,766). */
+const ROWS_PER_INSERT = 64;
 
 /**
  * Builds the poll-cycle writer: every statement prepared once, hosts and GPUs resolved from
@@ -34,16 +40,58 @@ export function createCycleWriter(
   );
   const updateGpu = db.prepare("UPDATE gpu SET uuid = ?, model = ?, mem_total_mib = ?, mig = ? WHERE id = ?");
   const insertCycle = db.prepare("INSERT INTO cycle (id, at_ms, hosts, gpus) VALUES (?, ?, ?, ?)");
-  const insertHostSample = db.prepare(
-    "INSERT INTO host_sample (id, at_ms, ok, cause, message, sessions, cpu_load1, cpu_util_pct) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-  );
-  const insertGpuSample = db.prepare(
-    "INSERT INTO gpu_sample (id, util_pct, mem_used_mib, power_w, temp_c) VALUES (?, ?, ?, ?, ?)",
-  );
   const upsertEvidence = db.prepare(
     `INSERT INTO evidence (host_id, since_ms, json) VALUES (?, ?, ?)
      ON CONFLICT (host_id) DO UPDATE SET since_ms = excluded.since_ms, json = excluded.json`,
   );
+  const hostSamples = createBatchInsert(
+    db,
+    "host_sample",
+    ["id", "at_ms", "ok", "cause", "message", "sessions", "cpu_load1", "cpu_util_pct"],
+    ROWS_PER_INSERT,
+  );
+  const gpuSamples = createBatchInsert(
+    db,
+    "gpu_sample",
+    ["id", "util_pct", "mem_used_mib", "power_w", "temp_c"],
+    ROWS_PER_INSERT,
+  );
+  const addHostSample = (
+    key: number,
+    atMs: number,
+    ok: 0 | 1,
+    cause: string | null,
+    message: string | null,
+    sessions: number | null,
+    cpuLoad1: number | null,
+    cpuUtilPct: number | null,
+  ) => {
+    hostSamples.add(key);
+    hostSamples.add(atMs);
+    hostSamples.add(ok);
+    hostSamples.add(cause);
+    hostSamples.add(message);
+    hostSamples.add(sessions);
+    hostSamples.add(cpuLoad1);
+    hostSamples.add(cpuUtilPct);
+  };
+  const addGpuSample = (
+    key: number,
+    utilPct: number | null,
+    memUsedMiB: number | null,
+    powerW: number | null,
+    tempC: number | null,
+  ) => {
+    gpuSamples.add(key);
+    gpuSamples.add(utilPct);
+    gpuSamples.add(memUsedMiB);
+    gpuSamples.add(powerW);
+    gpuSamples.add(tempC);
+  };
+  const writeEvidence = (host: CachedHost) => {
+    upsertEvidence.run(host.id, host.evidenceSinceMs, JSON.stringify(evidenceOf(host.evidence!)));
+    host.evidenceDirty = false;
+  };
 
   function hostFor(observation: HostObservation, cycleId: number): CachedHost {
     let host = cache.byName.get(observation.host);
@@ -121,12 +169,12 @@ export function createCycleWriter(
     const previousCycleId = cache.latestCycleId;
     const cycleId = (previousCycleId ?? 0) + 1;
     const base = cycleId * ENTITY_SPAN;
-    let gpuSamples = 0;
+    let gpuRows = 0;
     let evidenceWrites = 0;
     for (const observation of observations) {
       const host = hostFor(observation, cycleId);
       if (observation.ok) {
-        insertHostSample.run(
+        addHostSample(
           base + host.id,
           observation.atMs,
           1,
@@ -138,18 +186,12 @@ export function createCycleWriter(
         );
         for (const reading of observation.gpus) {
           const gpu = gpuFor(host, reading, observation.atMs, cycleId);
-          insertGpuSample.run(
-            base + gpu.id,
-            reading.utilPct,
-            reading.memUsedMiB,
-            reading.powerW,
-            reading.tempC,
-          );
+          addGpuSample(base + gpu.id, reading.utilPct, reading.memUsedMiB, reading.powerW, reading.tempC);
         }
-        gpuSamples += observation.gpus.length;
+        gpuRows += observation.gpus.length;
         const change = host.evidence === null ? "identity" : compareEvidence(host.evidence, observation);
         if (change !== "same") {
-          host.evidence = evidenceOf(observation);
+          host.evidence = observation;
           host.evidenceDirty = true;
           if (change === "identity") host.evidenceSinceMs = observation.atMs;
         }
@@ -157,14 +199,13 @@ export function createCycleWriter(
           host.evidenceDirty &&
           (change === "identity" || (cycleId + host.id) % EVIDENCE_REFRESH_CYCLES === 0)
         ) {
-          upsertEvidence.run(host.id, host.evidenceSinceMs, JSON.stringify(host.evidence));
-          host.evidenceDirty = false;
+          writeEvidence(host);
           evidenceWrites++;
         }
         host.lastOk = true;
         host.lastOkAtMs = observation.atMs;
       } else {
-        insertHostSample.run(
+        addHostSample(
           base + host.id,
           observation.atMs,
           0,
@@ -174,42 +215,50 @@ export function createCycleWriter(
           null,
           null,
         );
-        for (const gpu of host.gpus.values()) insertGpuSample.run(base + gpu.id, null, null, null, null);
-        gpuSamples += host.gpus.size;
-        if (host.lastOk === true) updateHostLast.run(host.lastCycleId, host.lastOkAtMs, host.id);
+        for (const gpu of host.gpus.values()) {
+          addGpuSample(base + gpu.id, null, null, null, null);
+        }
+        gpuRows += host.gpus.size;
+        if (host.lastOk === true) {
+          updateHostLast.run(host.lastCycleId, host.lastOkAtMs, host.id);
+          if (host.evidenceDirty) writeEvidence(host);
+        }
         host.lastOk = false;
       }
       host.lastCycleId = cycleId;
     }
     if (previousCycleId !== null) {
       for (const host of cache.byId.values()) {
-        if (host.lastCycleId === previousCycleId)
-          updateHostLast.run(previousCycleId, host.lastOkAtMs, host.id);
+        if (host.lastCycleId !== previousCycleId) continue;
+        updateHostLast.run(previousCycleId, host.lastOkAtMs, host.id);
+        if (host.evidenceDirty) writeEvidence(host);
       }
     }
-    insertCycle.run(cycleId, atMs, observations.length, gpuSamples);
+    hostSamples.flush();
+    gpuSamples.flush();
+    insertCycle.run(cycleId, atMs, observations.length, gpuRows);
     cache.latestCycleId = cycleId;
-    return { cycleId, hosts: observations.length, gpuSamples, evidenceWrites };
+    return { cycleId, hosts: observations.length, gpuSamples: gpuRows, evidenceWrites };
   });
 
   return (observations, atMs) => {
     try {
       return write(observations, atMs);
     } catch (error) {
+      hostSamples.discard();
+      gpuSamples.discard();
       Object.assign(cache, loadFleetCache(db));
       throw error;
     }
   };
 }
 
-function evidenceOf(observation: OkObservation): Evidence {
+/** The stored shape: an observation is itself an `Evidence`, with readings the row does not need. */
+function evidenceOf(evidence: Evidence): Evidence {
   return {
-    gpus: observation.gpus.map((gpu) => ({
-      index: gpu.index,
-      processes: gpu.processes.map((p) => ({ ...p })),
-    })),
-    sessions: observation.sessions === null ? null : observation.sessions.map((session) => ({ ...session })),
-    containers: observation.containers.map((container) => ({ ...container })),
+    gpus: evidence.gpus.map((gpu) => ({ index: gpu.index, processes: gpu.processes })),
+    sessions: evidence.sessions,
+    containers: evidence.containers,
   };
 }
 

@@ -32,7 +32,10 @@ export interface CachedHost {
   /** Whether that appearance was an answering poll. */
   lastOk: boolean | null;
   lastOkAtMs: number | null;
-  /** Evidence of the latest answering poll (the database copy may lag; see `cycle-writer.ts`). */
+  /**
+   * Evidence of the latest answering poll: that observation itself (kept, not copied), or its
+   * stored copy after a restart. The database copy may lag; see `cycle-writer.ts`.
+   */
   evidence: Evidence | null;
   /** When the processes, sessions or containers last changed (not just their figures). */
   evidenceSinceMs: number | null;

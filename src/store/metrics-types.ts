@@ -123,7 +123,8 @@ export interface MetricsStore {
    * Writes one poll cycle in one transaction: upserts hosts and GPUs, appends a host sample per
    * observation and a GPU sample per reading (all-null rows for a failed host's known GPUs), and
    * rewrites a host's evidence only when it changed. Throws, writing nothing, when a host appears
-   * twice or a GPU index twice in one host.
+   * twice or a GPU index twice in one host. The store keeps the observations' processes, sessions
+   * and containers as the latest evidence: do not mutate observations once written.
    */
   writeCycle(observations: readonly HostObservation[], atMs: number): CycleWritten;
   /**

@@ -22,23 +22,35 @@ const ROLLUP_HOUR_SQL = `
     FROM ordered WHERE at_ms < :toMs
   ),
   s AS (
-    SELECT x.id & ${MAX_ENTITY_ID} AS gpu_id, weighted.w AS w, x.util_pct, x.mem_used_mib, x.power_w
+    SELECT x.id & ${MAX_ENTITY_ID} AS gpu_id, x.util_pct, x.mem_used_mib, x.power_w,
+      CASE WHEN x.util_pct >= :idlePct THEN weighted.w ELSE 0 END AS busy_w,
+      CASE WHEN x.util_pct < :idlePct THEN weighted.w ELSE 0 END AS idle_w,
+      x.util_pct * weighted.w AS util_w,
+      CASE WHEN x.mem_used_mib IS NULL THEN 0 ELSE weighted.w END AS mem_known_w,
+      x.mem_used_mib * weighted.w AS mem_w,
+      x.power_w * weighted.w AS power_w_ms
     FROM weighted
     JOIN gpu_sample x ON x.id BETWEEN weighted.id * ${ENTITY_SPAN} AND weighted.id * ${ENTITY_SPAN} + ${MAX_ENTITY_ID}
     WHERE weighted.w > 0
+  ),
+  g AS (
+    SELECT gpu_id, total(busy_w) AS busy_w, total(idle_w) AS idle_w, total(util_w) AS util_w, max(util_pct) AS util_max,
+      total(mem_known_w) AS mem_known_w, total(mem_w) AS mem_w, max(mem_used_mib) AS mem_max,
+      sum(power_w_ms) AS power_w_ms
+    FROM s GROUP BY gpu_id
   )
   INSERT OR REPLACE INTO gpu_hour
     (hour_ms, gpu_id, util_mean_pct, util_max_pct, busy_min, idle_min, unknown_min, mem_mean_mib, mem_max_mib, energy_wh)
   SELECT :fromMs, gpu_id,
-    total(util_pct * w) / nullif(total(iif(util_pct IS NULL, 0, w)), 0),
-    max(util_pct),
-    total(iif(util_pct >= :idlePct, w, 0)) / 60000.0,
-    total(iif(util_pct < :idlePct, w, 0)) / 60000.0,
-    (:toMs - :fromMs - total(iif(util_pct IS NULL, 0, w))) / 60000.0,
-    total(mem_used_mib * w) / nullif(total(iif(mem_used_mib IS NULL, 0, w)), 0),
-    max(mem_used_mib),
-    iif(count(power_w) = 0, NULL, total(power_w * w) / ${HOUR_MS}.0)
-  FROM s GROUP BY gpu_id`;
+    CASE WHEN busy_w + idle_w > 0 THEN util_w / (busy_w + idle_w) END,
+    util_max,
+    busy_w / 60000.0,
+    idle_w / 60000.0,
+    (:toMs - :fromMs - busy_w - idle_w) / 60000.0,
+    CASE WHEN mem_known_w > 0 THEN mem_w / mem_known_w END,
+    mem_max,
+    power_w_ms / ${HOUR_MS}.0
+  FROM g`;
 
 type Maintenance = Pick<MetricsStore, "rollup" | "prune">;
 
@@ -81,13 +93,13 @@ export function createMaintenance(db: Database, meta: MetaStore, sampleSpanMaxMs
       }
       let hours = 0;
       while (fromMs < completeBefore) {
-        if (hours >= maxHours) return { hours, rolledUpToMs: fromMs, complete: false };
         const next = nextCycleAt.get(fromMs - sampleSpanMaxMs) as number | null;
         if (next === null || next >= fromMs + HOUR_MS) {
           fromMs = next === null ? completeBefore : Math.min(floorHour(next), completeBefore);
           saveRolledUpTo(fromMs);
           continue;
         }
+        if (hours >= maxHours) return { hours, rolledUpToMs: fromMs, complete: false };
         rollOneHour(fromMs, idleUtilPct);
         fromMs += HOUR_MS;
         hours++;

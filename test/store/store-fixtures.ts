@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Database } from "better-sqlite3";
+import type { GpuReading, HostObservation, HostReadings } from "../../src/sources/observation.ts";
+import { createMetricsStore, type MetricsStoreOptions } from "../../src/store/metrics-store.ts";
+import type { MetricsStore } from "../../src/store/metrics-types.ts";
+import { openDatabase } from "../../src/store/open-database.ts";
+
+/** A temp folder for database files; `remove()` in an `after` hook. */
+export function tempDir(prefix: string): { file(name: string): string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { file: (name) => join(dir, name), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface OpenStore {
+  db: Database;
+  store: MetricsStore;
+  close(): void;
+}
+
+export function openStore(file: string, options: MetricsStoreOptions = {}): OpenStore {
+  const db = openDatabase(file);
+  return { db, store: createMetricsStore(db, options), close: () => db.close() };
+}
+
+export function gpu(index: number, readings: Partial<GpuReading> = {}): GpuReading {
+  return {
+    index,
+    uuid: `GPU-0000000${index}-aaaa-bbbb-cccc-dddddddddddd`,
+    model: "NVIDIA A100-SXM4-80GB",
+    utilPct: 0,
+    memUsedMiB: 0,
+    memTotalMiB: 81_920,
+    powerW: 60,
+    tempC: 30,
+    mig: false,
+    processes: [],
+    ...readings,
+  };
+}
+
+export function okHost(host: string, atMs: number, readings: Partial<HostReadings> = {}): HostObservation {
+  return {
+    host,
+    source: "ssh",
+    atMs,
+    ok: true,
+    gpus: [gpu(0)],
+    sessions: [],
+    cpuLoad1: 0.5,
+    cpuUtilPct: 3,
+    containers: [],
+    ...readings,
+  };
+}
+
+export function failedHost(host: string, atMs: number): HostObservation {
+  return {
+    host,
+    source: "ssh",
+    atMs,
+    ok: false,
+    cause: "timeout",
+    message: `${host}: no answer within 10 s`,
+  };
+}
+
+/** Row counts straight from SQLite, for assertions on what is physically stored. */
+export function count(db: Database, sql: string, ...params: unknown[]): number {
+  return db
+    .prepare(sql)
+    .pluck()
+    .get(...params) as number;
+}
