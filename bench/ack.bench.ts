@@ -20,9 +20,12 @@ import { ManualClock, MINUTE_MS } from "../src/shared/clock.ts";
 import { createLogger } from "../src/shared/logger.ts";
 import { createSimulatedSource } from "../src/sources/simulated-source.ts";
 import { createBotStateStore } from "../src/store/bot-state-store.ts";
+import { createCostStores } from "../src/store/cost-stores.ts";
 import { createMetricsStore } from "../src/store/metrics-store.ts";
 import { openDatabase } from "../src/store/open-database.ts";
+import { createReclaimStore } from "../src/store/reclaim-store.ts";
 import { idlePolicyOf } from "../src/usecases/alert-policy.ts";
+import { costWardenDepsOf } from "../src/usecases/cost-warden-deps.ts";
 import { createIdleAlerts } from "../src/usecases/idle-alerts.ts";
 import { median, percentile, report, round } from "./report.ts";
 
@@ -111,6 +114,15 @@ const deps: BotDeps = {
   logger,
   notifier: outbox,
   metrics,
+  reclaims: createReclaimStore(db),
+  ...costWardenDepsOf({
+    config,
+    metrics,
+    stores: createCostStores(db),
+    audit: state.audit,
+    clock,
+    pendingReclaims: null,
+  }),
 };
 for (let minute = 0; minute < 90; minute++) {
   const observations = await source.poll(new AbortController().signal);

@@ -3,9 +3,11 @@ import { hostname } from "node:os";
 import { parseArgs } from "node:util";
 import { describeConfig, describeConfigError } from "./config/describe-config.ts";
 import { ConfigError, type LoadedConfig, loadConfig } from "./config/load-config.ts";
-import { collectOnce, startBot } from "./main.ts";
+import { collectOnce, reportOnce, StoreMissingError, startBot } from "./main.ts";
 import { fleetTable } from "./reports/fleet-table.ts";
 import { createLogger } from "./shared/logger.ts";
+import { ReportRangeError } from "./usecases/ledger-report.ts";
+import { ledgerCsv, ledgerTable } from "./usecases/ledger-table.ts";
 
 const USAGE = `gpu-warden — keeps a team's GPU machines busy or switched off
 
@@ -14,6 +16,11 @@ usage:
   gpu-warden collect --once [--json] [--config FILE]
                                                 poll every host once and print one line per host
   gpu-warden check-config [--config FILE]       validate the configuration and summarise it
+  gpu-warden report --since DATE [--until DATE] [--csv] [--config FILE]
+                                                the cost ledger per host over local days (team
+                                                time zone, DATE as YYYY-MM-DD, --until included,
+                                                default yesterday): hours on, busy/idle GPU-hours,
+                                                energy, cost, idle cost, monthly real usage rate
   gpu-warden help | --help                      this text
   gpu-warden --version
 
@@ -61,6 +68,29 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
     case "check-config":
       io.stdout.write(describeConfig(loaded.config, loaded.file));
       return 0;
+    case "report": {
+      if (values.since === undefined) {
+        io.stderr.write(
+          `report needs --since YYYY-MM-DD (a local day in ${loaded.config.team.timezone})\n\n${USAGE}`,
+        );
+        return 2;
+      }
+      try {
+        const report = reportOnce(context, { since: values.since, until: values.until });
+        io.stdout.write(values.csv ? ledgerCsv(report) : ledgerTable(report));
+        return 0;
+      } catch (error) {
+        if (error instanceof ReportRangeError) {
+          io.stderr.write(`${error.message}\n`);
+          return 2;
+        }
+        if (error instanceof StoreMissingError) {
+          io.stderr.write(`${error.message}\n`);
+          return 1;
+        }
+        throw error;
+      }
+    }
     case "collect": {
       const observations = await collectOnce(context);
       io.stdout.write(values.json ? `${JSON.stringify(observations, null, 2)}\n` : fleetTable(observations));
@@ -86,7 +116,7 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
   }
 }
 
-const COMMANDS = ["start", "collect", "check-config", "help", "version"] as const;
+const COMMANDS = ["start", "collect", "check-config", "report", "help", "version"] as const;
 type Command = (typeof COMMANDS)[number];
 
 function parse(argv: readonly string[]) {
@@ -97,6 +127,9 @@ function parse(argv: readonly string[]) {
       config: { type: "string", short: "c" },
       once: { type: "boolean" },
       json: { type: "boolean" },
+      since: { type: "string" },
+      until: { type: "string" },
+      csv: { type: "boolean" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
     },
@@ -108,6 +141,9 @@ function parse(argv: readonly string[]) {
   const command = first as Command;
   if (command !== "collect" && (values.once || values.json)) {
     throw new UsageError(`--once and --json go with 'collect', not '${command}'`);
+  }
+  if (command !== "report" && (values.since !== undefined || values.until !== undefined || values.csv)) {
+    throw new UsageError(`--since, --until and --csv go with 'report', not '${command}'`);
   }
   return { command, values };
 }

@@ -1,13 +1,15 @@
+import { existsSync } from "node:fs";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { createSlackApp, type SlackApp } from "./bot/app.ts";
 import type { BotDeps } from "./bot/bot-deps.ts";
 import { createConsoleNotifier } from "./bot/console-notifier.ts";
 import { registerListeners } from "./bot/listeners/index.ts";
 import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "./bot/outbox-worker.ts";
-import { wardenForMonth } from "./checks/warden-rotation.ts";
 import type { LoadedConfig } from "./config/load-config.ts";
 import type { Config } from "./config/schema.ts";
+import { ledgerJob } from "./jobs/ledger-job.ts";
 import { type Job, scheduleJobs } from "./jobs/schedule-jobs.ts";
+import { wardenAnnounceJob } from "./jobs/warden-announce-job.ts";
 import { type RunningHttpServer, startHttpServer } from "./observability/http-server.ts";
 import { createMetrics } from "./observability/metrics.ts";
 import { fleetLine } from "./reports/fleet-line.ts";
@@ -17,14 +19,20 @@ import type { Logger } from "./shared/logger.ts";
 import { createSources } from "./sources/create-sources.ts";
 import type { HostObservation } from "./sources/observation.ts";
 import { createBotStateStore } from "./store/bot-state-store.ts";
+import { createCostStores } from "./store/cost-stores.ts";
 import { createMetricsStore } from "./store/metrics-store.ts";
 import { openDatabase } from "./store/open-database.ts";
+import { createReclaimStore, type ReclaimStore } from "./store/reclaim-store.ts";
 import { idlePolicyOf, restoreWindowMinutes } from "./usecases/alert-policy.ts";
 import { backfillSimulated } from "./usecases/backfill-simulated.ts";
+import { costWardenDepsOf } from "./usecases/cost-warden-deps.ts";
 import { createIdleAlerts } from "./usecases/idle-alerts.ts";
+import { type LedgerReport, readLedgerReport, reportRange, todayLocal } from "./usecases/ledger-report.ts";
 import { pollFleet } from "./usecases/poll-fleet.ts";
 import type { Notifier, WardenLookup } from "./usecases/ports.ts";
 import { stopAutomatically } from "./usecases/stop-host.ts";
+import { tickClaims } from "./usecases/tick-claims.ts";
+import type { ReclaimLookup } from "./usecases/warden-checklist.ts";
 
 /** What the composition root needs from the outside world (the CLI passes it in). */
 export interface BotContext {
@@ -60,6 +68,46 @@ export async function collectOnce(context: BotContext): Promise<HostObservation[
   return result.observations;
 }
 
+/** `gpu-warden report` found no store file to read. */
+export class StoreMissingError extends Error {
+  override name = "StoreMissingError";
+}
+
+/**
+ * `gpu-warden report`: rolls up what the store has not rolled up yet, brings the daily ledger up to
+ * date for the range and reads it. Throws `ReportRangeError` for bad dates, {@link StoreMissingError}
+ * when there is no store.
+ */
+export function reportOnce(
+  context: Pick<BotContext, "loaded" | "clock">,
+  range: { since: string; until: string | undefined },
+): LedgerReport {
+  const { config } = context.loaded;
+  const clock = context.clock ?? systemClock;
+  const days = reportRange(range.since, range.until, todayLocal({ clock, config }));
+  if (!existsSync(config.store.path)) {
+    throw new StoreMissingError(
+      `no store at ${config.store.path}: it is written by 'gpu-warden start' (store.path in the config)`,
+    );
+  }
+  const db = openDatabase(config.store.path);
+  try {
+    const store = createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 });
+    while (!store.rollup(clock.now(), config.policy.idle_util_pct, 24 * 7).complete) {}
+    const stores = createCostStores(db);
+    const ledger = {
+      config,
+      metrics: store,
+      ledger: stores.ledger,
+      rolledUpToMs: stores.rolledUpToMs,
+      clock,
+    };
+    return readLedgerReport(ledger, days);
+  } finally {
+    db.close();
+  }
+}
+
 /**
  * The composition root: config → store → sources → alert lifecycle → Slack app (Socket Mode with
  * an app token, HTTP mode with a signing secret, else the console) → jobs → HTTP endpoints.
@@ -73,9 +121,17 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   const db = openDatabase(config.store.path);
   const store = createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 });
   const state = createBotStateStore(db);
-  const warden: WardenLookup = {
-    current: (atMs) => wardenForMonth(config.warden.roster, atMs, config.team.timezone),
-  };
+  const reclaims = createReclaimStore(db);
+  const costStores = createCostStores(db);
+  const costWarden = costWardenDepsOf({
+    config,
+    metrics: store,
+    stores: costStores,
+    audit: state.audit,
+    clock,
+    pendingReclaims: pendingReclaimsOf(reclaims),
+  });
+  const warden: WardenLookup = costWarden.wardens;
   let lastPollAtMs: number | null = null;
   const health = () => ({ ok: true, lastPollAtMs });
 
@@ -113,7 +169,20 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     },
   });
   const idlePolicy = idlePolicyOf(config);
-  botDeps = { config, idlePolicy, state, fleet: alerts, alerts, warden, clock, logger };
+  botDeps = {
+    config,
+    idlePolicy,
+    state,
+    fleet: alerts,
+    alerts,
+    warden,
+    clock,
+    logger,
+    notifier,
+    metrics: store,
+    reclaims,
+    ...costWarden,
+  };
   if (store.hosts().length === 0) {
     const stepMs = config.poll.interval_seconds * 1000;
     const windowMs = restoreWindowMinutes(idlePolicy) * MINUTE_MS;
@@ -190,7 +259,16 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     );
   }
 
-  const running = scheduleJobs(jobsFor(config, { poll, store, state, clock }), logger);
+  const running = scheduleJobs(
+    [
+      ...jobsFor(config, { poll, store, state, clock }),
+      ledgerJob(costWarden.costLedger),
+      wardenAnnounceJob(botDeps),
+      claimsJob(botDeps),
+    ],
+    logger,
+    { store: costStores.jobRuns, clock },
+  );
   const mode = slack?.mode ?? "console";
   logger.info({ url: httpUrl, mode, sources: sources.map((s) => s.kind) }, "gpu-warden started");
   return {
@@ -248,6 +326,32 @@ function jobsFor(
       },
     },
   ];
+}
+
+/** The reclaim cases awaiting the cost warden, as the warden's checklist reads them. */
+function pendingReclaimsOf(reclaims: Pick<ReclaimStore, "allOpen">): ReclaimLookup {
+  return {
+    pending: () =>
+      reclaims.allOpen().map((open) => ({
+        host: open.host,
+        sinceMs: open.startedAtMs,
+        decideByMs: open.state === "due" ? null : open.observeUntilMs,
+        meanUtilPct: open.windowMeanPct,
+      })),
+  };
+}
+
+/** Claim expiry, reminders, claimed-but-idle nudges and auto-release: every minute, resumable. */
+function claimsJob(deps: BotDeps): Job {
+  return {
+    name: "claims",
+    schedule: "20 * * * * *",
+    timezone: "UTC",
+    runAtStart: true,
+    run: () => {
+      tickClaims(deps, deps.clock.now());
+    },
+  };
 }
 
 /** A cycle must end before the next slot: 90 % of the interval, at most 60 s. */

@@ -1,7 +1,10 @@
+import type { ReclaimStore } from "../store/reclaim-store.ts";
+import type { ClaimDeps } from "../usecases/claim-deps.ts";
+import type { CostWardenDeps } from "../usecases/cost-warden-deps.ts";
 import type { StopHostDeps } from "../usecases/stop-host.ts";
 
 /**
  * What the Slack listeners need; `main.ts` builds it. The fleet view and the alert port are usually
  * the same object (`createIdleAlerts`). The slash command's name comes from `surface.ts`.
  */
-export type BotDeps = StopHostDeps;
+export type BotDeps = StopHostDeps & ClaimDeps & { reclaims: ReclaimStore } & CostWardenDeps;

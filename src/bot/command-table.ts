@@ -19,6 +19,31 @@ export const COMMANDS: readonly CommandSpec[] = [
     example: "status gpu-a",
   },
   {
+    name: "claim",
+    usage: "claim <host>[:<gpus>] [for <duration>] [note…]",
+    summary: "claim a host or some of its GPUs (0 / 0,1 / 0-3)",
+    example: "claim gpu-a:0,1 for 4h llama sft",
+  },
+  {
+    name: "claim",
+    usage: "claim <n> [<model>] [for <duration>] [note…]",
+    summary: "claim any n free GPUs (of a model), packed onto one host where possible",
+    example: "claim 2 a100 for 8h",
+  },
+  {
+    name: "release",
+    usage: "release [<host>[:<gpus>] | all]",
+    summary: "release your claim (the cost warden and admins may release anyone's)",
+    example: "release gpu-a:0,1",
+  },
+  {
+    name: "extend",
+    usage: "extend <host>[:<gpus>] <duration>",
+    summary: "hold your claim longer",
+    example: "extend gpu-a:0,1 4h",
+  },
+  { name: "mine", usage: "mine", summary: "your claims, with Extend and Release buttons" },
+  {
     name: "keep",
     usage: "keep <host> <duration>",
     summary: "snooze idle alerts and auto-stop for a host (30m, 4h, 2d, or 'tomorrow' for 09:00)",
@@ -30,21 +55,48 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: "stop an idle host (owners, claimants, the cost warden and admins)",
     example: "stop gpu-a",
   },
+  {
+    name: "report",
+    usage: "report [<days>d]",
+    summary: "cost ledger of the last days (default 7): cost, idle cost, real usage rate; the CSV by DM",
+    example: "report 30d",
+  },
+  {
+    name: "warden",
+    usage: "warden [roster | swap @user | skip]",
+    summary: "this month's cost warden and the next; swap or skip a turn (the warden or an admin)",
+    example: "warden swap @alice",
+  },
 ];
 
 export function commandSpec(name: string): CommandSpec | undefined {
   return COMMANDS.find((command) => command.name === name);
 }
 
-/** `/gpu keep <host> <duration>` — e.g. `/gpu keep gpu-a 4h`. */
+/** The distinct command names, in table order (a command may have several forms). */
+export function commandNames(): string[] {
+  return [...new Set(COMMANDS.map((command) => command.name))];
+}
+
+/**
+ * `` `/gpu keep <host> <duration>` — e.g. `/gpu keep gpu-a 4h` ``; every form of the command,
+ * joined with ` or `.
+ */
 export function rightForm(name: string, slashCommand = "/gpu"): string {
-  const spec = commandSpec(name);
-  if (!spec) return `${slashCommand} help`;
-  return `\`${slashCommand} ${spec.usage}\`${spec.example ? ` — e.g. \`${slashCommand} ${spec.example}\`` : ""}`;
+  const specs = COMMANDS.filter((command) => command.name === name);
+  if (specs.length === 0) return `${slashCommand} help`;
+  return specs
+    .map(
+      (spec) =>
+        `\`${slashCommand} ${spec.usage}\`${spec.example ? ` — e.g. \`${slashCommand} ${spec.example}\`` : ""}`,
+    )
+    .join(" or ");
 }
 
 export function helpText(slashCommand = "/gpu"): string {
   const width = Math.max(...COMMANDS.map((command) => command.usage.length));
-  const lines = COMMANDS.map((command) => `${slashCommand} ${command.usage.padEnd(width)}  ${command.summary}`);
-  return ["```", ...lines, "```", "Durations: `30m`, `4h`, `2d`."].join("\n");
+  const lines = COMMANDS.map(
+    (command) => `${slashCommand} ${command.usage.padEnd(width)}  ${command.summary}`,
+  );
+  return ["```", ...lines, "```", "Durations: `30m`, `4h`, `2d`. GPU lists: `0`, `0,1`, `0-3`."].join("\n");
 }

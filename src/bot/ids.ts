@@ -18,6 +18,18 @@ export const ACTION_IDS = {
   claimHost: "claim_host",
   /** Closes an ephemeral question (e.g. the `/gpu stop` preview). No value. */
   dismiss: "dismiss",
+  /** Release my claims (reminder and nudge DMs, `/gpu mine`, the Home tab). Value: {@link ClaimIdsValue}. */
+  claimRelease: "claim_release",
+  /** Extend my claims by 4 h. Value: {@link ClaimIdsValue}. */
+  claimExtend4h: "claim_extend_4h",
+  /** "Still using it" on a claimed-but-idle nudge. Value: {@link ClaimIdsValue}. */
+  claimStillUsing: "claim_still_using",
+  /** The cost warden or an admin releases someone else's claims. Value: {@link ClaimIdsValue}. */
+  claimForceRelease: "claim_force_release",
+  /** "Notify me when free" on a conflict answer. Value: {@link SlotsValue}. */
+  claimNotify: "claim_notify",
+  /** Claim the named GPUs (the "it is free now" DM). Value: {@link SlotsValue}. */
+  claimSlots: "claim_slots",
 } as const;
 
 export type ActionId = (typeof ACTION_IDS)[keyof typeof ACTION_IDS];
@@ -47,6 +59,29 @@ export type HostActionValue = z.infer<typeof hostActionValueSchema>;
 export const keepActionValueSchema = hostActionValueSchema.extend({ keep: z.enum(KEEP_CHOICES) });
 export type KeepActionValue = z.infer<typeof keepActionValueSchema>;
 
+/** `{"claims":[12,13]}`: the claim rows a button acts on. */
+export const claimIdsValueSchema = z.object({
+  claims: z.array(z.number().int().positive()).min(1).max(256),
+});
+export type ClaimIdsValue = z.infer<typeof claimIdsValueSchema>;
+
+/** `{"host":"gpu-a","gpus":[0,1]}`; `gpus` null is the whole host. */
+export const slotsValueSchema = z.object({
+  host: hostName,
+  gpus: z.array(z.number().int().min(0).max(255)).min(1).max(256).nullable(),
+});
+export type SlotsValue = z.infer<typeof slotsValueSchema>;
+
+/** The value of a claim button (release, extend, still using it, force release). */
+export function claimIdsValue(claimIds: readonly number[]): string {
+  return JSON.stringify({ claims: claimIds });
+}
+
+/** The value of a Notify me / Claim button for a host or some of its GPUs. */
+export function slotsValue(host: string, gpus: readonly number[] | null): string {
+  return JSON.stringify({ host, gpus });
+}
+
 /** The value of a Stop button (`stop_host` / `stop_host_force`). */
 export function stopValue(host: string, alertId?: number | null): string {
   return JSON.stringify(alertId == null ? { host } : { host, alertId });
@@ -60,6 +95,41 @@ export function keepValue(host: string, alertId: number | null | undefined, keep
 /** The value of a Claim button. */
 export function claimValue(host: string, alertId?: number | null): string {
   return JSON.stringify(alertId == null ? { host } : { host, alertId });
+}
+
+/** The cost warden's reclaim decision buttons. Value: {@link ReclaimValue}. */
+export const RECLAIM_ACTION_IDS = {
+  stop: "reclaim_stop",
+  /** Opens the lend modal. */
+  lend: "reclaim_lend",
+  /** Opens the keep modal (a reason is required). */
+  keep: "reclaim_keep",
+} as const;
+
+/** Callback ids of the reclaim modals; their `private_metadata` is a {@link ReclaimViewMetadata}. */
+export const RECLAIM_VIEW_IDS = { lend: "reclaim_lend_view", keep: "reclaim_keep_view" } as const;
+
+/** Block and action ids of the reclaim modals' inputs. */
+export const RECLAIM_INPUTS = {
+  person: { block: "reclaim_person", action: "person" },
+  project: { block: "reclaim_project", action: "project" },
+  reason: { block: "reclaim_reason", action: "reason" },
+} as const;
+
+/** `{"case":7,"host":"gpu-c"}`. */
+export const reclaimValueSchema = z.object({ case: z.number().int().positive(), host: hostName });
+export type ReclaimValue = z.infer<typeof reclaimValueSchema>;
+
+/** The decision message the modal came from (to replace its buttons with the outcome). */
+export const reclaimViewMetadataSchema = reclaimValueSchema.extend({
+  channel: z.string().max(64).nullable(),
+  ts: z.string().max(64).nullable(),
+});
+export type ReclaimViewMetadata = z.infer<typeof reclaimViewMetadataSchema>;
+
+/** The value of a reclaim decision button. */
+export function reclaimValue(caseId: number, host: string): string {
+  return JSON.stringify({ case: caseId, host });
 }
 
 export type ParsedValue<T> = { ok: true; value: T } | { ok: false; problem: string };

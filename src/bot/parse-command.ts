@@ -1,8 +1,16 @@
+import { type GpuSlots, parseSlots } from "../checks/claim-target.ts";
 import { closest } from "../shared/closest.ts";
 import { slackEscape } from "../usecases/action-text.ts";
+import type { ClaimTarget } from "../usecases/claim-gpus.ts";
 import type { KeepSpan } from "../usecases/keep-host.ts";
-import { COMMANDS } from "./command-table.ts";
+import { commandNames } from "./command-table.ts";
 import { formatDuration, parseDurationMs } from "./parse-duration.ts";
+import { parseReportArgs, parseWardenArgs, type WardenAction } from "./parse-report-warden.ts";
+
+/** The longest note a claim takes. */
+export const NOTE_MAX_CHARS = 200;
+/** The most GPUs one `/gpu claim <n>` takes. */
+export const CLAIM_COUNT_MAX = 256;
 
 /** What `/gpu <text>` asks for; `invalid` says what was wrong and which command's form to show. */
 export type ParsedCommand =
@@ -10,6 +18,12 @@ export type ParsedCommand =
   | { kind: "status"; host: string | null }
   | { kind: "keep"; host: string; span: KeepSpan; spanText: string }
   | { kind: "stop"; host: string }
+  | { kind: "claim"; target: ClaimTarget; durationMs: number | null; note: string }
+  | { kind: "release"; target: { kind: "default" } | { kind: "all" } | { kind: "slots"; slots: GpuSlots } }
+  | { kind: "extend"; slots: GpuSlots; durationMs: number }
+  | { kind: "mine" }
+  | { kind: "report"; days: number }
+  | { kind: "warden"; action: WardenAction }
   | { kind: "invalid"; problem: string; command: string | null };
 
 /** Parses the text after `/gpu`. Never throws: anything unusable is `invalid`. */
@@ -41,8 +55,42 @@ export function parseCommand(text: string): ParsedCommand {
       if (rest.length > 0) return tooMany(name, rest);
       return { kind: "stop", host };
     }
+    case "claim":
+      return parseClaim(args);
+    case "release": {
+      const [what, ...rest] = args;
+      if (what === undefined) return { kind: "release", target: { kind: "default" } };
+      if (rest.length > 0) return tooMany(name, rest);
+      if (what.toLowerCase() === "all") return { kind: "release", target: { kind: "all" } };
+      const slots = slotsOf(name, what);
+      return "kind" in slots ? slots : { kind: "release", target: { kind: "slots", slots } };
+    }
+    case "extend": {
+      const [what, ...rest] = args;
+      if (what === undefined) return invalid(name, "`extend` needs a claim and a duration.");
+      const slots = slotsOf(name, what);
+      if ("kind" in slots) return slots;
+      const words = rest[0]?.toLowerCase() === "for" ? rest.slice(1) : rest;
+      const [spanText, ...extra] = words;
+      if (spanText === undefined) return invalid(name, `\`extend ${shown(what)}\` needs a duration.`);
+      const durationMs = parseDurationMs(spanText);
+      if (durationMs === null) return notDuration(name, spanText);
+      if (extra.length > 0) return tooMany(name, extra);
+      return { kind: "extend", slots, durationMs };
+    }
+    case "mine":
+      if (args.length > 0) return tooMany(name, args);
+      return { kind: "mine" };
+    case "report": {
+      const report = parseReportArgs(args);
+      return "problem" in report ? invalid(name, report.problem) : { kind: "report", days: report.days };
+    }
+    case "warden": {
+      const action = parseWardenArgs(args);
+      return "problem" in action ? invalid(name, action.problem) : { kind: "warden", action };
+    }
     default: {
-      const known = COMMANDS.map((command) => command.name);
+      const known = commandNames();
       const guess = closest(name, known);
       return {
         kind: "invalid",
@@ -60,11 +108,70 @@ export function parseKeepSpan(text: string): KeepSpan | null {
   return ms === null ? null : { kind: "for", ms };
 }
 
+/** `claim <host>[:<gpus>] | <n> [<model>]`, then `[for <duration>]` (or a bare duration), then the note. */
+function parseClaim(args: readonly string[]): ParsedCommand {
+  const [what, ...rest] = args;
+  if (what === undefined) {
+    return invalid("claim", "`claim` needs a host (gpu-a, gpu-a:0,1) or a number of GPUs (2, or 2 a100).");
+  }
+  let target: ClaimTarget;
+  let words = rest;
+  if (/^\d+$/.test(what)) {
+    const count = Number(what);
+    if (count < 1 || count > CLAIM_COUNT_MAX) {
+      return invalid("claim", `\`${shown(what)}\` GPUs: claim between 1 and ${CLAIM_COUNT_MAX}.`);
+    }
+    const [model] = words;
+    const isModel = model !== undefined && model.toLowerCase() !== "for" && parseDurationMs(model) === null;
+    target = { kind: "count", count, model: isModel ? model : null };
+    if (isModel) words = words.slice(1);
+  } else {
+    const slots = slotsOf("claim", what);
+    if ("kind" in slots) return slots;
+    target = { kind: "slots", slots };
+  }
+  let durationMs: number | null = null;
+  const [next, after] = words;
+  if (next?.toLowerCase() === "for") {
+    if (after === undefined) return invalid("claim", "`for` needs a duration: 30m, 4h or 2d.");
+    durationMs = parseDurationMs(after);
+    if (durationMs === null) return notDuration("claim", after);
+    words = words.slice(2);
+  } else if (next !== undefined && parseDurationMs(next) !== null) {
+    durationMs = parseDurationMs(next);
+    words = words.slice(1);
+  }
+  const note = words.join(" ");
+  if (note.length > NOTE_MAX_CHARS) {
+    return invalid("claim", `The note is ${note.length} characters long; keep it to ${NOTE_MAX_CHARS}.`);
+  }
+  return { kind: "claim", target, durationMs, note };
+}
+
+/** `gpu-a` / `gpu-a:0-3` as slots, or what is wrong with it. */
+function slotsOf(command: string, text: string): GpuSlots | Extract<ParsedCommand, { kind: "invalid" }> {
+  const parsed = parseSlots(text);
+  if (parsed.ok) return parsed.slots;
+  if (parsed.problem === "host") {
+    return invalid(command, `\`${shown(text)}\` is not a host name: letters, digits, '.', '_' or '-'.`);
+  }
+  const typed = text.slice(0, text.indexOf(":"));
+  const host = typed.length <= 20 ? shown(typed) : "gpu-a";
+  return invalid(
+    command,
+    `\`${shown(text)}\` is not a GPU list: use ${host}:0, ${host}:0,1 or ${host}:0-3 (GPUs 0 to 255).`,
+  );
+}
+
+function notDuration(command: string, text: string): Extract<ParsedCommand, { kind: "invalid" }> {
+  return invalid(command, `\`${shown(text)}\` is not a duration: use 30m, 4h or 2d.`);
+}
+
 function describeSpan(span: KeepSpan): string {
   return span.kind === "tomorrow" ? "tomorrow" : formatDuration(span.ms);
 }
 
-function invalid(command: string, problem: string): ParsedCommand {
+function invalid(command: string, problem: string): Extract<ParsedCommand, { kind: "invalid" }> {
   return { kind: "invalid", problem, command };
 }
 

@@ -19,13 +19,13 @@ export interface SlashCommandSurface {
 export const SLASH_COMMANDS: readonly SlashCommandSurface[] = [
   {
     command: GPU_COMMAND,
-    description: "GPU fleet: status, keep a host, stop an idle host",
+    description: "GPU fleet: status, claim and release GPUs, keep a host, stop an idle host",
     usageHint: COMMANDS.map((command) => command.usage).join(" | "),
   },
 ];
 
 /** Events API subscriptions (bot events) the listeners register. */
-export const BOT_EVENTS: readonly string[] = [];
+export const BOT_EVENTS: readonly string[] = ["app_home_opened"];
 
 /** The Home tab needs a listener that publishes it. */
 export const HOME_TAB_ENABLED = BOT_EVENTS.includes("app_home_opened");

@@ -94,20 +94,69 @@ export const actionSchema = z.union([
   }),
 ]);
 
-const hostSettings = z.strictObject({
-  owners: z.array(slackUserId).default([]),
-  /** Never alert or stop (inference servers and the like). */
-  never_stop: z.boolean().default(false),
-  /** Rental or cloud price per hour, in the team currency. */
-  cost_per_hour: z.number().nonnegative().optional(),
-  /** Run before `stop`, e.g. a checkpoint or a disk snapshot; a failure cancels the stop. */
-  pre_stop: actionSchema.optional(),
-  stop: actionSchema.optional(),
-  /** Show what would run instead of running it (overrides the global `dry_run`). */
-  dry_run: z.boolean().optional(),
-  /** Stop automatically when an idle episode lasts this long after the alert, with a countdown. */
-  auto_stop: z.strictObject({ after_minutes: z.number().int().min(30).default(30) }).optional(),
-});
+const hostSettings = z
+  .strictObject({
+    owners: z.array(slackUserId).default([]),
+    /** Never alert or stop (inference servers and the like). */
+    never_stop: z.boolean().default(false),
+    /** Rental or cloud price per hour, in the team currency (instead of `purchase_price`). */
+    cost_per_hour: z.number().nonnegative().optional(),
+    /**
+     * With `cost_per_hour`: a rental billed every hour, on or off (default: a cloud instance, billed
+     * only while it is on). Rented and cloud hosts are the do-not-renew candidates.
+     */
+    rented: z.boolean().default(false),
+    /** What the host cost to buy, in the team currency; written off straight-line over `lifetime_months`. */
+    purchase_price: z.number().nonnegative().optional(),
+    /** Months over which `purchase_price` is written off; default `costs.lifetime_months`. */
+    lifetime_months: z.number().int().min(1).max(240).optional(),
+    /** Wall power of the whole host when on, in watts: used for hours without power readings. */
+    rated_watts: z.number().positive().max(100_000).optional(),
+    /** Upkeep (space, cooling, admin, repairs) as % of the hardware cost; default `costs.upkeep_pct`. */
+    upkeep_pct: z.number().min(0).max(1000).optional(),
+    /** Run before `stop`, e.g. a checkpoint or a disk snapshot; a failure cancels the stop. */
+    pre_stop: actionSchema.optional(),
+    stop: actionSchema.optional(),
+    /** Show what would run instead of running it (overrides the global `dry_run`). */
+    dry_run: z.boolean().optional(),
+    /** Stop automatically when an idle episode lasts this long after the alert, with a countdown. */
+    auto_stop: z.strictObject({ after_minutes: z.number().int().min(30).default(30) }).optional(),
+  })
+  .refine((host) => host.cost_per_hour === undefined || host.purchase_price === undefined, {
+    path: ["purchase_price"],
+    error: "either cost_per_hour (rented or cloud) or purchase_price (owned), not both",
+  });
+
+const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "a time of day such as 09:00");
+
+/** A tariff window in the team time zone, `from` inclusive, `to` exclusive; it may cross midnight. */
+const tariffWindow = z
+  .strictObject({
+    /** Shown in reports, e.g. `valley` or `peak`. */
+    name: z.string().min(1).max(20).default("valley"),
+    from: timeOfDay,
+    to: timeOfDay,
+    price_per_kwh: z.number().nonnegative(),
+  })
+  .refine((window) => window.from !== window.to, "a window whose from and to differ");
+
+/** What a host costs: electricity, upkeep and the write-off period for purchased hardware. */
+const costsSchema = z
+  .strictObject({
+    /** Upkeep as % of the hardware cost (the seeds' figure: 30 %); a host may override it. */
+    upkeep_pct: z.number().min(0).max(1000).default(30),
+    /** Default write-off period of purchased hosts, in months. */
+    lifetime_months: z.number().int().min(1).max(240).default(36),
+    electricity: z
+      .strictObject({
+        /** The price outside every window (a flat tariff has no windows), per kWh in the team currency. */
+        price_per_kwh: z.number().nonnegative().default(0.3),
+        /** Peak/valley windows in the team time zone; the first window that holds a minute prices it. */
+        windows: z.array(tariffWindow).default([]),
+      })
+      .prefault({}),
+  })
+  .prefault({});
 
 export const configSchema = z.strictObject({
   team: z
@@ -166,10 +215,74 @@ export const configSchema = z.strictObject({
         .default("09:00"),
     })
     .prefault({}),
+  /** Claims (`/gpu claim`): how long they last, the reminder before the end, claimed-but-idle rules. */
+  claims: z
+    .strictObject({
+      /** A claim without `for <duration>` lasts this long. */
+      default_hours: z
+        .number()
+        .positive()
+        .max(24 * 90)
+        .default(8),
+      /** The longest a claim may last; extensions are cut to it. */
+      max_days: z.number().positive().max(90).default(3),
+      /** The holder gets a DM (Extend 4 h / Release) this long before the claim ends; 0: none. */
+      reminder_minutes: z.number().int().nonnegative().default(60),
+      /** Claimed GPUs idle this long: a DM to the holder (Still using it / Release). */
+      claim_idle_nudge_minutes: z.number().int().positive().default(120),
+      /** Claimed GPUs idle this long are released with a notice; `null` turns this off. */
+      claim_idle_release_minutes: z.number().int().positive().nullable().default(240),
+    })
+    .refine(
+      (claims) =>
+        claims.claim_idle_release_minutes === null ||
+        claims.claim_idle_release_minutes > claims.claim_idle_nudge_minutes,
+      {
+        message: "claim_idle_release_minutes must be longer than claim_idle_nudge_minutes (or null: off)",
+        path: ["claim_idle_release_minutes"],
+      },
+    )
+    .refine((claims) => claims.default_hours <= claims.max_days * 24, {
+      message: "default_hours must not be longer than max_days",
+      path: ["default_hours"],
+    })
+    .prefault({}),
   /** The monthly cost warden roster, in order (Slack user ids). */
   warden: z
     .strictObject({
       roster: z.array(slackUserId).default([]),
+      /** When the new warden is announced on the 1st of each month, in the team time zone. */
+      announce_time: timeOfDay.default("09:00"),
+    })
+    .prefault({}),
+  costs: costsSchema,
+  /**
+   * The biweekly summary in the team channel: every other `weekday` at `time` (team time zone),
+   * the first on the first such weekday on or after `start_date`.
+   */
+  summary: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      weekday: z
+        .enum(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])
+        .default("monday"),
+      time: timeOfDay.default("10:00"),
+      start_date: z.iso.date().default("2025-01-06"),
+    })
+    .prefault({}),
+  /**
+   * Reclaim: a host below `below_pct` mean utilisation over 30 days is watched for `observe_days`
+   * (a day at or above `below_pct` clears it), then the cost warden decides: stop, lend or keep.
+   */
+  reclaim: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      below_pct: z.number().min(0).max(100).default(15),
+      observe_days: z.number().int().min(1).max(90).default(14),
+      /** Rented or cloud hosts below this in two summary periods running are flagged: do not renew. */
+      do_not_renew_below_pct: z.number().min(0).max(100).default(20),
+      /** When the daily reclaim review runs, team time zone. */
+      review_time: timeOfDay.default("09:30"),
     })
     .prefault({}),
   /** Show what stop actions would run everywhere, instead of running them. */

@@ -1,33 +1,61 @@
 import cron, { type ScheduledTask } from "node-cron";
+import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
+import type { JobRunStore } from "../store/job-run-store.ts";
+import { createSlotRunner, type PersistedJob } from "./slot-runner.ts";
+
+/**
+ * A job table entry: a {@link CronJob} (poll, rollup, retention: fire and forget) or a
+ * {@link PersistedJob} (announcements, summaries: exactly once per slot, caught up after downtime).
+ */
+export type Job = CronJob | PersistedJob;
 
 /** A scheduled job: a name, a node-cron expression in a named time zone, and what to run. */
-export interface Job {
+export interface CronJob {
   name: string;
   /** node-cron expression; 6 fields when it needs seconds. */
   schedule: string;
   timezone: string;
   /** Run once right away as well as on schedule. */
   runAtStart?: boolean;
+  catchUp?: undefined;
   run(): Promise<unknown> | unknown;
 }
 
 export interface RunningJobs {
-  /** Runs a job now unless it is already running; resolves when that run ends. */
+  /**
+   * Runs a cron job now unless it is already running; for a persisted job, runs what is due now.
+   * Resolves when that run ends.
+   */
   runNow(name: string): Promise<void>;
   stop(): Promise<void>;
 }
 
 /**
- * Schedules every job on node-cron. A job never overlaps itself: a slot that comes while the
- * previous run is still going is skipped and logged as slow, never stacked.
+ * Schedules every job. Cron jobs run on node-cron and never overlap themselves: a slot that comes
+ * while the previous run is still going is skipped and logged as slow, never stacked. Persisted
+ * jobs run on a slot runner over `persistence` (required when there are any): see
+ * {@link createSlotRunner}.
  */
-export function scheduleJobs(jobs: readonly Job[], logger: Logger): RunningJobs {
+export function scheduleJobs(
+  allJobs: readonly Job[],
+  logger: Logger,
+  persistence?: { store: JobRunStore; clock: Clock },
+): RunningJobs {
+  const jobs = allJobs.filter((job): job is CronJob => job.catchUp === undefined);
+  const persisted = allJobs.filter((job): job is PersistedJob => job.catchUp !== undefined);
+  if (persisted.length > 0 && persistence === undefined) {
+    throw new Error(`persisted jobs (${persisted.map((job) => job.name).join(", ")}) need a job-run store`);
+  }
+  const slots =
+    persistence === undefined || persisted.length === 0
+      ? null
+      : createSlotRunner({ jobs: persisted, store: persistence.store, clock: persistence.clock, logger });
   const running = new Map<string, Promise<void>>();
   const tasks: ScheduledTask[] = [];
   const byName = new Map(jobs.map((job) => [job.name, job]));
 
-  const runJob = (job: Job, trigger: "scheduled" | "start" | "manual"): Promise<void> => {
+  const runJob = (job: CronJob, trigger: "scheduled" | "start" | "manual"): Promise<void> => {
     const inFlight = running.get(job.name);
     if (inFlight) {
       if (trigger === "scheduled") {
@@ -42,12 +70,15 @@ export function scheduleJobs(jobs: readonly Job[], logger: Logger): RunningJobs 
         logger.debug({ job: job.name, ms: Math.round(performance.now() - startedAt) }, "job done");
       } catch (error) {
         logger.error({ job: job.name, err: error }, "job failed");
-      } finally {
-        running.delete(job.name);
       }
     })();
-    running.set(job.name, run);
-    return run;
+    // NOTE: removed in a later microtask, after the set: a job that throws synchronously must not
+    // stay "running" forever.
+    const tracked = run.finally(() => {
+      if (running.get(job.name) === tracked) running.delete(job.name);
+    });
+    running.set(job.name, tracked);
+    return tracked;
   };
 
   const cronLogger = {
@@ -68,15 +99,18 @@ export function scheduleJobs(jobs: readonly Job[], logger: Logger): RunningJobs 
     tasks.push(task);
     if (job.runAtStart) void runJob(job, "start");
   }
+  slots?.start();
 
   return {
     runNow(name) {
       const job = byName.get(name);
-      if (!job) return Promise.reject(new Error(`no job named ${name}`));
-      return runJob(job, "manual");
+      if (job) return runJob(job, "manual");
+      if (slots && persisted.some((p) => p.name === name)) return slots.tick(name);
+      return Promise.reject(new Error(`no job named ${name}`));
     },
     async stop() {
       for (const task of tasks) await task.destroy();
+      await slots?.stop();
       await Promise.all(running.values());
     },
   };

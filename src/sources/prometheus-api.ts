@@ -81,6 +81,17 @@ export interface PrometheusClient {
   query(promql: string, options?: QueryOptions): Promise<PromQueryResult>;
   /** An instant query that must return a vector. */
   queryVector(promql: string, options?: QueryOptions): Promise<PromVectorSample[]>;
+  /**
+   * Label sets of the series matching `selector` with samples in `[startMs, endMs]`
+   * (`/api/v1/series`): answered from the index, without reading samples.
+   */
+  series(
+    selector: string,
+    range: { startMs: number; endMs: number },
+    options?: { signal?: AbortSignal },
+  ): Promise<Record<string, string>[]>;
+  /** The server's command-line flags (`/api/v1/status/flags`), e.g. `query.lookback-delta` → `5m`. */
+  flags(options?: { signal?: AbortSignal }): Promise<Record<string, string>>;
   /** A range query (`/api/v1/query_range`); `stepSeconds` > 0. */
   queryRange(
     promql: string,
@@ -109,7 +120,7 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
   const doFetch = options.fetch ?? fetch;
   const timeoutS = options.timeoutMs / 1000;
 
-  async function post(path: string, form: URLSearchParams, signal?: AbortSignal): Promise<PromQueryResult> {
+  async function post(path: string, form: URLSearchParams | null, signal?: AbortSignal): Promise<RawAnswer> {
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     const url = new URL(path, base);
@@ -118,13 +129,13 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
     let body: string;
     try {
       const response = await doFetch(url, {
-        method: "POST",
+        method: form ? "POST" : "GET",
         headers: {
-          "content-type": "application/x-www-form-urlencoded",
+          ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}),
           accept: "application/json",
           ...(authorization ? { authorization } : {}),
         },
-        body: form.toString(),
+        ...(form ? { body: form.toString() } : {}),
         signal: combined,
       });
       status = response.status;
@@ -154,7 +165,7 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
         null,
       );
     }
-    return parseQueryResponse(status, contentType, body, displayUrl);
+    return { status, contentType, body };
   }
 
   return {
@@ -162,7 +173,9 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
     query(promql, queryOptions = {}) {
       const form = new URLSearchParams({ query: promql });
       if (queryOptions.atMs !== undefined) form.set("time", formatSeconds(queryOptions.atMs));
-      return post("api/v1/query", form, queryOptions.signal);
+      return post("api/v1/query", form, queryOptions.signal).then((answer) =>
+        parseAnswer(answer, displayUrl),
+      );
     },
     async queryVector(promql, queryOptions = {}) {
       const result = await this.query(promql, queryOptions);
@@ -183,9 +196,62 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
         end: formatSeconds(range.endMs),
         step: String(range.stepSeconds),
       });
-      return post("api/v1/query_range", form, queryOptions.signal);
+      return post("api/v1/query_range", form, queryOptions.signal).then((answer) =>
+        parseAnswer(answer, displayUrl),
+      );
+    },
+    async series(selector, range, queryOptions = {}) {
+      const form = new URLSearchParams({
+        "match[]": selector,
+        start: formatSeconds(range.startMs),
+        end: formatSeconds(range.endMs),
+      });
+      const answer = await post("api/v1/series", form, queryOptions.signal);
+      return parseSeriesResponse(answer.status, answer.contentType, answer.body, displayUrl);
+    },
+    async flags(queryOptions = {}) {
+      const answer = await post("api/v1/status/flags", null, queryOptions.signal);
+      const json = readEnvelope(answer.status, answer.contentType, answer.body, displayUrl);
+      if (!isRecord(json.data)) {
+        throw new PrometheusError(
+          "bad-response",
+          `Prometheus at ${displayUrl} sent malformed flags`,
+          answer.status,
+          null,
+        );
+      }
+      return Object.fromEntries(Object.entries(json.data).map(([name, value]) => [name, String(value)]));
     },
   };
+}
+
+interface RawAnswer {
+  status: number;
+  contentType: string | null;
+  body: string;
+}
+
+function parseAnswer(answer: RawAnswer, displayUrl: string): PromQueryResult {
+  return parseQueryResponse(answer.status, answer.contentType, answer.body, displayUrl);
+}
+
+/** Turns an answer from `/api/v1/series` into label sets, or throws like {@link parseQueryResponse}. */
+export function parseSeriesResponse(
+  status: number,
+  contentType: string | null,
+  body: string,
+  displayUrl = "the server",
+): Record<string, string>[] {
+  const json = readEnvelope(status, contentType, body, displayUrl);
+  if (!Array.isArray(json.data) || !json.data.every(isRecord)) {
+    throw new PrometheusError(
+      "bad-response",
+      `Prometheus at ${displayUrl} sent a malformed series list`,
+      status,
+      null,
+    );
+  }
+  return json.data as Record<string, string>[];
 }
 
 /**
@@ -198,6 +264,28 @@ export function parseQueryResponse(
   body: string,
   displayUrl = "the server",
 ): PromQueryResult {
+  const json = readEnvelope(status, contentType, body, displayUrl);
+  if (!isRecord(json.data)) {
+    throw new PrometheusError(
+      "bad-response",
+      `Prometheus at ${displayUrl} answered HTTP ${status} with JSON that is not a query API response`,
+      status,
+      null,
+    );
+  }
+  const warnings = Array.isArray(json.warnings) ? json.warnings.map(String) : [];
+  const partial = json.isPartial === true;
+  const { data, skippedHistograms } = readData(json.data, displayUrl);
+  return { data, skippedHistograms, warnings, partial };
+}
+
+/** The API's `{"status":"success",…}` object, or a {@link PrometheusError} for anything else. */
+function readEnvelope(
+  status: number,
+  contentType: string | null,
+  body: string,
+  displayUrl: string,
+): Record<string, unknown> {
   const ok = status >= 200 && status < 300;
   const json = tryParseJson(body);
   if (json === undefined) {
@@ -227,7 +315,7 @@ export function parseQueryResponse(
       errorType,
     );
   }
-  if (json.status !== "success" || !isRecord(json.data)) {
+  if (json.status !== "success") {
     throw new PrometheusError(
       "bad-response",
       `Prometheus at ${displayUrl} answered HTTP ${status} with JSON that is not a query API response`,
@@ -235,10 +323,7 @@ export function parseQueryResponse(
       null,
     );
   }
-  const warnings = Array.isArray(json.warnings) ? json.warnings.map(String) : [];
-  const partial = json.isPartial === true;
-  const { data, skippedHistograms } = readData(json.data, displayUrl);
-  return { data, skippedHistograms, warnings, partial };
+  return json;
 }
 
 function readData(

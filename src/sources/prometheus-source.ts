@@ -43,20 +43,32 @@ export const DCGM_METRICS = {
   grActive: "DCGM_FI_PROF_GR_ENGINE_ACTIVE",
 } as const;
 
-type DcgmField = keyof typeof DCGM_METRICS;
-const FIELD_BY_METRIC = new Map<string, DcgmField>(
-  Object.entries(DCGM_METRICS).map(([field, metric]) => [metric, field as DcgmField]),
-);
+export type DcgmField = keyof typeof DCGM_METRICS;
+const DCGM_FIELDS = Object.keys(DCGM_METRICS) as DcgmField[];
 
 /** The fleet-wide PromQL queries of one cycle (none is per host). */
 export interface PrometheusQueries {
   /**
-   * The latest sample of every DCGM field of every GPU, if younger than `stale_after_seconds`. UUID and
-   * model come from `seen`, which has one series per GPU, to keep this answer small.
+   * Per DCGM field, the current sample of every GPU (an instant selector: within the server's lookback
+   * delta, and gone as soon as Prometheus marks the series stale). UUID and model come from `seen`, the
+   * Kubernetes workload from `fbUsed` alone, to keep these answers small.
+   * NOTE: one query per field, not one `{__name__=~"…"}` selector: in Prometheus 2.42 the regex selector
+   * over 56,000 series cost about twice the seven single-name queries, which also run in parallel; and
+   * an instant selector cost half of `last_over_time(…[5m])`.
    */
-  gpus: string;
-  /** GPUs that reported within `forget_after_hours` (with UUID and model): a host here and not in `gpus` is stale. */
-  seen: string;
+  fields: Record<DcgmField, string>;
+  /**
+   * Sample time of each GPU's FB_USED, its heartbeat: all fields of a GPU come from the same scrape, so a
+   * GPU whose FB_USED is older than `stale_after_seconds` has no reading at all.
+   */
+  heartbeat: string;
+  /**
+   * Selector for `/api/v1/series` over the last `forget_after_hours`: GPUs that reported then (with UUID
+   * and model); a host there and not in the field answers is stale.
+   * NOTE: the series API answers from the index; `last_over_time(…[3h])` decoded every sample of 3 h.
+   * VictoriaMetrics keeps a per-day index, so there a host silent for most of a day may still be listed.
+   */
+  seen: { selector: string; windowMs: number };
   load1: string;
   cpuBusyPct: string;
   requests: string;
@@ -72,13 +84,11 @@ export function prometheusQueries(config: PrometheusSourceConfig): PrometheusQue
   const staleS = config.stale_after_seconds;
   const forgetS = Math.round(config.forget_after_hours * 3600);
   const rateS = Math.max(staleS, 60);
-  const names = Object.values(DCGM_METRICS).join("|");
-  const gpuBy = unique([
-    "__name__",
+  const gpuBy = unique([host, "gpu", "GPU_I_ID"]).join(", ");
+  const workloadBy = unique([
     host,
     "gpu",
     "GPU_I_ID",
-    "GPU_I_PROFILE",
     "pod",
     "namespace",
     "container",
@@ -87,8 +97,14 @@ export function prometheusQueries(config: PrometheusSourceConfig): PrometheusQue
     "exported_container",
   ]).join(", ");
   return {
-    gpus: `max by (${gpuBy}) (last_over_time({__name__=~"${names}"}[${staleS}s]))`,
-    seen: `group by (${unique([host, "gpu", "UUID", "modelName"]).join(", ")}) (last_over_time(${DCGM_METRICS.fbUsed}[${forgetS}s]))`,
+    fields: Object.fromEntries(
+      DCGM_FIELDS.map((field) => [
+        field,
+        `max by (${field === "fbUsed" ? workloadBy : gpuBy}) (${DCGM_METRICS[field]})`,
+      ]),
+    ) as Record<DcgmField, string>,
+    heartbeat: `max by (${gpuBy}) (timestamp(${DCGM_METRICS.fbUsed}))`,
+    seen: { selector: DCGM_METRICS.fbUsed, windowMs: forgetS * 1000 },
     load1: `max by (${nodeHost}) (last_over_time(node_load1[${staleS}s]))`,
     cpuBusyPct: `100 * (1 - avg by (${nodeHost}) (rate(node_cpu_seconds_total{mode="idle"}[${rateS}s])))`,
     requests:
@@ -104,8 +120,10 @@ export function prometheusQueries(config: PrometheusSourceConfig): PrometheusQue
 }
 
 /**
- * The Prometheus source: a handful of fleet-wide queries per cycle (dcgm-exporter, node_exporter,
- * kube-state-metrics, cAdvisor), never one per host. A host that reported within `forget_after_hours`
+ * The Prometheus source: a fixed set of fleet-wide queries per cycle, never one per host (13 with
+ * `containers` on, 10 without, one more when some host is stale): seven dcgm-exporter fields, the GPUs
+ * seen within `forget_after_hours`, node_exporter load and CPU, kube-state-metrics requests and pod
+ * nodes, cAdvisor CPU usage. A host that reported within `forget_after_hours`
  * but has no fresh sample is a failed observation with cause `stale`; a server that cannot answer makes
  * every known host fail, with one log line per cycle.
  */
@@ -126,6 +144,8 @@ export function createPrometheusSource(
   /** Host → time of the last cycle that had fresh data from it. */
   const lastFresh = new Map<string, number>();
   let lastQueryCount = 0;
+  /** The server's lookback delta: `undefined` until read, `null` where the server does not say. */
+  let lookbackMs: number | null | undefined;
 
   async function poll(signal: AbortSignal): Promise<HostObservation[]> {
     const atMs = clock.now();
@@ -135,17 +155,35 @@ export function createPrometheusSource(
       return client.queryVector(promql, { atMs, signal });
     };
     try {
-      const [gpus, seen, load1, busy, requests, podNodes, containerCpu] = await Promise.allSettled([
-        run(queries.gpus),
-        run(queries.seen),
+      // NOTE: instant selectors already drop samples older than the server's lookback delta (5 min by
+      // default); the heartbeat query is needed only when stale_after_seconds is shorter than that.
+      const needHeartbeat = lookbackMs == null || lookbackMs > config.stale_after_seconds * 1000;
+      const lookbackRead = lookbackMs === undefined ? readLookback(signal, () => count++) : Promise.resolve();
+      const fieldResults = Promise.allSettled([
+        ...DCGM_FIELDS.map((field) => run(queries.fields[field])),
+        needHeartbeat ? run(queries.heartbeat) : Promise.resolve([]),
+      ]);
+      count++;
+      const seenSeries = client.series(
+        queries.seen.selector,
+        { startMs: atMs - queries.seen.windowMs, endMs: atMs },
+        { signal },
+      );
+      const [seen, load1, busy, requests, podNodes, containerCpu] = await Promise.allSettled([
+        seenSeries,
         run(queries.load1),
         run(queries.cpuBusyPct),
         config.containers ? run(queries.requests) : Promise.resolve([]),
         config.containers ? run(queries.podNodes) : Promise.resolve([]),
         config.containers ? run(queries.containerCpu) : Promise.resolve([]),
       ]);
-      if (gpus.status === "rejected") return failAll(atMs, gpus.reason);
+      const fields = await fieldResults;
+      await lookbackRead;
+      const failedField = fields.find((result) => result.status === "rejected");
+      if (failedField?.status === "rejected") return failAll(atMs, failedField.reason);
       if (seen.status === "rejected") return failAll(atMs, seen.reason);
+      const current = new Map(DCGM_FIELDS.map((field, i) => [field, valuesOf(fields[i]!)]));
+      const heartbeat = valuesOf(fields[DCGM_FIELDS.length]!);
       const optional: { what: string; result: PromiseSettledResult<PromVectorSample[]> }[] = [
         { what: "node_load1", result: load1 },
         { what: "node_cpu_seconds_total", result: busy },
@@ -162,12 +200,20 @@ export function createPrometheusSource(
           "some Prometheus queries failed; those readings are unknown",
         );
       }
-      const fleet = readGpus(gpus.value, seen.value, config.host_label);
+      const fleet = readGpus(current, heartbeat, seen.value, {
+        hostLabel: config.host_label,
+        oldestMs: atMs - config.stale_after_seconds * 1000,
+      });
       if (fleet.unlabelled > 0 && fleet.hosts.size === 0 && fleet.stale.size === 0) {
         logger.warn(
           { source: "prometheus", host_label: config.host_label, series: fleet.unlabelled },
           `dcgm-exporter series carry no "${config.host_label}" label; set host_label to the label that names the host`,
         );
+      }
+      for (const [host, lastMs] of lastFresh) {
+        if (atMs - lastMs <= forgetMs && !fleet.hosts.has(host) && !fleet.stale.has(host)) {
+          fleet.stale.set(host, new Set());
+        }
       }
       const since = await lastSeenTimes(fleet.stale, atMs, signal, () => count++);
       const observations = assemble(fleet, since, {
@@ -185,6 +231,22 @@ export function createPrometheusSource(
     }
   }
 
+  async function readLookback(signal: AbortSignal, counted: () => void): Promise<void> {
+    counted();
+    try {
+      const flags = await client.flags({ signal });
+      lookbackMs = parseDurationMs(flags["query.lookback-delta"] ?? "");
+    } catch (error) {
+      const transient =
+        error instanceof PrometheusError && error.kind !== "http" && error.kind !== "bad-response";
+      lookbackMs = transient ? undefined : null;
+      logger.debug(
+        { source: "prometheus", url: client.displayUrl, err: errorMessage(error) },
+        "server flags unavailable; checking every sample's age",
+      );
+    }
+  }
+
   async function lastSeenTimes(
     stale: Map<string, Set<string>>,
     atMs: number,
@@ -192,8 +254,8 @@ export function createPrometheusSource(
     counted: () => void,
   ): Promise<Map<string, number>> {
     const since = new Map<string, number>();
-    if (stale.size === 0) return since;
     const raw = [...stale.values()].flatMap((values) => [...values]);
+    if (raw.length === 0) return since;
     counted();
     try {
       const series = await client.queryVector(queries.lastSeen(raw), { atMs, signal });
@@ -240,7 +302,7 @@ export function createPrometheusSource(
       const lastMs = maxDefined(since.get(host), lastFresh.get(host));
       const message =
         lastMs === undefined
-          ? `no data from ${host} in the last ${formatSeconds(config.stale_after_seconds)}`
+          ? `no data from ${host} for more than ${formatSeconds(config.stale_after_seconds)}`
           : `no data from ${host} since ${formatSince(lastMs, atMs)}`;
       observations.push(failed(host, "prometheus", atMs, "stale", message));
     }
@@ -304,13 +366,29 @@ interface GpuAccumulator {
 interface GpuFleet {
   /** Fresh hosts → GPU index → accumulator. */
   hosts: Map<string, Map<number, GpuAccumulator>>;
-  /** Hosts seen within the forget window but not fresh → their raw host-label values. */
+  /**
+   * Hosts seen within the forget window but not fresh → their raw host-label values (none for a host
+   * known only from an earlier cycle of this process).
+   */
   stale: Map<string, Set<string>>;
   /** Fresh series without the host label. */
   unlabelled: number;
 }
 
-function readGpus(fresh: PromVectorSample[], seen: PromVectorSample[], hostLabel: string): GpuFleet {
+function readGpus(
+  current: Map<DcgmField, PromVectorSample[]>,
+  heartbeat: PromVectorSample[],
+  seen: Record<string, string>[],
+  options: { hostLabel: string; oldestMs: number },
+): GpuFleet {
+  const { hostLabel, oldestMs } = options;
+  const gpuKey = (labels: Record<string, string>) =>
+    `${hostFromLabel(labels[hostLabel] ?? "")}\u0000${labels.gpu}`;
+  const beatMs = new Map<string, number>();
+  for (const sample of heartbeat) {
+    const key = gpuKey(sample.labels);
+    beatMs.set(key, Math.max(beatMs.get(key) ?? 0, sample.value * 1000));
+  }
   const hosts = new Map<string, Map<number, GpuAccumulator>>();
   let unlabelled = 0;
   const gpuOf = (labels: Record<string, string>): GpuAccumulator | null => {
@@ -345,28 +423,33 @@ function readGpus(fresh: PromVectorSample[], seen: PromVectorSample[], hostLabel
     return gpu;
   };
 
-  for (const sample of fresh) {
-    const gpu = gpuOf(sample.labels);
-    if (!gpu) continue;
-    const field = FIELD_BY_METRIC.get(sample.labels.__name__ ?? "");
-    const value = Number.isFinite(sample.value) && !isDcgmBlank(sample.value) ? sample.value : null;
-    const workload = workloadOf(sample.labels);
-    if (workload) gpu.workloads.set(`${workload.namespace}/${workload.pod}/${workload.container}`, workload);
-    if (sample.labels.GPU_I_ID !== undefined) {
-      gpu.mig = true;
-      if (field === "fbUsed" && value !== null) gpu.instanceFbUsedMiB = (gpu.instanceFbUsedMiB ?? 0) + value;
-      continue;
+  for (const [field, samples] of current) {
+    for (const sample of samples) {
+      const beat = beatMs.get(gpuKey(sample.labels));
+      if (beat !== undefined && beat < oldestMs) continue;
+      const gpu = gpuOf(sample.labels);
+      if (!gpu) continue;
+      const value = Number.isFinite(sample.value) && !isDcgmBlank(sample.value) ? sample.value : null;
+      const workload = workloadOf(sample.labels);
+      if (workload)
+        gpu.workloads.set(`${workload.namespace}/${workload.pod}/${workload.container}`, workload);
+      if (sample.labels.GPU_I_ID !== undefined) {
+        gpu.mig = true;
+        if (field === "fbUsed" && value !== null)
+          gpu.instanceFbUsedMiB = (gpu.instanceFbUsedMiB ?? 0) + value;
+        continue;
+      }
+      if (value !== null) gpu.fields[field] = Math.max(gpu.fields[field] ?? value, value);
     }
-    if (field && value !== null) gpu.fields[field] = Math.max(gpu.fields[field] ?? value, value);
   }
 
   const stale = new Map<string, Set<string>>();
-  for (const sample of seen) {
-    const raw = sample.labels[hostLabel];
+  for (const labels of seen) {
+    const raw = labels[hostLabel];
     if (!raw) continue;
     const host = hostFromLabel(raw);
     if (hosts.has(host)) {
-      gpuOf(sample.labels);
+      gpuOf(labels);
       continue;
     }
     let values = stale.get(host);
@@ -561,6 +644,24 @@ function causeOf(error: unknown): FailureCause {
     }
   }
   return "error";
+}
+
+/** A Prometheus duration such as `5m`, `1h30m` or `90s` in ms; `null` when it is not one. */
+export function parseDurationMs(text: string): number | null {
+  const units: Record<string, number> = {
+    ms: 1,
+    s: 1000,
+    m: 60_000,
+    h: 3_600_000,
+    d: 86_400_000,
+    w: 604_800_000,
+    y: 31_536_000_000,
+  };
+  if (!/^(\d+(ms|s|m|h|d|w|y))+$/.test(text)) return null;
+  let total = 0;
+  for (const [, amount, unit] of text.matchAll(/(\d+)(ms|s|m|h|d|w|y)/g))
+    total += Number(amount) * units[unit!]!;
+  return total;
 }
 
 function maxDefined(a: number | undefined, b: number | undefined): number | undefined {

@@ -1,5 +1,8 @@
 import type { Database } from "better-sqlite3";
 
+/** Why a claim ended: its holder released it, its time ran out, it sat idle, it was forced, or replaced. */
+export type ClaimEndReason = "released" | "expired" | "idle" | "forced" | "replaced";
+
 export interface Claim {
   id: number;
   host: string;
@@ -11,13 +14,65 @@ export interface Claim {
   note: string;
   releasedAtMs: number | null;
   releasedBy: string | null;
+  endReason: ClaimEndReason | null;
+  /** When the "ends soon" DM went out; an extension clears it. */
+  remindedAtMs: number | null;
+  /** When the latest "claimed but idle" DM went out. */
+  nudgedAtMs: number | null;
+  /** When the holder last said "Still using it": idle time counts from then. */
+  stillUsingAtMs: number | null;
 }
 
+export type NewClaim = Pick<Claim, "host" | "gpuIndex" | "user" | "fromMs" | "untilMs" | "note">;
+
+/** One "notify me when free": a user waiting for a GPU (or, `gpuIndex` null, a whole host). */
+export interface ClaimWait {
+  id: number;
+  host: string;
+  gpuIndex: number | null;
+  user: string;
+  createdAtMs: number;
+}
+
+/** The waitlist; one open entry per user and slot. */
+export interface ClaimWaitlist {
+  /** Adds the entry unless the user already waits for that slot; true when added. */
+  add(wait: Omit<ClaimWait, "id">): boolean;
+  /** Open entries on the host, oldest first. */
+  openOn(host: string): ClaimWait[];
+  markNotified(ids: readonly number[], atMs: number): void;
+}
+
+/**
+ * Claims on hosts and GPUs. At most one unreleased claim per slot (a unique index): an insert that
+ * would double-book throws. Claims past their end stay unreleased until {@link ClaimStore.expireDue}
+ * ends them (the expiry job, or a claim on the same host).
+ */
 export interface ClaimStore {
-  add(claim: Omit<Claim, "id" | "releasedAtMs" | "releasedBy">): Claim;
+  add(claim: NewClaim): Claim;
   /** Claims on the host in force at `atMs`. */
   activeOn(host: string, atMs: number): Claim[];
   activeAt(atMs: number): Claim[];
+  /** `user`'s claims in force at `atMs`, by host then GPU. */
+  activeOf(user: string, atMs: number): Claim[];
+  /** Unreleased claims by id (any end time), in id order; unknown or released ids are left out. */
+  unreleased(ids: readonly number[]): Claim[];
+  byIds(ids: readonly number[]): Claim[];
+  /**
+   * Ends every unreleased claim whose time is up at `atMs` (on `host` only, when given) as
+   * `expired` at its own end time, by `actor`. Returns them as they are now.
+   */
+  expireDue(atMs: number, actor: string, host?: string): Claim[];
+  /** Ends the claims at `atMs`; returns those that were still unreleased. */
+  release(ids: readonly number[], atMs: number, by: string, reason: ClaimEndReason): Claim[];
+  /** Moves the end of the claims and clears their reminder. */
+  setUntil(ids: readonly number[], untilMs: number): void;
+  markReminded(ids: readonly number[], atMs: number): void;
+  markNudged(ids: readonly number[], atMs: number): void;
+  markStillUsing(ids: readonly number[], atMs: number): void;
+  /** Claims held at some time in `[fromMs, toMs)` (ended or not), for reports. */
+  overlapping(fromMs: number, toMs: number): Claim[];
+  waitlist: ClaimWaitlist;
 }
 
 interface ClaimRow {
@@ -30,6 +85,18 @@ interface ClaimRow {
   note: string;
   released_ms: number | null;
   released_by: string | null;
+  end_reason: ClaimEndReason | null;
+  reminded_ms: number | null;
+  nudged_ms: number | null;
+  still_using_ms: number | null;
+}
+
+interface WaitRow {
+  id: number;
+  host: string;
+  gpu_index: number | null;
+  user: string;
+  created_ms: number;
 }
 
 const toClaim = (row: ClaimRow): Claim => ({
@@ -42,7 +109,13 @@ const toClaim = (row: ClaimRow): Claim => ({
   note: row.note,
   releasedAtMs: row.released_ms,
   releasedBy: row.released_by,
+  endReason: row.end_reason,
+  remindedAtMs: row.reminded_ms,
+  nudgedAtMs: row.nudged_ms,
+  stillUsingAtMs: row.still_using_ms,
 });
+
+const ORDER = "ORDER BY host, ifnull(gpu_index, -1), id";
 
 export function createClaimStore(db: Database): ClaimStore {
   const insert = db.prepare(
@@ -53,8 +126,53 @@ export function createClaimStore(db: Database): ClaimStore {
     "SELECT * FROM claim WHERE host = ? AND released_ms IS NULL AND from_ms <= ? AND until_ms > ? ORDER BY id",
   );
   const selectActive = db.prepare(
-    "SELECT * FROM claim WHERE released_ms IS NULL AND from_ms <= ? AND until_ms > ? ORDER BY host, id",
+    `SELECT * FROM claim WHERE released_ms IS NULL AND from_ms <= ? AND until_ms > ? ${ORDER}`,
   );
+  const selectActiveOf = db.prepare(
+    `SELECT * FROM claim WHERE user = ? AND released_ms IS NULL AND from_ms <= ? AND until_ms > ? ${ORDER}`,
+  );
+  const selectDue = db.prepare(
+    `SELECT * FROM claim WHERE released_ms IS NULL AND until_ms <= :atMs AND (:host IS NULL OR host = :host) ${ORDER}`,
+  );
+  const expire = db.prepare(
+    "UPDATE claim SET released_ms = until_ms, released_by = ?, end_reason = 'expired' WHERE id = ? AND released_ms IS NULL",
+  );
+  const releaseOne = db.prepare(
+    "UPDATE claim SET released_ms = ?, released_by = ?, end_reason = ? WHERE id = ? AND released_ms IS NULL",
+  );
+  const updateUntil = db.prepare(
+    "UPDATE claim SET until_ms = ?, reminded_ms = NULL WHERE id = ? AND released_ms IS NULL",
+  );
+  const updateReminded = db.prepare("UPDATE claim SET reminded_ms = ? WHERE id = ?");
+  const updateNudged = db.prepare("UPDATE claim SET nudged_ms = ? WHERE id = ?");
+  const updateStillUsing = db.prepare("UPDATE claim SET still_using_ms = ? WHERE id = ?");
+  const selectOverlapping = db.prepare(
+    `SELECT * FROM claim WHERE from_ms < :toMs AND ifnull(released_ms, until_ms) > :fromMs ${ORDER}`,
+  );
+  const insertWait = db.prepare(
+    `INSERT INTO claim_wait (host, gpu_index, user, created_ms) VALUES (?, ?, ?, ?)
+     ON CONFLICT DO NOTHING`,
+  );
+  const selectWaits = db.prepare(
+    "SELECT * FROM claim_wait WHERE host = ? AND notified_ms IS NULL ORDER BY id",
+  );
+  const updateWaitNotified = db.prepare("UPDATE claim_wait SET notified_ms = ? WHERE id = ?");
+
+  const byId = (id: number): Claim | null => {
+    const row = selectById.get(id) as ClaimRow | undefined;
+    return row === undefined ? null : toClaim(row);
+  };
+  const byIds = (ids: readonly number[]): Claim[] =>
+    [...new Set(ids)]
+      .sort((a, b) => a - b)
+      .flatMap((id) => {
+        const claim = byId(id);
+        return claim === null ? [] : [claim];
+      });
+  const each = (ids: readonly number[], fn: (id: number) => void) => {
+    for (const id of new Set(ids)) fn(id);
+  };
+
   return {
     add: (claim) => {
       const id = insert.run(
@@ -69,5 +187,37 @@ export function createClaimStore(db: Database): ClaimStore {
     },
     activeOn: (host, atMs) => (selectActiveOn.all(host, atMs, atMs) as ClaimRow[]).map(toClaim),
     activeAt: (atMs) => (selectActive.all(atMs, atMs) as ClaimRow[]).map(toClaim),
+    activeOf: (user, atMs) => (selectActiveOf.all(user, atMs, atMs) as ClaimRow[]).map(toClaim),
+    unreleased: (ids) => byIds(ids).filter((claim) => claim.releasedAtMs === null),
+    byIds,
+    expireDue: (atMs, actor, host) => {
+      const due = (selectDue.all({ atMs, host: host ?? null }) as ClaimRow[]).map(toClaim);
+      for (const claim of due) expire.run(actor, claim.id);
+      return byIds(due.map((claim) => claim.id));
+    },
+    release: (ids, atMs, by, reason) => {
+      const released: number[] = [];
+      each(ids, (id) => {
+        if (releaseOne.run(atMs, by, reason, id).changes === 1) released.push(id);
+      });
+      return byIds(released);
+    },
+    setUntil: (ids, untilMs) => each(ids, (id) => updateUntil.run(untilMs, id)),
+    markReminded: (ids, atMs) => each(ids, (id) => updateReminded.run(atMs, id)),
+    markNudged: (ids, atMs) => each(ids, (id) => updateNudged.run(atMs, id)),
+    markStillUsing: (ids, atMs) => each(ids, (id) => updateStillUsing.run(atMs, id)),
+    overlapping: (fromMs, toMs) => (selectOverlapping.all({ fromMs, toMs }) as ClaimRow[]).map(toClaim),
+    waitlist: {
+      add: (wait) => insertWait.run(wait.host, wait.gpuIndex, wait.user, wait.createdAtMs).changes === 1,
+      openOn: (host) =>
+        (selectWaits.all(host) as WaitRow[]).map((row) => ({
+          id: row.id,
+          host: row.host,
+          gpuIndex: row.gpu_index,
+          user: row.user,
+          createdAtMs: row.created_ms,
+        })),
+      markNotified: (ids, atMs) => each(ids, (id) => updateWaitNotified.run(atMs, id)),
+    },
   };
 }

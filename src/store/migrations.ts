@@ -1,5 +1,8 @@
 import type { Database } from "better-sqlite3";
 import { botStateMigration } from "./bot-state-migration.ts";
+import { claimsMigration } from "./migration-003-claims.ts";
+import { ledgerMigration } from "./migration-004-ledger.ts";
+import { reclaimMigration } from "./migration-005-reclaim.ts";
 
 /** One schema step. `version` is its position in {@link migrations}, starting at 1. */
 export interface Migration {
@@ -118,6 +121,9 @@ export const migrations: readonly Migration[] = [
     },
   },
   botStateMigration,
+  claimsMigration,
+  ledgerMigration,
+  reclaimMigration,
 ];
 
 /**

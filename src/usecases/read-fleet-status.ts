@@ -1,3 +1,4 @@
+import { busyUnclaimed, type UnclaimedUse } from "../checks/claim-usage.ts";
 import { countActiveSessions, hostClass } from "../checks/classify-host.ts";
 import type { HostStatus, IdleEpisodeState } from "../checks/idle-episode.ts";
 import type { IdlePolicy } from "../checks/idle-policy.ts";
@@ -37,6 +38,8 @@ export interface HostSummary {
   /** Users with an active login session. */
   activeUsers: string[];
   claims: Claim[];
+  /** GPUs busy now that no claim covers ("in use, unclaimed"), with their processes' owners. */
+  unclaimedBusy: UnclaimedUse[];
   snooze: Snooze | null;
   openAlert: AlertRecord | null;
 }
@@ -128,6 +131,7 @@ function summarise(
     lastOkAtMs: latest?.lastOkAtMs ?? null,
     problem: null,
     activeUsers: [],
+    unclaimedBusy: [],
     ...extra,
   };
   if (latest === null)
@@ -166,6 +170,9 @@ function summarise(
     status,
     idleSinceMs: episode?.idleSinceMs ?? null,
     activeUsers,
+    unclaimedBusy: observation.ok
+      ? busyUnclaimed(observation.gpus, extra.claims, deps.idlePolicy.idleUtilPct)
+      : [],
   };
 }
 

@@ -212,18 +212,18 @@ for (const transport of ["socket", "http"] as const) {
         sectionsText(board.ackPayload?.blocks as unknown[]),
         [
           "*Fleet* · 5 hosts · 14 GPUs, 2 busy · 1 idle · 1 no data · 2 in use · 1 never stopped",
-          "*Idle* (1)\n• *gpu-a* idle since 10:00 (8 min) · 4 GPUs at 0 % · claimed by <@U0BOB> until 11:08 · alert open",
+          "*Idle* (1)\n• *gpu-a* idle since 10:00 (8 min) · 4 GPUs at 0 % · GPU 0 claimed by <@U0BOB> until 11:08 · alert open",
           "*No data* (1)\n• *gpu-d* no data since 10:04 (gpu-d: ssh timed out after 20 s)",
-          "*In use* (2)\n• *gpu-b* in use · 1/4 GPUs busy, mean 24 %\n• *gpu-c* in use: carol logged in · 2 GPUs at 0 %",
-          "*Never stopped* (1)\n• *inference* never stopped · 1/4 GPUs busy, mean 24 %",
+          "*In use* (2)\n• *gpu-b* in use · 1/4 GPUs busy, mean 24 % · GPU 3 in use, unclaimed\n• *gpu-c* in use: carol logged in · 2 GPUs at 0 %",
+          "*Never stopped* (1)\n• *inference* never stopped · 1/4 GPUs busy, mean 24 % · GPU 3 in use, unclaimed",
         ].join("\n"),
       );
       const detail = await h.user.slashCommand({ user: EVE, text: "status gpu-a" });
       assert.equal(
         sectionsText(detail.ackPayload?.blocks as unknown[]),
         [
-          `*gpu-a* · idle since 10:00 (8 min) · 4 GPUs at 0 % · claimed by <@U0BOB> until 11:08 · alert open\nOwners: <@${ALICE}> · Stop runs \`${h.dir}/poweroff gpu-a\` · cost warden: <@${CAROL}>`,
-          "`GPU 0` · H100 80GB HBM3 · 0 % · 12.0/79.6 GiB · python (alice, 12.0 GiB)\n`GPU 1` · H100 80GB HBM3 · 0 % · 0.0/79.6 GiB\n`GPU 2` · H100 80GB HBM3 · 0 % · 0.0/79.6 GiB\n`GPU 3` · H100 80GB HBM3 · 0 % · 0.0/79.6 GiB",
+          `*gpu-a* · idle since 10:00 (8 min) · 4 GPUs at 0 % · GPU 0 claimed by <@U0BOB> until 11:08 · alert open\nOwners: <@${ALICE}> · Stop runs \`${h.dir}/poweroff gpu-a\` · cost warden: <@${CAROL}>`,
+          "`GPU 0` · H100 80GB HBM3 · 0 % · 12.0/79.6 GiB · claimed by <@U0BOB> · python (alice, 12.0 GiB)\n`GPU 1` · H100 80GB HBM3 · 0 % · 0.0/79.6 GiB\n`GPU 2` · H100 80GB HBM3 · 0 % · 0.0/79.6 GiB\n`GPU 3` · H100 80GB HBM3 · 0 % · 0.0/79.6 GiB",
           "Sessions: none.",
           "Claimed (GPU 0) by <@U0BOB> until 11:08 (llama sft)\nIdle alert open since 10:05",
         ].join("\n"),

@@ -51,6 +51,7 @@ function summary(host: string, i: number): HostSummary {
     problem:
       status === "unknown" ? `${host}: ssh: connect to host ${host} port 22: Connection timed out` : null,
     activeUsers: [],
+    unclaimedBusy: [],
     claims:
       i % 5 === 0
         ? [
@@ -64,6 +65,10 @@ function summary(host: string, i: number): HostSummary {
               note: "",
               releasedAtMs: null,
               releasedBy: null,
+              endReason: null,
+              remindedAtMs: null,
+              nudgedAtMs: null,
+              stillUsingAtMs: null,
             },
           ]
         : [],

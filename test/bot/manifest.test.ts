@@ -74,6 +74,7 @@ function registrations() {
     commands: [] as string[],
     actions: [] as string[],
     events: [] as string[],
+    views: [] as string[],
     other: [] as string[],
   };
   const record = (list: string[]) => (name: unknown) => {
@@ -83,7 +84,7 @@ function registrations() {
     command: record(seen.commands),
     action: record(seen.actions),
     event: record(seen.events),
-    view: record(seen.other),
+    view: record(seen.views),
     shortcut: record(seen.other),
     options: record(seen.other),
     message: record(seen.other),
@@ -117,7 +118,7 @@ function usedMethods(): Map<string, string[]> {
     const file = relative(root, path);
     if (file.startsWith("src/playground/") || skip.has(file)) continue;
     const text = readFileSync(path, "utf8");
-    for (const m of text.matchAll(/\.send\(\s*"([a-z]+\.[A-Za-z.]+)"/g)) add(m[1]!, file);
+    for (const m of text.matchAll(/\.send\(\s*"([a-z]+\.[A-Za-z0-9.]+)"/g)) add(m[1]!, file);
     for (const m of text.matchAll(/\.apiCall\(\s*"([a-z]+\.[A-Za-z.]+)"/g)) add(m[1]!, file);
     for (const m of text.matchAll(/\bclient\.([a-z]+)\.([A-Za-z]+)\(/g)) add(`${m[1]}.${m[2]}`, file);
     if (/\bclient\.filesUploadV2\(/.test(text)) add("files.uploadV2", file);
@@ -160,8 +161,11 @@ describe("manifest.yml", () => {
     assert.equal(manifest.features.app_home.home_tab_enabled, HOME_TAB_ENABLED);
   });
 
-  test("turns interactivity on exactly when buttons are handled", () => {
-    assert.equal(manifest.settings.interactivity.is_enabled, registered.actions.length > 0);
+  test("turns interactivity on exactly when buttons or modals are handled", () => {
+    assert.equal(
+      manifest.settings.interactivity.is_enabled,
+      registered.actions.length + registered.views.length > 0,
+    );
     assert.deepEqual(registered.other, []);
   });
 

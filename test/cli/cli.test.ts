@@ -4,6 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, describe, it } from "node:test";
+import { createMetricsStore } from "../../src/store/metrics-store.ts";
+import { openDatabase } from "../../src/store/open-database.ts";
+import { gpu } from "../store/store-fixtures.ts";
 
 const bin = resolve("bin/gpu-warden.js");
 const dir = mkdtempSync(join(tmpdir(), "gw-cli-"));
@@ -147,5 +150,89 @@ describe("gpu-warden CLI", () => {
     assert.equal(only?.ok, true);
     assert.equal(only?.gpus[0]?.model, "NVIDIA H100 80GB HBM3");
     assert.equal(only?.gpus[0]?.utilPct, 97);
+  });
+});
+
+describe("gpu-warden report", () => {
+  const DAY_MS = 86_400_000;
+  const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const [first, second] = [day(today - 2 * DAY_MS), day(today - DAY_MS)];
+  const store = join(dir, "ledger.db");
+  const file = config(
+    "ledger.yaml",
+    `store: { path: ${store} }\npoll: { interval_seconds: 600 }\n` +
+      "costs: { electricity: { price_per_kwh: 0.5 } }\n" +
+      "hosts: { gpu-a: { purchase_price: 8766, lifetime_months: 12 } }\n",
+  );
+  // Two UTC days of gpu-a polled every 10 minutes: GPU 0 busy, GPU 1 idle, 100 W each. It costs
+  // 1.00/h written off + 0.30/h upkeep + 0.2 kWh × 0.50 = 1.40/h; half of it is idle.
+  const db = openDatabase(store);
+  const metrics = createMetricsStore(db, { sampleSpanMaxMs: 1_200_000 });
+  for (let atMs = today - 2 * DAY_MS; atMs < today - 600_000; atMs += 600_000) {
+    metrics.writeCycle(
+      [
+        {
+          host: "gpu-a",
+          source: "ssh",
+          atMs,
+          ok: true,
+          gpus: [gpu(0, { utilPct: 80, powerW: 100 }), gpu(1, { utilPct: 0, powerW: 100 })],
+          sessions: [],
+          cpuLoad1: 0,
+          cpuUtilPct: 0,
+          containers: [],
+        },
+      ],
+      atMs,
+    );
+  }
+  db.close();
+
+  it("prints the ledger of complete local days per host, with the total and the monthly usage rate", () => {
+    const result = gpuWarden(["report", "--since", first, "--until", second, "--config", file]);
+    assert.equal(result.code, 0, result.stderr);
+    const lines = result.stdout.split("\n");
+    assert.deepEqual(lines.slice(0, 4), [
+      `cost ledger ${first} … ${second} (UTC), EUR`,
+      "host   days  hours on  busy GPU-h  idle GPU-h  unknown GPU-h  usage  energy kWh  cost EUR  idle cost EUR",
+      "gpu-a     2      48.0        48.0        48.0            0.0   50 %         9.6     67.20          33.60",
+      "total     2      48.0        48.0        48.0            0.0   50 %         9.6     67.20          33.60",
+    ]);
+    assert.equal(lines[5], "monthly real usage rate (busy GPU-hours / GPU-hours on):");
+    assert.match(lines[6] ?? "", /^ {2}\d{4}-\d{2} {3}50 % {2}\(\d+\.0 of \d+\.0 GPU-hours on\)$/);
+  });
+
+  it("--csv prints one row per host and day; --until defaults to yesterday", () => {
+    const result = gpuWarden(["report", "--since", first, "--csv", "--config", file]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(
+      result.stdout,
+      [
+        "day,host,hours,on_hours,gpus,busy_gpu_hours,idle_gpu_hours,unknown_gpu_hours,usage_rate,energy_kwh,cost,idle_cost,capital,upkeep,energy_cost,rent,currency",
+        `${first},gpu-a,24.000,24.000,2,24.000,24.000,0.000,0.5000,4.800,33.60,16.80,24.00,7.20,2.40,0.00,EUR`,
+        `${second},gpu-a,24.000,24.000,2,24.000,24.000,0.000,0.5000,4.800,33.60,16.80,24.00,7.20,2.40,0.00,EUR`,
+        "",
+      ].join("\r\n"),
+    );
+  });
+
+  it("refuses bad dates, a missing --since and a missing store with a clear message", () => {
+    const bad = gpuWarden(["report", "--since", "2026-13-01", "--config", file]);
+    assert.equal(bad.code, 2);
+    assert.equal(bad.stderr, "--since 2026-13-01 is not a date: use YYYY-MM-DD, e.g. 2026-01-31\n");
+    const reversed = gpuWarden(["report", "--since", second, "--until", first, "--config", file]);
+    assert.equal(reversed.code, 2);
+    assert.equal(reversed.stderr, `--until ${first} is before --since ${second}\n`);
+    const missing = gpuWarden(["report", "--config", file]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /^report needs --since YYYY-MM-DD \(a local day in UTC\)\n/);
+    const misplaced = gpuWarden(["collect", "--once", "--csv"]);
+    assert.equal(misplaced.code, 2);
+    assert.match(misplaced.stderr, /--since, --until and --csv go with 'report', not 'collect'/);
+    const nowhere = config("nowhere.yaml", `store: { path: ${join(dir, "none.db")} }\n`);
+    const noStore = gpuWarden(["report", "--since", first, "--config", nowhere]);
+    assert.equal(noStore.code, 1);
+    assert.match(noStore.stderr, /^no store at .*none\.db: it is written by 'gpu-warden start'/);
   });
 });

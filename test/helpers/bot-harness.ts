@@ -8,7 +8,6 @@ import type { BotDeps } from "../../src/bot/bot-deps.ts";
 import { registerListeners } from "../../src/bot/listeners/index.ts";
 import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "../../src/bot/outbox-worker.ts";
 import type { IdleEpisodeState } from "../../src/checks/idle-episode.ts";
-import { wardenForMonth } from "../../src/checks/warden-rotation.ts";
 import { type Config, configSchema } from "../../src/config/schema.ts";
 import type { EphemeralMessage, StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
 import {
@@ -20,13 +19,17 @@ import { createLogger, silentLogger } from "../../src/shared/logger.ts";
 import type { HostObservation } from "../../src/sources/observation.ts";
 import type { AlertResolution } from "../../src/store/alert-store.ts";
 import { type BotStateStore, createBotStateStore } from "../../src/store/bot-state-store.ts";
+import { createCostStores } from "../../src/store/cost-stores.ts";
 import { createMetricsStore } from "../../src/store/metrics-store.ts";
 import type { LatestObservation, MetricsStore } from "../../src/store/metrics-types.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
+import { createReclaimStore } from "../../src/store/reclaim-store.ts";
 import { idlePolicyOf } from "../../src/usecases/alert-policy.ts";
+import { costWardenDepsOf } from "../../src/usecases/cost-warden-deps.ts";
 import { createIdleAlerts, type IdleAlerts } from "../../src/usecases/idle-alerts.ts";
-import type { AlertPort, FleetView } from "../../src/usecases/ports.ts";
+import type { AlertPort, FleetView, Notifier, SlackMethod } from "../../src/usecases/ports.ts";
 import { stopAutomatically } from "../../src/usecases/stop-host.ts";
+import { type ClaimTickResult, tickClaims } from "../../src/usecases/tick-claims.ts";
 
 export const CHANNEL = "C0GPU";
 /** Owner of gpu-a. */
@@ -45,7 +48,7 @@ export const USERS = [ALICE, BOB, CAROL, DAVE, EVE] as const;
 export const T0 = Date.UTC(2026, 0, 5, 9, 0);
 
 /** What the user side can do, over Socket Mode (the emulator) or signed HTTP (its driver). */
-export type UserSide = Pick<SlackEmulator, "slashCommand" | "clickButton" | "replay">;
+export type UserSide = Pick<SlackEmulator, "slashCommand" | "clickButton" | "replay" | "event">;
 
 export interface HarnessOptions {
   transport: "socket" | "http";
@@ -125,9 +128,15 @@ export class BotHarness {
       clock,
       logger,
     });
-    const warden = {
-      current: (atMs: number) => wardenForMonth(config.warden.roster, atMs, config.team.timezone),
-    };
+    const costWarden = costWardenDepsOf({
+      config,
+      metrics: this.metrics,
+      stores: createCostStores(this.db),
+      audit: this.state.audit,
+      clock,
+      pendingReclaims: null,
+    });
+    const warden = costWarden.wardens;
     this.alerts = createIdleAlerts({
       config,
       metrics: this.metrics,
@@ -149,6 +158,10 @@ export class BotHarness {
       warden,
       clock,
       logger,
+      notifier: this.outbox,
+      metrics: this.metrics,
+      reclaims: createReclaimStore(this.db),
+      ...costWarden,
     };
     const http = this.options.transport === "http";
     this.slack = createSlackApp({
@@ -184,6 +197,24 @@ export class BotHarness {
   /** `minutes` polls of the same observations. */
   pollFor(minutes: number, observations: (atMs: number) => HostObservation[]): void {
     for (let i = 0; i < minutes; i++) this.poll(observations);
+  }
+
+  /** Runs the claims job (expiry, reminders, nudges, auto-release) at the clock's time. */
+  tickClaims(): ClaimTickResult {
+    return tickClaims(this.deps, this.clock.now());
+  }
+
+  /** Moves the clock `minutes` on, one poll and one claims tick a minute (polls of `observations`). */
+  runFor(minutes: number, observations: (atMs: number) => HostObservation[]): void {
+    for (let i = 0; i < minutes; i++) {
+      this.poll(observations);
+      this.tickClaims();
+    }
+  }
+
+  /** Texts of the bot's DMs to `user` as shown now (edits applied), oldest first. */
+  dmTexts(user: string): string[] {
+    return this.emulator.dms(user).map((message) => message.text);
   }
 
   /** Waits for everything queued to reach the emulator and every automatic stop to finish. */
@@ -346,14 +377,39 @@ export class RecordingAlerts implements AlertPort {
   }
 }
 
+/** A notifier that records what the use-cases send, in order. */
+export class RecordingNotifier implements Notifier {
+  readonly sent: Array<{ method: SlackMethod; args: Record<string, unknown> }> = [];
+
+  send(method: SlackMethod, args: Record<string, unknown>): void {
+    this.sent.push({ method, args });
+  }
+
+  /** The DM texts sent to `user`, in order. */
+  dms(user: string): string[] {
+    return this.sent.flatMap(({ method, args }) =>
+      method === "chat.postMessage" && args.channel === user ? [String(args.text)] : [],
+    );
+  }
+
+  /** The users whose Home tab was published, in order. */
+  homes(): string[] {
+    return this.sent.flatMap(({ method, args }) =>
+      method === "views.publish" ? [String(args.user_id)] : [],
+    );
+  }
+}
+
 /** Use-case deps over a real SQLite file, a fake fleet, recording alerts and a manual clock. */
 export class UseCaseRig {
   readonly dir = mkdtempSync(join(tmpdir(), "gpu-warden-usecase-"));
   readonly clock = new ManualClock(T0);
   readonly fleet = new FakeFleet();
   readonly alerts = new RecordingAlerts();
+  readonly notifier = new RecordingNotifier();
   readonly db: Database;
   readonly state: BotStateStore;
+  readonly metrics: MetricsStore;
   readonly config: Config;
   readonly deps: BotDeps;
 
@@ -361,17 +417,28 @@ export class UseCaseRig {
     this.config = configSchema.parse(typeof config === "function" ? config(this.dir) : config);
     this.db = openDatabase(join(this.dir, "gpu-warden.db"));
     this.state = createBotStateStore(this.db);
-    const { roster } = this.config.warden;
-    const zone = this.config.team.timezone;
+    this.metrics = createMetricsStore(this.db);
+    const costWarden = costWardenDepsOf({
+      config: this.config,
+      metrics: this.metrics,
+      stores: createCostStores(this.db),
+      audit: this.state.audit,
+      clock: this.clock,
+      pendingReclaims: null,
+    });
     this.deps = {
       config: this.config,
       idlePolicy: idlePolicyOf(this.config),
       state: this.state,
       fleet: this.fleet,
       alerts: this.alerts,
-      warden: { current: (atMs) => wardenForMonth(roster, atMs, zone) },
+      warden: costWarden.wardens,
       clock: this.clock,
       logger: silentLogger,
+      notifier: this.notifier,
+      metrics: this.metrics,
+      reclaims: createReclaimStore(this.db),
+      ...costWarden,
     };
   }
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import { HOUR_MS } from "../../src/shared/clock.ts";
-import { claimHost, DEFAULT_CLAIM_MS } from "../../src/usecases/claim-host.ts";
+import { claimHost } from "../../src/usecases/claim-host.ts";
 import { observed } from "../checks/builders.ts";
 import { ALICE, BOB, EVE, T0, UseCaseRig } from "../helpers/bot-harness.ts";
 
@@ -22,7 +22,7 @@ describe("claimHost (the alert's Claim it)", () => {
       rig.state.claims
         .activeOn("gpu-a", T0)
         .map((claim) => [claim.user, claim.gpuIndex, claim.fromMs, claim.untilMs]),
-      [[BOB, null, T0, T0 + DEFAULT_CLAIM_MS]],
+      [[BOB, null, T0, T0 + 8 * HOUR_MS]],
     );
     assert.deepEqual(rig.alerts.calls, [
       { kind: "thread", host: "gpu-a", text: `gpu-a claimed by <@${BOB}> until 18:00.` },
@@ -50,7 +50,7 @@ describe("claimHost (the alert's Claim it)", () => {
     assert.equal(claimHost(rig.deps, { host: "gpu-a", actor: BOB }).kind, "claimed");
     assert.equal(
       claimHost(rig.deps, { host: "gpu-a", actor: BOB }).text,
-      "You already hold gpu-a until 21:00.",
+      "You already hold gpu-a until 21:00: `/gpu extend gpu-a 4h` holds it longer.",
     );
     assert.equal(rig.state.claims.activeOn("gpu-a", rig.clock.now()).length, 1);
   });

@@ -1,3 +1,5 @@
+import { groupClaims } from "../../checks/claim-groups.ts";
+import { slotsText } from "../../checks/claim-target.ts";
 import type { Claim } from "../../store/claim-store.ts";
 import { localWhen } from "../../usecases/action-text.ts";
 import { helpText } from "../command-table.ts";
@@ -11,10 +13,9 @@ export function helpReply(
   const help = helpText(slashCommand);
   const blocks = [section(help)];
   if (mine !== null) {
-    const claims = mine.claims.map((claim) => {
-      const what = claim.gpuIndex === null ? claim.host : `${claim.host}:${claim.gpuIndex}`;
-      return `${what} until ${localWhen(claim.untilMs, mine.nowMs, mine.zone)}`;
-    });
+    const claims = groupClaims(mine.claims).map(
+      (group) => `${slotsText(group)} until ${localWhen(group.untilMs, mine.nowMs, mine.zone)}`,
+    );
     blocks.push(section(claims.length === 0 ? "You hold no claims." : `Your claims: ${claims.join(", ")}.`));
   }
   return { text: `${slashCommand} commands`, blocks };

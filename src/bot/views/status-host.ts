@@ -21,7 +21,22 @@ export function renderHostStatus(detail: HostDetail, nowMs: number, zone: string
   ];
   const observation = detail.observation;
   if (observation?.ok) {
-    const gpus = observation.gpus.map((gpu) => clip(gpuLine(gpu), GPU_LINE_MAX_CHARS));
+    const holders = new Map(
+      detail.claims.flatMap((claim) =>
+        claim.gpuIndex === null ? [] : [[claim.gpuIndex, claim.user] as const],
+      ),
+    );
+    const unclaimed = new Set(detail.unclaimedBusy.map((use) => use.index));
+    const gpus = observation.gpus.map((gpu) => {
+      const holder = holders.get(gpu.index);
+      const tag =
+        holder !== undefined
+          ? `claimed by ${mention(holder)}`
+          : unclaimed.has(gpu.index)
+            ? "in use, unclaimed"
+            : null;
+      return clip(gpuLine(gpu, tag), GPU_LINE_MAX_CHARS);
+    });
     blocks.push(section(gpus.length === 0 ? "No GPUs reported." : gpus.join("\n")));
     blocks.push(section(sessionWords(observation)));
   } else if (observation !== null) {
@@ -47,8 +62,8 @@ function setupWords(detail: HostDetail): string {
   return parts.join(" · ");
 }
 
-/** `GPU 0 · H100 80GB HBM3 · 3 % · 12.0/79.6 GiB · python (alice, 12.0 GiB)`. */
-function gpuLine(gpu: GpuReading): string {
+/** `GPU 0 · H100 80GB HBM3 · 3 % · 12.0/79.6 GiB · claimed by @bob · python (alice, 12.0 GiB)`. */
+function gpuLine(gpu: GpuReading, tag: string | null): string {
   const util =
     gpu.utilPct === null ? (gpu.mig ? "no reading (MIG)" : "no reading") : `${Math.round(gpu.utilPct)} %`;
   const memory =
@@ -56,6 +71,7 @@ function gpuLine(gpu: GpuReading): string {
       ? "memory unknown"
       : `${gib(gpu.memUsedMiB)}${gpu.memTotalMiB === null ? "" : `/${gib(gpu.memTotalMiB)}`} GiB`;
   const parts = [`\`GPU ${gpu.index}\``, slackEscape(shortModel(gpu.model)), util, memory];
+  if (tag !== null) parts.push(tag);
   if (gpu.processes.length > 0) {
     const shown = gpu.processes.slice(0, PROCESSES_PER_GPU).map((process) => {
       const owner = process.user ?? process.pod ?? "?";

@@ -1,3 +1,7 @@
+import { groupClaims } from "../../checks/claim-groups.ts";
+import { formatGpuList } from "../../checks/claim-target.ts";
+import type { UnclaimedUse } from "../../checks/claim-usage.ts";
+import type { Claim } from "../../store/claim-store.ts";
 import { localWhen, mention, slackEscape } from "../../usecases/action-text.ts";
 import type { HostSummary } from "../../usecases/read-fleet-status.ts";
 import { formatDuration } from "../parse-duration.ts";
@@ -20,11 +24,8 @@ export function hostWords(summary: HostSummary, nowMs: number, zone: string): st
   const when = (ms: number) => localWhen(ms, nowMs, zone);
   const parts = [statusWords(summary, nowMs, zone)];
   if (summary.status !== "unknown" && summary.status !== "never-seen") parts.push(gpuWords(summary));
-  if (summary.claims.length > 0) {
-    const holders = [...new Set(summary.claims.map((claim) => mention(claim.user)))].join(", ");
-    const untilMs = Math.max(...summary.claims.map((claim) => claim.untilMs));
-    parts.push(`claimed by ${holders} until ${when(untilMs)}`);
-  }
+  if (summary.claims.length > 0) parts.push(claimsWords(summary.claims, nowMs, zone));
+  if (summary.unclaimedBusy.length > 0) parts.push(unclaimedWords(summary.unclaimedBusy));
   if (summary.openAlert !== null) {
     const autoStop = summary.openAlert.autoStopAtMs;
     parts.push(autoStop === null ? "alert open" : `auto-stop at ${when(autoStop)}`);
@@ -76,4 +77,25 @@ export function gpuWords(summary: HostSummary): string {
   if (summary.busyGpus === 0)
     return summary.meanUtilPct === null ? `${gpus}, no reading` : `${gpus} at ${mean}`;
   return `${summary.busyGpus}/${gpus} busy, mean ${mean}`;
+}
+
+const CLAIM_GROUPS_SHOWN = 3;
+
+/** `claimed by @bob until 17:00`, `GPUs 0-3 claimed by @bob until 17:00, GPU 5 by @eve until 12:00`. */
+export function claimsWords(claims: readonly Claim[], nowMs: number, zone: string): string {
+  const groups = groupClaims(claims);
+  const parts = groups.slice(0, CLAIM_GROUPS_SHOWN).map((group, i) => {
+    const gpus =
+      group.gpus === null ? "" : `${group.gpus.length === 1 ? "GPU" : "GPUs"} ${formatGpuList(group.gpus)} `;
+    return `${gpus}${i === 0 ? "claimed by" : "by"} ${mention(group.user)} until ${localWhen(group.untilMs, nowMs, zone)}`;
+  });
+  const more = groups.length - CLAIM_GROUPS_SHOWN;
+  return `${parts.join(", ")}${more > 0 ? ` and ${more} more claims` : ""}`;
+}
+
+/** `GPU 3 in use, unclaimed (bob)`: busy GPUs without a claim, with who runs on them where known. */
+export function unclaimedWords(uses: readonly UnclaimedUse[]): string {
+  const gpus = `${uses.length === 1 ? "GPU" : "GPUs"} ${formatGpuList(uses.map((use) => use.index))}`;
+  const owners = [...new Set(uses.flatMap((use) => use.owners))].sort();
+  return `${gpus} in use, unclaimed${owners.length === 0 ? "" : ` (${owners.map(slackEscape).join(", ")})`}`;
 }

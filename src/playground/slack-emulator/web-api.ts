@@ -446,6 +446,16 @@ function completeUpload(ctx: WebApiContext, args: JsonObject): JsonObject {
   }
   const threadTs = stringField(args, "thread_ts");
   const initialComment = stringField(args, "initial_comment");
+  // NOTE: Slack ignores `blocks` when an `initial_comment` is given; otherwise they are the message.
+  let blocks: JsonObject[] = [];
+  if (args.blocks !== undefined && initialComment === undefined) {
+    const check = checkMessageContent(
+      { blocks: args.blocks },
+      { maxTextChars: undefined, blocksTextLimitChars: ctx.blocksTextLimitChars },
+    );
+    if (!check.ok) return check.body;
+    blocks = normalizeBlocks(check.content.blocks ?? [], () => state.nextId("b"));
+  }
   const done = files.filter((file) => file !== undefined);
   entries.forEach((entry, i) => {
     const file = done[i];
@@ -462,7 +472,7 @@ function completeUpload(ctx: WebApiContext, args: JsonObject): JsonObject {
       user: identity.botUserId,
       botId: identity.botId,
       text: initialComment ?? "",
-      blocks: [],
+      blocks,
       fileIds: done.map((f) => f.id),
       threadTs,
       via: "files.completeUploadExternal",

@@ -2,10 +2,11 @@ import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs }
 import { claimHost } from "../../../usecases/claim-host.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { hostActionValueSchema, parseActionValue } from "../../ids.ts";
-import { textReply } from "../../views/reply-message.ts";
+import { GPU_COMMAND } from "../../surface.ts";
+import { claimReply } from "../../views/claim-reply.ts";
 import { badButtonReply, replyOptions } from "./reply-options.ts";
 
-/** *Claim it*: the clicker holds the whole host for the default time; the answer is ephemeral. */
+/** *Claim it* on an alert: the clicker claims the whole host for the default time; the answer is ephemeral. */
 export function claimHostAction(
   deps: BotDeps,
 ): Middleware<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>> {
@@ -19,6 +20,6 @@ export function claimHostAction(
     }
     const { host, alertId } = parsed.value;
     const result = claimHost(deps, { host, actor: body.user.id, alertId });
-    await respond({ ...textReply(result.text), ...options });
+    await respond({ ...claimReply(result, GPU_COMMAND), ...options });
   };
 }

@@ -3,20 +3,29 @@ import type { BotDeps } from "../../bot-deps.ts";
 import { parseCommand } from "../../parse-command.ts";
 import { GPU_COMMAND } from "../../surface.ts";
 import { errorReply, type Reply } from "../../views/reply-message.ts";
+import { claimCommand } from "./claim-command.ts";
+import { extendCommand } from "./extend-command.ts";
 import { gpuHelp } from "./gpu-help.ts";
 import { gpuKeep } from "./gpu-keep.ts";
+import { gpuReport, type ReportUpload, uploadReportCsv } from "./gpu-report.ts";
 import { gpuStatus } from "./gpu-status.ts";
 import { gpuStop } from "./gpu-stop.ts";
+import { gpuWarden } from "./gpu-warden.ts";
+import { mineCommand } from "./mine-command.ts";
+import { releaseCommand } from "./release-command.ts";
 
 /**
  * `/gpu …`: every answer is computed at once (store reads and writes, no Slack calls) and sent as
- * the ack itself, ephemeral, well within Slack's 3 s.
+ * the ack itself, ephemeral, well within Slack's 3 s. `/gpu report` then uploads its CSV.
  */
 export function gpuCommand(deps: BotDeps): Middleware<SlackCommandMiddlewareArgs> {
-  return async ({ command, ack }) => {
+  return async ({ command, ack, client, respond }) => {
     let reply: Reply;
+    let upload: ReportUpload | null = null;
     try {
-      reply = answer(deps, command.user_id, command.text);
+      const parsed = parseCommand(command.text);
+      if (parsed.kind === "report") ({ reply, upload } = gpuReport(deps, command.user_id, parsed.days));
+      else reply = answerCommand(deps, command.user_id, command.text);
     } catch (error) {
       await ack({
         response_type: "ephemeral",
@@ -25,10 +34,14 @@ export function gpuCommand(deps: BotDeps): Middleware<SlackCommandMiddlewareArgs
       throw error;
     }
     await ack({ response_type: "ephemeral", ...reply });
+    if (upload === null) return;
+    const failure = await uploadReportCsv(deps, client, upload);
+    if (failure !== null) await respond({ response_type: "ephemeral", text: failure });
   };
 }
 
-function answer(deps: BotDeps, user: string, text: string): Reply {
+/** The reply to `/gpu <text>` from `user`: parse, one use-case, render. Synchronous. */
+export function answerCommand(deps: BotDeps, user: string, text: string): Reply {
   const parsed = parseCommand(text);
   switch (parsed.kind) {
     case "help":
@@ -39,6 +52,18 @@ function answer(deps: BotDeps, user: string, text: string): Reply {
       return gpuKeep(deps, user, parsed.host, parsed.span);
     case "stop":
       return gpuStop(deps, user, parsed.host);
+    case "claim":
+      return claimCommand(deps, user, parsed);
+    case "release":
+      return releaseCommand(deps, user, parsed.target);
+    case "extend":
+      return extendCommand(deps, user, parsed.slots, parsed.durationMs);
+    case "mine":
+      return mineCommand(deps, user);
+    case "report":
+      return gpuReport(deps, user, parsed.days).reply;
+    case "warden":
+      return gpuWarden(deps, user, parsed.action);
     case "invalid":
       return errorReply(parsed.problem, parsed.command, GPU_COMMAND);
     default:

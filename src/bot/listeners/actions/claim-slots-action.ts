@@ -1,0 +1,28 @@
+import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs } from "@slack/bolt";
+import { claimGpus } from "../../../usecases/claim-gpus.ts";
+import type { BotDeps } from "../../bot-deps.ts";
+import { parseActionValue, slotsValueSchema } from "../../ids.ts";
+import { GPU_COMMAND } from "../../surface.ts";
+import { claimReply } from "../../views/claim-reply.ts";
+import { answerClaimClick } from "./claim-answer.ts";
+import { badButtonReply } from "./reply-options.ts";
+
+/** *Claim gpu-a:0* in the "free now" DM: the same claim as `/gpu claim gpu-a:0`, for the default time. */
+export function claimSlotsAction(
+  deps: BotDeps,
+): Middleware<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>> {
+  return async ({ ack, action, body, respond }) => {
+    await ack();
+    const parsed = parseActionValue(slotsValueSchema, action.value);
+    if (!parsed.ok) {
+      await answerClaimClick(deps, body, respond, badButtonReply(parsed.problem));
+      return;
+    }
+    const result = claimGpus(deps, {
+      actor: body.user.id,
+      target: { kind: "slots", slots: parsed.value },
+      durationMs: null,
+    });
+    await answerClaimClick(deps, body, respond, claimReply(result, GPU_COMMAND));
+  };
+}

@@ -1,0 +1,32 @@
+import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs } from "@slack/bolt";
+import { releaseClaims } from "../../../usecases/release-claims.ts";
+import type { BotDeps } from "../../bot-deps.ts";
+import { claimIdsValueSchema, parseActionValue } from "../../ids.ts";
+import { GPU_COMMAND } from "../../surface.ts";
+import { releaseReply } from "../../views/claim-reply.ts";
+import { answerClaimClick } from "./claim-answer.ts";
+import { badButtonReply } from "./reply-options.ts";
+
+/**
+ * *Release* (reminder and nudge DMs, `/gpu mine`, the Home tab) and *Release it (force)* (the cost
+ * warden's or an admin's conflict answer): the same release, so someone else's claim is released
+ * only by the cost warden or an admin.
+ */
+export function releaseClaimAction(
+  deps: BotDeps,
+): Middleware<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>> {
+  return async ({ ack, action, body, respond }) => {
+    await ack();
+    const parsed = parseActionValue(claimIdsValueSchema, action.value);
+    const reply = parsed.ok
+      ? releaseReply(
+          releaseClaims(deps, {
+            actor: body.user.id,
+            target: { kind: "ids", claimIds: parsed.value.claims },
+          }),
+          GPU_COMMAND,
+        )
+      : badButtonReply(parsed.problem);
+    await answerClaimClick(deps, body, respond, reply);
+  };
+}

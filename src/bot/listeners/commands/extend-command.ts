@@ -1,0 +1,14 @@
+import type { GpuSlots } from "../../../checks/claim-target.ts";
+import { extendClaims } from "../../../usecases/extend-claims.ts";
+import type { BotDeps } from "../../bot-deps.ts";
+import { GPU_COMMAND } from "../../surface.ts";
+import { extendReply } from "../../views/claim-reply.ts";
+import type { Reply } from "../../views/reply-message.ts";
+
+/** `/gpu extend <host>[:<gpus>] <duration>`. */
+export function extendCommand(deps: BotDeps, user: string, slots: GpuSlots, durationMs: number): Reply {
+  return extendReply(
+    extendClaims(deps, { actor: user, target: { kind: "slots", slots }, byMs: durationMs }),
+    GPU_COMMAND,
+  );
+}

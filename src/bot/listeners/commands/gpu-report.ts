@@ -1,0 +1,74 @@
+import type { webApi } from "@slack/bolt";
+import { lastDaysRange, readLedgerReport, todayLocal } from "../../../usecases/ledger-report.ts";
+import { ledgerCsv } from "../../../usecases/ledger-table.ts";
+import type { BotDeps } from "../../bot-deps.ts";
+import { missingScope, slackErrorCode, slackErrorHint } from "../../slack-error-hint.ts";
+import type { Reply } from "../../views/reply-message.ts";
+import { ledgerCsvName, ledgerReportReply } from "../../views/report-ledger.ts";
+
+/** The CSV of a `/gpu report`, uploaded after the ack. */
+export interface ReportUpload {
+  user: string;
+  filename: string;
+  title: string;
+  content: string;
+}
+
+/**
+ * `/gpu report [<days>d]`: the ledger of the last `days` complete local days as the ephemeral ack,
+ * and its CSV to upload to the asker's DM (`null` when there is no complete day).
+ */
+export function gpuReport(
+  deps: BotDeps,
+  user: string,
+  days: number,
+): { reply: Reply; upload: ReportUpload | null } {
+  const report = readLedgerReport(deps.costLedger, lastDaysRange(days, todayLocal(deps.costLedger)));
+  if (report.fromDay === null || report.toDay === null)
+    return { reply: ledgerReportReply(report, days, null), upload: null };
+  return {
+    reply: ledgerReportReply(report, days, "dm"),
+    upload: {
+      user,
+      filename: ledgerCsvName(report),
+      title: `GPU cost ledger ${report.fromDay} to ${report.toDay} (${report.timezone}, ${report.currency})`,
+      content: ledgerCsv(report),
+    },
+  };
+}
+
+/**
+ * Uploads the CSV to the asker's DM with the bot. NOTE: files.completeUploadExternal takes only
+ * channel IDs (C…, G…, D…), not user IDs, so the DM is opened first (`conversations.open`, im:write).
+ * Returns what to tell the asker when it failed, `null` when it worked.
+ */
+export async function uploadReportCsv(
+  deps: Pick<BotDeps, "logger">,
+  client: webApi.WebClient,
+  upload: ReportUpload,
+): Promise<string | null> {
+  try {
+    const opened = await client.conversations.open({ users: upload.user });
+    const channel = opened.channel?.id;
+    if (channel === undefined) throw new Error("conversations.open answered without a channel id");
+    await client.filesUploadV2({
+      channel_id: channel,
+      filename: upload.filename,
+      title: upload.title,
+      content: upload.content,
+      initial_comment: `${upload.title}: one row per host and day.`,
+    });
+    return null;
+  } catch (error) {
+    const code = slackErrorCode(error);
+    const hint =
+      code === undefined
+        ? undefined
+        : slackErrorHint(code, { botName: "gpu-warden", needed: missingScope(error) });
+    deps.logger.error(
+      { err: error, user: upload.user, slackError: code, hint },
+      "the report CSV could not be uploaded",
+    );
+    return `The CSV could not be sent to you${code === undefined ? "" : ` (${code})`}; the error is logged for the bot's operator.`;
+  }
+}

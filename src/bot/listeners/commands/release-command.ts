@@ -1,0 +1,10 @@
+import { type ReleaseTarget, releaseClaims } from "../../../usecases/release-claims.ts";
+import type { BotDeps } from "../../bot-deps.ts";
+import { GPU_COMMAND } from "../../surface.ts";
+import { releaseReply } from "../../views/claim-reply.ts";
+import type { Reply } from "../../views/reply-message.ts";
+
+/** `/gpu release [<host>[:<gpus>] | all]`. */
+export function releaseCommand(deps: BotDeps, user: string, target: ReleaseTarget): Reply {
+  return releaseReply(releaseClaims(deps, { actor: user, target }), GPU_COMMAND);
+}

@@ -1,0 +1,56 @@
+import type { Middleware, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
+import { decideReclaim, type ReclaimDecision } from "../../../usecases/decide-reclaim.ts";
+import type { BotDeps } from "../../bot-deps.ts";
+import { RECLAIM_INPUTS, reclaimViewMetadataSchema } from "../../ids.ts";
+import { reclaimDecidedMessage } from "../../views/reclaim-messages.ts";
+
+/**
+ * Submitting the lend or keep modal: the decision is made before the ack, so a problem (nothing
+ * picked, no reason, already decided, not the warden) shows on the form; on success the modal
+ * closes and the decision message loses its buttons.
+ */
+export function reclaimDecisionView(
+  deps: BotDeps,
+  kind: "lend" | "keep",
+): Middleware<SlackViewMiddlewareArgs<ViewSubmitAction>> {
+  return async ({ ack, view, body }) => {
+    const firstBlock = kind === "lend" ? RECLAIM_INPUTS.person.block : RECLAIM_INPUTS.reason.block;
+    let metadata: unknown;
+    try {
+      metadata = JSON.parse(view.private_metadata);
+    } catch {
+      metadata = null;
+    }
+    const parsed = reclaimViewMetadataSchema.safeParse(metadata);
+    if (!parsed.success) {
+      await ack({
+        response_action: "errors",
+        errors: { [firstBlock]: "This form could not be read; nothing was done." },
+      });
+      return;
+    }
+    const values = view.state.values;
+    const decision: ReclaimDecision =
+      kind === "lend"
+        ? {
+            kind: "lend",
+            owner: values[RECLAIM_INPUTS.person.block]?.[RECLAIM_INPUTS.person.action]?.selected_user ?? null,
+            project: values[RECLAIM_INPUTS.project.block]?.[RECLAIM_INPUTS.project.action]?.value ?? null,
+          }
+        : {
+            kind: "keep",
+            reason: values[RECLAIM_INPUTS.reason.block]?.[RECLAIM_INPUTS.reason.action]?.value ?? "",
+          };
+    const result = await decideReclaim(deps, { caseId: parsed.data.case, actor: body.user.id, decision });
+    if (result.kind !== "decided") {
+      await ack({ response_action: "errors", errors: { [firstBlock]: result.text } });
+      return;
+    }
+    await ack();
+    const { channel, ts } = parsed.data;
+    if (channel !== null && ts !== null) {
+      const message = reclaimDecidedMessage(result.entry, deps.config.team.timezone);
+      deps.notifier.send("chat.update", { channel, ts, text: message.text, blocks: message.blocks ?? [] });
+    }
+  };
+}

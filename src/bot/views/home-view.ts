@@ -1,0 +1,148 @@
+import type { types } from "@slack/bolt";
+import { slotsText } from "../../checks/claim-target.ts";
+import { localWhen, mention } from "../../usecases/action-text.ts";
+import { noteWords } from "../../usecases/claim-text.ts";
+import type { HomeHost, HomeModel } from "../../usecases/read-home.ts";
+import { formatDuration } from "../parse-duration.ts";
+import { claimButtons } from "./claim-dm.ts";
+import { clip, context, section } from "./reply-message.ts";
+import { summaryLine } from "./status-fleet.ts";
+import { claimsWords, STATUS_GROUPS, statusWords, unclaimedWords } from "./status-words.ts";
+
+/** Slack's limit for a Home tab. */
+export const HOME_MAX_BLOCKS = 100;
+/** Claims listed with buttons; the rest are counted. */
+const CLAIMS_SHOWN = 10;
+const SECTION_FILL_CHARS = 2900;
+const LINE_MAX_CHARS = 400;
+/** All the board's text together: well inside the 250 kB a view may take. */
+const BOARD_BUDGET_CHARS = 60_000;
+
+/** A `views.publish` view of type `home`. */
+export interface HomeView {
+  type: "home";
+  callback_id: string;
+  blocks: types.KnownBlock[];
+}
+
+/**
+ * The App Home: the user's claims, each with *Extend 4 h* / *Release*; the cost warden of the month;
+ * the fleet board (each host: status and idle since, every GPU's utilisation now, claims, GPUs in use
+ * without a claim). At most {@link HOME_MAX_BLOCKS} blocks for any fleet size: hosts that do not fit
+ * are counted per group at the end. Pure.
+ */
+export function homeView(model: HomeModel, slashCommand: string): HomeView {
+  const { nowMs, zone } = model;
+  const when = (ms: number) => localWhen(ms, nowMs, zone);
+  const blocks: types.KnownBlock[] = [{ type: "header", text: { type: "plain_text", text: "GPU Warden" } }];
+  if (model.notice !== null) blocks.push(context(model.notice));
+
+  if (model.mine.length === 0) {
+    blocks.push(
+      section(
+        `*Your claims:* none. \`${slashCommand} claim <host>[:<gpus>] [for <duration>]\` or ` +
+          `\`${slashCommand} claim <n> [<model>]\` takes GPUs; claims last ${formatDuration(model.rules.defaultMs)} ` +
+          `unless you say otherwise.`,
+      ),
+    );
+  } else {
+    blocks.push(section(`*Your claims* (${model.mine.length})`));
+    for (const { group, gpus } of model.mine.slice(0, CLAIMS_SHOWN)) {
+      const util = gpus.length === 0 ? "" : ` · now ${utilList(gpus.map((gpu) => gpu.utilPct))}`;
+      blocks.push(
+        section(
+          `*${slotsText(group)}*${noteWords(group.note)} until *${when(group.untilMs)}* ` +
+            `(${formatDuration(group.untilMs - nowMs)} left)${util}`,
+        ),
+      );
+      blocks.push(claimButtons(group));
+    }
+    const more = model.mine.length - CLAIMS_SHOWN;
+    if (more > 0) blocks.push(context(`…and ${more} more: \`${slashCommand} mine\` lists them all.`));
+  }
+  blocks.push({ type: "divider" });
+  blocks.push(
+    section(
+      model.warden === null
+        ? "*Cost warden:* nobody this month (set `warden.roster` in the config)."
+        : `*Cost warden this month:* ${mention(model.warden)}`,
+    ),
+  );
+  blocks.push({ type: "divider" });
+  const summaries = model.hosts.map((host) => host.summary);
+  blocks.push(section(`*Fleet* · ${summaryLine(summaries)}`));
+  blocks.push(
+    context(`As of ${when(nowMs)} (${zone}) · \`${slashCommand} status <host>\` shows one host in detail`),
+  );
+  board(model, blocks, slashCommand);
+  return { type: "home", callback_id: "home", blocks };
+}
+
+function board(model: HomeModel, blocks: types.KnownBlock[], slashCommand: string): void {
+  if (model.hosts.length === 0) {
+    blocks.push(section("No hosts yet: configure a source, and the first poll fills this board."));
+    return;
+  }
+  const maxBlocks = HOME_MAX_BLOCKS - 1;
+  let usedChars = 0;
+  let full = false;
+  const omitted: Array<{ title: string; count: number }> = [];
+  for (const group of STATUS_GROUPS) {
+    const members = model.hosts.filter((host) =>
+      (group.statuses as readonly string[]).includes(host.summary.status),
+    );
+    if (members.length === 0) continue;
+    let text = `*${group.title}* (${members.length})`;
+    let shown = 0;
+    for (const host of members) {
+      const line = clip(hostLine(host, model.nowMs, model.zone), LINE_MAX_CHARS);
+      const newSection = text.length + 1 + line.length > SECTION_FILL_CHARS;
+      if (
+        full ||
+        blocks.length + (newSection ? 2 : 1) > maxBlocks ||
+        usedChars + text.length + 1 + line.length > BOARD_BUDGET_CHARS
+      ) {
+        full = true;
+        break;
+      }
+      if (newSection) {
+        blocks.push(section(text));
+        usedChars += text.length;
+        text = line;
+      } else {
+        text = `${text}\n${line}`;
+      }
+      shown++;
+    }
+    if (shown > 0) {
+      blocks.push(section(text));
+      usedChars += text.length;
+    }
+    if (shown < members.length)
+      omitted.push({ title: group.title.toLowerCase(), count: members.length - shown });
+  }
+  if (omitted.length > 0) {
+    const total = omitted.reduce((sum, group) => sum + group.count, 0);
+    const which = omitted.map((group) => `${group.count} ${group.title}`).join(", ");
+    blocks.push(
+      context(`…and ${total} more hosts (${which}): \`${slashCommand} status <host>\` shows any of them.`),
+    );
+  }
+}
+
+/** `• *gpu-a* idle since 10:00 (2 h) · util \`0 0 97 –\` % · GPU 0 claimed by @bob until 11:08`. */
+function hostLine(host: HomeHost, nowMs: number, zone: string): string {
+  const { summary } = host;
+  const parts = [statusWords(summary, nowMs, zone)];
+  const known = summary.status !== "unknown" && summary.status !== "never-seen";
+  if (known && host.gpus.length > 0) parts.push(`util ${utilList(host.gpus.map((gpu) => gpu.utilPct))}`);
+  if (summary.claims.length > 0) parts.push(claimsWords(summary.claims, nowMs, zone));
+  if (summary.unclaimedBusy.length > 0) parts.push(unclaimedWords(summary.unclaimedBusy));
+  if (summary.openAlert !== null) parts.push("alert open");
+  return `• *${summary.host}* ${parts.join(" · ")}`;
+}
+
+/** `` `0 0 97 –` % ``: each GPU's utilisation now, `–` where there is no reading. */
+function utilList(utilPcts: ReadonlyArray<number | null>): string {
+  return `\`${utilPcts.map((pct) => (pct === null ? "–" : String(Math.round(pct)))).join(" ")}\` %`;
+}

@@ -1,0 +1,208 @@
+import type { Config, HostSettings } from "../config/schema.ts";
+import { meanTariffPrice, type Tariff, tariffAt } from "./tariff-price.ts";
+
+/** Hours in an average month (365.25 days / 12): the write-off period's unit. */
+export const HOURS_PER_MONTH = (365.25 * 24) / 12;
+
+/**
+ * What one host costs, in the team currency:
+ * - `rate`: a rental or cloud price per hour (power included); a cloud host is billed only while
+ *   on, a rental (`rented: true`) every hour;
+ * - `owned`: the purchase price written off straight-line over `lifetimeMonths`, plus upkeep as a
+ *   share of that, every hour whether on or off; plus power × the tariff while on;
+ * - `none`: no price configured; the cost is unknown (energy is still counted).
+ */
+export type HostCostBasis =
+  | { kind: "rate"; costPerHour: number; billedWhenOff: boolean }
+  | {
+      kind: "owned";
+      purchasePrice: number;
+      lifetimeMonths: number;
+      upkeepPct: number;
+      /** `purchasePrice / (lifetimeMonths × HOURS_PER_MONTH)`. */
+      capitalPerHour: number;
+      /** `capitalPerHour × upkeepPct / 100`. */
+      upkeepPerHour: number;
+      ratedWatts: number | null;
+    }
+  | { kind: "none"; ratedWatts: number | null };
+
+type CostSettings = Pick<
+  HostSettings,
+  "cost_per_hour" | "rented" | "purchase_price" | "lifetime_months" | "rated_watts" | "upkeep_pct"
+>;
+
+/** The host's cost basis from its settings and the config's `costs` defaults. */
+export function hostCostBasis(
+  settings: Partial<CostSettings> | undefined,
+  costs: Pick<Config["costs"], "upkeep_pct" | "lifetime_months">,
+): HostCostBasis {
+  const ratedWatts = settings?.rated_watts ?? null;
+  if (settings?.cost_per_hour !== undefined) {
+    return { kind: "rate", costPerHour: settings.cost_per_hour, billedWhenOff: settings.rented === true };
+  }
+  if (settings?.purchase_price !== undefined) {
+    const lifetimeMonths = settings.lifetime_months ?? costs.lifetime_months;
+    const upkeepPct = settings.upkeep_pct ?? costs.upkeep_pct;
+    const capitalPerHour = settings.purchase_price / (lifetimeMonths * HOURS_PER_MONTH);
+    return {
+      kind: "owned",
+      purchasePrice: settings.purchase_price,
+      lifetimeMonths,
+      upkeepPct,
+      capitalPerHour,
+      upkeepPerHour: (capitalPerHour * upkeepPct) / 100,
+      ratedWatts,
+    };
+  }
+  return { kind: "none", ratedWatts };
+}
+
+/** Rented and cloud hosts: the ones a team can stop paying for (do-not-renew candidates). */
+export function isRentedOrCloud(basis: HostCostBasis): boolean {
+  return basis.kind === "rate";
+}
+
+/**
+ * What one host did in (part of) one clock hour: `[fromMs, toMs)` inside `[hourMs, hourMs + 1 h)`.
+ * GPU-minutes add up to `gpus × (toMs − fromMs)` in minutes.
+ */
+export interface HostHourUsage {
+  hourMs: number;
+  fromMs: number;
+  toMs: number;
+  /** GPUs known on the host in that hour. */
+  gpus: number;
+  busyGpuMinutes: number;
+  idleGpuMinutes: number;
+  unknownGpuMinutes: number;
+  /** Minutes the host was on: the most any of its GPUs had a reading. */
+  onMinutes: number;
+  /** Energy the GPUs' power readings add up to; `null` without any power reading. */
+  energyWh: number | null;
+}
+
+/** One host's cost over some hours, in the team currency; `null` money when the basis is `none`. */
+export interface CostTotals {
+  /** Write-off of owned hardware. */
+  capital: number;
+  upkeep: number;
+  /** Power × tariff (owned hosts; a rate includes power). */
+  energyCost: number;
+  /** Rental or cloud charges. */
+  rent: number;
+  total: number | null;
+  /** The share of `total` for idle GPU-minutes. */
+  idle: number | null;
+  /** From the readings, else rated watts × hours on; `null` when neither is known. */
+  energyKWh: number | null;
+  /** Hours of the span, hours on. */
+  hours: number;
+  onHours: number;
+}
+
+/** A mean-price lookup shared by many hosts over the same hours (the tariff walk is not free). */
+export type PriceOver = (fromMs: number, toMs: number) => number;
+
+/** {@link meanTariffPrice}, memoised per span. */
+export function cachedPriceOver(tariff: Tariff): PriceOver {
+  const cache = new Map<string, number>();
+  return (fromMs, toMs) => {
+    const key = `${fromMs}:${toMs}`;
+    let price = cache.get(key);
+    if (price === undefined) {
+      price = meanTariffPrice(tariff, fromMs, toMs);
+      cache.set(key, price);
+    }
+    return price;
+  };
+}
+
+/** Energy of the hour in kWh: the readings, else rated watts × time on; `null` when neither is known. */
+export function energyKWhOf(usage: HostHourUsage, ratedWatts: number | null): number | null {
+  if (usage.energyWh !== null) return usage.energyWh / 1000;
+  if (ratedWatts !== null) return (ratedWatts * usage.onMinutes) / 60 / 1000;
+  return null;
+}
+
+/** The cost of the hours in `usages` (any order, any hosts' worth: they are simply added up). */
+export function costOfHours(
+  basis: HostCostBasis,
+  priceOver: PriceOver,
+  usages: readonly HostHourUsage[],
+): CostTotals {
+  const totals: CostTotals = {
+    capital: 0,
+    upkeep: 0,
+    energyCost: 0,
+    rent: 0,
+    total: basis.kind === "none" ? null : 0,
+    idle: basis.kind === "none" ? null : 0,
+    energyKWh: null,
+    hours: 0,
+    onHours: 0,
+  };
+  for (const usage of usages) {
+    const spanHours = (usage.toMs - usage.fromMs) / HOUR_MS;
+    const onHours = usage.onMinutes / 60;
+    totals.hours += spanHours;
+    totals.onHours += onHours;
+    const ratedWatts = basis.kind === "rate" ? null : basis.ratedWatts;
+    const kWh = energyKWhOf(usage, ratedWatts);
+    if (kWh !== null) totals.energyKWh = (totals.energyKWh ?? 0) + kWh;
+    let hourTotal = 0;
+    switch (basis.kind) {
+      case "none":
+        continue;
+      case "rate": {
+        const rent = basis.costPerHour * (basis.billedWhenOff ? spanHours : onHours);
+        totals.rent += rent;
+        hourTotal = rent;
+        break;
+      }
+      case "owned": {
+        const capital = basis.capitalPerHour * spanHours;
+        const upkeep = basis.upkeepPerHour * spanHours;
+        const energyCost = kWh === null ? 0 : kWh * priceOver(usage.fromMs, usage.toMs);
+        totals.capital += capital;
+        totals.upkeep += upkeep;
+        totals.energyCost += energyCost;
+        hourTotal = capital + upkeep + energyCost;
+        break;
+      }
+      default:
+        basis satisfies never;
+    }
+    totals.total = (totals.total ?? 0) + hourTotal;
+    totals.idle = (totals.idle ?? 0) + hourTotal * idleShare(usage, spanHours);
+  }
+  return totals;
+}
+
+/** The idle GPU-minutes' share of the hour's GPU-minutes (0 without GPUs). */
+export function idleShare(usage: HostHourUsage, spanHours = (usage.toMs - usage.fromMs) / HOUR_MS): number {
+  const gpuMinutes = usage.gpus * spanHours * 60;
+  return gpuMinutes > 0 ? usage.idleGpuMinutes / gpuMinutes : 0;
+}
+
+/**
+ * What an hour of the host running costs at `atMs` (rated power for owned hosts, none when
+ * `rated_watts` is not set): the rate alerts multiply by idle time. `null` when no price is configured.
+ */
+export function hostHourCost(basis: HostCostBasis, tariff: Tariff, atMs: number): number | null {
+  switch (basis.kind) {
+    case "none":
+      return null;
+    case "rate":
+      return basis.costPerHour;
+    case "owned": {
+      const power =
+        basis.ratedWatts === null ? 0 : (basis.ratedWatts / 1000) * tariffAt(tariff, atMs).pricePerKWh;
+      return basis.capitalPerHour + basis.upkeepPerHour + power;
+    }
+    default:
+      return basis satisfies never;
+  }
+}
+
+const HOUR_MS = 3_600_000;

@@ -1,0 +1,63 @@
+/** Number formats shared by the summary message, CSV and chart. */
+
+const formatters = new Map<string, Intl.NumberFormat>();
+
+/**
+ * `€1,234` (or `1,234` with `symbol: false`); amounts under 100 keep cents: `€12.50`. An unknown
+ * currency code prints as `1,234 XYZ`.
+ */
+export function formatMoney(amount: number, currency: string, options: { symbol?: boolean } = {}): string {
+  const digits = Math.abs(amount) < 100 ? 2 : 0;
+  const symbol = options.symbol ?? true;
+  const key = `${currency}|${digits}|${symbol}`;
+  let format = formatters.get(key);
+  if (format === undefined) {
+    try {
+      format = symbol
+        ? new Intl.NumberFormat("en-GB", {
+            style: "currency",
+            currency,
+            minimumFractionDigits: digits,
+            maximumFractionDigits: digits,
+          })
+        : new Intl.NumberFormat("en-GB", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    } catch {
+      format = new Intl.NumberFormat("en-GB", {
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+      });
+    }
+    formatters.set(key, format);
+  }
+  return format.format(amount);
+}
+
+/** `42 %`, `0.4 %` below 1, `—` for unknown. */
+export function formatPct(pct: number | null): string {
+  if (pct === null) return "—";
+  return pct > 0 && pct < 1 ? `${pct.toFixed(1)} %` : `${Math.round(pct)} %`;
+}
+
+/** `1,234 h`, `3.5 h` below 10. */
+export function formatHours(hours: number): string {
+  return hours < 10 && hours !== Math.round(hours)
+    ? `${hours.toFixed(1)} h`
+    : `${Math.round(hours).toLocaleString("en-GB")} h`;
+}
+
+/** `▲ 12 pts`, `▼ 3 pts`, `= 0 pts` (percentage points), `new` without a previous value. */
+export function formatPctChange(current: number | null, previous: number | null): string {
+  if (current === null || previous === null) return current === null ? "—" : "new";
+  const delta = current - previous;
+  const rounded = Math.round(delta);
+  if (rounded === 0) return "= 0 pts";
+  return `${rounded > 0 ? "▲" : "▼"} ${Math.abs(rounded)} pts`;
+}
+
+/** `▲ 12 %` / `▼ 30 %` relative change, `—` when the previous value is 0 or unknown. */
+export function formatRelativeChange(current: number, previous: number | null): string {
+  if (previous === null || previous === 0) return "—";
+  const pct = Math.round(((current - previous) / previous) * 100);
+  if (pct === 0) return "= 0 %";
+  return `${pct > 0 ? "▲" : "▼"} ${Math.abs(pct)} %`;
+}

@@ -1,0 +1,709 @@
+import type { HostHourUsage } from "../checks/cost-model.ts";
+import { meanPct, type UtilMinutes } from "../checks/reclaim.ts";
+import { doNotRenew, type RenewalFlag } from "../checks/renewal.ts";
+import {
+  type ContainerGroupUsage,
+  compareAdvice,
+  type RightsizingAdvice,
+  rightsize,
+} from "../checks/rightsizing.ts";
+import type { AuditEntry } from "../store/audit-store.ts";
+import type { GpuHourRollup, GpuRollupTotals, HostRecord } from "../store/metrics-types.ts";
+import type { ClaimSpan } from "../store/summary-store.ts";
+import { localDayStarts } from "./local-days.ts";
+
+/**
+ * The biweekly summary as numbers: per host and GPU, per person, stops and snoozes, containers,
+ * reclaim and do-not-renew, and the trend against the previous period. Built by a pure function from
+ * what the stores hold; the message, the CSV and the chart are renderings of it.
+ */
+
+export interface Period {
+  fromMs: number;
+  toMs: number;
+}
+
+/** Prices, from the cost model. `null` means the price is not known (no cost configured). */
+export interface SummaryPricing {
+  currency: string;
+  /**
+   * What the host cost over `usage` (one clock hour, or a whole period folded into one span for the
+   * previous period's trend). Its idle share is `cost × idle GPU-minutes / GPU-minutes`, as in the ledger.
+   */
+  hostCost(host: string, usage: HostHourUsage): number | null;
+  /**
+   * What the host being off over `[fromMs, toMs)` saved: a cloud price stops, power is not drawn
+   * (`meanPowerW`: the host's measured mean draw while on, when known).
+   */
+  offSaving(host: string, fromMs: number, toMs: number, meanPowerW: number | null): number | null;
+}
+
+/** Container requests and usage from Prometheus, or why there are none. */
+export type ContainerReport =
+  | { status: "ok"; groups: readonly ContainerGroupUsage[] }
+  | { status: "off" }
+  | { status: "failed"; message: string };
+
+/** A host's open reclaim case, for the summary. */
+export interface ReclaimListing {
+  host: string;
+  state: "pending" | "due";
+  sinceMs: number;
+  /** Pending: when observation ends; due: when the decision was asked for. */
+  untilMs: number;
+  windowMeanPct: number | null;
+}
+
+export interface SummaryInput {
+  period: Period;
+  /**
+   * Hours before this are rolled up (`min(period end, rollup watermark)`): GPU time after it is not
+   * counted as unknown, it is simply not in yet.
+   */
+  dataUntilMs: number;
+  previous: Period;
+  timezone: string;
+  hosts: readonly HostRecord[];
+  /** The current period's hourly rollups, by hour then GPU (as `rollupsBetween` returns them). */
+  rollups: readonly GpuHourRollup[];
+  previousTotals: readonly GpuRollupTotals[];
+  /** Claims that overlap the period. */
+  claims: readonly ClaimSpan[];
+  /** Audit entries of the period: `stop` and `keep` are used. */
+  audit: readonly AuditEntry[];
+  pricing: SummaryPricing;
+  /** Rented or cloud: has a `cost_per_hour`. */
+  paidByTheHour(host: string): boolean;
+  containers: ContainerReport;
+  reclaim: readonly ReclaimListing[];
+  /** Rented or cloud hosts below this in both periods are flagged: do not renew. */
+  renewalBelowPct: number;
+}
+
+export interface GpuRow {
+  host: string;
+  index: number;
+  model: string | null;
+  utilMeanPct: number | null;
+  busyHours: number;
+  idleHours: number;
+  unknownHours: number;
+  /** `null` when some idle hour had no price. */
+  idleCost: number | null;
+}
+
+export interface HostRow {
+  host: string;
+  gpus: number;
+  utilMeanPct: number | null;
+  previousUtilMeanPct: number | null;
+  busyGpuHours: number;
+  idleGpuHours: number;
+  unknownGpuHours: number;
+  idleCost: number | null;
+  previousIdleGpuHours: number;
+  /** Mean utilisation per day column (see {@link SummaryModel.dayStartsMs}); `null` without readings. */
+  dailyUtilPct: (number | null)[];
+  paidByTheHour: boolean;
+}
+
+export interface PersonRow {
+  user: string;
+  claims: number;
+  claimedGpuHours: number;
+  busyGpuHours: number;
+  idleGpuHours: number;
+  /** Idle cost of the claimed GPUs while claimed; `null` when some idle hour had no price. */
+  idleCost: number | null;
+  stops: number;
+  savedCost: number;
+  keeps: number;
+}
+
+export interface StopRow {
+  host: string;
+  actor: string;
+  atMs: number;
+  forced: boolean;
+  /** Start of the first hour after the stop with busy GPU time; `null`: not used again in the period. */
+  nextUseMs: number | null;
+  /** Hours from the stop to the next use, capped at the period end. */
+  offHours: number;
+  savedCost: number | null;
+}
+
+export interface KeepRow {
+  host: string;
+  actor: string;
+  atMs: number;
+  untilMs: number;
+  /** Hours kept within the period. */
+  keptHours: number;
+}
+
+export interface FleetTotals {
+  hosts: number;
+  gpus: number;
+  utilMeanPct: number | null;
+  busyGpuHours: number;
+  idleGpuHours: number;
+  unknownGpuHours: number;
+  /** Sum over the priced GPUs. */
+  idleCost: number;
+  /** GPUs without a price for some idle hour (their idle cost is left out). */
+  unpricedGpus: number;
+}
+
+export interface SummaryModel {
+  period: Period;
+  previous: Period;
+  timezone: string;
+  currency: string;
+  /** Start of each day column, `dayStartsMs.length` = columns; the last column ends at `period.toMs`. */
+  dayStartsMs: number[];
+  fleet: FleetTotals;
+  previousFleet: FleetTotals;
+  /** Highest idle cost first (unpriced last, by idle GPU-hours). */
+  hosts: HostRow[];
+  /** By host then index. */
+  gpus: GpuRow[];
+  /** Highest claim idle cost first. */
+  people: PersonRow[];
+  stops: StopRow[];
+  keeps: KeepRow[];
+  savedCost: number;
+  containers:
+    | { status: "ok"; advice: RightsizingAdvice[] }
+    | { status: "off" }
+    | { status: "failed"; message: string };
+  reclaim: ReclaimListing[];
+  renewalBelowPct: number;
+  doNotRenew: RenewalFlag[];
+}
+
+const HOUR_MS = 3_600_000;
+
+interface Acc extends UtilMinutes {
+  busy: number;
+  idle: number;
+  unknown: number;
+  idleCost: number;
+  unpriced: boolean;
+}
+
+class GpuAcc implements Acc {
+  utilPctMinutes = 0;
+  knownMinutes = 0;
+  spanMinutes = 0;
+  busy = 0;
+  idle = 0;
+  unknown = 0;
+  idleCost = 0;
+  unpriced = false;
+  claimed = false;
+
+  constructor(
+    readonly host: string,
+    readonly index: number,
+  ) {}
+}
+
+/** A host's sums, per day column and per clock hour of the period. */
+class HostAcc extends GpuAcc {
+  readonly gpus: GpuAcc[] = [];
+  readonly dayUtil: Float64Array;
+  readonly dayKnown: Float64Array;
+  readonly hourBusy: Float64Array;
+  readonly hourIdle: Float64Array;
+  /** The most minutes any GPU had a reading: minutes the host was on. */
+  readonly hourOn: Float64Array;
+  readonly hourEnergy: Float64Array;
+  readonly hourHasEnergy: Uint8Array;
+  readonly hourRows: Uint16Array;
+  /** Cost of one idle GPU-minute per hour; NaN without a price. */
+  readonly idleMinuteCost: Float64Array;
+
+  constructor(
+    readonly name: string,
+    days: number,
+    hours: number,
+  ) {
+    super(name, -1);
+    this.dayUtil = new Float64Array(days);
+    this.dayKnown = new Float64Array(days);
+    this.hourBusy = new Float64Array(hours);
+    this.hourIdle = new Float64Array(hours);
+    this.hourOn = new Float64Array(hours);
+    this.hourEnergy = new Float64Array(hours);
+    this.hourHasEnergy = new Uint8Array(hours);
+    this.hourRows = new Uint16Array(hours);
+    this.idleMinuteCost = new Float64Array(hours).fill(Number.NaN);
+  }
+
+  dailyMeans(): (number | null)[] {
+    return Array.from(this.dayUtil, (util, i) => (this.dayKnown[i]! > 0 ? util / this.dayKnown[i]! : null));
+  }
+}
+
+const newAcc = (): Acc => ({
+  utilPctMinutes: 0,
+  knownMinutes: 0,
+  spanMinutes: 0,
+  busy: 0,
+  idle: 0,
+  unknown: 0,
+  idleCost: 0,
+  unpriced: false,
+});
+
+export function buildSummaryModel(input: SummaryInput): SummaryModel {
+  const { period, pricing } = input;
+  const dayStartsMs = localDayStarts(period.fromMs, period.toMs, input.timezone);
+  const columnEnds = [...dayStartsMs.slice(1), period.toMs];
+  const records = new Map(input.hosts.map((host) => [host.name, host]));
+  const firstHourMs = Math.floor(period.fromMs / HOUR_MS) * HOUR_MS;
+  const hourSlots = Math.max(0, Math.ceil((period.toMs - firstHourMs) / HOUR_MS));
+
+  const claimedGpus = new Set<string>();
+  for (const claim of input.claims) {
+    const indexes = claim.gpuIndex === null ? gpuIndexes(records.get(claim.host)) : [claim.gpuIndex];
+    for (const index of indexes) claimedGpus.add(gpuKey(claim.host, index));
+  }
+
+  const hostAcc = new Map<string, HostAcc>();
+  const gpuAcc = new Map<string, GpuAcc>();
+  let column = 0;
+  let lastHost: HostAcc | undefined;
+  for (const row of input.rollups) {
+    while (column < columnEnds.length - 1 && row.hourMs >= columnEnds[column]!) column++;
+    let host: HostAcc | undefined = lastHost?.name === row.host ? lastHost : hostAcc.get(row.host);
+    if (host === undefined) {
+      host = new HostAcc(row.host, dayStartsMs.length, hourSlots);
+      hostAcc.set(row.host, host);
+    }
+    lastHost = host;
+    let gpu = host.gpus[row.index];
+    if (gpu === undefined) {
+      gpu = new GpuAcc(row.host, row.index);
+      gpu.claimed = claimedGpus.has(gpuKey(row.host, row.index));
+      host.gpus[row.index] = gpu;
+      gpuAcc.set(gpuKey(row.host, row.index), gpu);
+    }
+    const known = row.utilMeanPct === null ? 0 : row.busyMinutes + row.idleMinutes;
+    const utilMinutes = row.utilMeanPct === null ? 0 : row.utilMeanPct * known;
+    gpu.utilPctMinutes += utilMinutes;
+    gpu.knownMinutes += known;
+    gpu.busy += row.busyMinutes;
+    gpu.idle += row.idleMinutes;
+    host.utilPctMinutes += utilMinutes;
+    host.knownMinutes += known;
+    host.busy += row.busyMinutes;
+    host.idle += row.idleMinutes;
+    host.dayUtil[column] = host.dayUtil[column]! + utilMinutes;
+    host.dayKnown[column] = host.dayKnown[column]! + known;
+    const slot = (row.hourMs - firstHourMs) / HOUR_MS;
+    if (slot < 0 || slot >= hourSlots) continue;
+    host.hourBusy[slot] = host.hourBusy[slot]! + row.busyMinutes;
+    host.hourIdle[slot] = host.hourIdle[slot]! + row.idleMinutes;
+    host.hourOn[slot] = Math.max(host.hourOn[slot]!, row.busyMinutes + row.idleMinutes);
+    host.hourRows[slot] = host.hourRows[slot]! + 1;
+    if (row.energyWh !== null) {
+      host.hourEnergy[slot] = host.hourEnergy[slot]! + row.energyWh;
+      host.hourHasEnergy[slot] = 1;
+    }
+  }
+
+  const dataUntilMs = Math.min(input.dataUntilMs, period.toMs);
+  for (const host of hostAcc.values()) {
+    const record = records.get(host.name);
+    for (let slot = 0; slot < hourSlots; slot++) {
+      const hourMs = firstHourMs + slot * HOUR_MS;
+      if (hourMs >= dataUntilMs) break;
+      const gpus = Math.max(host.hourRows[slot]!, gpusSeenBy(record, hourMs + HOUR_MS));
+      if (gpus === 0) continue;
+      const cost = pricing.hostCost(host.name, {
+        hourMs,
+        fromMs: hourMs,
+        toMs: hourMs + HOUR_MS,
+        gpus,
+        busyGpuMinutes: host.hourBusy[slot]!,
+        idleGpuMinutes: host.hourIdle[slot]!,
+        unknownGpuMinutes: Math.max(0, gpus * 60 - host.hourBusy[slot]! - host.hourIdle[slot]!),
+        onMinutes: Math.min(60, host.hourOn[slot]!),
+        energyWh: host.hourHasEnergy[slot] ? host.hourEnergy[slot]! : null,
+      });
+      if (cost !== null) host.idleMinuteCost[slot] = cost / (gpus * 60);
+    }
+    for (const gpu of host.gpus) {
+      if (gpu === undefined) continue;
+      const expected = expectedMinutes(record, gpu.index, period.fromMs, dataUntilMs);
+      gpu.spanMinutes = expected;
+      gpu.unknown = Math.max(0, expected - gpu.busy - gpu.idle);
+      host.spanMinutes += expected;
+      host.unknown += gpu.unknown;
+    }
+  }
+
+  const claimedHours = new Map<string, Map<number, { row: GpuHourRollup; idleMinuteCost: number }>>();
+  for (const row of input.rollups) {
+    const host = hostAcc.get(row.host)!;
+    const gpu = host.gpus[row.index]!;
+    const slot = (row.hourMs - firstHourMs) / HOUR_MS;
+    const idleMinuteCost = slot >= 0 && slot < hourSlots ? host.idleMinuteCost[slot]! : Number.NaN;
+    if (row.idleMinutes > 0) {
+      if (Number.isNaN(idleMinuteCost)) {
+        gpu.unpriced = true;
+        host.unpriced = true;
+      } else {
+        gpu.idleCost += row.idleMinutes * idleMinuteCost;
+        host.idleCost += row.idleMinutes * idleMinuteCost;
+      }
+    }
+    if (gpu.claimed) {
+      const key = gpuKey(row.host, row.index);
+      let hours = claimedHours.get(key);
+      if (hours === undefined) {
+        hours = new Map();
+        claimedHours.set(key, hours);
+      }
+      hours.set(row.hourMs, { row, idleMinuteCost });
+    }
+  }
+
+  const gpus: GpuRow[] = [...gpuAcc.values()]
+    .map((acc) => ({
+      host: acc.host,
+      index: acc.index,
+      model: records.get(acc.host)?.gpus.find((g) => g.index === acc.index)?.model ?? null,
+      utilMeanPct: meanPct(acc),
+      busyHours: acc.busy / 60,
+      idleHours: acc.idle / 60,
+      unknownHours: acc.unknown / 60,
+      idleCost: acc.unpriced ? null : acc.idleCost,
+    }))
+    .sort((a, b) => compareNames(a.host, b.host) || a.index - b.index);
+
+  const previousGpu = input.previousTotals;
+  const previousHost = new Map<string, Acc>();
+  for (const totals of previousGpu) {
+    let acc = previousHost.get(totals.host);
+    if (acc === undefined) {
+      acc = newAcc();
+      previousHost.set(totals.host, acc);
+    }
+    addTotals(acc, totals);
+  }
+
+  const hostNames = [...new Set([...hostAcc.keys(), ...previousHost.keys()])];
+  const hosts: HostRow[] = hostNames.map((name) => {
+    const acc = hostAcc.get(name);
+    const previous = previousHost.get(name);
+    return {
+      host: name,
+      gpus: records.get(name)?.gpus.length ?? acc?.gpus.filter((g) => g !== undefined).length ?? 0,
+      utilMeanPct: acc === undefined ? null : meanPct(acc),
+      previousUtilMeanPct: previous === undefined ? null : meanPct(previous),
+      busyGpuHours: (acc?.busy ?? 0) / 60,
+      idleGpuHours: (acc?.idle ?? 0) / 60,
+      unknownGpuHours: (acc?.unknown ?? 0) / 60,
+      idleCost: acc === undefined ? 0 : acc.unpriced ? null : acc.idleCost,
+      previousIdleGpuHours: (previous?.idle ?? 0) / 60,
+      dailyUtilPct: acc === undefined ? dayStartsMs.map(() => null) : acc.dailyMeans(),
+      paidByTheHour: input.paidByTheHour(name),
+    };
+  });
+  hosts.sort(
+    (a, b) =>
+      (b.idleCost ?? -1) - (a.idleCost ?? -1) ||
+      b.idleGpuHours - a.idleGpuHours ||
+      compareNames(a.host, b.host),
+  );
+
+  const stops = stopRows(input, hostAcc, firstHourMs);
+  const keeps = keepRows(input);
+  const people = personRows(input, records, claimedHours, stops, keeps);
+  const fleet = fleetTotals([...hostAcc.values()], [...gpuAcc.values()]);
+  const previousFleet = previousTotalsOf(input, previousHost);
+  const containers =
+    input.containers.status === "ok"
+      ? {
+          status: "ok" as const,
+          advice: input.containers.groups.map((group) => rightsize(group)).sort(compareAdvice),
+        }
+      : input.containers;
+
+  return {
+    period,
+    previous: input.previous,
+    timezone: input.timezone,
+    currency: pricing.currency,
+    dayStartsMs,
+    fleet,
+    previousFleet,
+    hosts,
+    gpus,
+    people,
+    stops,
+    keeps,
+    savedCost: stops.reduce((sum, stop) => sum + (stop.savedCost ?? 0), 0),
+    containers,
+    reclaim: [...input.reclaim].sort((a, b) => a.sinceMs - b.sinceMs || compareNames(a.host, b.host)),
+    renewalBelowPct: input.renewalBelowPct,
+    doNotRenew: doNotRenew(
+      hosts.map((row) => ({
+        host: row.host,
+        paidByTheHour: row.paidByTheHour,
+        currentUtilPct: row.utilMeanPct,
+        previousUtilPct: row.previousUtilMeanPct,
+      })),
+      input.renewalBelowPct,
+    ),
+  };
+}
+
+function stopRows(input: SummaryInput, hostAcc: Map<string, HostAcc>, firstHourMs: number): StopRow[] {
+  const { period, pricing } = input;
+  return input.audit
+    .filter((entry) => entry.action === "stop" && !entry.dryRun && entry.host !== null)
+    .filter((entry) => entry.atMs >= period.fromMs && entry.atMs < period.toMs)
+    .sort((a, b) => a.atMs - b.atMs || a.id - b.id)
+    .map((entry) => {
+      const host = entry.host!;
+      const acc = hostAcc.get(host);
+      let nextUseMs: number | null = null;
+      if (acc !== undefined) {
+        const after = Math.floor((entry.atMs - firstHourMs) / HOUR_MS) + 1;
+        for (let slot = Math.max(0, after); slot < acc.hourBusy.length; slot++) {
+          if (acc.hourBusy[slot]! > 0) {
+            nextUseMs = Math.min(period.toMs, firstHourMs + slot * HOUR_MS);
+            break;
+          }
+        }
+      }
+      const endMs = nextUseMs ?? period.toMs;
+      return {
+        host,
+        actor: entry.actor,
+        atMs: entry.atMs,
+        forced: entry.forced,
+        nextUseMs,
+        offHours: (endMs - entry.atMs) / HOUR_MS,
+        savedCost: pricing.offSaving(host, entry.atMs, endMs, acc === undefined ? null : meanPowerW(acc)),
+      };
+    });
+}
+
+/** The host's mean power while on, from its energy readings: Σ energy / Σ hours on. */
+function meanPowerW(acc: HostAcc): number | null {
+  let wh = 0;
+  let onHours = 0;
+  for (let slot = 0; slot < acc.hourOn.length; slot++) {
+    if (!acc.hourHasEnergy[slot] || acc.hourOn[slot]! <= 0) continue;
+    wh += acc.hourEnergy[slot]!;
+    onHours += Math.min(60, acc.hourOn[slot]!) / 60;
+  }
+  return onHours > 0 ? wh / onHours : null;
+}
+
+function keepRows(input: SummaryInput): KeepRow[] {
+  const { period } = input;
+  return input.audit
+    .filter((entry) => entry.action === "keep" && entry.host !== null)
+    .filter((entry) => entry.atMs >= period.fromMs && entry.atMs < period.toMs)
+    .sort((a, b) => a.atMs - b.atMs || a.id - b.id)
+    .map((entry) => {
+      const untilMs = typeof entry.detail.untilMs === "number" ? entry.detail.untilMs : entry.atMs;
+      return {
+        host: entry.host!,
+        actor: entry.actor,
+        atMs: entry.atMs,
+        untilMs,
+        keptHours: Math.max(0, Math.min(untilMs, period.toMs) - entry.atMs) / HOUR_MS,
+      };
+    });
+}
+
+function personRows(
+  input: SummaryInput,
+  records: Map<string, HostRecord>,
+  claimedHours: Map<string, Map<number, { row: GpuHourRollup; idleMinuteCost: number }>>,
+  stops: readonly StopRow[],
+  keeps: readonly KeepRow[],
+): PersonRow[] {
+  const { period } = input;
+  const people = new Map<string, PersonRow & { unpriced: boolean }>();
+  const person = (user: string) => {
+    let row = people.get(user);
+    if (row === undefined) {
+      row = {
+        user,
+        claims: 0,
+        claimedGpuHours: 0,
+        busyGpuHours: 0,
+        idleGpuHours: 0,
+        idleCost: 0,
+        stops: 0,
+        savedCost: 0,
+        keeps: 0,
+        unpriced: false,
+      };
+      people.set(user, row);
+    }
+    return row;
+  };
+  for (const claim of input.claims) {
+    const endMs = Math.min(claim.untilMs, claim.releasedAtMs ?? Number.POSITIVE_INFINITY, period.toMs);
+    const startMs = Math.max(claim.fromMs, period.fromMs);
+    if (endMs <= startMs) continue;
+    const row = person(claim.user);
+    row.claims++;
+    const indexes = claim.gpuIndex === null ? gpuIndexes(records.get(claim.host)) : [claim.gpuIndex];
+    row.claimedGpuHours += (indexes.length * (endMs - startMs)) / HOUR_MS;
+    for (const index of indexes) {
+      const hours = claimedHours.get(gpuKey(claim.host, index));
+      if (hours === undefined) continue;
+      for (let hourMs = Math.floor(startMs / HOUR_MS) * HOUR_MS; hourMs < endMs; hourMs += HOUR_MS) {
+        const hour = hours.get(hourMs);
+        if (hour === undefined) continue;
+        const share = (Math.min(endMs, hourMs + HOUR_MS) - Math.max(startMs, hourMs)) / HOUR_MS;
+        row.busyGpuHours += (share * hour.row.busyMinutes) / 60;
+        const idleMinutes = share * hour.row.idleMinutes;
+        row.idleGpuHours += idleMinutes / 60;
+        if (idleMinutes > 0) {
+          if (Number.isNaN(hour.idleMinuteCost)) row.unpriced = true;
+          else row.idleCost! += idleMinutes * hour.idleMinuteCost;
+        }
+      }
+    }
+  }
+  for (const stop of stops) {
+    const row = person(stop.actor);
+    row.stops++;
+    row.savedCost += stop.savedCost ?? 0;
+  }
+  for (const keep of keeps) person(keep.actor).keeps++;
+  return [...people.values()]
+    .map(({ unpriced, ...row }) => ({ ...row, idleCost: unpriced ? null : row.idleCost }))
+    .sort(
+      (a, b) =>
+        (b.idleCost ?? -1) - (a.idleCost ?? -1) ||
+        b.idleGpuHours - a.idleGpuHours ||
+        compareNames(a.user, b.user),
+    );
+}
+
+function fleetTotals(hosts: readonly Acc[], gpus: readonly Acc[]): FleetTotals {
+  const all = newAcc();
+  for (const acc of hosts) {
+    all.utilPctMinutes += acc.utilPctMinutes;
+    all.knownMinutes += acc.knownMinutes;
+    all.busy += acc.busy;
+    all.idle += acc.idle;
+    all.unknown += acc.unknown;
+  }
+  let idleCost = 0;
+  let unpricedGpus = 0;
+  for (const acc of gpus) {
+    if (acc.unpriced) unpricedGpus++;
+    else idleCost += acc.idleCost;
+  }
+  return {
+    hosts: hosts.length,
+    gpus: gpus.length,
+    utilMeanPct: meanPct(all),
+    busyGpuHours: all.busy / 60,
+    idleGpuHours: all.idle / 60,
+    unknownGpuHours: all.unknown / 60,
+    idleCost,
+    unpricedGpus,
+  };
+}
+
+/**
+ * The previous period from per-GPU totals, each host priced as one span over the whole period (its
+ * hours, GPU-minutes and energy summed): the same rule as the hourly cost, close enough for a trend.
+ */
+function previousTotalsOf(input: SummaryInput, previousHost: Map<string, Acc>): FleetTotals {
+  const { previous, pricing } = input;
+  const spans = new Map<
+    string,
+    { gpus: number; on: number; energy: number | null; totals: GpuRollupTotals[] }
+  >();
+  for (const totals of input.previousTotals) {
+    const span = spans.get(totals.host) ?? { gpus: 0, on: 0, energy: null, totals: [] };
+    span.gpus++;
+    span.on = Math.max(span.on, totals.busyMinutes + totals.idleMinutes);
+    if (totals.energyWh !== null) span.energy = (span.energy ?? 0) + totals.energyWh;
+    span.totals.push(totals);
+    spans.set(totals.host, span);
+  }
+  const spanMinutes = (previous.toMs - previous.fromMs) / 60_000;
+  const gpus: Acc[] = [];
+  for (const [host, span] of spans) {
+    const busy = span.totals.reduce((sum, t) => sum + t.busyMinutes, 0);
+    const idle = span.totals.reduce((sum, t) => sum + t.idleMinutes, 0);
+    const cost = pricing.hostCost(host, {
+      hourMs: previous.fromMs,
+      fromMs: previous.fromMs,
+      toMs: previous.toMs,
+      gpus: span.gpus,
+      busyGpuMinutes: busy,
+      idleGpuMinutes: idle,
+      unknownGpuMinutes: Math.max(0, span.gpus * spanMinutes - busy - idle),
+      onMinutes: Math.min(spanMinutes, span.on),
+      energyWh: span.energy,
+    });
+    for (const totals of span.totals) {
+      const acc = newAcc();
+      addTotals(acc, totals);
+      if (totals.idleMinutes > 0) {
+        if (cost === null) acc.unpriced = true;
+        else acc.idleCost = (cost * totals.idleMinutes) / (span.gpus * spanMinutes);
+      }
+      gpus.push(acc);
+    }
+  }
+  return fleetTotals([...previousHost.values()], gpus);
+}
+
+function addTotals(acc: Acc, totals: GpuRollupTotals): void {
+  const known = totals.busyMinutes + totals.idleMinutes;
+  if (totals.utilMeanPct !== null) {
+    acc.utilPctMinutes += totals.utilMeanPct * known;
+    acc.knownMinutes += known;
+  }
+  acc.busy += totals.busyMinutes;
+  acc.idle += totals.idleMinutes;
+  acc.unknown += totals.unknownMinutes;
+}
+
+/** GPUs of the host first seen before `beforeMs`. */
+function gpusSeenBy(record: HostRecord | undefined, beforeMs: number): number {
+  if (record === undefined) return 0;
+  let count = 0;
+  for (const gpu of record.gpus) if (gpu.firstSeenMs < beforeMs) count++;
+  return count;
+}
+
+/** Minutes of `[fromMs, toMs)` after the GPU was first seen (whole period when it is not on record). */
+function expectedMinutes(
+  record: HostRecord | undefined,
+  index: number,
+  fromMs: number,
+  toMs: number,
+): number {
+  const firstSeenMs = record?.gpus.find((gpu) => gpu.index === index)?.firstSeenMs ?? fromMs;
+  return Math.max(0, toMs - Math.max(fromMs, firstSeenMs)) / 60_000;
+}
+
+function gpuIndexes(record: HostRecord | undefined): number[] {
+  return record?.gpus.map((gpu) => gpu.index) ?? [];
+}
+
+function gpuKey(host: string, index: number): string {
+  return `${host}\u0000${index}`;
+}
+
+function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

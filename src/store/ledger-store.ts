@@ -1,0 +1,107 @@
+import type { Database } from "better-sqlite3";
+
+/**
+ * One host over one complete local day (team time zone). GPU-hours add up to `gpus`' hours of the
+ * day since each GPU was first seen; money is in the team currency.
+ */
+export interface LedgerDay {
+  /** `YYYY-MM-DD`, local. */
+  day: string;
+  host: string;
+  /** Length of the day: 23, 24 or 25 on DST days. */
+  hours: number;
+  /** Hours the host was on (some GPU had a reading). */
+  onHours: number;
+  gpus: number;
+  busyGpuHours: number;
+  idleGpuHours: number;
+  /** No reading: host off or unreachable, bot down. */
+  unknownGpuHours: number;
+  /** From the power readings, else rated watts × hours on; `null` when neither is known. */
+  energyKWh: number | null;
+  /** `null` when the host has no price configured. */
+  cost: number | null;
+  /** The share of `cost` for idle GPU-hours. */
+  idleCost: number | null;
+  capital: number;
+  upkeep: number;
+  energyCost: number;
+  rent: number;
+  /** Digest of the prices, tariff and zone the row was computed with. */
+  basis: string;
+  computedAtMs: number;
+}
+
+export interface LedgerStore {
+  /** Replaces every row of `day` with `rows`, in one transaction. */
+  replaceDay(day: string, rows: readonly LedgerDay[]): void;
+  /** Rows with `fromDay <= day <= toDay`, by day then host. */
+  between(fromDay: string, toDay: string): LedgerDay[];
+  /** `day`, `host` and `basis` of the rows in the range, for staleness checks (cheap). */
+  bases(fromDay: string, toDay: string): { day: string; host: string; basis: string }[];
+  /** The latest day with rows; `null` when the ledger is empty. */
+  lastDay(): string | null;
+}
+
+interface LedgerRow {
+  day: string;
+  host: string;
+  hours: number;
+  on_hours: number;
+  gpus: number;
+  busy_gpu_h: number;
+  idle_gpu_h: number;
+  unknown_gpu_h: number;
+  energy_kwh: number | null;
+  cost: number | null;
+  idle_cost: number | null;
+  capital: number;
+  upkeep: number;
+  energy_cost: number;
+  rent: number;
+  basis: string;
+  computed_ms: number;
+}
+
+export function createLedgerStore(db: Database): LedgerStore {
+  const deleteDay = db.prepare("DELETE FROM ledger_day WHERE day = ?");
+  const insert = db.prepare(
+    `INSERT INTO ledger_day (day, host, hours, on_hours, gpus, busy_gpu_h, idle_gpu_h, unknown_gpu_h,
+       energy_kwh, cost, idle_cost, capital, upkeep, energy_cost, rent, basis, computed_ms)
+     VALUES (@day, @host, @hours, @onHours, @gpus, @busyGpuHours, @idleGpuHours, @unknownGpuHours,
+       @energyKWh, @cost, @idleCost, @capital, @upkeep, @energyCost, @rent, @basis, @computedAtMs)`,
+  );
+  const selectBetween = db.prepare("SELECT * FROM ledger_day WHERE day BETWEEN ? AND ? ORDER BY day, host");
+  const selectBases = db.prepare("SELECT day, host, basis FROM ledger_day WHERE day BETWEEN ? AND ?");
+  const selectLastDay = db.prepare("SELECT max(day) FROM ledger_day").pluck();
+  const replace = db.transaction((day: string, rows: readonly LedgerDay[]) => {
+    deleteDay.run(day);
+    for (const row of rows) insert.run(row);
+  });
+  return {
+    replaceDay: (day, rows) => replace.immediate(day, rows),
+    between: (fromDay, toDay) =>
+      (selectBetween.all(fromDay, toDay) as LedgerRow[]).map((row) => ({
+        day: row.day,
+        host: row.host,
+        hours: row.hours,
+        onHours: row.on_hours,
+        gpus: row.gpus,
+        busyGpuHours: row.busy_gpu_h,
+        idleGpuHours: row.idle_gpu_h,
+        unknownGpuHours: row.unknown_gpu_h,
+        energyKWh: row.energy_kwh,
+        cost: row.cost,
+        idleCost: row.idle_cost,
+        capital: row.capital,
+        upkeep: row.upkeep,
+        energyCost: row.energy_cost,
+        rent: row.rent,
+        basis: row.basis,
+        computedAtMs: row.computed_ms,
+      })),
+    bases: (fromDay, toDay) =>
+      selectBases.all(fromDay, toDay) as { day: string; host: string; basis: string }[],
+    lastDay: () => (selectLastDay.get() as string | null) ?? null,
+  };
+}

@@ -1,0 +1,107 @@
+import { formatDuration } from "../bot/parse-duration.ts";
+import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
+import { type GpuSlots, overlaps, slotsText } from "../checks/claim-target.ts";
+import type { Claim } from "../store/claim-store.ts";
+import { BOT_ACTOR, localWhen, unknownHostText } from "./action-text.ts";
+import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
+import { afterClaimsChanged, recordEnded } from "./claim-effects.ts";
+import { slotsProblem } from "./claim-gpus.ts";
+import { holdersText } from "./claim-text.ts";
+import { knownHosts } from "./stop-host.ts";
+
+/** What to extend: your claims on a host or GPUs, or claim rows (the *Extend 4 h* button). */
+export type ExtendTarget = { kind: "slots"; slots: GpuSlots } | { kind: "ids"; claimIds: readonly number[] };
+
+export type ExtendResult =
+  | { kind: "extended"; groups: ClaimGroup[]; capped: boolean; text: string }
+  | { kind: "none" | "refused" | "invalid"; text: string };
+
+/**
+ * `/gpu extend` and *Extend 4 h*: moves the end of the actor's claims by `byMs`, never past
+ * `claims.max_days` from now (cut to it, and said). Only the holder extends; the reminder is sent
+ * again before the new end. Audited.
+ */
+export function extendClaims(
+  deps: ClaimDeps,
+  request: { actor: string; target: ExtendTarget; byMs: number },
+): ExtendResult {
+  const { state, config, clock } = deps;
+  const { actor, target, byMs } = request;
+  const nowMs = clock.now();
+  const zone = config.team.timezone;
+  const maxMs = claimRulesOf(config).maxMs;
+  if (target.kind === "slots") {
+    const known = knownHosts(deps);
+    if (!known.includes(target.slots.host)) {
+      return { kind: "invalid", text: unknownHostText(target.slots.host, known) };
+    }
+  }
+  const ended: Claim[] = [];
+  const outcome = state.transaction((): ExtendResult => {
+    const expired = state.claims.expireDue(
+      nowMs,
+      BOT_ACTOR,
+      target.kind === "slots" ? target.slots.host : undefined,
+    );
+    recordEnded(deps, expired, { kind: "expired" }, BOT_ACTOR, nowMs);
+    ended.push(...expired);
+    let candidates: Claim[];
+    if (target.kind === "slots") {
+      const { slots } = target;
+      candidates = state.claims
+        .activeOn(slots.host, nowMs)
+        .filter((claim) => overlaps(slots, claim.host, claim.gpuIndex));
+      if (candidates.length === 0) {
+        const problem = slotsProblem(deps, slots, nowMs);
+        if (problem !== null) return { kind: "invalid", text: problem };
+        const what = slotsText(slots);
+        return {
+          kind: "none",
+          text: `You hold no claim on ${what}: \`/gpu claim ${what} for 4h\` takes it.`,
+        };
+      }
+    } else {
+      candidates = state.claims.unreleased(target.claimIds).filter((claim) => claim.untilMs > nowMs);
+      if (candidates.length === 0) return { kind: "none", text: "That claim has already ended." };
+    }
+    const mine = candidates.filter((claim) => claim.user === actor);
+    if (mine.length === 0) {
+      return {
+        kind: "refused",
+        text: `${holdersText(groupClaims(candidates), nowMs, zone)} Only the holder can extend a claim.`,
+      };
+    }
+    let capped = false;
+    const groups = groupClaims(mine).map((group): ClaimGroup => {
+      const wantedMs = group.untilMs + byMs;
+      const untilMs = Math.max(group.untilMs, Math.min(wantedMs, nowMs + maxMs));
+      if (untilMs < wantedMs) capped = true;
+      state.claims.setUntil(group.claimIds, untilMs);
+      state.audit.record({
+        atMs: nowMs,
+        actor,
+        action: "claim-extend",
+        host: group.host,
+        detail: {
+          claimIds: group.claimIds,
+          gpus: group.gpus,
+          fromUntilMs: group.untilMs,
+          untilMs,
+          byMs,
+          capped: untilMs < wantedMs,
+        },
+      });
+      return { ...group, untilMs, remindedAtMs: null };
+    });
+    const parts = groups.map(
+      (group) => `${slotsText(group)} is yours until ${localWhen(group.untilMs, nowMs, zone)}`,
+    );
+    const cap = capped ? `: capped at ${formatDuration(maxMs)} from now, the longest claim` : "";
+    return { kind: "extended", groups, capped, text: `${parts.join("; ")}${cap}.` };
+  });
+  const hosts = outcome.kind === "extended" ? outcome.groups.map((group) => group.host) : [];
+  if (ended.length > 0 || outcome.kind === "extended") {
+    afterClaimsChanged(deps, { ended, hosts, users: outcome.kind === "extended" ? [actor] : [] }, nowMs);
+  }
+  return outcome;
+}

@@ -1,0 +1,100 @@
+import { renewalMessage } from "../bot/views/reclaim-messages.ts";
+import type { Reply } from "../bot/views/reply-message.ts";
+import { renderSummaryMessage } from "../bot/views/summary-message.ts";
+import type { RenewalFlag } from "../checks/renewal.ts";
+import { renderSummaryChart, type SummaryChart } from "../reports/summary-chart.ts";
+import { type CsvFile, summaryCsvFiles } from "../reports/summary-csv.ts";
+import type { SummaryModel } from "../reports/summary-model.ts";
+import { dayjs } from "../shared/time.ts";
+import { buildSummary, type SummaryDeps, summaryPeriod } from "./build-summary.ts";
+import type { Notifier, WardenLookup } from "./ports.ts";
+
+/** One due slot of the summary job (the job runner's `JobSlot`). */
+export interface SummarySlot {
+  atMs: number;
+  late: boolean;
+  /** Applies `effect` and records the slot as done in one transaction; false when it already was. */
+  commit(effect: () => void): boolean;
+}
+
+export interface PostSummaryDeps extends SummaryDeps {
+  notifier: Notifier;
+  warden: WardenLookup;
+}
+
+export interface PostedSummary {
+  model: SummaryModel;
+  message: Reply;
+  chart: SummaryChart;
+  csv: CsvFile[];
+  /** `false`: another run had already posted this slot; nothing was queued. */
+  posted: boolean;
+  /** The do-not-renew hosts the warden was told about (first time flagged for this slot). */
+  renewalFlagged: string[];
+}
+
+/**
+ * The biweekly summary for one slot: builds the model of the 14 days before it, renders the message,
+ * the chart (PNG) and the CSVs, and queues them as one `files.uploadV2` to the team channel (the
+ * blocks with the files attached) — in the transaction that marks the slot done, so it is queued
+ * exactly once. With a channel name instead of an ID the files cannot be shared (Slack wants an
+ * ID): the message goes alone by `chat.postMessage` and says so. New do-not-renew flags go to the
+ * cost warden as a DM in the same transaction.
+ */
+export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Promise<PostedSummary> {
+  const { config } = deps;
+  const zone = config.team.timezone;
+  const model = await buildSummary(deps, summaryPeriod(slot.atMs, zone));
+  const stem = `gpu-summary-${dayjs(slot.atMs).tz(zone).format("YYYY-MM-DD")}`;
+  const channel = config.slack.channel;
+  const filesAttached = isChannelId(channel);
+  const message = renderSummaryMessage(model, {
+    teamName: config.team.name,
+    lateSinceMs: slot.late ? slot.atMs : null,
+    filesAttached,
+  });
+  const chart = renderSummaryChart(model);
+  const csv = summaryCsvFiles(model, stem);
+  const renewalFlagged: string[] = [];
+  const posted = slot.commit(() => {
+    if (filesAttached) {
+      deps.notifier.send("files.uploadV2", {
+        channel_id: channel,
+        blocks: message.blocks,
+        file_uploads: [
+          {
+            file: chart.png,
+            filename: `${stem}.png`,
+            title: "GPU utilisation and idle cost",
+            alt_text: chart.altText,
+          },
+          ...csv.map((file) => ({ content: file.content, filename: file.filename, title: file.title })),
+        ],
+      });
+    } else {
+      deps.notifier.send("chat.postMessage", { channel, text: message.text, blocks: message.blocks });
+    }
+    const fresh: RenewalFlag[] = model.doNotRenew.filter((flag) =>
+      deps.summaries.flagRenewal({
+        host: flag.host,
+        slotMs: slot.atMs,
+        utilPct: flag.currentUtilPct,
+        previousUtilPct: flag.previousUtilPct,
+      }),
+    );
+    const warden = deps.warden.current(slot.atMs);
+    if (fresh.length > 0 && warden !== null) {
+      const dm = renewalMessage(fresh, model.renewalBelowPct, warden);
+      deps.notifier.send("chat.postMessage", { channel: warden, text: dm.text, blocks: dm.blocks });
+    }
+    renewalFlagged.push(...fresh.map((flag) => flag.host));
+  });
+  if (posted)
+    deps.logger.info({ slotMs: slot.atMs, late: slot.late, filesAttached }, "biweekly summary queued");
+  return { model, message, chart, csv, posted, renewalFlagged };
+}
+
+/** `C0123ABCD`, `G…` (private), `D…` (a DM): what `files.completeUploadExternal` takes as `channel_id`. */
+export function isChannelId(channel: string): boolean {
+  return /^[CGD][A-Z0-9]{2,}$/.test(channel);
+}

@@ -1,0 +1,158 @@
+import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
+import { type GpuSlots, overlaps, slotsText } from "../checks/claim-target.ts";
+import type { Claim } from "../store/claim-store.ts";
+import { BOT_ACTOR, listWords, mention, unknownHostText } from "./action-text.ts";
+import { isAdmin } from "./authorise.ts";
+import type { ClaimDeps } from "./claim-deps.ts";
+import { afterClaimsChanged, recordEnded } from "./claim-effects.ts";
+import { slotsProblem } from "./claim-gpus.ts";
+import { forcerRole, forcersWords, holdersText } from "./claim-text.ts";
+import { knownHosts } from "./stop-host.ts";
+
+/** What to release: bare `/gpu release` (your one claim), `all` yours, a host or GPUs, or claim rows (buttons). */
+export type ReleaseTarget =
+  | { kind: "default" }
+  | { kind: "all" }
+  | { kind: "slots"; slots: GpuSlots }
+  | { kind: "ids"; claimIds: readonly number[] };
+
+export type ReleaseResult =
+  | {
+      kind: "released";
+      /** The actor's own claims released. */
+      groups: ClaimGroup[];
+      /** Other people's claims released by the cost warden or an admin. */
+      forced: ClaimGroup[];
+      text: string;
+    }
+  | { kind: "none" | "refused" | "invalid"; text: string };
+
+/**
+ * `/gpu release` and the Release buttons. Your own claims are released; someone else's only by
+ * the cost warden or an admin (a force release: audited as such, the holder gets a DM), anyone else
+ * is told who can. Claims past their end are ended as expired first. Waitlists, alerts and Home
+ * tabs follow.
+ */
+export function releaseClaims(
+  deps: ClaimDeps,
+  request: { actor: string; target: ReleaseTarget },
+): ReleaseResult {
+  const { state, config, clock, warden } = deps;
+  const { actor, target } = request;
+  const nowMs = clock.now();
+  const zone = config.team.timezone;
+  if (target.kind === "slots") {
+    const known = knownHosts(deps);
+    if (!known.includes(target.slots.host)) {
+      return { kind: "invalid", text: unknownHostText(target.slots.host, known) };
+    }
+  }
+  const ended: Claim[] = [];
+  const outcome = state.transaction((): ReleaseResult => {
+    const expired = state.claims.expireDue(
+      nowMs,
+      BOT_ACTOR,
+      target.kind === "slots" ? target.slots.host : undefined,
+    );
+    recordEnded(deps, expired, { kind: "expired" }, BOT_ACTOR, nowMs);
+    ended.push(...expired);
+    const chosen = choose(deps, actor, target, nowMs);
+    if ("kind" in chosen) return chosen;
+    const { mine, theirs } = chosen;
+    const currentWarden = warden.current(nowMs);
+    if (theirs.length > 0 && currentWarden !== actor && !isAdmin(actor, config)) {
+      const holders = groupClaims(theirs);
+      const names = [...new Set(holders.map((group) => mention(group.user)))];
+      const text =
+        `${holdersText(holders, nowMs, zone)} Only ${listWords(names, "or")}, ` +
+        `${forcersWords(currentWarden, config)} can release it.`;
+      state.audit.record({
+        atMs: nowMs,
+        actor,
+        action: "claim-release-refused",
+        host: holders[0]?.host ?? null,
+        detail: { claimIds: theirs.map((claim) => claim.id), text },
+      });
+      return { kind: "refused", text };
+    }
+    const released = state.claims.release(
+      mine.map((claim) => claim.id),
+      nowMs,
+      actor,
+      "released",
+    );
+    const groups = recordEnded(deps, released, { kind: "released" }, actor, nowMs);
+    const forcedClaims = state.claims.release(
+      theirs.map((claim) => claim.id),
+      nowMs,
+      actor,
+      "forced",
+    );
+    const role = forcerRole(actor, currentWarden, config);
+    const forced = recordEnded(deps, forcedClaims, { kind: "forced", actor, role }, actor, nowMs);
+    ended.push(...released, ...forcedClaims);
+    const parts: string[] = [];
+    if (groups.length > 0) parts.push(`Released ${listWords(groups.map(slotsText), "and")}.`);
+    for (const group of forced) {
+      parts.push(`Released ${slotsText(group)}, claimed by ${mention(group.user)}; they have been told.`);
+    }
+    return { kind: "released", groups, forced, text: parts.join(" ") };
+  });
+  if (ended.length > 0) afterClaimsChanged(deps, { ended, users: [actor] }, nowMs);
+  return outcome;
+}
+
+/** The actor's claims and other people's that the target names, or why there are none. */
+function choose(
+  deps: ClaimDeps,
+  actor: string,
+  target: ReleaseTarget,
+  nowMs: number,
+): { mine: Claim[]; theirs: Claim[] } | Exclude<ReleaseResult, { kind: "released" }> {
+  const { state } = deps;
+  switch (target.kind) {
+    case "default":
+    case "all": {
+      const mine = state.claims.activeOf(actor, nowMs);
+      const groups = groupClaims(mine);
+      if (groups.length === 0) return { kind: "none", text: "You hold no claims." };
+      if (target.kind === "default" && groups.length > 1) {
+        return {
+          kind: "invalid",
+          text: `You hold ${groups.length} claims (${listWords(groups.map(slotsText), "and")}): say which, or \`all\`.`,
+        };
+      }
+      return { mine, theirs: [] };
+    }
+    case "slots": {
+      const { slots } = target;
+      const overlapping = state.claims
+        .activeOn(slots.host, nowMs)
+        .filter((claim) => overlaps(slots, claim.host, claim.gpuIndex));
+      if (overlapping.length === 0) {
+        const problem = slotsProblem(deps, slots, nowMs);
+        return problem === null
+          ? { kind: "none", text: `Nobody holds ${slotsText(slots)}.` }
+          : { kind: "invalid", text: problem };
+      }
+      const mine = overlapping.filter((claim) => claim.user === actor);
+      if (slots.gpus !== null && mine.some((claim) => claim.gpuIndex === null)) {
+        return {
+          kind: "invalid",
+          text: `You hold all of ${slots.host}, not single GPUs of it: release it whole (${slots.host}).`,
+        };
+      }
+      return { mine, theirs: overlapping.filter((claim) => claim.user !== actor) };
+    }
+    case "ids": {
+      const claims = state.claims.unreleased(target.claimIds).filter((claim) => claim.untilMs > nowMs);
+      if (claims.length === 0) return { kind: "none", text: "That claim has already ended." };
+      return {
+        mine: claims.filter((claim) => claim.user === actor),
+        theirs: claims.filter((claim) => claim.user !== actor),
+      };
+    }
+    default:
+      return target satisfies never;
+  }
+}

@@ -1,0 +1,116 @@
+import { claimNudgeDm, claimReminderDm } from "../bot/views/claim-dm.ts";
+import { claimDue, idleLookbackFromMs } from "../checks/claim-due.ts";
+import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
+import { claimIdleSinceMs, type UtilPoint } from "../checks/claim-idle.ts";
+import { slotsText } from "../checks/claim-target.ts";
+import { MINUTE_MS } from "../shared/clock.ts";
+import type { Claim } from "../store/claim-store.ts";
+import { BOT_ACTOR } from "./action-text.ts";
+import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
+import { afterClaimsChanged, expireDue, recordEnded } from "./claim-effects.ts";
+
+/** What one run of {@link tickClaims} did, in claim groups. */
+export interface ClaimTickResult {
+  expired: number;
+  reminded: number;
+  nudged: number;
+  autoReleased: number;
+}
+
+/**
+ * The claims job (every minute, on the injected clock): ends claims past their end and tells their
+ * holders; sends the "ends soon" DM (*Extend 4 h* / *Release*) `claims.reminder_minutes` before the
+ * end; for claims whose GPUs have all been idle (stored samples below `policy.idle_util_pct`; no
+ * reading, a gap or a stale sample is not idle) for `claim_idle_nudge_minutes`, a DM (*Still using
+ * it* / *Release*), and after `claim_idle_release_minutes` the release, with a notice. Every step is
+ * marked in the store in the same transaction as its DM, so a rerun or a restart never repeats one.
+ */
+export function tickClaims(deps: ClaimDeps, nowMs: number = deps.clock.now()): ClaimTickResult {
+  const { state, config, notifier, idlePolicy } = deps;
+  const rules = claimRulesOf(config);
+  const at = { nowMs, zone: config.team.timezone };
+  const result: ClaimTickResult = { expired: 0, reminded: 0, nudged: 0, autoReleased: 0 };
+  const ended: Claim[] = [];
+
+  const expired = expireDue(deps, nowMs);
+  ended.push(...expired);
+  result.expired = groupClaims(expired).length;
+
+  const groups = groupClaims(state.claims.activeAt(nowMs));
+  const lookbacks = new Map<ClaimGroup, number>();
+  const readFrom = new Map<string, number>();
+  for (const group of groups) {
+    const fromMs = idleLookbackFromMs(group, rules, nowMs);
+    if (fromMs === null) continue;
+    lookbacks.set(group, fromMs);
+    readFrom.set(group.host, Math.min(readFrom.get(group.host) ?? fromMs, fromMs));
+  }
+  const points = new Map<string, UtilPoint[]>();
+  for (const [host, fromMs] of readFrom) {
+    points.set(
+      host,
+      deps.metrics
+        .gpuSamplesSince(host, fromMs)
+        .map((sample) => ({ index: sample.index, atMs: sample.atMs, utilPct: sample.utilPct })),
+    );
+  }
+  const maxGapMs = idlePolicy.staleAfterMinutes * MINUTE_MS;
+
+  for (const group of groups) {
+    const fromMs = lookbacks.get(group);
+    const idleSinceMs =
+      fromMs === undefined
+        ? null
+        : claimIdleSinceMs(
+            (points.get(group.host) ?? []).filter((point) => point.atMs >= fromMs),
+            group.gpus,
+            { fromMs, nowMs, idleUtilPct: idlePolicy.idleUtilPct, maxGapMs },
+          );
+    const decision = claimDue(group, idleSinceMs, rules, nowMs);
+    if (decision.due.length === 0) continue;
+    state.transaction(() => {
+      for (const due of decision.due) {
+        switch (due) {
+          case "expire":
+            break;
+          case "auto-release": {
+            const idleFromMs = decision.idleFromMs ?? nowMs;
+            const released = state.claims.release(group.claimIds, nowMs, BOT_ACTOR, "idle");
+            recordEnded(deps, released, { kind: "idle", idleFromMs }, BOT_ACTOR, nowMs);
+            ended.push(...released);
+            result.autoReleased++;
+            break;
+          }
+          case "nudge": {
+            const idleFromMs = decision.idleFromMs ?? nowMs;
+            const releaseAtMs = rules.releaseMs === null ? null : idleFromMs + rules.releaseMs;
+            const dm = claimNudgeDm(group, idleFromMs, releaseAtMs, at);
+            state.claims.markNudged(group.claimIds, nowMs);
+            notifier.send("chat.postMessage", { channel: group.user, text: dm.text, blocks: dm.blocks });
+            state.audit.record({
+              atMs: nowMs,
+              actor: BOT_ACTOR,
+              action: "claim-nudge",
+              host: group.host,
+              detail: { claimIds: group.claimIds, holder: group.user, gpus: group.gpus, idleFromMs },
+            });
+            result.nudged++;
+            break;
+          }
+          case "remind": {
+            const dm = claimReminderDm(group, at);
+            state.claims.markReminded(group.claimIds, nowMs);
+            notifier.send("chat.postMessage", { channel: group.user, text: dm.text, blocks: dm.blocks });
+            result.reminded++;
+            break;
+          }
+          default:
+            due satisfies never;
+        }
+      }
+    });
+    deps.logger.debug({ claim: slotsText(group), holder: group.user, due: decision.due }, "claim tick");
+  }
+  if (ended.length > 0) afterClaimsChanged(deps, { ended }, nowMs);
+  return result;
+}
