@@ -11,6 +11,7 @@ import bolt from "@slack/bolt";
 import { createSlackApp } from "../src/bot/app.ts";
 import type { BotDeps } from "../src/bot/bot-deps.ts";
 import { keepValue } from "../src/bot/ids.ts";
+import { answerCommand } from "../src/bot/listeners/commands/gpu-command.ts";
 import { registerListeners } from "../src/bot/listeners/index.ts";
 import { createOutboxClient, createOutboxWorker } from "../src/bot/outbox-worker.ts";
 import { GPU_COMMAND } from "../src/bot/surface.ts";
@@ -136,6 +137,15 @@ const openAlert = state.alerts.allOpen().find((alert) => alert.kind === "idle");
 const clickHost = openAlert?.host ?? source.hosts[0]!;
 const clickValue = keepValue(clickHost, openAlert?.id, "1h");
 
+// The synchronous work of one `/gpu status` answer (parse, read, render), without Slack around it.
+const statusWorkMs = (() => {
+  for (let i = 0; i < 20; i++) answerCommand(deps, "U0ALICE", "status");
+  const runs = 200;
+  const startedAt = performance.now();
+  for (let i = 0; i < runs; i++) answerCommand(deps, "U0ALICE", "status");
+  return round((performance.now() - startedAt) / runs, 3);
+})();
+
 const ours = createSlackApp({
   botToken: "xoxb-bench",
   signingSecret: SECRET,
@@ -234,6 +244,7 @@ report({
   unit: "ms",
   baseline: bareP99At50,
   ratio: round(oursP99At50 / bareP99At50),
+  statusWorkMs,
   ratios: {
     command_c1: ratio("command", 1),
     click_c1: ratio("click", 1),
