@@ -56,6 +56,8 @@ const prometheusSource = z.strictObject({
   stale_after_seconds: seconds(3600).default(300),
   /** A host silent for longer than this is no longer reported at all (not even as stale). */
   forget_after_hours: z.number().positive().max(168).default(3),
+  /** Window of rate() for CPU use (node_exporter, cAdvisor); at least two scrape intervals. */
+  rate_window_seconds: seconds(3600).default(120),
   timeout_seconds: seconds(120).default(10),
   /** Query kube-state-metrics + cAdvisor for container requests and usage. */
   containers: z.boolean().default(true),

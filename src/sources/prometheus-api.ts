@@ -120,7 +120,8 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
   const doFetch = options.fetch ?? fetch;
   const timeoutS = options.timeoutMs / 1000;
 
-  async function post(path: string, form: URLSearchParams | null, signal?: AbortSignal): Promise<RawAnswer> {
+  /** POSTs `form` as a form, or GETs `path` when there is none (endpoints that take no POST). */
+  async function send(path: string, form: URLSearchParams | null, signal?: AbortSignal): Promise<RawAnswer> {
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     const url = new URL(path, base);
@@ -173,7 +174,7 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
     query(promql, queryOptions = {}) {
       const form = new URLSearchParams({ query: promql });
       if (queryOptions.atMs !== undefined) form.set("time", formatSeconds(queryOptions.atMs));
-      return post("api/v1/query", form, queryOptions.signal).then((answer) =>
+      return send("api/v1/query", form, queryOptions.signal).then((answer) =>
         parseAnswer(answer, displayUrl),
       );
     },
@@ -196,7 +197,7 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
         end: formatSeconds(range.endMs),
         step: String(range.stepSeconds),
       });
-      return post("api/v1/query_range", form, queryOptions.signal).then((answer) =>
+      return send("api/v1/query_range", form, queryOptions.signal).then((answer) =>
         parseAnswer(answer, displayUrl),
       );
     },
@@ -206,11 +207,11 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
         start: formatSeconds(range.startMs),
         end: formatSeconds(range.endMs),
       });
-      const answer = await post("api/v1/series", form, queryOptions.signal);
+      const answer = await send("api/v1/series", form, queryOptions.signal);
       return parseSeriesResponse(answer.status, answer.contentType, answer.body, displayUrl);
     },
     async flags(queryOptions = {}) {
-      const answer = await post("api/v1/status/flags", null, queryOptions.signal);
+      const answer = await send("api/v1/status/flags", null, queryOptions.signal);
       const json = readEnvelope(answer.status, answer.contentType, answer.body, displayUrl);
       if (!isRecord(json.data)) {
         throw new PrometheusError(

@@ -50,8 +50,8 @@ const DCGM_FIELDS = Object.keys(DCGM_METRICS) as DcgmField[];
 export interface PrometheusQueries {
   /**
    * Per DCGM field, the current sample of every GPU (an instant selector: within the server's lookback
-   * delta, and gone as soon as Prometheus marks the series stale). UUID and model come from `seen`, the
-   * Kubernetes workload from `fbUsed` alone, to keep these answers small.
+   * delta, and gone as soon as Prometheus marks the series stale). UUID, model and the Kubernetes
+   * workload come from `fbUsed` alone, to keep the other answers small.
    * NOTE: one query per field, not one `{__name__=~"…"}` selector: in Prometheus 2.42 the regex selector
    * over 56,000 series cost about twice the seven single-name queries, which also run in parallel; and
    * an instant selector cost half of `last_over_time(…[5m])`.
@@ -63,10 +63,12 @@ export interface PrometheusQueries {
    */
   heartbeat: string;
   /**
-   * Selector for `/api/v1/series` over the last `forget_after_hours`: GPUs that reported then (with UUID
-   * and model); a host there and not in the field answers is stale.
-   * NOTE: the series API answers from the index; `last_over_time(…[3h])` decoded every sample of 3 h.
-   * VictoriaMetrics keeps a per-day index, so there a host silent for most of a day may still be listed.
+   * Selector for `/api/v1/series` over the last `forget_after_hours`: the hosts that reported then (GPU 0
+   * stands for its host: one series per host); one of them without a current sample is stale.
+   * NOTE: the series API answers from the index and chunk time ranges; `last_over_time(…[3h])` decoded
+   * every sample of 3 h. `/api/v1/label/…/values` would be smaller but answers per block, and a compacted
+   * block spans days. VictoriaMetrics keeps a per-day index, so there a host silent for most of a day may
+   * still be listed.
    */
   seen: { selector: string; windowMs: number };
   load1: string;
@@ -83,12 +85,14 @@ export function prometheusQueries(config: PrometheusSourceConfig): PrometheusQue
   const nodeHost = config.node_host_label;
   const staleS = config.stale_after_seconds;
   const forgetS = Math.round(config.forget_after_hours * 3600);
-  const rateS = Math.max(staleS, 60);
+  const rateS = config.rate_window_seconds;
   const gpuBy = unique([host, "gpu", "GPU_I_ID"]).join(", ");
   const workloadBy = unique([
     host,
     "gpu",
     "GPU_I_ID",
+    "UUID",
+    "modelName",
     "pod",
     "namespace",
     "container",
@@ -104,7 +108,7 @@ export function prometheusQueries(config: PrometheusSourceConfig): PrometheusQue
       ]),
     ) as Record<DcgmField, string>,
     heartbeat: `max by (${gpuBy}) (timestamp(${DCGM_METRICS.fbUsed}))`,
-    seen: { selector: DCGM_METRICS.fbUsed, windowMs: forgetS * 1000 },
+    seen: { selector: `${DCGM_METRICS.fbUsed}{gpu="0"}`, windowMs: forgetS * 1000 },
     load1: `max by (${nodeHost}) (last_over_time(node_load1[${staleS}s]))`,
     cpuBusyPct: `100 * (1 - avg by (${nodeHost}) (rate(node_cpu_seconds_total{mode="idle"}[${rateS}s])))`,
     requests:
@@ -120,12 +124,15 @@ export function prometheusQueries(config: PrometheusSourceConfig): PrometheusQue
 }
 
 /**
- * The Prometheus source: a fixed set of fleet-wide queries per cycle, never one per host (13 with
- * `containers` on, 10 without, one more when some host is stale): seven dcgm-exporter fields, the GPUs
- * seen within `forget_after_hours`, node_exporter load and CPU, kube-state-metrics requests and pod
- * nodes, cAdvisor CPU usage. A host that reported within `forget_after_hours`
- * but has no fresh sample is a failed observation with cause `stale`; a server that cannot answer makes
- * every known host fail, with one log line per cycle.
+ * The Prometheus source: a fixed set of fleet-wide queries per cycle, never one per host. Steady state:
+ * GPU_UTIL, FB_USED, POWER_USAGE, GPU_TEMP, the hosts seen within `forget_after_hours`, node_exporter
+ * load and CPU, and (with `containers`) kube-state-metrics requests and pod nodes and cAdvisor CPU: 10
+ * queries, 7 without containers. Every 10 minutes, and while some GPU needs them, FB_FREE, FB_RESERVED
+ * and GR_ENGINE_ACTIVE too; the FB_USED heartbeat while `stale_after_seconds` is shorter than the
+ * server's lookback delta (or that is unknown); the server's flags once; the last-seen time of stale
+ * hosts when there are some.
+ * A host that reported within `forget_after_hours` but has no fresh sample is a failed observation with
+ * cause `stale`; a server that cannot answer makes every known host fail, with one log line per cycle.
  */
 export function createPrometheusSource(
   config: PrometheusSourceConfig,
@@ -143,7 +150,14 @@ export function createPrometheusSource(
   const known = new Map<string, number>();
   /** Host → time of the last cycle that had fresh data from it. */
   const lastFresh = new Map<string, number>();
+  /** Host → GPU index → the GPU as last seen: one that drops out of a live host is reported without readings. */
+  const knownGpus = new Map<string, Map<number, KnownGpu>>();
   let lastQueryCount = 0;
+  /** When FB_FREE, FB_RESERVED and GR_ENGINE_ACTIVE were last read for every GPU. */
+  let lastFullReadMs = Number.NEGATIVE_INFINITY;
+  /** Some current GPU has no known memory total yet, or no GPU_UTIL: read those fields next cycle too. */
+  let missingTotal = false;
+  let missingUtil = false;
   /** The server's lookback delta: `undefined` until read, `null` where the server does not say. */
   let lookbackMs: number | null | undefined;
 
@@ -159,8 +173,16 @@ export function createPrometheusSource(
       // default); the heartbeat query is needed only when stale_after_seconds is shorter than that.
       const needHeartbeat = lookbackMs == null || lookbackMs > config.stale_after_seconds * 1000;
       const lookbackRead = lookbackMs === undefined ? readLookback(signal, () => count++) : Promise.resolve();
+      // NOTE: a card's memory total (used + free + reserved) does not change, and GR_ENGINE_ACTIVE only
+      // stands in for a missing GPU_UTIL (MIG): both are read every 10 minutes, or while some GPU needs them.
+      const fullRead = atMs - lastFullReadMs >= FULL_READ_EVERY_MS;
+      const wanted = DCGM_FIELDS.filter((field) => {
+        if (field === "fbFree" || field === "fbReserved") return fullRead || missingTotal;
+        if (field === "grActive") return fullRead || missingUtil;
+        return true;
+      });
       const fieldResults = Promise.allSettled([
-        ...DCGM_FIELDS.map((field) => run(queries.fields[field])),
+        ...wanted.map((field) => run(queries.fields[field])),
         needHeartbeat ? run(queries.heartbeat) : Promise.resolve([]),
       ]);
       count++;
@@ -182,8 +204,8 @@ export function createPrometheusSource(
       const failedField = fields.find((result) => result.status === "rejected");
       if (failedField?.status === "rejected") return failAll(atMs, failedField.reason);
       if (seen.status === "rejected") return failAll(atMs, seen.reason);
-      const current = new Map(DCGM_FIELDS.map((field, i) => [field, valuesOf(fields[i]!)]));
-      const heartbeat = valuesOf(fields[DCGM_FIELDS.length]!);
+      const current = new Map(wanted.map((field, i) => [field, valuesOf(fields[i]!)]));
+      const heartbeat = valuesOf(fields[wanted.length]!);
       const optional: { what: string; result: PromiseSettledResult<PromVectorSample[]> }[] = [
         { what: "node_load1", result: load1 },
         { what: "node_cpu_seconds_total", result: busy },
@@ -210,6 +232,8 @@ export function createPrometheusSource(
           `dcgm-exporter series carry no "${config.host_label}" label; set host_label to the label that names the host`,
         );
       }
+      recallGpus(fleet, atMs, current.has("fbFree"));
+      if (fullRead) lastFullReadMs = atMs;
       for (const [host, lastMs] of lastFresh) {
         if (atMs - lastMs <= forgetMs && !fleet.hosts.has(host) && !fleet.stale.has(host)) {
           fleet.stale.set(host, new Set());
@@ -228,6 +252,44 @@ export function createPrometheusSource(
       return observations;
     } finally {
       lastQueryCount = count;
+    }
+  }
+
+  /**
+   * Completes this cycle's GPUs from what earlier cycles saw (UUID, model, memory total) and remembers
+   * them; a GPU that dropped out of a live host comes back without readings.
+   */
+  function recallGpus(fleet: GpuFleet, atMs: number, totalsRead: boolean): void {
+    for (const [host, remembered] of knownGpus) {
+      for (const [index, memory] of remembered) if (atMs - memory.lastMs > forgetMs) remembered.delete(index);
+      if (remembered.size === 0) knownGpus.delete(host);
+    }
+    missingTotal = false;
+    missingUtil = false;
+    for (const [host, gpus] of fleet.hosts) {
+      const remembered = knownGpus.get(host) ?? new Map<number, KnownGpu>();
+      knownGpus.set(host, remembered);
+      for (const gpu of gpus.values()) {
+        const before = remembered.get(gpu.index);
+        const memory = before && (gpu.uuid === null || gpu.uuid === before.uuid) ? before : undefined;
+        gpu.uuid ??= memory?.uuid ?? null;
+        gpu.model ??= memory?.model ?? null;
+        const total = totalsRead ? memoryTotalMiB(gpu) : (memory?.totalMiB ?? null);
+        const totalKnown = totalsRead || (memory?.totalKnown ?? false);
+        gpu.totalMiB = total;
+        remembered.set(gpu.index, {
+          uuid: gpu.uuid,
+          model: gpu.model,
+          lastMs: atMs,
+          totalMiB: total,
+          totalKnown,
+        });
+        missingTotal ||= !totalKnown;
+        missingUtil ||= gpu.fields.util === undefined;
+      }
+      for (const [index, memory] of remembered) {
+        if (!gpus.has(index)) gpus.set(index, emptyGpu(index, memory.uuid, memory.model));
+      }
     }
   }
 
@@ -361,6 +423,39 @@ interface GpuAccumulator {
   instanceFbUsedMiB: number | null;
   mig: boolean;
   workloads: Map<string, { pod: string; namespace: string | null; container: string | null }>;
+  /** Memory total, filled in from this or an earlier cycle. */
+  totalMiB: number | null;
+}
+
+function emptyGpu(index: number, uuid: string | null, model: string | null): GpuAccumulator {
+  return {
+    index,
+    uuid,
+    model,
+    fields: {},
+    instanceFbUsedMiB: null,
+    mig: false,
+    workloads: new Map(),
+    totalMiB: null,
+  };
+}
+
+/** A GPU as earlier cycles saw it. */
+interface KnownGpu {
+  uuid: string | null;
+  model: string | null;
+  lastMs: number;
+  /** used + free + reserved when last read; `null` when the exporter does not give it. */
+  totalMiB: number | null;
+  /** False until FB_FREE has been read for this GPU. */
+  totalKnown: boolean;
+}
+
+const FULL_READ_EVERY_MS = 10 * 60_000;
+
+function memoryTotalMiB(gpu: GpuAccumulator): number | null {
+  const { fbUsed, fbFree, fbReserved } = gpu.fields;
+  return fbUsed !== undefined && fbFree !== undefined ? fbUsed + fbFree + (fbReserved ?? 0) : null;
 }
 
 interface GpuFleet {
@@ -407,15 +502,7 @@ function readGpus(
     }
     let gpu = gpus.get(index);
     if (!gpu) {
-      gpu = {
-        index,
-        uuid: null,
-        model: null,
-        fields: {},
-        instanceFbUsedMiB: null,
-        mig: false,
-        workloads: new Map(),
-      };
+      gpu = emptyGpu(index, null, null);
       gpus.set(index, gpu);
     }
     gpu.uuid ??= labels.UUID || null;
@@ -448,10 +535,7 @@ function readGpus(
     const raw = labels[hostLabel];
     if (!raw) continue;
     const host = hostFromLabel(raw);
-    if (hosts.has(host)) {
-      gpuOf(labels);
-      continue;
-    }
+    if (hosts.has(host)) continue;
     let values = stale.get(host);
     if (!values) {
       values = new Set();
@@ -470,10 +554,6 @@ function toReading(gpu: GpuAccumulator): GpuReading {
       ? round(fields.grActive * 100, 2)
       : null;
   const memUsedMiB = fields.fbUsed ?? gpu.instanceFbUsedMiB;
-  const memTotalMiB =
-    fields.fbUsed !== undefined && fields.fbFree !== undefined
-      ? fields.fbUsed + fields.fbFree + (fields.fbReserved ?? 0)
-      : null;
   const soleWorkload = gpu.workloads.size === 1 && !gpu.mig;
   const processes: GpuProcess[] = [...gpu.workloads.values()].map((workload) => ({
     pid: null,
@@ -490,7 +570,7 @@ function toReading(gpu: GpuAccumulator): GpuReading {
     model: gpu.model,
     utilPct: util ?? gr,
     memUsedMiB,
-    memTotalMiB,
+    memTotalMiB: gpu.totalMiB,
     powerW: fields.power ?? null,
     tempC: fields.temp ?? null,
     mig: gpu.mig,

@@ -75,6 +75,7 @@ export async function startPrometheus(options: StartPrometheusOptions = {}): Pro
   let exporterServer: Server | null = null;
   let child: ChildProcess | null = null;
   let safety: NodeJS.Timeout | null = null;
+  let watchdog: ChildProcess | null = null;
   let render = options.exporter ?? null;
 
   const stopServer = async () => {
@@ -97,6 +98,8 @@ export async function startPrometheus(options: StartPrometheusOptions = {}): Pro
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
     await rm(dir, { recursive: true, force: true });
+    watchdog?.kill();
+    watchdog = null;
   };
 
   try {
@@ -177,6 +180,17 @@ export async function startPrometheus(options: StartPrometheusOptions = {}): Pro
     const timeoutMs = options.timeoutMs ?? 15 * 60_000;
     safety = setTimeout(() => child?.kill("SIGKILL"), timeoutMs);
     safety.unref();
+    // NOTE: a test process killed outright (a runner timeout) runs no after() hook; this shell ends
+    // the server and removes the temp dir once the process that started them is gone.
+    watchdog = spawn(
+      "sh",
+      [
+        "-c",
+        `while kill -0 ${process.pid} 2>/dev/null; do sleep 2; done; kill -9 ${spawned.pid} 2>/dev/null; rm -rf '${dir}'`,
+      ],
+      { stdio: "ignore", detached: true },
+    );
+    watchdog.unref();
 
     const url = `http://127.0.0.1:${port}`;
     await Promise.race([waitReady(url, 60_000, logFile), spawnError]);

@@ -201,11 +201,12 @@ describe("createPrometheusClient against a local HTTP stub", () => {
       req.on("end", () => {
         const params = new URLSearchParams(body);
         requests.push({ path: req.url ?? "", body, authorization: req.headers.authorization });
+        const path = (req.url ?? "").split("?")[0]!;
         const byPath: Record<string, string> = {
           "/api/v1/series": "series",
           "/api/v1/status/flags": "flags",
         };
-        const route = routes.get(byPath[req.url ?? ""] ?? params.get("query") ?? "");
+        const route = routes.get(byPath[path] ?? params.get("query") ?? "");
         if (route) route(req, res);
         else res.writeHead(404).end();
       });

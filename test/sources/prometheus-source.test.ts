@@ -574,9 +574,15 @@ describe("prometheus source against a real Prometheus with 14 days of dcgm-expor
       assert.equal(okHost(observations, "gpu-node-1").gpus.length, 8);
       assert.equal(
         shared.lastQueryCount,
-        14,
-        "lookback 5m = stale_after: no heartbeat query; one last-seen query",
+        12,
+        "util, fbUsed, power, temp, grActive (a MIG GPU lacks util), seen, 5 node/k8s, last-seen; no heartbeat (lookback 5m = stale_after), memory totals known",
       );
+      assert.equal(
+        okHost(observations, "ub20-a100-k8s").gpus[0]!.memTotalMiB,
+        4845 + 35690,
+        "the total read once is kept",
+      );
+      assert.equal(okHost(observations, "ub20-a100-k8s").gpus[0]!.utilPct, 99.56);
     });
 
     test("the server stopped: every known host unknown, one clear log line per cycle", async () => {
@@ -611,9 +617,19 @@ describe("prometheus source against a stub answering with the aicr 2-node captur
   let mode: "ok" | "node-1-only" | "422" | "503-html" | "hang" = "ok";
   const fixtureJson = (name: string) => readFixture(`prometheus-api/${name}`);
   const answer = (name: string) => {
-    if (mode !== "node-1-only") return fixtureJson(name);
-    const body = JSON.parse(fixtureJson(name)) as { data: { result: { metric: { Hostname?: string } }[] } };
-    body.data.result = body.data.result.filter((series) => series.metric.Hostname === "gpu-node-1");
+    const body = JSON.parse(fixtureJson(name)) as {
+      data: { result: { metric: { Hostname?: string; gpu?: string }; value: [number, string] }[] };
+    };
+    if (mode === "node-1-only") {
+      body.data.result = body.data.result.filter(
+        (series) => series.metric.Hostname === "gpu-node-1" && series.metric.gpu !== "7",
+      );
+    }
+    for (const series of body.data.result) {
+      if (name.includes("GPU_UTIL") && series.metric.Hostname === "gpu-node-2" && series.metric.gpu === "3") {
+        series.value[1] = "9223372036854775794";
+      }
+    }
     return JSON.stringify(body);
   };
   before(async () => {
@@ -646,7 +662,7 @@ describe("prometheus source against a stub answering with the aicr 2-node captur
         const field = /\((DCGM_FI_DEV_(?:GPU_UTIL|FB_USED|POWER_USAGE))\)$/.exec(query)?.[1];
         if (field) {
           res.end(answer(`query-vector__${field}__16xH100-2nodes__aicr.json`));
-        } else if (req.url === "/api/v1/series" && form.get("match[]") === "DCGM_FI_DEV_FB_USED") {
+        } else if (req.url === "/api/v1/series" && form.get("match[]") === 'DCGM_FI_DEV_FB_USED{gpu="0"}') {
           const vector = JSON.parse(
             answer("query-vector__DCGM_FI_DEV_FB_USED__16xH100-2nodes__aicr.json"),
           ) as {
@@ -712,6 +728,11 @@ describe("prometheus source against a stub answering with the aicr 2-node captur
       node2.gpus.map((gpu) => gpu.powerW),
       [69.339, 68.754, 68.61, 66.499, 67.645, 66.68, 68.395, 69.523],
     );
+    assert.deepEqual(
+      node2.gpus.map((gpu) => gpu.utilPct),
+      [0, 0, 0, null, 0, 0, 0, 0],
+      "a DCGM blank sentinel is no reading, never 0",
+    );
     assert.ok(
       node2.gpus.every((gpu) => gpu.processes.length === 0 && gpu.tempC === null && gpu.memTotalMiB === null),
     );
@@ -729,6 +750,21 @@ describe("prometheus source against a stub answering with the aicr 2-node captur
         ["gpu-node-2", false],
       ],
     );
+    const node1Later = okHost(partial, "gpu-node-1");
+    assert.equal(node1Later.gpus.length, 8, "a GPU that drops out of a live host stays, without readings");
+    assert.deepEqual(node1Later.gpus[7], {
+      index: 7,
+      uuid: "GPU-04d228d3-3b5a-3534-f5cf-969706647d56",
+      model: "NVIDIA H100 80GB HBM3",
+      utilPct: null,
+      memUsedMiB: null,
+      memTotalMiB: null,
+      powerW: null,
+      tempC: null,
+      mig: false,
+      processes: [],
+    } satisfies GpuReading);
+    assert.equal(node1Later.gpus[6]!.powerW, 67.328);
     assert.deepEqual(byHost(partial).get("gpu-node-2"), {
       host: "gpu-node-2",
       source: "prometheus",
