@@ -8,7 +8,9 @@ import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "./bot
 import type { LoadedConfig } from "./config/load-config.ts";
 import type { Config } from "./config/schema.ts";
 import { ledgerJob } from "./jobs/ledger-job.ts";
+import { reclaimReviewJob } from "./jobs/reclaim-review-job.ts";
 import { type Job, scheduleJobs } from "./jobs/schedule-jobs.ts";
+import { summaryJob } from "./jobs/summary-job.ts";
 import { wardenAnnounceJob } from "./jobs/warden-announce-job.ts";
 import { type RunningHttpServer, startHttpServer } from "./observability/http-server.ts";
 import { createMetrics } from "./observability/metrics.ts";
@@ -23,13 +25,16 @@ import { createCostStores } from "./store/cost-stores.ts";
 import { createMetricsStore } from "./store/metrics-store.ts";
 import { openDatabase } from "./store/open-database.ts";
 import { createReclaimStore, type ReclaimStore } from "./store/reclaim-store.ts";
+import { createSummaryStore } from "./store/summary-store.ts";
 import { idlePolicyOf, restoreWindowMinutes } from "./usecases/alert-policy.ts";
 import { backfillSimulated } from "./usecases/backfill-simulated.ts";
+import { summaryPrometheus } from "./usecases/build-summary.ts";
 import { costWardenDepsOf } from "./usecases/cost-warden-deps.ts";
 import { createIdleAlerts } from "./usecases/idle-alerts.ts";
 import { type LedgerReport, readLedgerReport, reportRange, todayLocal } from "./usecases/ledger-report.ts";
 import { pollFleet } from "./usecases/poll-fleet.ts";
 import type { Notifier, WardenLookup } from "./usecases/ports.ts";
+import { ownersOf } from "./usecases/reclaim-owners.ts";
 import { stopAutomatically } from "./usecases/stop-host.ts";
 import { tickClaims } from "./usecases/tick-claims.ts";
 import type { ReclaimLookup } from "./usecases/warden-checklist.ts";
@@ -156,6 +161,8 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   }
 
   let botDeps: BotDeps | null = null;
+  /** Lent hosts belong to whom they were lent to (a reclaim decision); others to their configured owners. */
+  const owners = (host: string) => ownersOf(host, config, reclaims);
   const alerts = createIdleAlerts({
     config,
     metrics: store,
@@ -167,6 +174,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     stopAutomatically: async (host, alertId) => {
       if (botDeps) await stopAutomatically(botDeps, host, alertId);
     },
+    owners,
   });
   const idlePolicy = idlePolicyOf(config);
   botDeps = {
@@ -181,6 +189,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     notifier,
     metrics: store,
     reclaims,
+    owners,
     ...costWarden,
   };
   if (store.hosts().length === 0) {
@@ -264,6 +273,19 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
       ...jobsFor(config, { poll, store, state, clock }),
       ledgerJob(costWarden.costLedger),
       wardenAnnounceJob(botDeps),
+      summaryJob({
+        config,
+        metrics: store,
+        rolledUpToMs: costStores.rolledUpToMs,
+        summaries: createSummaryStore(db),
+        claims: state.claims,
+        reclaims,
+        prometheus: summaryPrometheus(config),
+        logger,
+        notifier,
+        warden,
+      }),
+      reclaimReviewJob({ config, metrics: store, reclaims, state, notifier, warden, clock, logger }),
       claimsJob(botDeps),
     ],
     logger,

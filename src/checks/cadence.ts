@@ -63,12 +63,6 @@ export function slotAtOrBefore(cadence: Cadence, nowMs: number): CadenceSlot | n
   return slot;
 }
 
-/** The first slot after `nowMs`. */
-export function slotAfter(cadence: Cadence, nowMs: number): CadenceSlot {
-  const current = slotAtOrBefore(cadence, nowMs);
-  return slotAt(cadence, current === null ? 0 : current.index + 1);
-}
-
 /** The slots with `afterMs < atMs <= uptoMs`, ascending (the job runner's slot source). */
 export function slotsBetween(cadence: Cadence, afterMs: number, uptoMs: number): number[] {
   const last = slotAtOrBefore(cadence, uptoMs);

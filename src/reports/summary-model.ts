@@ -8,8 +8,9 @@ import {
   rightsize,
 } from "../checks/rightsizing.ts";
 import type { AuditEntry } from "../store/audit-store.ts";
-import type { GpuHourRollup, GpuRollupTotals, HostRecord } from "../store/metrics-types.ts";
-import type { ClaimSpan } from "../store/summary-store.ts";
+import type { HostRecord } from "../store/metrics-types.ts";
+import type { ClaimSpan, GpuPeriodTotals } from "../store/summary-store.ts";
+import type { HourRows } from "./hour-rows.ts";
 import { localDayStarts } from "./local-days.ts";
 
 /**
@@ -64,9 +65,10 @@ export interface SummaryInput {
   previous: Period;
   timezone: string;
   hosts: readonly HostRecord[];
-  /** The current period's hourly rollups, by hour then GPU (as `rollupsBetween` returns them). */
-  rollups: readonly GpuHourRollup[];
-  previousTotals: readonly GpuRollupTotals[];
+  /** The current period's hourly rollups, by hour (`hourRowsOf(rollupsBetween(…))`, or the store's column read). */
+  rollups: HourRows;
+  /** Per-GPU totals of the previous period (`rollupTotals`, or the store's lean `gpuTotals`). */
+  previousTotals: readonly GpuPeriodTotals[];
   /** Claims that overlap the period. */
   claims: readonly ClaimSpan[];
   /** Audit entries of the period: `stop` and `keep` are used. */
@@ -183,6 +185,14 @@ export interface SummaryModel {
 
 const HOUR_MS = 3_600_000;
 
+/** One claimed GPU's hour, for the claim's busy and idle time. */
+interface ClaimedHour {
+  busyMinutes: number;
+  idleMinutes: number;
+  /** NaN without a price. */
+  idleMinuteCost: number;
+}
+
 interface Acc extends UtilMinutes {
   busy: number;
   idle: number;
@@ -200,7 +210,9 @@ class GpuAcc implements Acc {
   unknown = 0;
   idleCost = 0;
   unpriced = false;
+  /** Whether some claim covers this GPU. */
   claimed = false;
+  hostAcc: HostAcc | null = null;
 
   constructor(
     readonly host: string,
@@ -272,43 +284,58 @@ export function buildSummaryModel(input: SummaryInput): SummaryModel {
 
   const hostAcc = new Map<string, HostAcc>();
   const gpuAcc = new Map<string, GpuAcc>();
-  let column = 0;
-  let lastHost: HostAcc | undefined;
-  for (const row of input.rollups) {
-    while (column < columnEnds.length - 1 && row.hourMs >= columnEnds[column]!) column++;
-    let host: HostAcc | undefined = lastHost?.name === row.host ? lastHost : hostAcc.get(row.host);
+  const rows = input.rollups;
+  const rowGpus: GpuAcc[] = rows.gpus.map(({ host: name, index }) => {
+    let host = hostAcc.get(name);
     if (host === undefined) {
-      host = new HostAcc(row.host, dayStartsMs.length, hourSlots);
-      hostAcc.set(row.host, host);
+      host = new HostAcc(name, dayStartsMs.length, hourSlots);
+      hostAcc.set(name, host);
     }
-    lastHost = host;
-    let gpu = host.gpus[row.index];
+    let gpu = host.gpus[index];
     if (gpu === undefined) {
-      gpu = new GpuAcc(row.host, row.index);
-      gpu.claimed = claimedGpus.has(gpuKey(row.host, row.index));
-      host.gpus[row.index] = gpu;
-      gpuAcc.set(gpuKey(row.host, row.index), gpu);
+      gpu = new GpuAcc(name, index);
+      gpu.claimed = claimedGpus.has(gpuKey(name, index));
+      gpu.hostAcc = host;
+      host.gpus[index] = gpu;
+      gpuAcc.set(gpuKey(name, index), gpu);
     }
-    const known = row.utilMeanPct === null ? 0 : row.busyMinutes + row.idleMinutes;
-    const utilMinutes = row.utilMeanPct === null ? 0 : row.utilMeanPct * known;
+    return gpu;
+  });
+  const rowSlot = new Int32Array(rows.length);
+  let column = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const hourMs = rows.hourMs[i]!;
+    while (column < columnEnds.length - 1 && hourMs >= columnEnds[column]!) column++;
+    const gpu = rowGpus[rows.gpu[i]!]!;
+    const host = gpu.hostAcc!;
+    const busy = rows.busyMinutes[i]!;
+    const idle = rows.idleMinutes[i]!;
+    const util = rows.utilMeanPct[i]!;
+    const known = Number.isNaN(util) ? 0 : busy + idle;
+    const utilMinutes = Number.isNaN(util) ? 0 : util * known;
     gpu.utilPctMinutes += utilMinutes;
     gpu.knownMinutes += known;
-    gpu.busy += row.busyMinutes;
-    gpu.idle += row.idleMinutes;
+    gpu.busy += busy;
+    gpu.idle += idle;
     host.utilPctMinutes += utilMinutes;
     host.knownMinutes += known;
-    host.busy += row.busyMinutes;
-    host.idle += row.idleMinutes;
+    host.busy += busy;
+    host.idle += idle;
     host.dayUtil[column] = host.dayUtil[column]! + utilMinutes;
     host.dayKnown[column] = host.dayKnown[column]! + known;
-    const slot = (row.hourMs - firstHourMs) / HOUR_MS;
-    if (slot < 0 || slot >= hourSlots) continue;
-    host.hourBusy[slot] = host.hourBusy[slot]! + row.busyMinutes;
-    host.hourIdle[slot] = host.hourIdle[slot]! + row.idleMinutes;
-    host.hourOn[slot] = Math.max(host.hourOn[slot]!, row.busyMinutes + row.idleMinutes);
+    const slot = (hourMs - firstHourMs) / HOUR_MS;
+    if (slot < 0 || slot >= hourSlots) {
+      rowSlot[i] = -1;
+      continue;
+    }
+    rowSlot[i] = slot;
+    host.hourBusy[slot] = host.hourBusy[slot]! + busy;
+    host.hourIdle[slot] = host.hourIdle[slot]! + idle;
+    host.hourOn[slot] = Math.max(host.hourOn[slot]!, busy + idle);
     host.hourRows[slot] = host.hourRows[slot]! + 1;
-    if (row.energyWh !== null) {
-      host.hourEnergy[slot] = host.hourEnergy[slot]! + row.energyWh;
+    const energy = rows.energyWh[i]!;
+    if (!Number.isNaN(energy)) {
+      host.hourEnergy[slot] = host.hourEnergy[slot]! + energy;
       host.hourHasEnergy[slot] = 1;
     }
   }
@@ -344,29 +371,30 @@ export function buildSummaryModel(input: SummaryInput): SummaryModel {
     }
   }
 
-  const claimedHours = new Map<string, Map<number, { row: GpuHourRollup; idleMinuteCost: number }>>();
-  for (const row of input.rollups) {
-    const host = hostAcc.get(row.host)!;
-    const gpu = host.gpus[row.index]!;
-    const slot = (row.hourMs - firstHourMs) / HOUR_MS;
-    const idleMinuteCost = slot >= 0 && slot < hourSlots ? host.idleMinuteCost[slot]! : Number.NaN;
-    if (row.idleMinutes > 0) {
+  const claimedHours = new Map<string, Map<number, ClaimedHour>>();
+  for (let i = 0; i < rows.length; i++) {
+    const gpu = rowGpus[rows.gpu[i]!]!;
+    const host = gpu.hostAcc!;
+    const slot = rowSlot[i]!;
+    const idleMinuteCost = slot >= 0 ? host.idleMinuteCost[slot]! : Number.NaN;
+    const idle = rows.idleMinutes[i]!;
+    if (idle > 0) {
       if (Number.isNaN(idleMinuteCost)) {
         gpu.unpriced = true;
         host.unpriced = true;
       } else {
-        gpu.idleCost += row.idleMinutes * idleMinuteCost;
-        host.idleCost += row.idleMinutes * idleMinuteCost;
+        gpu.idleCost += idle * idleMinuteCost;
+        host.idleCost += idle * idleMinuteCost;
       }
     }
     if (gpu.claimed) {
-      const key = gpuKey(row.host, row.index);
+      const key = gpuKey(gpu.host, gpu.index);
       let hours = claimedHours.get(key);
       if (hours === undefined) {
         hours = new Map();
         claimedHours.set(key, hours);
       }
-      hours.set(row.hourMs, { row, idleMinuteCost });
+      hours.set(rows.hourMs[i]!, { busyMinutes: rows.busyMinutes[i]!, idleMinutes: idle, idleMinuteCost });
     }
   }
 
@@ -526,7 +554,7 @@ function keepRows(input: SummaryInput): KeepRow[] {
 function personRows(
   input: SummaryInput,
   records: Map<string, HostRecord>,
-  claimedHours: Map<string, Map<number, { row: GpuHourRollup; idleMinuteCost: number }>>,
+  claimedHours: Map<string, Map<number, ClaimedHour>>,
   stops: readonly StopRow[],
   keeps: readonly KeepRow[],
 ): PersonRow[] {
@@ -566,8 +594,8 @@ function personRows(
         const hour = hours.get(hourMs);
         if (hour === undefined) continue;
         const share = (Math.min(endMs, hourMs + HOUR_MS) - Math.max(startMs, hourMs)) / HOUR_MS;
-        row.busyGpuHours += (share * hour.row.busyMinutes) / 60;
-        const idleMinutes = share * hour.row.idleMinutes;
+        row.busyGpuHours += (share * hour.busyMinutes) / 60;
+        const idleMinutes = share * hour.idleMinutes;
         row.idleGpuHours += idleMinutes / 60;
         if (idleMinutes > 0) {
           if (Number.isNaN(hour.idleMinuteCost)) row.unpriced = true;
@@ -627,7 +655,7 @@ function previousTotalsOf(input: SummaryInput, previousHost: Map<string, Acc>): 
   const { previous, pricing } = input;
   const spans = new Map<
     string,
-    { gpus: number; on: number; energy: number | null; totals: GpuRollupTotals[] }
+    { gpus: number; on: number; energy: number | null; totals: GpuPeriodTotals[] }
   >();
   for (const totals of input.previousTotals) {
     const span = spans.get(totals.host) ?? { gpus: 0, on: 0, energy: null, totals: [] };
@@ -666,7 +694,7 @@ function previousTotalsOf(input: SummaryInput, previousHost: Map<string, Acc>): 
   return fleetTotals([...previousHost.values()], gpus);
 }
 
-function addTotals(acc: Acc, totals: GpuRollupTotals): void {
+function addTotals(acc: Acc, totals: GpuPeriodTotals): void {
   const known = totals.busyMinutes + totals.idleMinutes;
   if (totals.utilMeanPct !== null) {
     acc.utilPctMinutes += totals.utilMeanPct * known;

@@ -15,6 +15,8 @@ export interface HostActionDeps {
   warden: WardenLookup;
   clock: Clock;
   logger: Logger;
+  /** The host's owners now (a reclaim decision may have lent it); default `hosts.<host>.owners`. */
+  owners?: (host: string) => readonly string[];
 }
 
 /** Why someone may act on a host. */
@@ -53,7 +55,7 @@ export function hostAuthority(input: {
 export function authorityFor(deps: HostActionDeps, host: string, atMs: number): HostAuthority {
   return hostAuthority({
     host,
-    settings: deps.config.hosts[host],
+    settings: deps.owners ? { owners: [...deps.owners(host)] } : deps.config.hosts[host],
     claims: deps.state.claims.activeOn(host, atMs),
     warden: deps.warden.current(atMs),
     admins: deps.config.slack.admins,

@@ -11,6 +11,7 @@ import {
 } from "../reports/summary-model.ts";
 import type { Logger } from "../shared/logger.ts";
 import { createPrometheusClient, type PrometheusClient } from "../sources/prometheus-api.ts";
+import type { ClaimStore } from "../store/claim-store.ts";
 import type { MetricsStore } from "../store/metrics-types.ts";
 import type { ReclaimStore } from "../store/reclaim-store.ts";
 import type { SummaryStore } from "../store/summary-store.ts";
@@ -20,10 +21,11 @@ import { summaryPricing } from "./summary-pricing.ts";
 /** What the summary reads. */
 export interface SummaryDeps {
   config: Config;
-  metrics: Pick<MetricsStore, "hosts" | "rollupsBetween" | "rollupTotals">;
+  metrics: Pick<MetricsStore, "hosts">;
   /** Every hour before this instant is rolled up; `null` before the first rollup. */
   rolledUpToMs(): number | null;
   summaries: SummaryStore;
+  claims: Pick<ClaimStore, "overlapping">;
   reclaims: Pick<ReclaimStore, "allOpen">;
   /** For the container section; `null` when no Prometheus source queries containers. */
   prometheus: PrometheusClient | null;
@@ -85,9 +87,9 @@ export async function buildSummary(deps: SummaryDeps, period: Period): Promise<S
     dataUntilMs: Math.min(period.toMs, deps.rolledUpToMs() ?? period.fromMs),
     timezone: zone,
     hosts: deps.metrics.hosts(),
-    rollups: deps.metrics.rollupsBetween(period.fromMs, period.toMs),
-    previousTotals: deps.metrics.rollupTotals(previous.fromMs, previous.toMs),
-    claims: deps.summaries.claimsOverlapping(period.fromMs, period.toMs),
+    rollups: deps.summaries.hourRows(period.fromMs, period.toMs),
+    previousTotals: deps.summaries.gpuTotals(previous.fromMs, previous.toMs),
+    claims: deps.claims.overlapping(period.fromMs, period.toMs),
     audit: deps.summaries.auditBetween(["stop", "keep"], period.fromMs, period.toMs),
     pricing: deps.pricing ?? summaryPricing(config),
     paidByTheHour: (host) => config.hosts[host]?.cost_per_hour !== undefined,

@@ -48,6 +48,8 @@ export interface IdleAlertsDeps {
   logger: Logger;
   /** The stop use-case with the bot as the actor, for hosts with `auto_stop`; none: no automatic stops. */
   stopAutomatically?: (host: string, alertId: number) => Promise<void>;
+  /** The host's owners now (a reclaim decision may have lent it); default `hosts.<host>.owners`. */
+  owners?: (host: string) => readonly string[];
 }
 
 /** The alert lifecycle: idle checks after each poll, and the channel messages that follow from them. */
@@ -99,7 +101,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
 
   const settingsOf = (host: string) => config.hosts[host];
   const costOf = (host: string) => settingsOf(host)?.cost_per_hour ?? null;
-  const ownersOf = (host: string) => settingsOf(host)?.owners ?? [];
+  const ownersOf = (host: string): string[] => [...(deps.owners?.(host) ?? settingsOf(host)?.owners ?? [])];
   const transaction = <T>(fn: () => T): T => store.transaction(fn);
 
   function latestByHost(): Map<string, LatestObservation> {

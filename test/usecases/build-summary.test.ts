@@ -362,6 +362,7 @@ describe("biweekly summary from a real SQLite history and a real Prometheus", ()
       metrics: rig.metrics,
       rolledUpToMs: () => Number(meta.get(ROLLED_UP_TO_KEY)),
       summaries: createSummaryStore(rig.db),
+      claims,
       reclaims,
       prometheus: createPrometheusClient({ url: prom.url, timeoutMs: 30_000 }),
       logger: silentLogger,

@@ -41,6 +41,7 @@ const job = summaryJob({
   metrics: createMetricsStore(db, { sampleSpanMaxMs: 2 * STEP_MS }),
   rolledUpToMs: () => Number(state.meta.get(ROLLED_UP_TO_KEY)),
   summaries: createSummaryStore(db),
+  claims: state.claims,
   reclaims: createReclaimStore(db),
   prometheus: null,
   logger: silentLogger,

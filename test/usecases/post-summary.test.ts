@@ -11,6 +11,7 @@ import {
   type SlackEmulator,
   startSlackEmulator,
 } from "../../src/playground/slack-emulator/start-slack-emulator.ts";
+import { hourRowsOf } from "../../src/reports/hour-rows.ts";
 import { renderSummaryChart } from "../../src/reports/summary-chart.ts";
 import { buildSummaryModel } from "../../src/reports/summary-model.ts";
 import { ManualClock } from "../../src/shared/clock.ts";
@@ -203,7 +204,7 @@ describe("a large fleet's summary still fits Slack's limits", () => {
       dataUntilMs: period.toMs,
       timezone: ZONE,
       hosts,
-      rollups,
+      rollups: hourRowsOf(rollups),
       previousTotals: [],
       claims: Array.from({ length: 60 }, (_, i) => ({
         host: hosts[i]!.name,

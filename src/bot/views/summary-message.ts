@@ -22,8 +22,13 @@ export interface SummaryMessageOptions {
   maxRows?: number;
 }
 
-/** Per-section text budget: under Slack's 3,000 and, all sections together, under ~11,000. */
-const SECTION_BUDGET = 1_900;
+/**
+ * Text budget of one list: each section stays under Slack's 3,000 characters, and all of them
+ * together (hosts, people, stops, containers: 1,500 each; reclaim and do-not-renew: 1,100 each;
+ * plus the fixed text) under the ~11,000 that `msg_blocks_too_long` allows.
+ */
+const SECTION_BUDGET = 1_500;
+const SHORT_BUDGET = 1_100;
 
 /**
  * The biweekly summary message: headline figures with the trend, the hosts with the most idle cost,
@@ -139,9 +144,9 @@ export function renderSummaryMessage(model: SummaryModel, options: SummaryMessag
   );
   blocks.push(
     section(
-      `*Reclaim*\n${reclaimLines.length === 0 ? "No host is pending reclaim." : rows(reclaimLines, maxRows, more)}\n` +
+      `*Reclaim*\n${reclaimLines.length === 0 ? "No host is pending reclaim." : rows(reclaimLines, maxRows, more, SHORT_BUDGET)}\n` +
         `*Do not renew* (rented or cloud, under ${formatPct(model.renewalBelowPct)} two periods running)\n` +
-        `${renewLines.length === 0 ? "None." : rows(renewLines, maxRows, more)}`,
+        `${renewLines.length === 0 ? "None." : rows(renewLines, maxRows, more, SHORT_BUDGET)}`,
     ),
   );
 
@@ -209,12 +214,17 @@ function field(label: string, value: string): types.MrkdwnElement {
 }
 
 /** At most `maxRows` lines within the section budget, then `…and N more in the CSV`. */
-function rows(lines: readonly string[], maxRows: number, more: (left: number) => string): string {
+function rows(
+  lines: readonly string[],
+  maxRows: number,
+  more: (left: number) => string,
+  budget = SECTION_BUDGET,
+): string {
   const out: string[] = [];
   let used = 0;
   for (const [i, line] of lines.entries()) {
     const left = lines.length - i;
-    const fits = used + line.length + 1 + more(left).length + 1 <= SECTION_BUDGET;
+    const fits = used + line.length + 1 + more(left).length + 1 <= budget;
     if (i >= maxRows || !fits) {
       out.push(more(left));
       break;
