@@ -15,7 +15,10 @@ import { median, report, round } from "./report.ts";
 // in its store. The history is written first through writeCycle, one cycle an hour (each cycle
 // stands for its hour: the generator's sample span is 2 h), and rolled up. RSS is read from
 // /proc/<pid>/status (VmRSS) every 2 s once the bot has polled STEADY_AFTER_POLLS times, until
-// MEASURED_POLLS more polls; `value` is the median of those samples.
+// MEASURED_POLLS more polls; `value` is the median of those samples. At the end, the split of RSS into
+// anonymous memory (V8 heap, SQLite's page cache, malloc), file pages (node, ICU, libraries) and
+// shared memory (SQLite's WAL index) is reported too. RSS_NODE_OPTIONS (e.g. "--max-semi-space-size=2
+// --max-old-space-size=128") is passed to the bot as NODE_OPTIONS, to measure a tuned deployment.
 const HOSTS = 1_000;
 const GPUS_PER_HOST = 8;
 const HISTORY_DAYS = 14;
@@ -24,6 +27,7 @@ const STEADY_AFTER_POLLS = 4;
 const MEASURED_POLLS = 4;
 const TARGET_MB = 150;
 const CHANNEL = "C0GPUFLEET";
+const NODE_OPTIONS = process.env.RSS_NODE_OPTIONS ?? "";
 
 const dir = mkdtempSync(join(tmpdir(), "gpu-warden-rss-"));
 const slack = await startSlackEmulator({ channels: [{ id: CHANNEL, name: "gpu" }] });
@@ -70,6 +74,7 @@ try {
       SLACK_BOT_TOKEN: slack.identity.botToken,
       SLACK_APP_TOKEN: slack.identity.appToken,
       SLACK_API_URL: slack.apiUrl,
+      ...(NODE_OPTIONS === "" ? {} : { NODE_OPTIONS }),
     },
   });
   let polls = 0;
@@ -81,7 +86,7 @@ try {
   });
   const exited = new Promise<number | null>((done) => bot.on("exit", (code) => done(code)));
 
-  const status = (field: "VmRSS" | "VmHWM"): number => {
+  const status = (field: "VmRSS" | "VmHWM" | "RssAnon" | "RssFile" | "RssShmem"): number => {
     const line = readFileSync(`/proc/${bot.pid}/status`, "utf8")
       .split("\n")
       .find((l) => l.startsWith(`${field}:`));
@@ -104,6 +109,7 @@ try {
     await sleep(2_000);
   }
   const peakMB = status("VmHWM");
+  const [anonMB, fileMB, shmemMB] = [status("RssAnon"), status("RssFile"), status("RssShmem")];
   bot.kill("SIGTERM");
   const code = await exited;
   const value = round(median(samples), 1);
@@ -120,10 +126,14 @@ try {
     historyDays: HISTORY_DAYS,
     historyCycles: cycles,
     pollSeconds: POLL_SECONDS,
+    nodeOptions: NODE_OPTIONS,
     polls,
     samples: samples.length,
     maxMB: round(Math.max(...samples), 1),
     peakMB: round(peakMB, 1),
+    anonMB: round(anonMB, 1),
+    fileMB: round(fileMB, 1),
+    shmemMB: round(shmemMB, 1),
     dbMB: round(dbMB, 1),
     generateS: round(generateS, 1),
     exitCode: code,

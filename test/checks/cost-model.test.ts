@@ -4,8 +4,8 @@ import { gpuHoursOf, hostHourUsages, usageRate } from "../../src/checks/cost-hou
 import {
   cachedPriceOver,
   costOfHours,
-  type HostHourUsage,
   HOURS_PER_MONTH,
+  type HostHourUsage,
   hostCostBasis,
   hostHourCost,
   isRentedOrCloud,
@@ -167,7 +167,13 @@ describe("costOfHours", () => {
   });
 });
 
-function rollup(index: number, hourMs: number, busy: number, idle: number, energyWh: number | null): GpuHourRollup {
+function rollup(
+  index: number,
+  hourMs: number,
+  busy: number,
+  idle: number,
+  energyWh: number | null,
+): GpuHourRollup {
   return {
     host: "gpu-a",
     index,
@@ -229,7 +235,14 @@ describe("hostHourUsages", () => {
       toMs: h0 + HOUR_MS + HOUR_MS / 4,
     });
     assert.deepEqual(
-      usages.map((u) => [u.fromMs - h0, u.toMs - h0, u.gpus, u.busyGpuMinutes, u.idleGpuMinutes, u.unknownGpuMinutes]),
+      usages.map((u) => [
+        u.fromMs - h0,
+        u.toMs - h0,
+        u.gpus,
+        u.busyGpuMinutes,
+        u.idleGpuMinutes,
+        u.unknownGpuMinutes,
+      ]),
       [
         [HOUR_MS / 2, HOUR_MS, 1, 30, 0, 0],
         [HOUR_MS, HOUR_MS + HOUR_MS / 4, 2, 0, 15, 15],
@@ -243,7 +256,12 @@ describe("hostHourUsages", () => {
       ],
     );
     assert.deepEqual(
-      hostHourUsages({ rollups: [], gpus: [{ index: 0, firstSeenMs: h0 + 9 * HOUR_MS }], fromMs: h0, toMs: h0 + HOUR_MS }),
+      hostHourUsages({
+        rollups: [],
+        gpus: [{ index: 0, firstSeenMs: h0 + 9 * HOUR_MS }],
+        fromMs: h0,
+        toMs: h0 + HOUR_MS,
+      }),
       [],
       "no hours before the host's first GPU was seen",
     );

@@ -42,7 +42,15 @@ describe("wardenForMonth", () => {
   });
 
   it("takes the roster in order, wrapping: January 2026 is the first's", () => {
-    assert.deepEqual(names(new Map(), "2026-01", 7), ["alice", "bob", "carol", "alice", "bob", "carol", "alice"]);
+    assert.deepEqual(names(new Map(), "2026-01", 7), [
+      "alice",
+      "bob",
+      "carol",
+      "alice",
+      "bob",
+      "carol",
+      "alice",
+    ]);
     assert.equal(rosterWarden([BOB], "2031-07"), BOB);
   });
 });
@@ -62,7 +70,15 @@ describe("skips and swaps", () => {
     let overrides = new Map<string, string>();
     overrides = apply(overrides, planSkip(ROSTER, overrides, "2026-01"));
     overrides = apply(overrides, planSwap(ROSTER, overrides, "2026-03", BOB));
-    assert.deepEqual(names(overrides, "2026-01", 7), ["bob", "alice", "bob", "alice", "carol", "carol", "alice"]);
+    assert.deepEqual(names(overrides, "2026-01", 7), [
+      "bob",
+      "alice",
+      "bob",
+      "alice",
+      "carol",
+      "carol",
+      "alice",
+    ]);
     // Carol skips May, but June is hers too: the next different warden is Alice in July.
     overrides = apply(overrides, planSkip(ROSTER, overrides, "2026-05"));
     assert.deepEqual(names(overrides, "2026-01", 8), [
@@ -92,6 +108,9 @@ describe("skips and swaps", () => {
       ok: false,
       problem: "nobody else is on the roster to take over",
     });
-    assert.deepEqual(planSkip([], new Map(), "2026-01"), { ok: false, problem: "there is no cost warden roster" });
+    assert.deepEqual(planSkip([], new Map(), "2026-01"), {
+      ok: false,
+      problem: "there is no cost warden roster",
+    });
   });
 });
