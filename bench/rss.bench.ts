@@ -17,8 +17,8 @@ import { median, report, round } from "./report.ts";
 // /proc/<pid>/status (VmRSS) every 2 s once the bot has polled STEADY_AFTER_POLLS times, until
 // MEASURED_POLLS more polls; `value` is the median of those samples. At the end, the split of RSS into
 // anonymous memory (V8 heap, SQLite's page cache, malloc), file pages (node, ICU, libraries) and
-// shared memory (SQLite's WAL index) is reported too. RSS_NODE_OPTIONS (e.g. "--max-semi-space-size=2
-// --max-old-space-size=128") is passed to the bot as NODE_OPTIONS, to measure a tuned deployment.
+// shared memory (SQLite's WAL index) is reported too. The bot runs with the V8 flags of `npm start`
+// (package.json); RSS_NODE_OPTIONS replaces them, to measure another deployment.
 const HOSTS = 1_000;
 const GPUS_PER_HOST = 8;
 const HISTORY_DAYS = 14;
@@ -27,7 +27,13 @@ const STEADY_AFTER_POLLS = 4;
 const MEASURED_POLLS = 4;
 const TARGET_MB = 150;
 const CHANNEL = "C0GPUFLEET";
-const NODE_OPTIONS = process.env.RSS_NODE_OPTIONS ?? "";
+const START_FLAGS = (
+  JSON.parse(readFileSync(resolve("package.json"), "utf8")) as { scripts: { start: string } }
+).scripts.start
+  .split(/\s+/)
+  .filter((word) => word.startsWith("--"))
+  .join(" ");
+const NODE_OPTIONS = process.env.RSS_NODE_OPTIONS ?? START_FLAGS;
 
 const dir = mkdtempSync(join(tmpdir(), "gpu-warden-rss-"));
 const slack = await startSlackEmulator({ channels: [{ id: CHANNEL, name: "gpu" }] });

@@ -27,7 +27,7 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
     db.pragma("temp_store = MEMORY");
-    db.pragma("cache_size = -32768");
+    db.pragma("cache_size = -8192");
     // NOTE: without a limit the -wal file keeps its largest size (after a big prune) forever.
     db.pragma("journal_size_limit = 67108864");
     migrate(db, steps);
