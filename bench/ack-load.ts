@@ -1,15 +1,9 @@
-import { createHmac } from "node:crypto";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { createInterface } from "node:readline";
+import { postSigned, serveLoadJobs } from "./load-jobs.ts";
 
 /**
- * The load side of `ack.bench.ts`, in its own process so the measured app does not share a CPU
- * queue with its client. It also plays Slack's side of the app's outgoing calls (Web API methods and
- * `response_url`s answer 200 at once).
- *
- * Protocol: prints `{"sink": "<url>"}` once, then reads one JSON job a line from stdin and answers
- * one JSON line `{id, latenciesMs, statuses}` each.
+ * The load side of `ack.bench.ts` (see {@link serveLoadJobs}): each job sends `requests` signed
+ * `/gpu status` commands or button clicks, `concurrency` at a time, and answers
+ * `{id, latenciesMs, statuses}`.
  */
 
 interface Job {
@@ -26,24 +20,9 @@ interface Job {
   channel: string;
 }
 
-let tsCounter = 0;
-const sink = createServer((req, res) => {
-  req.resume();
-  req.on("end", () => {
-    tsCounter += 1;
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(
-      JSON.stringify({ ok: true, channel: "C0GPU", ts: `1767600000.${String(tsCounter).padStart(6, "0")}` }),
-    );
-  });
-});
-await new Promise<void>((resolve) => sink.listen(0, "127.0.0.1", resolve));
-const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
-process.stdout.write(`${JSON.stringify({ sink: sinkUrl })}\n`);
-
 let serial = 0;
 
-function commandBody(job: Job): { body: string; contentType: string } {
+function commandBody(job: Job, sinkUrl: string): string {
   serial += 1;
   const fields = {
     token: "bench-verification-token",
@@ -60,10 +39,10 @@ function commandBody(job: Job): { body: string; contentType: string } {
     response_url: `${sinkUrl}/response/${serial}`,
     trigger_id: `${serial}.${process.pid}.bench`,
   };
-  return { body: new URLSearchParams(fields).toString(), contentType: "application/x-www-form-urlencoded" };
+  return new URLSearchParams(fields).toString();
 }
 
-function clickBody(job: Job): { body: string; contentType: string } {
+function clickBody(job: Job, sinkUrl: string): string {
   serial += 1;
   const payload = {
     type: "block_actions",
@@ -99,38 +78,21 @@ function clickBody(job: Job): { body: string; contentType: string } {
       },
     ],
   };
-  return {
-    body: new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
-    contentType: "application/x-www-form-urlencoded",
-  };
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }
 
-async function one(job: Job): Promise<{ ms: number; status: number }> {
-  const { body, contentType } = job.kind === "command" ? commandBody(job) : clickBody(job);
-  const timestampS = Math.floor(Date.now() / 1000);
-  const signature = `v0=${createHmac("sha256", job.signingSecret).update(`v0:${timestampS}:${body}`).digest("hex")}`;
-  const startedMs = performance.now();
-  const response = await fetch(job.url, {
-    method: "POST",
-    headers: {
-      "content-type": contentType,
-      "x-slack-request-timestamp": String(timestampS),
-      "x-slack-signature": signature,
-    },
-    body,
-  });
-  await response.arrayBuffer();
-  return { ms: performance.now() - startedMs, status: response.status };
-}
-
-async function run(job: Job): Promise<{ latenciesMs: number[]; statuses: Record<string, number> }> {
+async function run(
+  job: Job,
+  sinkUrl: string,
+): Promise<{ latenciesMs: number[]; statuses: Record<string, number> }> {
   const latenciesMs: number[] = [];
   const statuses: Record<string, number> = {};
   let started = 0;
   const worker = async () => {
     while (started < job.requests) {
       started += 1;
-      const { ms, status } = await one(job);
+      const body = job.kind === "command" ? commandBody(job, sinkUrl) : clickBody(job, sinkUrl);
+      const { ms, status } = await postSigned(job.url, job.signingSecret, body);
       latenciesMs.push(ms);
       statuses[status] = (statuses[status] ?? 0) + 1;
     }
@@ -139,11 +101,4 @@ async function run(job: Job): Promise<{ latenciesMs: number[]; statuses: Record<
   return { latenciesMs, statuses };
 }
 
-for await (const line of createInterface({ input: process.stdin })) {
-  if (line.trim() === "") continue;
-  const job = JSON.parse(line) as Job;
-  const result = await run(job);
-  process.stdout.write(`${JSON.stringify({ id: job.id, ...result })}\n`);
-}
-sink.closeAllConnections();
-sink.close();
+await serveLoadJobs(run);

@@ -1,30 +1,5 @@
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
-import { Writable } from "node:stream";
-import { fileURLToPath } from "node:url";
-import bolt from "@slack/bolt";
-import { createSlackApp } from "../src/bot/app.ts";
-import type { BotDeps } from "../src/bot/bot-deps.ts";
-import { registerListeners } from "../src/bot/listeners/index.ts";
-import { createOutboxClient, createOutboxWorker } from "../src/bot/outbox-worker.ts";
-import { wardenForMonth } from "../src/checks/warden-rotation.ts";
-import { configSchema } from "../src/config/schema.ts";
-import { ManualClock, MINUTE_MS } from "../src/shared/clock.ts";
-import { createLogger } from "../src/shared/logger.ts";
-import { createSimulatedSource } from "../src/sources/simulated-source.ts";
-import { createBotStateStore } from "../src/store/bot-state-store.ts";
-import { createCostStores } from "../src/store/cost-stores.ts";
-import { createMetricsStore } from "../src/store/metrics-store.ts";
-import { openDatabase } from "../src/store/open-database.ts";
-import { createReclaimStore } from "../src/store/reclaim-store.ts";
-import { idlePolicyOf } from "../src/usecases/alert-policy.ts";
-import { costWardenDepsOf } from "../src/usecases/cost-warden-deps.ts";
-import { createIdleAlerts } from "../src/usecases/idle-alerts.ts";
+import { MINUTE_MS } from "../src/shared/clock.ts";
+import { CHANNEL, createBenchBot, type LoadResult, SECRET, startBareBolt, startLoad } from "./bot-fixture.ts";
 import { median, percentile, report, round } from "./report.ts";
 
 // 100 concurrent `/gpu claim <host>:<gpu>` for the same GPU, each from a different person, over
@@ -35,82 +10,17 @@ import { median, percentile, report, round } from "./report.ts";
 // /gpu handler only acks with a line of text, under the same load.
 const ROUNDS = 10;
 const CONCURRENCY = 100;
-const CHANNEL = "C0GPU";
-const SECRET = "bench-signing-secret";
-const T0 = Date.UTC(2026, 0, 6, 1, 0);
 
-const here = dirname(fileURLToPath(import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), "gpu-warden-claim-bench-"));
-
-interface LoadResult {
-  id: number;
-  latenciesMs: number[];
-  statuses: Record<string, number>;
-  texts: string[];
-}
-
-const load = spawn(process.execPath, ["--import", "tsx", join(here, "claim-load.ts")], {
-  stdio: ["pipe", "pipe", "inherit"],
-});
-const lines = createInterface({ input: load.stdout })[Symbol.asyncIterator]();
-const nextLine = async (): Promise<string> => {
-  const line = await lines.next();
-  if (line.done === true) throw new Error("the load process exited");
-  return line.value;
-};
-const { sink } = JSON.parse(await nextLine()) as { sink: string };
-
-const clock = new ManualClock(T0);
-const logger = createLogger(
-  "info",
-  new Writable({
-    write(_chunk, _encoding, callback) {
-      callback();
-    },
+const load = await startLoad("claim-load.ts");
+const bot = createBenchBot({
+  name: "claim",
+  sink: load.sink,
+  config: (hosts) => ({
+    slack: { channel: CHANNEL },
+    hosts: Object.fromEntries(hosts.map((host) => [host, { owners: ["U0ALICE"] }])),
   }),
-);
-const source = createSimulatedSource(
-  { kind: "simulated", hosts: 12, gpus_per_host: 8, seed: 42 },
-  { clock, timezone: "UTC" },
-);
-const config = configSchema.parse({
-  slack: { channel: CHANNEL },
-  hosts: Object.fromEntries(source.hosts.map((host) => [host, { owners: ["U0ALICE"] }])),
 });
-const db = openDatabase(join(dir, "gpu-warden.db"));
-const metrics = createMetricsStore(db);
-const state = createBotStateStore(db);
-const outbox = createOutboxWorker({
-  store: state,
-  client: createOutboxClient({ botToken: "xoxb-bench", slackApiUrl: `${sink}/api/`, logger }),
-  clock,
-  logger,
-});
-const warden = {
-  current: (atMs: number) => wardenForMonth(config.warden.roster, atMs, config.team.timezone),
-};
-const alerts = createIdleAlerts({ config, metrics, state, notifier: outbox, warden, clock, logger });
-const deps: BotDeps = {
-  config,
-  idlePolicy: idlePolicyOf(config),
-  state,
-  fleet: alerts,
-  alerts,
-  warden,
-  clock,
-  logger,
-  notifier: outbox,
-  metrics,
-  reclaims: createReclaimStore(db),
-  ...costWardenDepsOf({
-    config,
-    metrics,
-    stores: createCostStores(db),
-    audit: state.audit,
-    clock,
-    pendingReclaims: null,
-  }),
-};
+const { clock, source, metrics, state, outbox, alerts } = bot;
 for (let minute = 0; minute < 5; minute++) {
   clock.advance(MINUTE_MS);
   const observations = await source.poll(new AbortController().signal);
@@ -119,53 +29,19 @@ for (let minute = 0; minute < 5; minute++) {
 }
 outbox.start();
 
-const app = createSlackApp({
-  botToken: "xoxb-bench",
-  signingSecret: SECRET,
-  botId: "B0BOT",
-  botUserId: "U0BOT",
-  slackApiUrl: `${sink}/api/`,
-  port: 0,
-  host: "127.0.0.1",
-  logger,
-  clock,
-  deliveries: state.deliveries,
-  register: (bolt) => registerListeners(bolt, deps),
-});
-const url = `${(await app.start()).url}/slack/events`;
+const url = await bot.start();
 
-const bare = new bolt.App({
-  token: "xoxb-bench",
-  signingSecret: SECRET,
-  botId: "B0BOT",
-  botUserId: "U0BOT",
-  logger: {
-    debug: () => {},
-    info: () => {},
-    warn: () => {},
-    error: () => {},
-    setLevel: () => {},
-    getLevel: () => bolt.LogLevel.INFO,
-    setName: () => {},
-  },
-  clientOptions: { slackApiUrl: `${sink}/api/`, retryConfig: { retries: 0 }, timeout: 10_000 },
+const bare = await startBareBolt(load.sink, (app) => {
+  app.command("/gpu", async ({ ack }) => {
+    await ack({ response_type: "ephemeral", text: "ok" });
+  });
 });
-bare.command("/gpu", async ({ ack }) => {
-  await ack({ response_type: "ephemeral", text: "ok" });
-});
-const bareServer = (await bare.start({ port: 0, host: "127.0.0.1" })) as Server;
-const bareUrl = `http://127.0.0.1:${(bareServer.address() as AddressInfo).port}/slack/events`;
 
-let jobId = 0;
-async function send(target: string, commands: Array<{ user: string; text: string }>): Promise<LoadResult> {
-  jobId += 1;
-  load.stdin.write(
-    `${JSON.stringify({ id: jobId, url: target, signingSecret: SECRET, channel: CHANNEL, commands })}\n`,
-  );
-  const result = JSON.parse(await nextLine()) as LoadResult;
-  const bad = Object.entries(result.statuses).filter(([status]) => status !== "200");
-  if (bad.length > 0) throw new Error(`non-200 answers: ${JSON.stringify(result.statuses)}`);
-  return result;
+function send(
+  target: string,
+  commands: Array<{ user: string; text: string }>,
+): Promise<LoadResult & { texts: string[] }> {
+  return load.request({ url: target, signingSecret: SECRET, channel: CHANNEL, commands });
 }
 
 async function bareRace(round: number): Promise<number[]> {
@@ -173,7 +49,7 @@ async function bareRace(round: number): Promise<number[]> {
     user: `U0B${round}N${String(i).padStart(3, "0")}`,
     text: "claim gpu-a:0 for 4h bench",
   }));
-  return (await send(bareUrl, commands)).latenciesMs;
+  return (await send(bare.url, commands)).latenciesMs;
 }
 
 async function claimRace(
@@ -231,10 +107,6 @@ report({
   transport: "http (signed, separate load process)",
 });
 
-load.stdin.end();
-await new Promise((resolve) => load.once("exit", resolve));
-await app.stop();
+await load.close();
+await bot.close();
 await bare.stop();
-await outbox.stop();
-db.close();
-rmSync(dir, { recursive: true, force: true });

@@ -1,10 +1,10 @@
 import { type GpuSlots, parseSlots } from "../checks/claim-target.ts";
 import { closest } from "../shared/closest.ts";
+import { formatDuration, parseDurationMs } from "../shared/duration.ts";
 import { slackEscape } from "../usecases/action-text.ts";
 import type { ClaimTarget } from "../usecases/claim-gpus.ts";
 import type { KeepSpan } from "../usecases/keep-host.ts";
 import { commandNames } from "./command-table.ts";
-import { formatDuration, parseDurationMs } from "./parse-duration.ts";
 import { parseReportArgs, parseWardenArgs, type WardenAction } from "./parse-report-warden.ts";
 
 /** The longest note a claim takes. */

@@ -55,7 +55,9 @@ export async function runAction(
       description,
       exitCode: result.exitCode,
       timedOut: result.timedOut,
-      outputTail: tail(result.timedOut ? `${output}\n(killed after ${action.timeout_seconds} s)` : output),
+      outputTail: tail(
+        result.timedOut ? `${output.trimEnd()}\n(killed after ${action.timeout_seconds} s)` : output,
+      ),
       durationMs: performance.now() - startedAt,
     };
   }

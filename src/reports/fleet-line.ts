@@ -1,5 +1,5 @@
-import { formatDuration } from "../bot/parse-duration.ts";
 import type { HostStatus, IdleEpisodeState } from "../checks/idle-episode.ts";
+import { formatDuration } from "../shared/duration.ts";
 import { formatLocal } from "../shared/time.ts";
 
 /**

@@ -1,14 +1,14 @@
-import { formatDuration } from "../bot/parse-duration.ts";
 import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
 import { matchModels } from "../checks/claim-model.ts";
 import { pickFreeGpus } from "../checks/claim-pick.ts";
 import { formatGpuList, type GpuSlots, overlaps, slotsText } from "../checks/claim-target.ts";
 import { shortModel } from "../reports/fleet-table.ts";
+import { formatDuration } from "../shared/duration.ts";
 import type { Claim } from "../store/claim-store.ts";
-import { BOT_ACTOR, listWords, localWhen, mention, slackEscape, unknownHostText } from "./action-text.ts";
+import { listWords, localWhen, mention, slackEscape, unknownHostText } from "./action-text.ts";
 import { isAdmin } from "./authorise.ts";
 import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
-import { afterClaimsChanged, recordEnded } from "./claim-effects.ts";
+import { afterClaimsChanged, expireDue, recordEnded } from "./claim-effects.ts";
 import { fleetGpusNow, type GpuNow, hostGpusNow } from "./claim-seats.ts";
 import { holdersText, noteWords } from "./claim-text.ts";
 import { knownHosts } from "./stop-host.ts";
@@ -103,9 +103,7 @@ function claimSlots(
   const zone = config.team.timezone;
   const ended: Claim[] = [];
   const outcome = state.transaction((): ClaimGpusResult => {
-    const expired = state.claims.expireDue(nowMs, BOT_ACTOR, host);
-    recordEnded(deps, expired, { kind: "expired" }, BOT_ACTOR, nowMs);
-    ended.push(...expired);
+    ended.push(...expireDue(deps, nowMs, host));
     const overlapping = state.claims
       .activeOn(host, nowMs)
       .filter((claim) => overlaps(slots, claim.host, claim.gpuIndex));
@@ -193,9 +191,7 @@ function claimCount(
   const zone = config.team.timezone;
   const ended: Claim[] = [];
   const outcome = state.transaction((): ClaimGpusResult => {
-    const expired = state.claims.expireDue(nowMs, BOT_ACTOR);
-    recordEnded(deps, expired, { kind: "expired" }, BOT_ACTOR, nowMs);
-    ended.push(...expired);
+    ended.push(...expireDue(deps, nowMs));
     const all = [...fleetGpusNow(deps, nowMs).values()].flat();
     let seats = all;
     let label = "";

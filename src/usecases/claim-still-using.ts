@@ -1,6 +1,6 @@
-import { formatDuration } from "../bot/parse-duration.ts";
 import { groupClaims } from "../checks/claim-groups.ts";
 import { slotsText } from "../checks/claim-target.ts";
+import { formatDuration } from "../shared/duration.ts";
 import { listWords } from "./action-text.ts";
 import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
 import { holdersText } from "./claim-text.ts";

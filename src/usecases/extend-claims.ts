@@ -1,10 +1,10 @@
-import { formatDuration } from "../bot/parse-duration.ts";
 import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
 import { type GpuSlots, overlaps, slotsText } from "../checks/claim-target.ts";
+import { formatDuration } from "../shared/duration.ts";
 import type { Claim } from "../store/claim-store.ts";
-import { BOT_ACTOR, localWhen, unknownHostText } from "./action-text.ts";
+import { localWhen, unknownHostText } from "./action-text.ts";
 import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
-import { afterClaimsChanged, recordEnded } from "./claim-effects.ts";
+import { afterClaimsChanged, expireDue } from "./claim-effects.ts";
 import { slotsProblem } from "./claim-gpus.ts";
 import { holdersText } from "./claim-text.ts";
 import { knownHosts } from "./stop-host.ts";
@@ -38,13 +38,7 @@ export function extendClaims(
   }
   const ended: Claim[] = [];
   const outcome = state.transaction((): ExtendResult => {
-    const expired = state.claims.expireDue(
-      nowMs,
-      BOT_ACTOR,
-      target.kind === "slots" ? target.slots.host : undefined,
-    );
-    recordEnded(deps, expired, { kind: "expired" }, BOT_ACTOR, nowMs);
-    ended.push(...expired);
+    ended.push(...expireDue(deps, nowMs, target.kind === "slots" ? target.slots.host : undefined));
     let candidates: Claim[];
     if (target.kind === "slots") {
       const { slots } = target;

@@ -1,5 +1,5 @@
-import { formatDuration } from "../bot/parse-duration.ts";
 import { HOUR_MS } from "../shared/clock.ts";
+import { formatDuration } from "../shared/duration.ts";
 import { dayjs } from "../shared/time.ts";
 import { localDayNumber, localWhen, mention, unknownHostText } from "./action-text.ts";
 import { authorityFor, type HostActionDeps, mayAct, refusalText } from "./authorise.ts";

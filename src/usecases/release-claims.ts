@@ -1,10 +1,10 @@
 import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
 import { type GpuSlots, overlaps, slotsText } from "../checks/claim-target.ts";
 import type { Claim } from "../store/claim-store.ts";
-import { BOT_ACTOR, listWords, mention, unknownHostText } from "./action-text.ts";
+import { listWords, mention, unknownHostText } from "./action-text.ts";
 import { isAdmin } from "./authorise.ts";
 import type { ClaimDeps } from "./claim-deps.ts";
-import { afterClaimsChanged, recordEnded } from "./claim-effects.ts";
+import { afterClaimsChanged, expireDue, recordEnded } from "./claim-effects.ts";
 import { slotsProblem } from "./claim-gpus.ts";
 import { forcerRole, forcersWords, holdersText } from "./claim-text.ts";
 import { knownHosts } from "./stop-host.ts";
@@ -49,13 +49,7 @@ export function releaseClaims(
   }
   const ended: Claim[] = [];
   const outcome = state.transaction((): ReleaseResult => {
-    const expired = state.claims.expireDue(
-      nowMs,
-      BOT_ACTOR,
-      target.kind === "slots" ? target.slots.host : undefined,
-    );
-    recordEnded(deps, expired, { kind: "expired" }, BOT_ACTOR, nowMs);
-    ended.push(...expired);
+    ended.push(...expireDue(deps, nowMs, target.kind === "slots" ? target.slots.host : undefined));
     const chosen = choose(deps, actor, target, nowMs);
     if ("kind" in chosen) return chosen;
     const { mine, theirs } = chosen;

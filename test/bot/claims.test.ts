@@ -2,15 +2,17 @@ import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import type { StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
 import { viewProblems } from "../../src/playground/slack-emulator/validate-blocks.ts";
-import type { HostObservation } from "../../src/sources/observation.ts";
 import { observed } from "../checks/builders.ts";
-import { ALICE, BOB, BotHarness, CAROL, EVE, standardConfig } from "../helpers/bot-harness.ts";
-
-const idle = (host: string) => (atMs: number) => observed(host, atMs, [0, 0, 0, 0], []);
-const all =
-  (...hosts: Array<(atMs: number) => HostObservation>) =>
-  (atMs: number) =>
-    hosts.map((host) => host(atMs));
+import {
+  ALICE,
+  allHosts,
+  BOB,
+  BotHarness,
+  CAROL,
+  EVE,
+  idleHost,
+  standardConfig,
+} from "../helpers/bot-harness.ts";
 
 interface Block {
   type: string;
@@ -50,18 +52,13 @@ for (const transport of ["socket", "http"] as const) {
     timeout: 60_000,
   }, () => {
     let h: BotHarness;
-    afterEach(async () => {
-      assert.deepEqual(h.emulator.failures(), [], "every delivery acked within 3 s");
-      assert.deepEqual(h.emulator.internalErrors(), []);
-      assert.deepEqual(h.problems(), []);
-      await h.close();
-    });
+    afterEach(() => h.closeChecked());
 
     test("exactly one wins; the 99 others hear who holds it, with Notify me when free", async () => {
       h = await BotHarness.start({ transport, config: standardConfig({ "gpu-a": { owners: [ALICE] } }) });
       const claimers = Array.from({ length: 100 }, (_, i) => `U0C${String(i).padStart(3, "0")}`);
       for (const id of claimers) h.emulator.addUser({ id });
-      h.pollFor(2, all(idle("gpu-a")));
+      h.pollFor(2, allHosts(idleHost("gpu-a")));
       const deliveries = await Promise.all(
         claimers.map((user) => h.user.slashCommand({ user, text: "claim gpu-a:0 for 4h" })),
       );
@@ -89,12 +86,7 @@ for (const transport of ["socket", "http"] as const) {
 
 describe("claims over the real Bolt app (Socket Mode)", { timeout: 60_000 }, () => {
   let h: BotHarness;
-  afterEach(async () => {
-    assert.deepEqual(h.emulator.failures(), [], "every delivery acked within 3 s");
-    assert.deepEqual(h.emulator.internalErrors(), []);
-    assert.deepEqual(h.problems(), []);
-    await h.close();
-  });
+  afterEach(() => h.closeChecked());
 
   const start = async (hosts: Record<string, Record<string, unknown>> = { "gpu-a": { owners: [ALICE] } }) => {
     h = await BotHarness.start({ transport: "socket", config: standardConfig(hosts) });
@@ -102,7 +94,7 @@ describe("claims over the real Bolt app (Socket Mode)", { timeout: 60_000 }, () 
 
   test("waitlist: Notify me when free, then a DM with a Claim button when it frees; the click claims it", async () => {
     await start();
-    h.pollFor(1, all(idle("gpu-a")));
+    h.pollFor(1, allHosts(idleHost("gpu-a")));
     await h.user.slashCommand({ user: BOB, text: "claim gpu-a:0,1 for 2h llama sft" });
     const conflict = await h.user.slashCommand({ user: EVE, text: "claim gpu-a:1" });
     assert.equal(conflict.ackPayload?.text, `gpu-a:1 is claimed by <@${BOB}> until 12:01 (llama sft).`);
@@ -125,7 +117,7 @@ describe("claims over the real Bolt app (Socket Mode)", { timeout: 60_000 }, () 
 
   test("the reminder DM's Extend 4 h extends; at the end the holder is told; audited throughout", async () => {
     await start();
-    h.pollFor(1, all(idle("gpu-a")));
+    h.pollFor(1, allHosts(idleHost("gpu-a")));
     await h.user.slashCommand({ user: BOB, text: "claim gpu-a:2 for 2h" });
     const busy = (atMs: number) => [observed("gpu-a", atMs, [0, 0, 80, 0], [])];
     h.runFor(60, busy);
@@ -154,7 +146,7 @@ describe("claims over the real Bolt app (Socket Mode)", { timeout: 60_000 }, () 
 
   test("force release: the warden's conflict answer offers it, the holder gets a DM; anyone else is refused", async () => {
     await start();
-    h.pollFor(1, all(idle("gpu-a")));
+    h.pollFor(1, allHosts(idleHost("gpu-a")));
     await h.user.slashCommand({ user: BOB, text: "claim gpu-a for 1d big run" });
     const refused = await h.user.slashCommand({ user: EVE, text: "release gpu-a" });
     assert.equal(
@@ -189,7 +181,7 @@ describe("claims over the real Bolt app (Socket Mode)", { timeout: 60_000 }, () 
 
   test("the idle alert names the claimant, and its Claim it conflict answer offers the waitlist", async () => {
     await start();
-    h.pollFor(1, all(idle("gpu-a")));
+    h.pollFor(1, allHosts(idleHost("gpu-a")));
     const early = await h.user.slashCommand({ user: EVE, text: "claim gpu-c" });
     assert.equal(
       early.ackPayload?.text,
@@ -197,7 +189,7 @@ describe("claims over the real Bolt app (Socket Mode)", { timeout: 60_000 }, () 
         "`/gpu claim gpu-a:0,1 for 4h llama sft` or `/gpu claim <n> [<model>] [for <duration>] [note…]` — e.g. `/gpu claim 2 a100 for 8h`",
     );
     await h.user.slashCommand({ user: BOB, text: "claim gpu-a:3 for 4h" });
-    h.pollFor(6, all(idle("gpu-a")));
+    h.pollFor(6, allHosts(idleHost("gpu-a")));
     await h.settle();
     assert.match(shown(h.alertMessage("gpu-a").blocks), /Claimed by: <@U0BOB>/);
     await h.user.clickButton({ user: EVE, message: h.alertMessage("gpu-a"), actionId: "claim_host" });
@@ -211,7 +203,7 @@ describe("claims over the real Bolt app (Socket Mode)", { timeout: 60_000 }, () 
     await start({ "gpu-a": { owners: [ALICE] }, "gpu-b": {} });
     h.pollFor(
       1,
-      all(idle("gpu-a"), (atMs) => observed("gpu-b", atMs, [97, 0], [])),
+      allHosts(idleHost("gpu-a"), (atMs) => observed("gpu-b", atMs, [97, 0], [])),
     );
     await h.user.event({ type: "app_home_opened", user: BOB });
     await h.settle();

@@ -1,25 +1,20 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import { helpText } from "../../src/bot/command-table.ts";
-import type { HostObservation } from "../../src/sources/observation.ts";
 import { failedAt, observed, session } from "../checks/builders.ts";
 import {
   ALICE,
+  allHosts,
   BOB,
   BotHarness,
+  busyHost,
   CAROL,
   DAVE,
   EVE,
+  idleHost,
   poweroffRuns,
   standardConfig,
 } from "../helpers/bot-harness.ts";
-
-const idle = (host: string) => (atMs: number) => observed(host, atMs, [0, 0, 0, 0], []);
-const busy = (host: string) => (atMs: number) => observed(host, atMs, [0, 0, 0, 97], []);
-const all =
-  (...hosts: Array<(atMs: number) => HostObservation>) =>
-  (atMs: number) =>
-    hosts.map((host) => host(atMs));
 
 const HOUR_MS = 3_600_000;
 
@@ -41,19 +36,14 @@ for (const transport of ["socket", "http"] as const) {
 
   describe(`Keep, Claim and /gpu over ${over}`, { timeout: 60_000 }, () => {
     let h: BotHarness;
-    afterEach(async () => {
-      assert.deepEqual(h.emulator.failures(), [], "every delivery acked within 3 s");
-      assert.deepEqual(h.emulator.internalErrors(), []);
-      assert.deepEqual(h.problems(), []);
-      await h.close();
-    });
+    afterEach(() => h.closeChecked());
 
     test("Keep 4 h on the alert: snoozed until 14:06, noted in the thread, the alert resolved as kept", async () => {
       h = await BotHarness.start({
         transport,
         config: standardConfig({ "gpu-a": { owners: [ALICE], stop: "script" } }),
       });
-      h.pollFor(6, all(idle("gpu-a")));
+      h.pollFor(6, allHosts(idleHost("gpu-a")));
       await h.settle();
       await h.user.clickButton({ user: ALICE, message: h.alertMessage("gpu-a"), actionId: "keep_host_4h" });
       await h.emulator.waitFor(() => h.ephemeralTexts(ALICE).length === 1, "the answer");
@@ -80,7 +70,7 @@ for (const transport of ["socket", "http"] as const) {
           { policy: { idle_for_minutes: 5, max_keep_hours: 12, keep_until_tomorrow_at: "08:30" } },
         ),
       });
-      h.pollFor(6, all(idle("gpu-a")));
+      h.pollFor(6, allHosts(idleHost("gpu-a")));
       await h.settle();
       await h.user.clickButton({
         user: ALICE,
@@ -100,7 +90,7 @@ for (const transport of ["socket", "http"] as const) {
 
     test("authorisation: owner, claimant, warden and admin may keep; anyone else is told who can", async () => {
       h = await BotHarness.start({ transport, config: standardConfig({ "gpu-a": { owners: [ALICE] } }) });
-      h.pollFor(6, all(idle("gpu-a")));
+      h.pollFor(6, allHosts(idleHost("gpu-a")));
       h.state.claims.add({
         host: "gpu-a",
         gpuIndex: null,
@@ -137,7 +127,7 @@ for (const transport of ["socket", "http"] as const) {
 
     test("Claim it: the clicker holds the host for 8 h; a second person is told who holds it", async () => {
       h = await BotHarness.start({ transport, config: standardConfig({ "gpu-a": { owners: [ALICE] } }) });
-      h.pollFor(6, all(idle("gpu-a")));
+      h.pollFor(6, allHosts(idleHost("gpu-a")));
       await h.settle();
       await h.user.clickButton({ user: BOB, message: h.alertMessage("gpu-a"), actionId: "claim_host" });
       await h.emulator.waitFor(() => h.ephemeralTexts(BOB).length === 1, "the claim");
@@ -189,10 +179,19 @@ for (const transport of ["socket", "http"] as const) {
         ];
         return observation;
       };
-      h.pollFor(5, all(withProcess, busy("gpu-b"), sessionHost, idle("gpu-d"), busy("inference")));
+      h.pollFor(
+        5,
+        allHosts(withProcess, busyHost("gpu-b"), sessionHost, idleHost("gpu-d"), busyHost("inference")),
+      );
       h.pollFor(
         3,
-        all(withProcess, busy("gpu-b"), sessionHost, (atMs) => failedAt("gpu-d", atMs), busy("inference")),
+        allHosts(
+          withProcess,
+          busyHost("gpu-b"),
+          sessionHost,
+          (atMs) => failedAt("gpu-d", atMs),
+          busyHost("inference"),
+        ),
       );
       await h.settle();
       h.state.claims.add({
@@ -262,7 +261,7 @@ for (const transport of ["socket", "http"] as const) {
         transport,
         config: standardConfig({ "gpu-a": { owners: [ALICE] }, "gpu-b1": {} }),
       });
-      h.pollFor(1, all(idle("gpu-a"), idle("gpu-b1")));
+      h.pollFor(1, allHosts(idleHost("gpu-a"), idleHost("gpu-b1")));
       h.state.claims.add({
         host: "gpu-b1",
         gpuIndex: 1,
@@ -317,11 +316,11 @@ for (const transport of ["socket", "http"] as const) {
           "gpu-a": { owners: [ALICE], stop: "script", auto_stop: { after_minutes: 30 } },
         }),
       });
-      h.pollFor(6, all(idle("gpu-a")));
+      h.pollFor(6, allHosts(idleHost("gpu-a")));
       await h.settle();
       const alert = h.state.alerts.openFor("gpu-a", "idle");
       assert.notEqual(alert?.autoStopAtMs ?? null, null);
-      h.pollFor(31, all(idle("gpu-a")));
+      h.pollFor(31, allHosts(idleHost("gpu-a")));
       await h.settle();
       const command = `${h.dir}/poweroff gpu-a`;
       assert.deepEqual(poweroffRuns(h), ["gpu-a"]);

@@ -1,26 +1,20 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
-import type { HostObservation } from "../../src/sources/observation.ts";
-import { observed } from "../checks/builders.ts";
 import {
   ALICE,
+  allHosts,
   BOB,
   BotHarness,
+  busyHost,
   CAROL,
   DAVE,
   EVE,
+  idleHost,
   poweroffRuns,
   scriptRuns,
   standardConfig,
   stopScript,
 } from "../helpers/bot-harness.ts";
-
-const idle = (host: string) => (atMs: number) => observed(host, atMs, [0, 0, 0, 0], []);
-const busy = (host: string) => (atMs: number) => observed(host, atMs, [0, 0, 0, 97], []);
-const all =
-  (...hosts: Array<(atMs: number) => HostObservation>) =>
-  (atMs: number) =>
-    hosts.map((host) => host(atMs));
 
 const mentions = (...users: string[]) => users.map((user) => `<@${user}>`);
 
@@ -29,19 +23,14 @@ for (const transport of ["socket", "http"] as const) {
 
   describe(`Stop over ${over}`, { timeout: 60_000 }, () => {
     let h: BotHarness;
-    afterEach(async () => {
-      assert.deepEqual(h.emulator.failures(), [], "every delivery acked within 3 s");
-      assert.deepEqual(h.emulator.internalErrors(), []);
-      assert.deepEqual(h.problems(), []);
-      await h.close();
-    });
+    afterEach(() => h.closeChecked());
 
     test("the owner clicks Stop: the command runs once, the thread and the clicker see it, the alert resolves", async () => {
       h = await BotHarness.start({
         transport,
         config: standardConfig({ "gpu-a": { owners: [ALICE], stop: "script" } }),
       });
-      h.pollFor(6, all(idle("gpu-a")));
+      h.pollFor(6, allHosts(idleHost("gpu-a")));
       await h.settle();
       await h.user.clickButton({ user: ALICE, message: h.alertMessage("gpu-a"), actionId: "stop_host" });
       await h.emulator.waitFor(() => h.ephemeralTexts(ALICE).length === 2, "the outcome");
@@ -71,7 +60,7 @@ for (const transport of ["socket", "http"] as const) {
           Object.fromEntries(hosts.map((host) => [host, { owners: [ALICE], stop: "script" }])),
         ),
       });
-      h.pollFor(6, all(...hosts.map(idle)));
+      h.pollFor(6, allHosts(...hosts.map(idleHost)));
       await h.settle();
       for (const host of hosts) {
         h.state.claims.add({
@@ -125,7 +114,7 @@ for (const transport of ["socket", "http"] as const) {
         transport,
         config: standardConfig({ "gpu-a": { owners: [ALICE], stop: "script" } }),
       });
-      h.pollFor(6, all(idle("gpu-a")));
+      h.pollFor(6, allHosts(idleHost("gpu-a")));
       await h.settle();
       const alert = h.alertMessage("gpu-a");
       const clickers = [ALICE, CAROL, DAVE, EVE];
@@ -178,12 +167,12 @@ for (const transport of ["socket", "http"] as const) {
         transport,
         config: standardConfig({ "gpu-a": { owners: [ALICE], stop: "script" } }),
       });
-      h.pollFor(6, all(idle("gpu-a")));
+      h.pollFor(6, allHosts(idleHost("gpu-a")));
       await h.settle();
       const alert = h.alertMessage("gpu-a");
       // NOTE: the alert's edit (host busy again) is held in the outbox, so the button is still on screen.
       await h.outbox.stop();
-      h.poll(all(busy("gpu-a")));
+      h.poll(allHosts(busyHost("gpu-a")));
       await h.user.clickButton({ user: ALICE, message: alert, actionId: "stop_host" });
       await h.user.clickButton({ user: DAVE, message: alert, actionId: "stop_host" });
       await h.emulator.waitFor(
@@ -246,20 +235,20 @@ for (const transport of ["socket", "http"] as const) {
           },
         }),
       });
-      h.pollFor(6, all(idle("gpu-h")));
+      h.pollFor(6, allHosts(idleHost("gpu-h")));
       await h.settle();
       await h.user.clickButton({ user: ALICE, message: h.alertMessage("gpu-h"), actionId: "stop_host" });
       await h.emulator.waitFor(() => h.ephemeralTexts(ALICE).length === 2, "the failure", 10_000);
       await h.settle();
       const failed =
         `Stopping gpu-h failed: \`${h.dir}/hangs gpu-h\` was killed after 0.5 s (timeout). ` +
-        "gpu-h may still be running; Stop can be tried again.\n```\npowering off gpu-h\n\n(killed after 0.5 s)\n```";
+        "gpu-h may still be running; Stop can be tried again.\n```\npowering off gpu-h\n(killed after 0.5 s)\n```";
       assert.equal(h.ephemeralTexts(ALICE)[1], failed);
       assert.equal(h.threadTexts("gpu-h").at(-1), failed);
       const [entry] = h.state.audit.byAction("stop-failed");
       assert.deepEqual(
         [entry?.actor, entry?.exitCode, entry?.outputTail, entry?.detail.timedOut],
-        [ALICE, null, "powering off gpu-h\n\n(killed after 0.5 s)", true],
+        [ALICE, null, "powering off gpu-h\n(killed after 0.5 s)", true],
       );
       assert.equal(h.state.stopRuns.latestFor("gpu-h")?.state, "failed");
       assert.equal(h.state.alerts.openFor("gpu-h", "idle") !== null, true, "the alert stays open");
@@ -274,7 +263,7 @@ for (const transport of ["socket", "http"] as const) {
         transport,
         config: standardConfig({ "gpu-d": { owners: [ALICE], stop: "script", dry_run: true } }),
       });
-      h.pollFor(6, all(idle("gpu-d")));
+      h.pollFor(6, allHosts(idleHost("gpu-d")));
       await h.settle();
       await h.user.clickButton({ user: ALICE, message: h.alertMessage("gpu-d"), actionId: "stop_host" });
       await h.emulator.waitFor(() => h.ephemeralTexts(ALICE).length === 1, "the dry run");
@@ -297,7 +286,7 @@ for (const transport of ["socket", "http"] as const) {
           "gpu-b": { owners: [ALICE], stop: "script" },
         }),
       });
-      h.pollFor(6, all(idle("gpu-a"), idle("gpu-b")));
+      h.pollFor(6, allHosts(idleHost("gpu-a"), idleHost("gpu-b")));
       await h.settle();
       const command = `${h.dir}/poweroff gpu-a`;
       const ack = await h.user.slashCommand({ user: ALICE, text: "stop gpu-a" });
@@ -334,7 +323,7 @@ for (const transport of ["socket", "http"] as const) {
           inference: { owners: [ALICE], never_stop: true, stop: "script" },
         }),
       });
-      h.pollFor(6, all(idle("gpu-a"), idle("gpu-b1"), busy("inference")));
+      h.pollFor(6, allHosts(idleHost("gpu-a"), idleHost("gpu-b1"), busyHost("inference")));
       await h.settle();
       const answers: string[] = [];
       for (const [user, text] of [
@@ -361,7 +350,7 @@ for (const transport of ["socket", "http"] as const) {
         transport,
         config: standardConfig({ "gpu-a": { owners: [ALICE], stop: "script" } }),
       });
-      h.pollFor(6, all(idle("gpu-a")));
+      h.pollFor(6, allHosts(idleHost("gpu-a")));
       await h.settle();
       const posted = await h.slack.client.chat.postMessage({
         channel: "C0GPU",

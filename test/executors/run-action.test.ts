@@ -26,11 +26,15 @@ describe("runAction", () => {
   });
 
   it("kills a command that hangs at its timeout and reports it as failed", async () => {
-    const action = actionSchema.parse({ command: ["sleep", "30"], timeout_seconds: 0.3 });
+    const action = actionSchema.parse({
+      command: ["sh", "-c", "echo powering off; exec sleep 30"],
+      timeout_seconds: 0.3,
+    });
     const outcome = await runAction(action, context, { dryRun: false });
     assert.equal(outcome.ok, false);
     assert.equal(outcome.timedOut, true);
     assert.match(outcome.outputTail, /killed after 0.3 s/);
+    assert.equal(outcome.outputTail, "powering off\n(killed after 0.3 s)");
   });
 
   it("in dry-run mode only says what would run", async () => {

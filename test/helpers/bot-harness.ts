@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,6 +31,7 @@ import { createIdleAlerts, type IdleAlerts } from "../../src/usecases/idle-alert
 import type { AlertPort, FleetView, Notifier, SlackMethod } from "../../src/usecases/ports.ts";
 import { stopAutomatically } from "../../src/usecases/stop-host.ts";
 import { type ClaimTickResult, tickClaims } from "../../src/usecases/tick-claims.ts";
+import { observed } from "../checks/builders.ts";
 
 export const CHANNEL = "C0GPU";
 /** Owner of gpu-a. */
@@ -263,7 +265,39 @@ export class BotHarness {
     this.db.close();
     rmSync(this.dir, { recursive: true, force: true });
   }
+
+  /**
+   * For `afterEach`: asserts that every delivery was acked within 3 s, that the emulator met no
+   * internal error and that no listener logged a problem; then closes.
+   */
+  async closeChecked(): Promise<void> {
+    assert.deepEqual(this.emulator.failures(), [], "every delivery acked within 3 s");
+    assert.deepEqual(this.emulator.internalErrors(), []);
+    assert.deepEqual(this.problems(), []);
+    await this.close();
+  }
 }
+
+/** What one host reports at a given time, for {@link BotHarness.pollFor} and the like. */
+export type HostAt = (atMs: number) => HostObservation;
+
+/** Four GPUs at 0 %, no sessions. */
+export const idleHost =
+  (host: string): HostAt =>
+  (atMs) =>
+    observed(host, atMs, [0, 0, 0, 0], []);
+
+/** Four GPUs, the last at 97 %. */
+export const busyHost =
+  (host: string): HostAt =>
+  (atMs) =>
+    observed(host, atMs, [0, 0, 0, 97], []);
+
+/** What all these hosts report at a given time. */
+export const allHosts =
+  (...hosts: HostAt[]) =>
+  (atMs: number): HostObservation[] =>
+    hosts.map((host) => host(atMs));
 
 /**
  * Writes a stand-in stop command `dir/name`: it appends its arguments to `dir/name.log` (one line per

@@ -6,32 +6,20 @@ import {
   startSlackEmulator,
 } from "../../src/playground/slack-emulator/start-slack-emulator.ts";
 import { ManualClock, MINUTE_MS } from "../../src/shared/clock.ts";
+import { boltTestLogger } from "../helpers/bolt-test-logger.ts";
 
-const { App, LogLevel, SocketModeReceiver } = bolt;
+const { App, SocketModeReceiver } = bolt;
 const { WebClient, WebClientEvent } = bolt.webApi;
 
 const GENERAL = "C0GENERAL";
 const ALICE = "U0ALICE";
-
-function silentLogger() {
-  const noop = (): void => {};
-  return {
-    debug: noop,
-    info: noop,
-    warn: noop,
-    error: noop,
-    setLevel: noop,
-    getLevel: () => LogLevel.ERROR,
-    setName: noop,
-  };
-}
 
 /** A client that retries fast: 10 ms between attempts instead of minutes. */
 function fastClient(emulator: SlackEmulator, retries: number, extra: Record<string, unknown> = {}) {
   return new WebClient(emulator.identity.botToken, {
     slackApiUrl: emulator.apiUrl,
     retryConfig: { retries, factor: 1, minTimeout: 10, maxTimeout: 10 },
-    logger: silentLogger(),
+    logger: boltTestLogger(),
     ...extra,
   });
 }
@@ -259,7 +247,7 @@ describe("Socket Mode reconnects through apps.connections.open (own SocketModeRe
     const receiver = new SocketModeReceiver({
       appToken: emulator.identity.appToken,
       clientPingTimeout: 200,
-      logger: silentLogger(),
+      logger: boltTestLogger(),
       installerOptions: { clientOptions: { slackApiUrl: emulator.apiUrl, retryConfig: { retries: 0 } } },
     });
     const app = new App({
@@ -267,7 +255,7 @@ describe("Socket Mode reconnects through apps.connections.open (own SocketModeRe
       botId: emulator.identity.botId,
       botUserId: emulator.identity.botUserId,
       receiver,
-      logger: silentLogger(),
+      logger: boltTestLogger(),
       clientOptions: { slackApiUrl: emulator.apiUrl, retryConfig: { retries: 0 } },
     });
     app.command("/gpu", async ({ ack }) => {

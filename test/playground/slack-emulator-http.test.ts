@@ -9,8 +9,9 @@ import {
   slackSignature,
   startSlackEmulator,
 } from "../../src/playground/slack-emulator/start-slack-emulator.ts";
+import { boltTestLogger } from "../helpers/bolt-test-logger.ts";
 
-const { App, LogLevel, isValidSlackRequest } = bolt;
+const { App, isValidSlackRequest } = bolt;
 
 const ALICE = "U0ALICE";
 const GPUS = "C0GPUS";
@@ -21,22 +22,6 @@ interface Seen {
   logged: string[];
 }
 
-/** A Bolt/web-api logger that keeps error lines instead of printing them. */
-function captureLogger(errors: string[]) {
-  const noop = (): void => {};
-  return {
-    debug: noop,
-    info: noop,
-    warn: noop,
-    error: (...messages: unknown[]) => {
-      errors.push(messages.map(String).join(" "));
-    },
-    setLevel: noop,
-    getLevel: () => LogLevel.ERROR,
-    setName: noop,
-  };
-}
-
 /** A minimal HTTP-mode Bolt app: the listeners only exercise the emulator, they are not the bot. */
 function buildApp(emulator: SlackEmulator, seen: Seen): BoltApp {
   const app = new App({
@@ -44,12 +29,12 @@ function buildApp(emulator: SlackEmulator, seen: Seen): BoltApp {
     signingSecret: emulator.identity.signingSecret,
     botId: emulator.identity.botId,
     botUserId: emulator.identity.botUserId,
-    logger: captureLogger(seen.logged),
+    logger: boltTestLogger(seen.logged),
     clientOptions: {
       slackApiUrl: emulator.apiUrl,
       retryConfig: { retries: 0 },
       timeout: 5000,
-      logger: captureLogger(seen.logged),
+      logger: boltTestLogger(seen.logged),
     },
   });
   app.command("/gpu", async ({ ack, respond, client, command }) => {

@@ -6,6 +6,7 @@ import {
   startSlackEmulator,
 } from "../../src/playground/slack-emulator/start-slack-emulator.ts";
 import { blockProblems, viewProblems } from "../../src/playground/slack-emulator/validate-blocks.ts";
+import { boltTestLogger } from "../helpers/bolt-test-logger.ts";
 
 const { WebClient } = bolt.webApi;
 
@@ -244,7 +245,7 @@ describe("the Web API refuses what Slack refuses, as WebAPIPlatformError", { tim
     client = new WebClient(emulator.identity.botToken, {
       slackApiUrl: emulator.apiUrl,
       retryConfig: { retries: 0 },
-      logger: silentSlackLogger(),
+      logger: boltTestLogger(),
     });
   });
 
@@ -323,16 +324,3 @@ describe("the Web API refuses what Slack refuses, as WebAPIPlatformError", { tim
     assert.equal(emulator.home("U0ALICE"), undefined);
   });
 });
-
-function silentSlackLogger() {
-  const noop = (): void => {};
-  return {
-    debug: noop,
-    info: noop,
-    warn: noop,
-    error: noop,
-    setLevel: noop,
-    getLevel: () => bolt.LogLevel.ERROR,
-    setName: noop,
-  };
-}

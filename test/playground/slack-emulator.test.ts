@@ -5,8 +5,9 @@ import {
   type SlackEmulator,
   startSlackEmulator,
 } from "../../src/playground/slack-emulator/start-slack-emulator.ts";
+import { boltTestLogger } from "../helpers/bolt-test-logger.ts";
 
-const { App, LogLevel } = bolt;
+const { App } = bolt;
 const { WebAPIPlatformError } = bolt.webApi;
 
 interface Seen {
@@ -54,34 +55,18 @@ const alertBlocks = (host: string) => [
   },
 ];
 
-/** A Bolt/web-api logger that keeps error lines instead of printing them. */
-function captureLogger(errors: string[]) {
-  const noop = (): void => {};
-  return {
-    debug: noop,
-    info: noop,
-    warn: noop,
-    error: (...messages: unknown[]) => {
-      errors.push(messages.map(String).join(" "));
-    },
-    setLevel: noop,
-    getLevel: () => LogLevel.ERROR,
-    setName: noop,
-  };
-}
-
 /** A minimal Bolt app: the listeners only exercise the emulator, they are not the bot. */
 function buildApp(emulator: SlackEmulator, seen: Seen): BoltApp {
   const app = new App({
     token: emulator.identity.botToken,
     appToken: emulator.identity.appToken,
     socketMode: true,
-    logger: captureLogger(seen.logged),
+    logger: boltTestLogger(seen.logged),
     clientOptions: {
       slackApiUrl: emulator.apiUrl,
       retryConfig: { retries: 0 },
       timeout: 5000,
-      logger: captureLogger(seen.logged),
+      logger: boltTestLogger(seen.logged),
     },
   });
   app.command("/gpu", async ({ ack, respond, client, command, context }) => {

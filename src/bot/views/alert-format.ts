@@ -1,9 +1,17 @@
 import { clockText, localParts } from "../../shared/time.ts";
+import { mention, slackEscape } from "../../usecases/action-text.ts";
+
+export { mention };
+/** Escapes the three characters Slack's mrkdwn treats as control characters. */
+export const escapeMrkdwn = slackEscape;
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 
-/** `0 min`, `35 min`, `2 h 05 min`, `3 d 4 h`: whole minutes, rounded down. */
+/**
+ * `0 min`, `35 min`, `2 h 05 min`, `3 d 4 h`: whole minutes, rounded down (alert messages; claims
+ * and keeps say `2 h` with `formatDuration` from `shared/duration.ts`).
+ */
 export function formatDuration(ms: number): string {
   const minutes = Math.max(0, Math.floor(ms / MINUTE_MS));
   if (minutes < 60) return `${minutes} min`;
@@ -36,20 +44,10 @@ export function formatWhen(ms: number, nowMs: number, zone: string): string {
   return `${at.day} ${at.monthName} ${at.year} ${time}`;
 }
 
-/** A Slack user mention. */
-export function mention(userId: string): string {
-  return `<@${userId}>`;
-}
-
 /** A user id as Slack shows it, or `automatically` for the bot itself (any non-user actor). */
 export function actorText(actor: string | null): string {
   if (actor === null) return "someone";
   return /^[UW][A-Z0-9]{2,}$/.test(actor) ? mention(actor) : "automatically";
-}
-
-/** Escapes the three characters Slack's mrkdwn treats as control characters. */
-export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
 /** Inline code, safe for any process name. */

@@ -1,9 +1,9 @@
 import type { ClaimGroup } from "../../checks/claim-groups.ts";
 import { slotsText } from "../../checks/claim-target.ts";
+import { formatDuration } from "../../shared/duration.ts";
 import { localWhen, mention } from "../../usecases/action-text.ts";
 import { noteWords } from "../../usecases/claim-text.ts";
 import { ACTION_IDS, claimIdsValue, slotsValue } from "../ids.ts";
-import { formatDuration } from "../parse-duration.ts";
 import { actions, button, type Reply, section } from "./reply-message.ts";
 
 /** What the claim DMs need besides the claim: the time now, the team's zone. */

@@ -1,4 +1,5 @@
 import { slotsText } from "../../checks/claim-target.ts";
+import { formatDuration } from "../../shared/duration.ts";
 import { localWhen } from "../../usecases/action-text.ts";
 import type { ClaimGpusResult } from "../../usecases/claim-gpus.ts";
 import { noteWords } from "../../usecases/claim-text.ts";
@@ -6,7 +7,6 @@ import type { ExtendResult } from "../../usecases/extend-claims.ts";
 import type { HomeClaim } from "../../usecases/read-home.ts";
 import type { ReleaseResult } from "../../usecases/release-claims.ts";
 import { ACTION_IDS, claimIdsValue, slotsValue } from "../ids.ts";
-import { formatDuration } from "../parse-duration.ts";
 import { claimButtons } from "./claim-dm.ts";
 import {
   actions,

@@ -1,20 +1,19 @@
 import type { types } from "@slack/bolt";
 import { slotsText } from "../../checks/claim-target.ts";
+import { formatDuration } from "../../shared/duration.ts";
 import { localWhen, mention } from "../../usecases/action-text.ts";
 import { noteWords } from "../../usecases/claim-text.ts";
 import type { HomeHost, HomeModel } from "../../usecases/read-home.ts";
-import { formatDuration } from "../parse-duration.ts";
 import { claimButtons } from "./claim-dm.ts";
-import { clip, context, section } from "./reply-message.ts";
+import { omittedWords, pushHostGroups } from "./host-groups.ts";
+import { context, section } from "./reply-message.ts";
 import { summaryLine } from "./status-fleet.ts";
-import { claimsWords, STATUS_GROUPS, statusWords, unclaimedWords } from "./status-words.ts";
+import { claimsWords, statusWords, unclaimedWords } from "./status-words.ts";
 
 /** Slack's limit for a Home tab. */
 export const HOME_MAX_BLOCKS = 100;
 /** Claims listed with buttons; the rest are counted. */
 const CLAIMS_SHOWN = 10;
-const SECTION_FILL_CHARS = 2900;
-const LINE_MAX_CHARS = 400;
 /** All the board's text together: well inside the 250 kB a view may take. */
 const BOARD_BUDGET_CHARS = 60_000;
 
@@ -79,54 +78,14 @@ export function homeView(model: HomeModel, slashCommand: string): HomeView {
 }
 
 function board(model: HomeModel, blocks: types.KnownBlock[], slashCommand: string): void {
-  if (model.hosts.length === 0) {
-    blocks.push(section("No hosts yet: configure a source, and the first poll fills this board."));
-    return;
-  }
-  const maxBlocks = HOME_MAX_BLOCKS - 1;
-  let usedChars = 0;
-  let full = false;
-  const omitted: Array<{ title: string; count: number }> = [];
-  for (const group of STATUS_GROUPS) {
-    const members = model.hosts.filter((host) =>
-      (group.statuses as readonly string[]).includes(host.summary.status),
-    );
-    if (members.length === 0) continue;
-    let text = `*${group.title}* (${members.length})`;
-    let shown = 0;
-    for (const host of members) {
-      const line = clip(hostLine(host, model.nowMs, model.zone), LINE_MAX_CHARS);
-      const newSection = text.length + 1 + line.length > SECTION_FILL_CHARS;
-      if (
-        full ||
-        blocks.length + (newSection ? 2 : 1) > maxBlocks ||
-        usedChars + text.length + 1 + line.length > BOARD_BUDGET_CHARS
-      ) {
-        full = true;
-        break;
-      }
-      if (newSection) {
-        blocks.push(section(text));
-        usedChars += text.length;
-        text = line;
-      } else {
-        text = `${text}\n${line}`;
-      }
-      shown++;
-    }
-    if (shown > 0) {
-      blocks.push(section(text));
-      usedChars += text.length;
-    }
-    if (shown < members.length)
-      omitted.push({ title: group.title.toLowerCase(), count: members.length - shown });
-  }
+  const omitted = pushHostGroups(blocks, model.hosts, {
+    statusOf: (host) => host.summary.status,
+    lineOf: (host) => hostLine(host, model.nowMs, model.zone),
+    maxBlocks: HOME_MAX_BLOCKS - 1,
+    budgetChars: BOARD_BUDGET_CHARS,
+  });
   if (omitted.length > 0) {
-    const total = omitted.reduce((sum, group) => sum + group.count, 0);
-    const which = omitted.map((group) => `${group.count} ${group.title}`).join(", ");
-    blocks.push(
-      context(`…and ${total} more hosts (${which}): \`${slashCommand} status <host>\` shows any of them.`),
-    );
+    blocks.push(context(`${omittedWords(omitted)}: \`${slashCommand} status <host>\` shows any of them.`));
   }
 }
 

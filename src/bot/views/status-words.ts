@@ -1,10 +1,10 @@
 import { groupClaims } from "../../checks/claim-groups.ts";
 import { formatGpuList } from "../../checks/claim-target.ts";
 import type { UnclaimedUse } from "../../checks/claim-usage.ts";
+import { formatDuration } from "../../shared/duration.ts";
 import type { Claim } from "../../store/claim-store.ts";
 import { localWhen, mention, slackEscape } from "../../usecases/action-text.ts";
 import type { HostSummary } from "../../usecases/read-fleet-status.ts";
-import { formatDuration } from "../parse-duration.ts";
 
 /** The board's groups, in the order shown: what needs a decision first. */
 export const STATUS_GROUPS = [
