@@ -51,7 +51,10 @@ export function probeReadings(outputs: ProbeOutputs): HostReadings & { unattache
   const attached = attachProcesses(gpus, apps, owners);
   if (outputs.who === null || outputs.who.exitCode !== 0) {
     const firstLine = outputs.who?.text.trim().split(/\r?\n/)[0]?.slice(0, 160) ?? "";
-    throw new NvidiaSmiError("error", `who failed${firstLine ? `: ${firstLine}` : ""}; login sessions unknown`);
+    throw new NvidiaSmiError(
+      "error",
+      `who failed${firstLine ? `: ${firstLine}` : ""}; login sessions unknown`,
+    );
   }
   const sessions = parseWho(outputs.who.text);
   return {

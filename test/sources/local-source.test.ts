@@ -169,7 +169,10 @@ describe("local source with a stand-in nvidia-smi on the PATH", () => {
       const observation = await pollOnce(config());
       assert.equal(observation.ok, false);
       assert.equal(!observation.ok && observation.cause, "error");
-      assert.match(!observation.ok ? observation.message : "", /who failed: who: cannot open utmp; login sessions unknown/);
+      assert.match(
+        !observation.ok ? observation.message : "",
+        /who failed: who: cannot open utmp; login sessions unknown/,
+      );
     } finally {
       rmSync(join(dir, "who-fails"));
     }
