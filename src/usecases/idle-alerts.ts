@@ -11,9 +11,11 @@ import { noDataMessage } from "../bot/views/alert-no-data.ts";
 import { type AlertEnding, resolvedAlertMessage } from "../bot/views/alert-resolved.ts";
 import { bucketUtil } from "../bot/views/sparkline.ts";
 import type { HostSample } from "../checks/classify-host.ts";
+import { hostCostBasis, hostHourCost } from "../checks/cost-model.ts";
 import { type EpisodeEndReason, evaluateHost, type IdleEpisodeState } from "../checks/idle-episode.ts";
 import { DEFAULT_HOST_CONTEXT, type HostContext } from "../checks/idle-policy.ts";
 import { type IdleTransition, noDataExpected, sweep } from "../checks/sweep.ts";
+import { tariffOf } from "../checks/tariff-price.ts";
 import type { Config } from "../config/schema.ts";
 import { type Clock, MINUTE_MS } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
@@ -100,7 +102,10 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
   const inFlight = new Set<Promise<void>>();
 
   const settingsOf = (host: string) => config.hosts[host];
-  const costOf = (host: string) => settingsOf(host)?.cost_per_hour ?? null;
+  const tariff = tariffOf(config.costs.electricity, timezone);
+  /** The host's cost per hour now: a cloud or rental price, or amortisation + upkeep + rated power. */
+  const costOf = (host: string) =>
+    hostHourCost(hostCostBasis(settingsOf(host), config.costs), tariff, clock.now());
   const ownersOf = (host: string): string[] => [...(deps.owners?.(host) ?? settingsOf(host)?.owners ?? [])];
   const transaction = <T>(fn: () => T): T => store.transaction(fn);
 

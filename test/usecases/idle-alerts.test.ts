@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
+import { hostCostBasis, hostHourCost } from "../../src/checks/cost-model.ts";
+import { tariffOf } from "../../src/checks/tariff-price.ts";
 import type { HostObservation } from "../../src/sources/observation.ts";
 import { failedAt, gpuProcess, observed, reading, session } from "../checks/builders.ts";
 import {
@@ -138,6 +140,24 @@ describe("idle alerts", { timeout: 60_000 }, () => {
     assert.match(shownText(b!), /No owner or claimant on record\./);
     assert.doesNotMatch(b!.text, /<@/);
     assert.doesNotMatch(shownText(b!), /burned/, "no money without cost_per_hour");
+  });
+
+  test("a purchased host burns its amortisation, upkeep and rated power (the cost model), not nothing", async () => {
+    const hosts = {
+      "gpu-a": { owners: [OWNER], purchase_price: 250_000, lifetime_months: 48, rated_watts: 6000 },
+    };
+    const r = await openRig({ hosts });
+    await r.polls(0, 30, (m) => [gpuA(m)]);
+    const [alert] = r.channelMessages();
+    const perHour = hostHourCost(
+      hostCostBasis(r.config.hosts["gpu-a"], r.config.costs),
+      tariffOf(r.config.costs.electricity, r.config.team.timezone),
+      at(30),
+    );
+    assert.ok(perHour !== null && perHour > 5, `cost per hour ${perHour}`);
+    const money = (amount: number) => `€${amount.toFixed(2)}`;
+    assert.match(alert!.text, new RegExp(`\\(30 min, ${money(perHour / 2).replace(".", "\\.")} so far\\)`));
+    assert.match(shownText(alert!), new RegExp(`burned so far at ${money(perHour).replace(".", "\\.")}/h`));
   });
 
   test("the cost warden is mentioned once, in the thread, after escalate_after", async () => {
