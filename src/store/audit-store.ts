@@ -26,6 +26,8 @@ export interface AuditStore {
   /** Newest first. */
   forHost(host: string, limit: number): AuditEntry[];
   byAction(action: string): AuditEntry[];
+  /** Entries with one of `actions` and `fromMs <= atMs < toMs`, oldest first. */
+  between(actions: readonly string[], fromMs: number, toMs: number): AuditEntry[];
 }
 
 interface AuditRow {
@@ -80,5 +82,15 @@ export function createAuditStore(db: Database): AuditStore {
       ),
     forHost: (host, limit) => (selectHost.all(host, limit) as AuditRow[]).map(toEntry),
     byAction: (action) => (selectAction.all(action) as AuditRow[]).map(toEntry),
+    between: (actions, fromMs, toMs) => {
+      if (actions.length === 0) return [];
+      const rows = db
+        .prepare(
+          `SELECT * FROM audit WHERE action IN (${actions.map(() => "?").join(", ")})
+           AND at_ms >= ? AND at_ms < ? ORDER BY at_ms, id`,
+        )
+        .all(...actions, fromMs, toMs) as AuditRow[];
+      return rows.map(toEntry);
+    },
   };
 }

@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import type { AuditEntry } from "./audit-store.ts";
+import { type AuditEntry, createAuditStore } from "./audit-store.ts";
 import type { Claim } from "./claim-store.ts";
 import type { GpuRollupTotals } from "./metrics-types.ts";
 
@@ -45,22 +45,10 @@ export interface SummaryStore {
   auditBetween(actions: readonly string[], fromMs: number, toMs: number): AuditEntry[];
 }
 
-interface AuditRow {
-  id: number;
-  at_ms: number;
-  actor: string;
-  action: string;
-  host: string | null;
-  detail: string;
-  exit_code: number | null;
-  output_tail: string | null;
-  forced: number;
-  dry_run: number;
-}
-
 const HOUR_MS = 3_600_000;
 
 export function createSummaryStore(db: Database): SummaryStore {
+  const audit = createAuditStore(db);
   const insertFlag = db.prepare(
     `INSERT INTO renewal_flag (host, slot_ms, util_pct, previous_util_pct) VALUES (?, ?, ?, ?)
      ON CONFLICT DO NOTHING`,
@@ -155,26 +143,6 @@ export function createSummaryStore(db: Database): SummaryStore {
     },
     flagRenewal: (flag) =>
       insertFlag.run(flag.host, flag.slotMs, flag.utilPct, flag.previousUtilPct).changes === 1,
-    auditBetween(actions, fromMs, toMs) {
-      if (actions.length === 0) return [];
-      const rows = db
-        .prepare(
-          `SELECT * FROM audit WHERE action IN (${actions.map(() => "?").join(", ")})
-           AND at_ms >= ? AND at_ms < ? ORDER BY at_ms, id`,
-        )
-        .all(...actions, fromMs, toMs) as AuditRow[];
-      return rows.map((row) => ({
-        id: row.id,
-        atMs: row.at_ms,
-        actor: row.actor,
-        action: row.action,
-        host: row.host,
-        detail: JSON.parse(row.detail) as Record<string, unknown>,
-        exitCode: row.exit_code,
-        outputTail: row.output_tail,
-        forced: row.forced === 1,
-        dryRun: row.dry_run === 1,
-      }));
-    },
+    auditBetween: (actions, fromMs, toMs) => audit.between(actions, fromMs, toMs),
   };
 }
