@@ -1,13 +1,8 @@
 import { closest } from "../shared/closest.ts";
+import { slackEscape } from "../shared/slack-text.ts";
 import { clockText, type LocalParts, localParts } from "../shared/time.ts";
 
-/** The actor recorded for what the bot does by itself (automatic stops). */
-export const BOT_ACTOR = "gpu-warden";
-
-/** `<@U123>` for a Slack user (rendered as @name); the bot's own name for {@link BOT_ACTOR}. */
-export function mention(user: string): string {
-  return user === BOT_ACTOR ? BOT_ACTOR : `<@${user}>`;
-}
+export { BOT_ACTOR, mention, slackEscape } from "../shared/slack-text.ts";
 
 /**
  * An instant as people in the team's zone read it, relative to now: `14:02`, `tomorrow 09:00`,
@@ -36,11 +31,6 @@ function dayNumberOf(parts: LocalParts): number {
 export function listWords(items: readonly string[], last: "or" | "and"): string {
   if (items.length <= 1) return items[0] ?? "";
   return `${items.slice(0, -1).join(", ")} ${last} ${items.at(-1)}`;
-}
-
-/** Escapes `&`, `<` and `>` so text from commands or config shows as typed in Slack mrkdwn. */
-export function slackEscape(text: string): string {
-  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 }
 
 /**

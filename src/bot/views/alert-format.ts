@@ -1,5 +1,5 @@
+import { mention, slackEscape } from "../../shared/slack-text.ts";
 import { clockText, localParts } from "../../shared/time.ts";
-import { mention, slackEscape } from "../../usecases/action-text.ts";
 
 export { mention };
 /** Escapes the three characters Slack's mrkdwn treats as control characters. */
