@@ -8,6 +8,7 @@ import type { DeliveryStore } from "../store/delivery-store.ts";
 import { boltLevel, boltLogger } from "./bolt-logger.ts";
 import { dedupeDeliveries } from "./dedupe-deliveries.ts";
 import { type HealthEndpoints, healthRoutes } from "./health-routes.ts";
+import { createLeanFetch } from "./lean-fetch.ts";
 import { missingScope, slackErrorCode, slackErrorHint } from "./slack-error-hint.ts";
 
 const {
@@ -112,6 +113,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     retryConfig: options.retryConfig ?? LISTENER_RETRY,
     timeout: options.timeoutMs ?? 10_000,
     logger: boltLogger(logger, "web-api"),
+    // NOTE: also what Bolt's `respond` posts to `response_url` with (a reply to nearly every click).
+    fetch: createLeanFetch(),
   };
   if (options.slackApiUrl !== undefined) clientOptions.slackApiUrl = options.slackApiUrl;
 
@@ -163,6 +166,9 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     logLevel: level,
     clientOptions,
     extendedErrorHandler: true,
+    // NOTE: Bolt's conversation store is a global middleware run on every delivery; nothing here
+    // uses `context.conversation`.
+    convoStore: false,
   };
   const receiver = socketReceiver ?? httpReceiver;
   if (receiver !== undefined) appOptions.receiver = receiver;

@@ -6,6 +6,7 @@ import type { OutboxItem } from "../store/outbox-store.ts";
 import type { Notifier, SlackMethod } from "../usecases/ports.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { classifySlackFailure } from "./classify-slack-failure.ts";
+import { createLeanFetch } from "./lean-fetch.ts";
 import { missingScope, slackErrorHint } from "./slack-error-hint.ts";
 
 const { WebClient } = bolt.webApi;
@@ -59,6 +60,7 @@ export function createOutboxClient(options: {
     retryConfig: { retries: 0 },
     timeout: options.timeoutMs ?? 30_000,
     logger: boltLogger(options.logger, "outbox", { quiet: true }),
+    fetch: createLeanFetch(),
   };
   if (options.slackApiUrl !== undefined) clientOptions.slackApiUrl = options.slackApiUrl;
   return new WebClient(options.botToken, clientOptions);

@@ -1,4 +1,4 @@
-import { dayjs } from "../shared/time.ts";
+import { localParts } from "../shared/time.ts";
 import { addMonths } from "./local-day.ts";
 
 /**
@@ -22,7 +22,8 @@ export type TurnPlan = { ok: true; changes: TurnChange[] } | { ok: false; proble
 
 /** `YYYY-MM` of `atMs` in `timezone`. */
 export function monthOf(atMs: number, timezone: string): string {
-  return dayjs(atMs).tz(timezone).format("YYYY-MM");
+  const { year, month } = localParts(atMs, timezone);
+  return `${year}-${String(month).padStart(2, "0")}`;
 }
 
 /** The roster's turn for `month` without overrides; `null` with an empty roster. */

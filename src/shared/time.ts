@@ -42,8 +42,27 @@ const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "
 // call, costs about a hundred times more than formatting with one; command replies format dozens.
 const partFormatters = new Map<string, Intl.DateTimeFormat>();
 
-/** The wall-clock fields of `ms` in `zone`, with a cached formatter (fast enough for hot paths). */
-export function localParts(ms: number, zone: string): LocalParts {
+// NOTE: and one answer per zone and minute: a fleet board or an alert formats the same few minutes
+// many times over. Keyed by the UTC minute, which is also a local minute boundary wherever the
+// offset is whole minutes (every zone since 1972).
+const recentParts = new Map<string, Readonly<LocalParts>>();
+const RECENT_PARTS_MAX = 4_096;
+
+/**
+ * The wall-clock fields of `ms` in `zone`, with a cached formatter and a cache of recent minutes
+ * (fast enough for hot paths). The answer is shared: read it, never change it.
+ */
+export function localParts(ms: number, zone: string): Readonly<LocalParts> {
+  const key = `${zone}|${Math.floor(ms / 60_000)}`;
+  const known = recentParts.get(key);
+  if (known !== undefined) return known;
+  if (recentParts.size >= RECENT_PARTS_MAX) recentParts.clear();
+  const parts = formatParts(ms, zone);
+  recentParts.set(key, parts);
+  return parts;
+}
+
+function formatParts(ms: number, zone: string): LocalParts {
   let formatter = partFormatters.get(zone);
   if (formatter === undefined) {
     formatter = new Intl.DateTimeFormat("en-US", {

@@ -20,9 +20,17 @@ export interface BotStateStore {
   meta: MetaStore;
   /** Runs `fn` in one transaction (synchronous: never await inside). */
   transaction<T>(fn: () => T): T;
+  /**
+   * Rows written through this database connection since it was opened, by anything but the
+   * delivery log (which every Slack request writes): unchanged means nothing a view reads from the
+   * database has changed, so a rendering of it can be reused.
+   */
+  changeCount(): number;
 }
 
 export function createBotStateStore(db: Database): BotStateStore {
+  const deliveries = createDeliveryStore(db);
+  const totalChanges = db.prepare("SELECT total_changes()").pluck();
   return {
     alerts: createAlertStore(db),
     outbox: createOutboxStore(db),
@@ -30,8 +38,9 @@ export function createBotStateStore(db: Database): BotStateStore {
     snoozes: createSnoozeStore(db),
     claims: createClaimStore(db),
     stopRuns: createStopRunStore(db),
-    deliveries: createDeliveryStore(db),
+    deliveries,
     meta: createMetaStore(db),
     transaction: (fn) => db.transaction(fn).immediate(),
+    changeCount: () => (totalChanges.get() as number) - deliveries.rowsChanged(),
   };
 }

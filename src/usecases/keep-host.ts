@@ -1,4 +1,4 @@
-import { HOUR_MS } from "../shared/clock.ts";
+import { HOUR_MS, MINUTE_MS } from "../shared/clock.ts";
 import { formatDuration } from "../shared/duration.ts";
 import { dayjs } from "../shared/time.ts";
 import { localDayNumber, localWhen, mention, unknownHostText } from "./action-text.ts";
@@ -23,6 +23,8 @@ export type KeepResult =
       untilMs: number;
       /** The request went past `policy.max_keep_hours` and was cut to it. */
       capped: boolean;
+      /** The host was already kept until then (a double click, two people at once): nothing changed. */
+      already: boolean;
       /** For the person who asked. */
       text: string;
     }
@@ -43,7 +45,8 @@ export function keepUntilMs(span: KeepSpan, nowMs: number, zone: string, atLocal
  * Keeps (snoozes) a host: no idle alert and no automatic stop until the end of the span, capped at
  * `policy.max_keep_hours`. Allowed for the host's owners, claimants, the cost warden and admins.
  * Writes the snooze, audits it, posts `gpu-a kept by @x until 18:00` in the alert thread and
- * resolves the open idle alert as snoozed. Synchronous.
+ * resolves the open idle alert as snoozed. Asking again for the same end (to the minute) while
+ * nothing is alerting changes nothing and says so. Synchronous.
  */
 export function keepHost(deps: HostActionDeps, request: KeepRequest): KeepResult {
   const { config, state, clock } = deps;
@@ -75,6 +78,18 @@ export function keepHost(deps: HostActionDeps, request: KeepRequest): KeepResult
   const until = `${localWhen(untilMs, nowMs, zone)} (${formatDuration(untilMs - nowMs)})`;
   const cap = capped ? `; capped at ${formatDuration(maxMs)}, the longest keep allowed` : "";
   const alert = state.alerts.openFor(host, "idle");
+  const current = state.snoozes.activeAt(host, nowMs);
+  if (alert === null && current !== null && Math.abs(current.untilMs - untilMs) < MINUTE_MS) {
+    const by = current.byUser === actor ? "you" : mention(current.byUser);
+    return {
+      kind: "kept",
+      host,
+      untilMs: current.untilMs,
+      capped,
+      already: true,
+      text: `${host} is already kept until ${localWhen(current.untilMs, nowMs, zone)} (by ${by}): no idle alerts or automatic stop until then.`,
+    };
+  }
   state.transaction(() => {
     state.snoozes.set({ host, untilMs, byUser: actor, setAtMs: nowMs });
     state.audit.record({
@@ -98,6 +113,7 @@ export function keepHost(deps: HostActionDeps, request: KeepRequest): KeepResult
     host,
     untilMs,
     capped,
+    already: false,
     text: `Kept ${host} until ${until}${cap}: no idle alerts or automatic stop until then.`,
   };
 }

@@ -66,6 +66,9 @@ export interface HostDetail extends HostSummary {
 
 const AUDIT_SHOWN = 5;
 
+/** What a sweep calls an idle host that is not kept; an active keep makes it `snoozed`. */
+const IDLE_STATUSES: ReadonlySet<HostStatus | "never-seen"> = new Set(["idle", "idle-pending", "protected"]);
+
 /** Every known host, sorted, with what the fleet board shows. */
 export function readFleetStatus(deps: FleetStatusDeps): FleetStatus {
   const nowMs = deps.clock.now();
@@ -164,7 +167,10 @@ function summarise(
         .map((session) => session.user),
     ),
   ];
-  const status = neverStop ? "exempt" : (episode?.status ?? fallbackStatus(hostClass(sample)));
+  const swept = episode?.status ?? fallbackStatus(hostClass(sample));
+  // NOTE: a keep shows at once, not after the next sweep (which would say the same).
+  const kept = extra.snooze !== null && IDLE_STATUSES.has(swept);
+  const status = neverStop ? "exempt" : kept ? "snoozed" : swept;
   return {
     ...common,
     status,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import { helpText } from "../../src/bot/command-table.ts";
+import { renderFleetBoard } from "../../src/bot/listeners/commands/gpu-status.ts";
 import { failedAt, observed, session } from "../checks/builders.ts";
 import {
   ALICE,
@@ -232,6 +233,39 @@ for (const transport of ["socket", "http"] as const) {
         unknown.ackPayload?.text,
         "no host gpu-e; did you mean gpu-a?\nRight form: `/gpu status [host]` — e.g. `/gpu status gpu-a`",
       );
+    });
+
+    test("/gpu status is always the board as it is now: after a keep, a claim, a poll, a minute", async () => {
+      h = await BotHarness.start({
+        transport,
+        config: standardConfig({ "gpu-a": { owners: [ALICE] }, "gpu-b": { owners: [BOB] } }),
+      });
+      h.pollFor(40, allHosts(idleHost("gpu-a"), busyHost("gpu-b")));
+      await h.settle();
+      const boards: string[] = [];
+      const ask = async () => {
+        const answer = await h.user.slashCommand({ user: EVE, text: "status" });
+        assert.deepEqual(answer.ackPayload, { response_type: "ephemeral", ...renderFleetBoard(h.deps) });
+        boards.push(sectionsText(answer.ackPayload?.blocks as unknown[]));
+      };
+      await ask();
+      await ask();
+      await h.user.clickButton({ user: ALICE, message: h.alertMessage("gpu-a"), actionId: "keep_host_1h" });
+      await h.settle();
+      await ask();
+      await h.user.slashCommand({ user: BOB, text: "claim gpu-b 2h" });
+      await ask();
+      h.pollFor(1, allHosts(idleHost("gpu-a"), idleHost("gpu-b")));
+      await ask();
+      h.clock.advance(5 * 60_000);
+      await ask();
+      assert.equal(boards[1], boards[0]);
+      assert.match(boards[0]!, /gpu-a\* idle since/);
+      assert.match(boards[2]!, /kept by <@U0ALICE> until/);
+      assert.match(boards[3]!, /claimed by <@U0BOB>/);
+      assert.notEqual(boards[4], boards[3]);
+      assert.match(boards[5]!, /no data since/);
+      assert.equal(new Set(boards).size, 5);
     });
 
     test("/gpu status for 150 hosts stays within Slack's limits and says how many are not listed", async () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
-import { HOUR_MS } from "../../src/shared/clock.ts";
+import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
 import { keepHost, keepUntilMs } from "../../src/usecases/keep-host.ts";
 import { observed } from "../checks/builders.ts";
 import { ALICE, BOB, CAROL, DAVE, EVE, T0, UseCaseRig } from "../helpers/bot-harness.ts";
@@ -82,6 +82,7 @@ describe("keepHost", () => {
       text: `Only the owner of gpu-a (<@${ALICE}>), its claimant (<@${BOB}>), the cost warden (<@${CAROL}>) or an admin (<@${DAVE}>) can keep it.`,
     });
     for (const actor of [ALICE, BOB, CAROL, DAVE]) {
+      rig.clock.advance(5 * MINUTE_MS);
       const kept = keepHost(rig.deps, { host: "gpu-a", actor, span: { kind: "for", ms: HOUR_MS } });
       assert.equal(kept.kind, "kept", actor);
     }
@@ -120,6 +121,7 @@ describe("keepHost", () => {
       host: "gpu-a",
       untilMs: Date.parse("2026-01-06T08:00:00Z"),
       capped: false,
+      already: false,
       text: "Kept gpu-a until tomorrow 09:00 (23 h): no idle alerts or automatic stop until then.",
     });
     assert.deepEqual(rig.state.snoozes.activeAt("gpu-a", T0), {
@@ -132,6 +134,39 @@ describe("keepHost", () => {
       { kind: "thread", host: "gpu-a", text: `gpu-a kept by <@${ALICE}> until tomorrow 09:00 (23 h).` },
       { kind: "resolve", host: "gpu-a", resolution: "snoozed" },
     ]);
+  });
+
+  test("asking again for the same end (a double click, two people at once) changes nothing", () => {
+    start();
+    const span = { kind: "for", ms: HOUR_MS } as const;
+    keepHost(rig.deps, { host: "gpu-a", actor: ALICE, span });
+    rig.clock.advance(20_000);
+    const again = keepHost(rig.deps, { host: "gpu-a", actor: DAVE, span });
+    const mine = keepHost(rig.deps, { host: "gpu-a", actor: ALICE, span });
+    assert.deepEqual(
+      [again, mine].map((kept) => kept.kind === "kept" && [kept.already, kept.untilMs - T0, kept.text]),
+      [
+        [
+          true,
+          HOUR_MS,
+          `gpu-a is already kept until 11:00 (by <@${ALICE}>): no idle alerts or automatic stop until then.`,
+        ],
+        [
+          true,
+          HOUR_MS,
+          "gpu-a is already kept until 11:00 (by you): no idle alerts or automatic stop until then.",
+        ],
+      ],
+    );
+    assert.equal(rig.alerts.thread("gpu-a").length, 1);
+    assert.deepEqual(
+      rig.state.audit.forHost("gpu-a", 10).map((entry) => [entry.actor, entry.action]),
+      [[ALICE, "keep"]],
+    );
+    rig.clock.advance(2 * MINUTE_MS);
+    const later = keepHost(rig.deps, { host: "gpu-a", actor: DAVE, span });
+    assert.equal(later.kind === "kept" && later.already, false, "two minutes later it extends the keep");
+    assert.equal(rig.alerts.thread("gpu-a").length, 2);
   });
 
   test("a keep longer than policy.max_keep_hours is cut to it, and says so", () => {

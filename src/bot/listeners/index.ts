@@ -1,4 +1,12 @@
-import type { App, BlockAction, ButtonAction, ViewSubmitAction } from "@slack/bolt";
+import type {
+  App,
+  BlockAction,
+  ButtonAction,
+  Middleware,
+  SlackActionMiddlewareArgs,
+  SlackViewMiddlewareArgs,
+  ViewSubmitAction,
+} from "@slack/bolt";
 import type { BotDeps } from "../bot-deps.ts";
 import { ACTION_IDS, KEEP_ACTION_IDS, RECLAIM_ACTION_IDS, RECLAIM_VIEW_IDS } from "../ids.ts";
 import { GPU_COMMAND } from "../surface.ts";
@@ -17,26 +25,51 @@ import { gpuCommand } from "./commands/gpu-command.ts";
 import { homeOpenedEvent } from "./events/home-opened-event.ts";
 import { reclaimDecisionView } from "./views/reclaim-decision-view.ts";
 
-/** Every command and button the bot answers, in one place. */
+type ButtonListener = Middleware<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>>;
+type ViewListener = Middleware<SlackViewMiddlewareArgs<ViewSubmitAction>>;
+
+/**
+ * Every command, button and modal the bot answers, in one place. Bolt runs every registered
+ * listener's middleware chain on every delivery, so the buttons are one listener (and the modals
+ * another) that looks the handler up by id: with twenty listeners, the chains cost more than the
+ * rest of handling a click.
+ */
 export function registerListeners(app: App, deps: BotDeps): void {
+  const buttons = new Map<string, ButtonListener>([
+    [ACTION_IDS.stopHost, stopHostAction(deps, false)],
+    [ACTION_IDS.stopHostForce, stopHostAction(deps, true)],
+    ...Object.values(KEEP_ACTION_IDS).map((actionId): [string, ButtonListener] => [
+      actionId,
+      keepHostAction(deps),
+    ]),
+    [ACTION_IDS.claimHost, claimHostAction(deps)],
+    [ACTION_IDS.dismiss, dismissAction()],
+    [ACTION_IDS.claimSlots, claimSlotsAction(deps)],
+    [ACTION_IDS.claimNotify, claimNotifyAction(deps)],
+    [ACTION_IDS.claimRelease, releaseClaimAction(deps)],
+    [ACTION_IDS.claimForceRelease, releaseClaimAction(deps)],
+    [ACTION_IDS.claimExtend4h, extendClaimAction(deps)],
+    [ACTION_IDS.claimStillUsing, claimStillUsingAction(deps)],
+    [RECLAIM_ACTION_IDS.stop, reclaimStopAction(deps)],
+    [RECLAIM_ACTION_IDS.lend, reclaimModalAction(deps, "lend")],
+    [RECLAIM_ACTION_IDS.keep, reclaimModalAction(deps, "keep")],
+  ]);
+  const views = new Map<string, ViewListener>([
+    [RECLAIM_VIEW_IDS.lend, reclaimDecisionView(deps, "lend")],
+    [RECLAIM_VIEW_IDS.keep, reclaimDecisionView(deps, "keep")],
+  ]);
   app.command(GPU_COMMAND, gpuCommand(deps));
-  app.action<BlockAction<ButtonAction>>(ACTION_IDS.stopHost, stopHostAction(deps, false));
-  app.action<BlockAction<ButtonAction>>(ACTION_IDS.stopHostForce, stopHostAction(deps, true));
-  for (const actionId of Object.values(KEEP_ACTION_IDS)) {
-    app.action<BlockAction<ButtonAction>>(actionId, keepHostAction(deps));
-  }
-  app.action<BlockAction<ButtonAction>>(ACTION_IDS.claimHost, claimHostAction(deps));
-  app.action<BlockAction<ButtonAction>>(ACTION_IDS.dismiss, dismissAction());
-  app.action<BlockAction<ButtonAction>>(ACTION_IDS.claimSlots, claimSlotsAction(deps));
-  app.action<BlockAction<ButtonAction>>(ACTION_IDS.claimNotify, claimNotifyAction(deps));
-  app.action<BlockAction<ButtonAction>>(ACTION_IDS.claimRelease, releaseClaimAction(deps));
-  app.action<BlockAction<ButtonAction>>(ACTION_IDS.claimForceRelease, releaseClaimAction(deps));
-  app.action<BlockAction<ButtonAction>>(ACTION_IDS.claimExtend4h, extendClaimAction(deps));
-  app.action<BlockAction<ButtonAction>>(ACTION_IDS.claimStillUsing, claimStillUsingAction(deps));
+  app.action<BlockAction<ButtonAction>>(exactly(buttons.keys()), async (args) => {
+    await buttons.get(args.action.action_id)?.(args);
+  });
+  app.view<ViewSubmitAction>(exactly(views.keys()), async (args) => {
+    await views.get(args.view.callback_id)?.(args);
+  });
   app.event("app_home_opened", homeOpenedEvent(deps));
-  app.action<BlockAction<ButtonAction>>(RECLAIM_ACTION_IDS.stop, reclaimStopAction(deps));
-  app.action<BlockAction<ButtonAction>>(RECLAIM_ACTION_IDS.lend, reclaimModalAction(deps, "lend"));
-  app.action<BlockAction<ButtonAction>>(RECLAIM_ACTION_IDS.keep, reclaimModalAction(deps, "keep"));
-  app.view<ViewSubmitAction>(RECLAIM_VIEW_IDS.lend, reclaimDecisionView(deps, "lend"));
-  app.view<ViewSubmitAction>(RECLAIM_VIEW_IDS.keep, reclaimDecisionView(deps, "keep"));
+}
+
+/** A pattern that matches exactly one of `ids`. */
+export function exactly(ids: Iterable<string>): RegExp {
+  const escaped = [...ids].map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return new RegExp(`^(?:${escaped.join("|")})$`);
 }

@@ -11,11 +11,7 @@ import { renderHostStatus } from "../../views/status-host.ts";
 /** `/gpu status [host]`: the fleet board, or one host in detail. */
 export function gpuStatus(deps: BotDeps, host: string | null): Reply {
   const timezone = deps.config.team.timezone;
-  if (host === null) {
-    const lends = [...deps.reclaims.allLends().values()];
-    const fleet = renderFleetStatus(readFleetStatus(deps), GPU_COMMAND);
-    return withReclaimStatus(fleet, { cases: deps.reclaims.allOpen(), lends, timezone });
-  }
+  if (host === null) return fleetBoard(deps);
   const detail = readHostDetail(deps, host);
   if (detail === null) return errorReply(unknownHostText(host, knownHosts(deps)), "status", GPU_COMMAND);
   const entry = deps.reclaims.open(host) ?? deps.reclaims.lastEnded(host);
@@ -25,4 +21,53 @@ export function gpuStatus(deps: BotDeps, host: string | null): Reply {
     lends: lend === null ? [] : [lend],
     timezone,
   });
+}
+
+/** A rendered fleet board and what it was rendered from. */
+interface Board {
+  minute: number;
+  changeCount: number;
+  /** Per known host: its name, latest observation and idle state (compared by identity). */
+  fleet: unknown[];
+  reply: Reply;
+}
+
+const boards = new WeakMap<BotDeps, Board>();
+
+/**
+ * The fleet board, rendered at most once per minute and state: it shows times and durations to the
+ * minute, so everyone asking within a minute gets the same board until a database write (a claim, a
+ * keep, an alert, a poll…) or a new reading from the fleet. A host going stale shows within that
+ * minute. Rendering costs about as much as Slack's whole request handling, and a busy channel asks
+ * for it in bursts.
+ */
+function fleetBoard(deps: BotDeps): Reply {
+  const nowMs = deps.clock.now();
+  const minute = Math.floor(nowMs / 60_000);
+  const changeCount = deps.state.changeCount();
+  const fleet = deps.fleet.hosts().flatMap((host) => [host, deps.fleet.latest(host), deps.fleet.state(host)]);
+  const cached = boards.get(deps);
+  if (
+    cached !== undefined &&
+    cached.minute === minute &&
+    cached.changeCount === changeCount &&
+    sameItems(cached.fleet, fleet)
+  ) {
+    return cached.reply;
+  }
+  const reply = renderFleetBoard(deps);
+  boards.set(deps, { minute, changeCount, fleet, reply });
+  return reply;
+}
+
+/** The fleet board rendered now, with the hosts being reclaimed or lent. */
+export function renderFleetBoard(deps: BotDeps): Reply {
+  const timezone = deps.config.team.timezone;
+  const lends = [...deps.reclaims.allLends().values()];
+  const board = renderFleetStatus(readFleetStatus(deps), GPU_COMMAND);
+  return withReclaimStatus(board, { cases: deps.reclaims.allOpen(), lends, timezone });
+}
+
+function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
 }
