@@ -13,9 +13,8 @@ interface Job {
   kind: "command" | "click";
   concurrency: number;
   requests: number;
-  /** For clicks: the button's action id and value. */
-  actionId?: string;
-  value?: string;
+  /** For clicks: the buttons clicked in turn (action id and value). */
+  buttons?: Array<{ actionId: string; value: string }>;
   user: string;
   channel: string;
 }
@@ -44,6 +43,7 @@ function commandBody(job: Job, sinkUrl: string): string {
 
 function clickBody(job: Job, sinkUrl: string): string {
   serial += 1;
+  const button = job.buttons?.[serial % job.buttons.length] ?? { actionId: "keep_host_1h", value: "" };
   const payload = {
     type: "block_actions",
     user: { id: job.user, username: "bench", name: "bench", team_id: "T0BENCH" },
@@ -70,10 +70,10 @@ function clickBody(job: Job, sinkUrl: string): string {
     actions: [
       {
         type: "button",
-        action_id: job.actionId ?? "keep_host_1h",
+        action_id: button.actionId,
         block_id: "alert_actions",
-        text: { type: "plain_text", text: "Keep 1 h" },
-        value: job.value ?? "",
+        text: { type: "plain_text", text: "Keep" },
+        value: button.value,
         action_ts: `${Date.now() / 1000}.${serial}`,
       },
     ],

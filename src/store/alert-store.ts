@@ -45,6 +45,8 @@ export interface AlertStore {
   resolve(id: number, resolution: AlertResolution, atMs: number): boolean;
   /** The latest alerts of a host, newest first. */
   recent(host: string, limit: number): AlertRecord[];
+  /** The host's latest alert, open or resolved. */
+  latest(host: string): AlertRecord | null;
 }
 
 interface AlertRow {
@@ -94,6 +96,7 @@ export function createAlertStore(db: Database): AlertStore {
     "UPDATE alert SET state = 'resolved', resolution = ?, resolved_ms = ? WHERE id = ? AND state = 'open'",
   );
   const selectRecent = db.prepare("SELECT * FROM alert WHERE host = ? ORDER BY id DESC LIMIT ?");
+  const selectLatest = db.prepare("SELECT * FROM alert WHERE host = ? ORDER BY id DESC LIMIT 1");
   const one = (row: unknown) => (row === undefined ? null : toRecord(row as AlertRow));
 
   const open = db.transaction((input: Parameters<AlertStore["open"]>[0]) => {
@@ -122,5 +125,6 @@ export function createAlertStore(db: Database): AlertStore {
     },
     resolve: (id, resolution, atMs) => updateResolve.run(resolution, atMs, id).changes === 1,
     recent: (host, limit) => (selectRecent.all(host, limit) as AlertRow[]).map(toRecord),
+    latest: (host) => one(selectLatest.get(host)),
   };
 }

@@ -644,7 +644,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     },
 
     postInThread(host, text, blocks) {
-      const alert = store.alerts.openFor(host, "idle") ?? store.alerts.recent(host, 1)[0] ?? null;
+      const alert = store.alerts.openFor(host, "idle") ?? store.alerts.latest(host);
       if (alert !== null) {
         postInAlertThread(alert, text, blocks);
         return;

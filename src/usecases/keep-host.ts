@@ -3,7 +3,7 @@ import { formatDuration } from "../shared/duration.ts";
 import { dayjs } from "../shared/time.ts";
 import { localDayNumber, localWhen, mention, unknownHostText } from "./action-text.ts";
 import { authorityFor, type HostActionDeps, mayAct, refusalText } from "./authorise.ts";
-import { knownHosts } from "./stop-host.ts";
+import { isKnownHost, knownHosts } from "./stop-host.ts";
 
 /** How long to keep a host: a duration, or until `policy.keep_until_tomorrow_at` on the next local day. */
 export type KeepSpan = { kind: "for"; ms: number } | { kind: "tomorrow" };
@@ -53,9 +53,8 @@ export function keepHost(deps: HostActionDeps, request: KeepRequest): KeepResult
   const { host, actor } = request;
   const nowMs = clock.now();
   const zone = config.team.timezone;
-  const known = knownHosts(deps);
-  if (!known.includes(host)) {
-    return { kind: "refused", reason: "unknown-host", host, text: unknownHostText(host, known) };
+  if (!isKnownHost(deps, host)) {
+    return { kind: "refused", reason: "unknown-host", host, text: unknownHostText(host, knownHosts(deps)) };
   }
   const authority = authorityFor(deps, host, nowMs);
   if (!mayAct(actor, authority)) {
@@ -105,9 +104,9 @@ export function keepHost(deps: HostActionDeps, request: KeepRequest): KeepResult
         alertId: request.alertId ?? alert?.id ?? null,
       },
     });
+    deps.alerts.postInThread(host, `${host} kept by ${mention(actor)} until ${until}${cap}.`);
+    if (alert !== null) deps.alerts.resolve(host, "snoozed");
   });
-  deps.alerts.postInThread(host, `${host} kept by ${mention(actor)} until ${until}${cap}.`);
-  if (alert !== null) deps.alerts.resolve(host, "snoozed");
   return {
     kind: "kept",
     host,

@@ -111,7 +111,7 @@ export function readHostDetail(
     settings,
     stopAction: settings?.stop === undefined ? null : describeAction(settings.stop),
     dryRun: settings?.dry_run ?? config.dry_run,
-    latestAlert: state.alerts.recent(host, 1)[0] ?? null,
+    latestAlert: state.alerts.latest(host),
     recentAudit: state.audit.forHost(host, AUDIT_SHOWN),
     warden: deps.warden.current(nowMs),
   };

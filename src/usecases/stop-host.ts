@@ -163,6 +163,15 @@ export function knownHosts(deps: Pick<HostActionDeps, "fleet" | "config">): stri
   return [...new Set([...deps.fleet.hosts(), ...Object.keys(deps.config.hosts)])].sort();
 }
 
+/** Whether {@link knownHosts} has `host`, without listing them all. */
+export function isKnownHost(deps: Pick<HostActionDeps, "fleet" | "config">, host: string): boolean {
+  return (
+    Object.hasOwn(deps.config.hosts, host) ||
+    deps.fleet.latest(host) !== null ||
+    deps.fleet.state(host) !== null
+  );
+}
+
 /**
  * The synchronous half of a stop: the checks, then the exactly-once key. Checks, in order: the host
  * exists; it is not `never_stop`; the actor may stop it (owners, claimants, warden, admins); it has

@@ -227,7 +227,7 @@ export class BotHarness {
 
   /** The channel message of the host's open (or latest) idle alert. */
   alertMessage(host: string): StoredMessage {
-    const alert = this.state.alerts.openFor(host, "idle") ?? this.state.alerts.recent(host, 1)[0];
+    const alert = this.state.alerts.openFor(host, "idle") ?? this.state.alerts.latest(host);
     if (alert?.ts == null) throw new Error(`no posted alert for ${host}`);
     const message = this.emulator.channel(CHANNEL).history.find((m) => m.ts === alert.ts);
     if (message === undefined) throw new Error(`alert ${alert.id} is not in the channel`);

@@ -12,7 +12,11 @@ const SPANS: Readonly<Record<KeepChoice, KeepSpan>> = {
   tomorrow: { kind: "tomorrow" },
 };
 
-/** *Keep 1 h* / *Keep 4 h* / *Keep until tomorrow*: snoozes the host; the answer is ephemeral. */
+/**
+ * *Keep 1 h* / *Keep 4 h* / *Keep until tomorrow*: snoozes the host. On the alert, the alert and its
+ * thread show the keep; a refusal, a keep already in place, or a keep clicked in an ephemeral (a
+ * preview) is answered to the clicker alone.
+ */
 export function keepHostAction(
   deps: BotDeps,
 ): Middleware<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>> {
@@ -26,6 +30,9 @@ export function keepHostAction(
     }
     const { host, alertId, keep } = parsed.value;
     const result = keepHost(deps, { host, actor: body.user.id, span: SPANS[keep], alertId });
+    // NOTE: a keep clicked on the alert shows there: the alert turns "kept" and its thread says by
+    // whom and until when. An answer to the clicker alone would say it a third time.
+    if (result.kind === "kept" && !result.already && !options.replace_original) return;
     await respond({ ...textReply(result.text), ...options });
   };
 }
