@@ -4,8 +4,10 @@ import { Agent, request } from "undici";
 /** The `fetch` that Bolt and the Web API client accept (`clientOptions.fetch`, `WebClientOptions.fetch`). */
 export type FetchFunction = typeof globalThis.fetch;
 
-/** How long to wait for a response's headers, then its body, when the caller gives no signal (a
- * caller's signal governs otherwise, with undici's 300 s as the backstop, as in `fetch`). */
+/**
+ * How long to wait for a response's headers, then its body, when the caller gives no signal; a
+ * caller's signal governs otherwise, with undici's 300 s as the backstop, as in `fetch`.
+ */
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
