@@ -5,13 +5,13 @@ import { formatGpuList, type GpuSlots, overlaps, slotsText } from "../checks/cla
 import { shortModel } from "../reports/fleet-table.ts";
 import { formatDuration } from "../shared/duration.ts";
 import type { Claim } from "../store/claim-store.ts";
-import { listWords, localWhen, mention, slackEscape, unknownHostText } from "./action-text.ts";
+import { listWords, localWhen, mention, slackEscape } from "./action-text.ts";
 import { isAdmin } from "./authorise.ts";
 import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
 import { afterClaimsChanged, expireDue, recordEnded } from "./claim-effects.ts";
 import { fleetGpusNow, type GpuNow, hostGpusNow } from "./claim-seats.ts";
 import { holdersText, noteWords } from "./claim-text.ts";
-import { knownHosts } from "./stop-host.ts";
+import { unknownHostProblem } from "./stop-host.ts";
 
 /** What to claim: a host or some of its GPUs, or any `count` free GPUs (of a model). */
 export type ClaimTarget =
@@ -75,8 +75,8 @@ export function claimGpus(deps: ClaimDeps, request: ClaimGpusRequest): ClaimGpus
  */
 export function slotsProblem(deps: ClaimDeps, slots: GpuSlots, nowMs: number): string | null {
   const { host, gpus } = slots;
-  const known = knownHosts(deps);
-  if (!known.includes(host)) return unknownHostText(host, known);
+  const unknown = unknownHostProblem(deps, host);
+  if (unknown !== null) return unknown;
   if (gpus === null) return null;
   const indexes = hostGpusNow(deps, host, nowMs).map((gpu) => gpu.index);
   if (indexes.length === 0) {

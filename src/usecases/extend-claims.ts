@@ -2,12 +2,12 @@ import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
 import { type GpuSlots, overlaps, slotsText } from "../checks/claim-target.ts";
 import { formatDuration } from "../shared/duration.ts";
 import type { Claim } from "../store/claim-store.ts";
-import { localWhen, unknownHostText } from "./action-text.ts";
+import { localWhen } from "./action-text.ts";
 import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
 import { afterClaimsChanged, expireDue } from "./claim-effects.ts";
 import { slotsProblem } from "./claim-gpus.ts";
 import { holdersText } from "./claim-text.ts";
-import { knownHosts } from "./stop-host.ts";
+import { unknownHostProblem } from "./stop-host.ts";
 
 /** What to extend: your claims on a host or GPUs, or claim rows (the *Extend 4 h* button). */
 export type ExtendTarget = { kind: "slots"; slots: GpuSlots } | { kind: "ids"; claimIds: readonly number[] };
@@ -31,10 +31,8 @@ export function extendClaims(
   const zone = config.team.timezone;
   const maxMs = claimRulesOf(config).maxMs;
   if (target.kind === "slots") {
-    const known = knownHosts(deps);
-    if (!known.includes(target.slots.host)) {
-      return { kind: "invalid", text: unknownHostText(target.slots.host, known) };
-    }
+    const unknown = unknownHostProblem(deps, target.slots.host);
+    if (unknown !== null) return { kind: "invalid", text: unknown };
   }
   const ended: Claim[] = [];
   const outcome = state.transaction((): ExtendResult => {

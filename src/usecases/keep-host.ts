@@ -1,9 +1,9 @@
 import { HOUR_MS, MINUTE_MS } from "../shared/clock.ts";
 import { formatDuration } from "../shared/duration.ts";
 import { dayjs } from "../shared/time.ts";
-import { localDayNumber, localWhen, mention, unknownHostText } from "./action-text.ts";
+import { localDayNumber, localWhen, mention } from "./action-text.ts";
 import { authorityFor, type HostActionDeps, mayAct, refusalText } from "./authorise.ts";
-import { isKnownHost, knownHosts } from "./stop-host.ts";
+import { unknownHostProblem } from "./stop-host.ts";
 
 /** How long to keep a host: a duration, or until `policy.keep_until_tomorrow_at` on the next local day. */
 export type KeepSpan = { kind: "for"; ms: number } | { kind: "tomorrow" };
@@ -53,9 +53,8 @@ export function keepHost(deps: HostActionDeps, request: KeepRequest): KeepResult
   const { host, actor } = request;
   const nowMs = clock.now();
   const zone = config.team.timezone;
-  if (!isKnownHost(deps, host)) {
-    return { kind: "refused", reason: "unknown-host", host, text: unknownHostText(host, knownHosts(deps)) };
-  }
+  const unknown = unknownHostProblem(deps, host);
+  if (unknown !== null) return { kind: "refused", reason: "unknown-host", host, text: unknown };
   const authority = authorityFor(deps, host, nowMs);
   if (!mayAct(actor, authority)) {
     const text = refusalText(authority, "keep");
@@ -74,8 +73,6 @@ export function keepHost(deps: HostActionDeps, request: KeepRequest): KeepResult
   const maxMs = config.policy.max_keep_hours * HOUR_MS;
   const capped = wantedMs - nowMs > maxMs;
   const untilMs = capped ? nowMs + maxMs : wantedMs;
-  const until = `${localWhen(untilMs, nowMs, zone)} (${formatDuration(untilMs - nowMs)})`;
-  const cap = capped ? `; capped at ${formatDuration(maxMs)}, the longest keep allowed` : "";
   const alert = state.alerts.openFor(host, "idle");
   const current = state.snoozes.activeAt(host, nowMs);
   if (alert === null && current !== null && Math.abs(current.untilMs - untilMs) < MINUTE_MS) {
@@ -89,6 +86,8 @@ export function keepHost(deps: HostActionDeps, request: KeepRequest): KeepResult
       text: `${host} is already kept until ${localWhen(current.untilMs, nowMs, zone)} (by ${by}): no idle alerts or automatic stop until then.`,
     };
   }
+  const until = `${localWhen(untilMs, nowMs, zone)} (${formatDuration(untilMs - nowMs)})`;
+  const cap = capped ? `; capped at ${formatDuration(maxMs)}, the longest keep allowed` : "";
   state.transaction(() => {
     state.snoozes.set({ host, untilMs, byUser: actor, setAtMs: nowMs });
     state.audit.record({

@@ -11,7 +11,7 @@ import type { AuditEntry } from "../store/audit-store.ts";
 import type { Claim } from "../store/claim-store.ts";
 import type { Snooze } from "../store/snooze-store.ts";
 import type { HostActionDeps } from "./authorise.ts";
-import { knownHosts } from "./stop-host.ts";
+import { knownHosts, unknownHostProblem } from "./stop-host.ts";
 
 export interface FleetStatusDeps extends Pick<HostActionDeps, "config" | "state" | "fleet" | "clock"> {
   idlePolicy: IdlePolicy;
@@ -95,7 +95,7 @@ export function readHostDetail(
   deps: FleetStatusDeps & Pick<HostActionDeps, "warden">,
   host: string,
 ): HostDetail | null {
-  if (!knownHosts({ fleet: deps.fleet, config: deps.config }).includes(host)) return null;
+  if (unknownHostProblem(deps, host) !== null) return null;
   const nowMs = deps.clock.now();
   const { state, config } = deps;
   const summary = summarise(deps, host, nowMs, {

@@ -1,13 +1,13 @@
 import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
 import { type GpuSlots, overlaps, slotsText } from "../checks/claim-target.ts";
 import type { Claim } from "../store/claim-store.ts";
-import { listWords, mention, unknownHostText } from "./action-text.ts";
+import { listWords, mention } from "./action-text.ts";
 import { isAdmin } from "./authorise.ts";
 import type { ClaimDeps } from "./claim-deps.ts";
 import { afterClaimsChanged, expireDue, recordEnded } from "./claim-effects.ts";
 import { slotsProblem } from "./claim-gpus.ts";
 import { forcerRole, forcersWords, holdersText } from "./claim-text.ts";
-import { knownHosts } from "./stop-host.ts";
+import { unknownHostProblem } from "./stop-host.ts";
 
 /** What to release: bare `/gpu release` (your one claim), `all` yours, a host or GPUs, or claim rows (buttons). */
 export type ReleaseTarget =
@@ -42,10 +42,8 @@ export function releaseClaims(
   const nowMs = clock.now();
   const zone = config.team.timezone;
   if (target.kind === "slots") {
-    const known = knownHosts(deps);
-    if (!known.includes(target.slots.host)) {
-      return { kind: "invalid", text: unknownHostText(target.slots.host, known) };
-    }
+    const unknown = unknownHostProblem(deps, target.slots.host);
+    if (unknown !== null) return { kind: "invalid", text: unknown };
   }
   const ended: Claim[] = [];
   const outcome = state.transaction((): ReleaseResult => {

@@ -163,13 +163,19 @@ export function knownHosts(deps: Pick<HostActionDeps, "fleet" | "config">): stri
   return [...new Set([...deps.fleet.hosts(), ...Object.keys(deps.config.hosts)])].sort();
 }
 
-/** Whether {@link knownHosts} has `host`, without listing them all. */
-export function isKnownHost(deps: Pick<HostActionDeps, "fleet" | "config">, host: string): boolean {
-  return (
+/**
+ * `null` when {@link knownHosts} has `host`, else what to tell the person (with the nearest name).
+ * Checked without listing them all: the fleet knows exactly the hosts it has a reading or a state for.
+ */
+export function unknownHostProblem(
+  deps: Pick<HostActionDeps, "fleet" | "config">,
+  host: string,
+): string | null {
+  const known =
     Object.hasOwn(deps.config.hosts, host) ||
     deps.fleet.latest(host) !== null ||
-    deps.fleet.state(host) !== null
-  );
+    deps.fleet.state(host) !== null;
+  return known ? null : unknownHostText(host, knownHosts(deps));
 }
 
 /**
@@ -268,8 +274,8 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
   const nowMs = clock.now();
   const zone = config.team.timezone;
   const automatic = actor === BOT_ACTOR;
-  const known = knownHosts(deps);
-  if (!known.includes(host)) return refusal("unknown-host", host, unknownHostText(host, known));
+  const unknown = unknownHostProblem(deps, host);
+  if (unknown !== null) return refusal("unknown-host", host, unknown);
   const settings = config.hosts[host];
   if (settings?.never_stop === true) {
     return refusal(

@@ -69,7 +69,7 @@ export function registerListeners(app: App, deps: BotDeps): void {
 }
 
 /** A pattern that matches exactly one of `ids`. */
-export function exactly(ids: Iterable<string>): RegExp {
+function exactly(ids: Iterable<string>): RegExp {
   const escaped = [...ids].map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   return new RegExp(`^(?:${escaped.join("|")})$`);
 }

@@ -1,3 +1,4 @@
+import { MINUTE_MS } from "../../../shared/clock.ts";
 import { unknownHostText } from "../../../usecases/action-text.ts";
 import { readFleetStatus, readHostDetail } from "../../../usecases/read-fleet-status.ts";
 import { knownHosts } from "../../../usecases/stop-host.ts";
@@ -43,7 +44,7 @@ const boards = new WeakMap<BotDeps, Board>();
  */
 function fleetBoard(deps: BotDeps): Reply {
   const nowMs = deps.clock.now();
-  const minute = Math.floor(nowMs / 60_000);
+  const minute = Math.floor(nowMs / MINUTE_MS);
   const changeCount = deps.state.changeCount();
   const fleet = deps.fleet.hosts().flatMap((host) => [host, deps.fleet.latest(host), deps.fleet.state(host)]);
   const cached = boards.get(deps);
