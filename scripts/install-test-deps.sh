@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs the system programs the tests drive for real: Prometheus (+ promtool) and OpenSSH's sshd.
+# Installs the system programs the tests drive for real: Prometheus (+ promtool), OpenSSH's sshd,
+# Chromium (driven by playwright-core), the Noto CJK fonts (charts with Chinese labels) and
+# systemd-analyze (the service unit).
 # Does nothing when they are already there.
 set -euo pipefail
 missing=()
@@ -8,6 +10,9 @@ command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
 [ -x /usr/sbin/sshd ] || missing+=(openssh-server)
 command -v ssh >/dev/null 2>&1 || missing+=(openssh-client)
 command -v ssh-keygen >/dev/null 2>&1 || missing+=(openssh-client)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+[ -e /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || missing+=(fonts-noto-cjk)
+command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)
 [ ${#missing[@]} -eq 0 ] && exit 0
 packages=$(printf '%s\n' "${missing[@]}" | sort -u | tr '\n' ' ')
 echo "installing test dependencies: $packages"
