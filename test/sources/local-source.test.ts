@@ -9,7 +9,7 @@ import { silentLogger } from "../../src/shared/logger.ts";
 import { createLocalSource, type LocalSourceConfig } from "../../src/sources/local-source.ts";
 import type { HostObservation } from "../../src/sources/observation.ts";
 import { GPU_QUERY_FIELDS } from "../../src/sources/parse-nvidia-smi.ts";
-import { fixturePath } from "../helpers/shared-fixtures.ts";
+import { fixturePath } from "../helpers/fixtures.ts";
 import { isDead, nvidiaSmiScript, psScript, readLog, writeScript } from "../helpers/stand-in-commands.ts";
 
 const CAPTURES = "nvidia-smi/utkuozdemir-captures";

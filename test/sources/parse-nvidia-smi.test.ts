@@ -9,7 +9,7 @@ import {
   parseComputeApps,
   parseGpuQuery,
 } from "../../src/sources/parse-nvidia-smi.ts";
-import { listFixtures, readFixture } from "../helpers/shared-fixtures.ts";
+import { listFixtures, readFixture } from "../helpers/fixtures.ts";
 
 const CAPTURES = "nvidia-smi/utkuozdemir-captures";
 const MASKED_UUID = "GPU-00000000-0000-0000-0000-000000000000";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { LoginSession } from "../../src/sources/observation.ts";
 import { parseWho } from "../../src/sources/parse-who.ts";
-import { listFixtures, readFixture } from "../helpers/shared-fixtures.ts";
+import { listFixtures, readFixture } from "../helpers/fixtures.ts";
 
 const s = (user: string, line: string, from: string | null, idleMinutes: number | null): LoginSession => ({
   user,

@@ -8,7 +8,7 @@ import { ManualClock } from "../../src/shared/clock.ts";
 import { silentLogger } from "../../src/shared/logger.ts";
 import type { HostObservation } from "../../src/sources/observation.ts";
 import { createSshSource, type SshSourceConfig } from "../../src/sources/ssh-source.ts";
-import { fixturePath } from "../helpers/shared-fixtures.ts";
+import { fixturePath } from "../helpers/fixtures.ts";
 import {
   createSshClientKeys,
   freePort,

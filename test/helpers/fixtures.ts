@@ -2,15 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** `../shared/fixtures` beside the checkout (the same place in CI). */
-export const FIXTURES_DIR = resolve(
-  dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
-  "..",
-  "shared",
-  "fixtures",
-);
+/** `test/fixtures`: real captures copied into the repository (origins and licences in its README). */
+export const FIXTURES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..", "fixtures");
 
 export function fixturePath(...parts: string[]): string {
   return join(FIXTURES_DIR, ...parts);
