@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import {
   isDcgmBlank,
   type PromText,
   PromTextParseError,
   parsePromText,
 } from "../../src/sources/parse-prom-text.ts";
+import { FIXTURES_DIR } from "../helpers/fixtures.ts";
 
-const fixtures = fileURLToPath(new URL("../../../shared/fixtures/", import.meta.url));
+const fixtures = `${FIXTURES_DIR}/`;
 const read = (path: string) => readFileSync(`${fixtures}${path}`, "utf8");
 
 function one(parsed: PromText, name: string, labels: Record<string, string> = {}) {

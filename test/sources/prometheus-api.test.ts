@@ -4,15 +4,15 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import {
   createPrometheusClient,
   PrometheusError,
   type PromVectorSample,
   parseQueryResponse,
 } from "../../src/sources/prometheus-api.ts";
+import { FIXTURES_DIR } from "../helpers/fixtures.ts";
 
-const fixtures = fileURLToPath(new URL("../../../shared/fixtures/prometheus-api/", import.meta.url));
+const fixtures = `${FIXTURES_DIR}/prometheus-api/`;
 const read = (file: string) => readFileSync(`${fixtures}${file}`, "utf8");
 const ok = (file: string) => parseQueryResponse(200, "application/json", read(file));
 

@@ -5,7 +5,6 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { after, before, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { sourceSchema } from "../../src/config/schema.ts";
 import { type Clock, DAY_MS, HOUR_MS, ManualClock, MINUTE_MS } from "../../src/shared/clock.ts";
 import { createLogger } from "../../src/shared/logger.ts";
@@ -19,6 +18,7 @@ import {
   type PrometheusSourceConfig,
   parseDurationMs,
 } from "../../src/sources/prometheus-source.ts";
+import { FIXTURES_DIR } from "../helpers/fixtures.ts";
 import {
   formatExposition,
   gridTime,
@@ -29,7 +29,7 @@ import {
   startPrometheus,
 } from "../helpers/prometheus.ts";
 
-const fixtures = fileURLToPath(new URL("../../../shared/fixtures/", import.meta.url));
+const fixtures = `${FIXTURES_DIR}/`;
 const readFixture = (path: string) => readFileSync(`${fixtures}${path}`, "utf8");
 const fixtureSamples = (path: string) => parsePromText(readFixture(path)).samples;
 
