@@ -2,13 +2,14 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { createMetricsStore } from "../../src/store/metrics-store.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
+import { ensureBuilt } from "../helpers/built-bin.ts";
 import { gpu } from "../store/store-fixtures.ts";
 
-const bin = resolve("bin/gpu-warden.js");
+const bin = ensureBuilt();
 const dir = mkdtempSync(join(tmpdir(), "gw-cli-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
