@@ -121,11 +121,11 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   const { config, env } = context.loaded;
   const { logger } = context;
   const clock = context.clock ?? systemClock;
-  const metrics = createMetrics();
   const sources = createSources(config, { ...context, clock });
   const db = openDatabase(config.store.path);
   const store = createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 });
   const state = createBotStateStore(db);
+  const metrics = createMetrics({ outboxPending: () => state.outbox.pendingCount() });
   const reclaims = createReclaimStore(db);
   const costStores = createCostStores(db);
   const costWarden = costWardenDepsOf({

@@ -47,6 +47,7 @@ describe("startBot", () => {
       assert.match(metrics, /^gpu_warden_poll_duration_seconds_count\{result="ok"\} [12]$/m);
       assert.match(metrics, /^gpu_warden_samples_written_total (12|24)$/m);
       assert.match(metrics, /^gpu_warden_hosts\{state="ok"\} \d$/m);
+      assert.match(metrics, /^gpu_warden_outbox_pending 0$/m);
       assert.equal((await fetch(`${bot.httpUrl}/nope`)).status, 404);
     } finally {
       await bot.stop();

@@ -8,9 +8,16 @@ export interface BotMetrics {
   sourceFailures: Counter<"host" | "source" | "cause">;
   hostsObserved: Gauge<"state">;
   slowCycles: Counter;
+  outboxPending: Gauge;
 }
 
-export function createMetrics(): BotMetrics {
+/** Values read when `/metrics` is scraped. */
+export interface MetricReadings {
+  /** Slack calls queued in the store's outbox and not yet delivered. */
+  outboxPending: () => number;
+}
+
+export function createMetrics(readings: MetricReadings = { outboxPending: () => 0 }): BotMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "gpu_warden_" });
   return {
@@ -43,6 +50,14 @@ export function createMetrics(): BotMetrics {
       name: "gpu_warden_poll_slow_cycles_total",
       help: "Poll slots skipped because the previous cycle was still running.",
       registers: [registry],
+    }),
+    outboxPending: new Gauge({
+      name: "gpu_warden_outbox_pending",
+      help: "Slack calls waiting in the outbox (not yet delivered).",
+      registers: [registry],
+      collect() {
+        this.set(readings.outboxPending());
+      },
     }),
   };
 }
