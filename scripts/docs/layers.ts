@@ -1,0 +1,112 @@
+/**
+ * Who may import whom in src/ (docs/architecture.md; test/repo/docs.test.ts holds the code to it).
+ * `may`: any import; `types`: `import type` only. Parts are the folders of src/ (`bot` split into
+ * its listeners and views) and the two files at its root.
+ */
+export interface LayerRule {
+  part: string;
+  owns: string;
+  may: readonly string[];
+  types: readonly string[];
+}
+
+const ANY = ["*"];
+
+export const LAYER_RULES: readonly LayerRule[] = [
+  {
+    part: "cli",
+    owns: "the `gpu-warden` command: arguments, exit codes, console output",
+    may: ANY,
+    types: [],
+  },
+  {
+    part: "main",
+    owns: "the composition root: config → store → sources → use-cases → Slack app → jobs → HTTP",
+    may: ANY,
+    types: [],
+  },
+  {
+    part: "playground",
+    owns: "the local Slack emulator (Web API, Socket Mode, signed HTTP) for tests and the playground",
+    may: ANY,
+    types: [],
+  },
+  {
+    part: "bot/listeners",
+    owns: "one Bolt listener per command, button, view and event: ack → parse → use-case → view → respond",
+    may: ["bot", "bot/views", "usecases", "checks", "shared", "config"],
+    types: ["store", "sources", "reports"],
+  },
+  {
+    part: "bot/views",
+    owns: "pure Block Kit and message text builders",
+    may: ["bot", "usecases", "checks", "reports", "executors", "shared", "config"],
+    types: ["store", "sources"],
+  },
+  {
+    part: "bot",
+    owns: "the Bolt app, action ids and payload schemas, the command table, the outbox worker",
+    may: ["bot/views", "usecases", "checks", "shared", "config", "observability"],
+    types: ["store", "sources"],
+  },
+  {
+    part: "jobs",
+    owns: "the job table and its schedule with persisted last runs (exactly once, catch-up)",
+    may: ["usecases", "checks", "reports", "shared", "config"],
+    types: ["store", "sources"],
+  },
+  { part: "observability", owns: "the bot's own /metrics and /healthz", may: ["shared"], types: [] },
+  {
+    part: "usecases",
+    owns: "one verb-noun per file (poll-fleet, stop-host, claim-gpus…); the ports they need (ports.ts)",
+    may: ["checks", "reports", "executors", "sources", "shared", "config"],
+    types: ["store", "observability"],
+  },
+  {
+    part: "reports",
+    owns: "summary models, tables and the chart (PNG)",
+    may: ["checks", "shared", "config"],
+    types: ["store", "sources"],
+  },
+  {
+    part: "executors",
+    owns: "how a stop runs: an argv command or a webhook, with a timeout, or a dry run",
+    may: ["sources", "shared", "config"],
+    types: [],
+  },
+  {
+    part: "checks",
+    owns: "pure rules: idle episodes, claims, costs, reclaim, renewal, rightsizing, rotation, cadence",
+    may: ["shared"],
+    types: ["config", "sources", "store"],
+  },
+  {
+    part: "sources",
+    owns: "metric sources, one file per kind and parser (nvidia-smi, who, ps, SSH, Prometheus, simulated)",
+    may: ["config", "shared"],
+    types: [],
+  },
+  {
+    part: "store",
+    owns: "SQLite: open, migrations, repositories (the only place with SQL)",
+    may: ["shared"],
+    types: ["sources", "checks", "config"],
+  },
+  {
+    part: "config",
+    owns: "the zod schema, loading and describing the configuration",
+    may: ["shared"],
+    types: [],
+  },
+  { part: "shared", owns: "clock, time zones, durations, logger, small text helpers", may: [], types: [] },
+];
+
+/**
+ * Imports that break the rules today, each with the reason; a new one fails the test. Use-cases that
+ * post (alerts, summaries, claim DMs, the warden) still render their messages through bot/views;
+ * they go when the words move into the message catalog.
+ */
+export const KNOWN_EXCEPTIONS: readonly { from: string; to: string; why: string }[] = [
+  { from: "usecases", to: "bot/views", why: "use-cases that post render their messages through the views" },
+  { from: "usecases", to: "bot", why: "publish-home reads the command name from bot/surface.ts" },
+];

@@ -1,0 +1,101 @@
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { z } from "zod";
+import { verdictOf } from "../../scripts/docs/architecture-doc.ts";
+import { generatedDocs } from "../../scripts/docs/generated-docs.ts";
+import { importEdges } from "../../scripts/docs/import-graph.ts";
+import { KNOWN_EXCEPTIONS, LAYER_RULES } from "../../scripts/docs/layers.ts";
+import { configSchema } from "../../src/config/schema.ts";
+import { REPO_ROOT } from "../helpers/built-bin.ts";
+
+const read = (path: string) => readFileSync(join(REPO_ROOT, path), "utf8");
+const srcFolders = readdirSync(join(REPO_ROOT, "src"), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
+
+describe("generated docs", () => {
+  for (const path of ["docs/configuration.md", "docs/architecture.md", "docs/operations.md"]) {
+    test(`${path} is up to date (else: npm run docs)`, async () => {
+      const doc = (await generatedDocs(REPO_ROOT)).find((generated) => generated.path === path);
+      assert.ok(doc, `${path} is generated`);
+      assert.equal(read(path), doc.text, `${path} is stale: run \`npm run docs\` and commit it`);
+    });
+  }
+
+  test("docs/configuration.md has a row for every key of the schema", () => {
+    const doc = read("docs/configuration.md");
+    const keys = new Set<string>();
+    const collect = (schema: unknown): void => {
+      if (Array.isArray(schema)) schema.forEach(collect);
+      else if (schema && typeof schema === "object") {
+        const properties = (schema as { properties?: Record<string, unknown> }).properties;
+        for (const key of Object.keys(properties ?? {})) keys.add(key);
+        Object.values(schema).forEach(collect);
+      }
+    };
+    collect(z.toJSONSchema(configSchema, { io: "input", unrepresentable: "any" }));
+    assert.ok(keys.size > 80, `${keys.size} keys`);
+    assert.deepEqual(
+      [...keys].filter((key) => !doc.includes(`| \`${key}\` |`)),
+      [],
+    );
+  });
+});
+
+describe("layers", () => {
+  const edges = importEdges(join(REPO_ROOT, "src"));
+
+  test("every folder under src/ has a layer rule", () => {
+    const ruled = new Set(LAYER_RULES.map((rule) => rule.part.split("/")[0]));
+    assert.deepEqual(
+      srcFolders.filter((folder) => !ruled.has(folder)),
+      [],
+      "add the folder to LAYER_RULES in scripts/docs/layers.ts (and to the README's Layout)",
+    );
+  });
+
+  test("no import breaks the layer rules (scripts/docs/layers.ts)", () => {
+    const forbidden = edges
+      .filter((edge) => verdictOf(edge) === "forbidden")
+      .map((edge) => `${edge.from} → ${edge.to} (${edge.imports}${edge.typeOnly ? ", types only" : ""})`);
+    assert.deepEqual(forbidden, []);
+  });
+
+  test("every known exception still exists (remove the ones that are fixed)", () => {
+    for (const known of KNOWN_EXCEPTIONS) {
+      assert.ok(
+        edges.some((edge) => edge.from === known.from && edge.to === known.to),
+        `${known.from} → ${known.to} is gone`,
+      );
+    }
+  });
+});
+
+describe("docs name what exists", () => {
+  test("README's Layout names every folder under src/", () => {
+    const readme = read("README.md");
+    const layout = readme.slice(readme.indexOf("## Layout"));
+    assert.deepEqual(
+      srcFolders.filter((folder) => !layout.includes(`src/${folder}/`)),
+      [],
+    );
+  });
+
+  for (const doc of ["docs/architecture.md", "docs/operations.md", "CONTRIBUTING.md", "README.md"]) {
+    test(`the source paths in ${doc} exist`, () => {
+      const paths = [
+        ...read(doc).matchAll(/`((?:src|test|bench|scripts|deploy|docs)\/[\w./-]+|[\w-]+\/[\w./-]+\.ts)`/g),
+      ]
+        .map((match) => match[1]!)
+        .filter((path) => !path.includes("*") && !/\bNAME\b/.test(path));
+      assert.ok(paths.length > 0);
+      const missing = paths.filter(
+        (path) => !existsSync(join(REPO_ROOT, path)) && !existsSync(join(REPO_ROOT, "src", path)),
+      );
+      assert.deepEqual(missing, []);
+    });
+  }
+});
