@@ -17,11 +17,23 @@ let tarball: string;
 let packed: string[];
 let app: string;
 
+/**
+ * The environment without the `npm_*` settings an outer `npm test` exports (its `local_prefix` is
+ * the checkout): the install must happen where a user's would, in the empty folder.
+ */
+function withoutNpmSettings(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && !/^npm_/i.test(entry[0]),
+    ),
+  );
+}
+
 function run(command: string, args: string[], options: { cwd: string; env?: Record<string, string> }) {
   const result = spawnSync(command, args, {
     cwd: options.cwd,
     encoding: "utf8",
-    env: { ...process.env, ...options.env },
+    env: { ...withoutNpmSettings(process.env), ...options.env },
     timeout: 540_000,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr, error: result.error };
