@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { PassThrough } from "node:stream";
 import { after, describe, test } from "node:test";
 import { parse, parseAllDocuments } from "yaml";
@@ -237,6 +237,42 @@ describe("Dockerfile (no Docker engine here: checked against the repository and 
         }
       }
     }
+  });
+
+  test("its build stage, replayed in an empty folder with only what it copies, compiles dist/", () => {
+    const build = stages.find((stage) => stage.name === "build")!;
+    const stageRoot = join(dir, "build-stage");
+    let workdir = stageRoot;
+    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
+    for (const { op, args: line } of build.instructions) {
+      if (op === "WORKDIR") {
+        workdir = join(stageRoot, line);
+        mkdirSync(workdir, { recursive: true });
+      } else if (op === "COPY") {
+        const parts = line.split(/\s+/);
+        const target = join(workdir, parts.at(-1)!);
+        for (const source of parts.slice(0, -1)) {
+          const into =
+            parts.at(-1)!.endsWith("/") || parts.length > 2
+              ? join(target, source.split("/").at(-1)!)
+              : target;
+          mkdirSync(dirname(into), { recursive: true });
+          cpSync(join(REPO_ROOT, source), into, { recursive: true });
+        }
+      } else if (op === "RUN") {
+        // NOTE: the npm cache of this machine stands in for the registry.
+        const command = line.replace(/^npm ci\b/, "npm ci --prefer-offline");
+        const result = spawnSync("sh", ["-c", command], {
+          cwd: workdir,
+          env,
+          encoding: "utf8",
+          timeout: 300_000,
+        });
+        assert.equal(result.status, 0, `RUN ${line}\n${result.stdout}${result.stderr}`);
+      }
+    }
+    assert.ok(existsSync(join(stageRoot, "src", "dist", "cli.js")), "dist/cli.js");
+    assert.ok(existsSync(join(stageRoot, "src", "dist", "main.js")), "dist/main.js");
   });
 
   test("copies from earlier stages what they made, and runs only package.json scripts", () => {
