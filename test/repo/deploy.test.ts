@@ -125,7 +125,7 @@ describe("deploy/prometheus-alerts.yml", () => {
             },
             { series: `gpu_warden_hosts{${labels}, state="ok"}`, values: "10x10 2x30" },
             { series: `gpu_warden_hosts{${labels}, state="unknown"}`, values: "0x10 8x30" },
-            { series: `gpu_warden_poll_slow_cycles_total{${labels}}`, values: "0x40" },
+            { series: `gpu_warden_poll_slow_cycles_total{${labels}}`, values: "0x20 1 2 3 4 5 5x15" },
             { series: `gpu_warden_outbox_pending{${labels}}`, values: "0 3 0 2 0x7 4x30" },
           ],
           alert_rule_test: [
@@ -157,7 +157,12 @@ describe("deploy/prometheus-alerts.yml", () => {
               alertname: "GpuWardenOutboxBacklog",
               exp_alerts: [{ exp_labels: { severity: "warning", job: "gpu-warden", instance: "bot:3000" } }],
             },
-            { eval_time: "40m", alertname: "GpuWardenPollsSlow", exp_alerts: [] },
+            { eval_time: "20m", alertname: "GpuWardenPollsSlow", exp_alerts: [] },
+            {
+              eval_time: "27m",
+              alertname: "GpuWardenPollsSlow",
+              exp_alerts: [{ exp_labels: { severity: "warning", job: "gpu-warden", instance: "bot:3000" } }],
+            },
           ],
         },
       ],
