@@ -187,56 +187,52 @@ interface Walk {
 function objectRows(walk: Walk, prefix: string, node: Node): Row[] {
   const shape = def(node).shape!;
   const keys = Object.keys(shape);
-  const rows: Row[] = [];
-  for (const key of keys) {
-    const description = commentFor(walk.comments, key, keys);
-    const path = prefix === "" ? key : `${prefix}.${key}`;
-    const { inner } = unwrap(shape[key]!);
-    const d = def(inner);
-    if (d.type === "object") {
-      rows.push(objectRow(walk, key, path, shape[key]!, description));
-    } else if (d.type === "record" && def(unwrap(d.valueType!).inner).type === "object") {
-      const row = objectRow(
-        walk,
-        key,
-        `${path}.<name>`,
-        shape[key]!,
-        description,
-        unwrap(d.valueType!).inner,
-      );
-      rows.push({
-        ...row,
-        type: `map of name to object (see \`${path}.<name>\`)`,
-        bounds: `each name: ${ruleMessages(d.keyType!).join("; ")}`,
-      });
-    } else if (d.type === "array" && def(unwrap(d.element!).inner).type === "object") {
-      const row = objectRow(walk, key, `${path}[]`, shape[key]!, description, unwrap(d.element!).inner);
-      rows.push({ ...row, type: `list of objects (see \`${path}[]\`)` });
-    } else if (d.type === "union" && d.options!.some((o) => def(unwrap(o).inner).type === "object")) {
-      rows.push(...unionRows(walk, key, path, shape[key]!, description));
-    } else if (d.type === "array" && def(unwrap(d.element!).inner).type === "union") {
-      const element = unwrap(d.element!).inner;
-      if (def(element).options!.every((o) => def(unwrap(o).inner).type === "object")) {
-        rows.push({
-          ...leafRow(key, shape[key]!, description),
-          type: `list (see \`${path}[]\`)`,
-          example: "",
-        });
-        unionSections(walk, `${path}[]`, element, description);
-      } else {
-        const [row] = unionRows(walk, key, `${path}[]`, d.element!, description);
-        const list = leafRow(key, shape[key]!, description);
-        rows.push({
-          ...list,
-          type: `list of: ${row!.type}`,
-          bounds: [list.bounds, row!.bounds].filter(Boolean).join("; "),
-        });
-      }
-    } else {
-      rows.push(leafRow(key, shape[key]!, description, path));
-    }
+  return keys.flatMap((key) =>
+    keyRows(
+      walk,
+      key,
+      prefix === "" ? key : `${prefix}.${key}`,
+      shape[key]!,
+      commentFor(walk.comments, key, keys),
+    ),
+  );
+}
+
+const isObject = (node: Node) => def(unwrap(node).inner).type === "object";
+
+function keyRows(walk: Walk, key: string, path: string, node: Node, description: string | null): Row[] {
+  const d = def(unwrap(node).inner);
+  if (d.type === "object") return [objectRow(walk, key, path, node, description)];
+  if (d.type === "record" && isObject(d.valueType!)) {
+    const row = objectRow(walk, key, `${path}.<name>`, node, description, unwrap(d.valueType!).inner);
+    const type = `map of name to object (see \`${path}.<name>\`)`;
+    return [{ ...row, type, bounds: `each name: ${ruleMessages(d.keyType!).join("; ")}` }];
   }
-  return rows;
+  if (d.type === "array" && isObject(d.element!)) {
+    const row = objectRow(walk, key, `${path}[]`, node, description, unwrap(d.element!).inner);
+    return [{ ...row, type: `list of objects (see \`${path}[]\`)` }];
+  }
+  if (d.type === "union" && d.options!.some(isObject)) return unionRows(walk, key, path, node, description);
+  if (d.type === "array" && def(unwrap(d.element!).inner).type === "union") {
+    return [listOfUnionRow(walk, key, path, node, description)];
+  }
+  return [leafRow(key, node, description, path)];
+}
+
+/** A list whose items take several forms: the sources (one section per kind) or SSH hosts (a name or an object). */
+function listOfUnionRow(walk: Walk, key: string, path: string, node: Node, description: string | null): Row {
+  const element = def(unwrap(node).inner).element!;
+  const list = leafRow(key, node, description);
+  if (def(unwrap(element).inner).options!.every(isObject)) {
+    unionSections(walk, `${path}[]`, unwrap(element).inner, description);
+    return { ...list, type: `list (see \`${path}[]\`)`, example: "" };
+  }
+  const [row] = unionRows(walk, key, `${path}[]`, element, description);
+  return {
+    ...list,
+    type: `list of: ${row!.type}`,
+    bounds: [list.bounds, row!.bounds].filter(Boolean).join("; "),
+  };
 }
 
 /** The row of a key whose value is an object, and the object's own section. */
@@ -263,30 +259,23 @@ function objectRow(
 
 /** A key whose value is one of several objects (or a plain value): one section per object form. */
 function unionRows(walk: Walk, key: string, path: string, node: Node, description: string | null): Row[] {
-  const { inner } = unwrap(node);
-  const plain = def(inner).options!.filter((o) => def(unwrap(o).inner).type !== "object");
-  const forms = def(inner).options!.filter((o) => def(unwrap(o).inner).type === "object");
-  const formNames = forms.map((form) => `\`${path}\` (${Object.keys(def(unwrap(form).inner).shape!)[0]})`);
-  const row = leafRow(key, node, description);
-  const plainTypes = plain.map((o) => leafRow(key, o, null));
-  for (const form of forms) {
-    const shape = def(unwrap(form).inner).shape!;
-    const title = `${path} (${Object.keys(shape)[0]})`;
-    walk.sections.push({ title, description, rows: [] });
-    const section = walk.sections.at(-1)!;
-    section.rows = objectRows(walk, path, unwrap(form).inner);
+  const options = def(unwrap(node).inner).options!;
+  const plainTypes = options.filter((o) => !isObject(o)).map((o) => leafRow(key, o, null));
+  const formNames: string[] = [];
+  for (const form of options.filter(isObject)) {
+    const inner = unwrap(form).inner;
+    const title = `${path} (${Object.keys(def(inner).shape!)[0]})`;
+    formNames.push(`\`${title}\``);
+    const section: Section = { title, description, rows: [] };
+    walk.sections.push(section);
+    section.rows = objectRows(walk, path, inner);
   }
-  return [
-    {
-      ...row,
-      type: [...plainTypes.map((p) => p.type), `object: ${formNames.join(" or ")}`].join(", or "),
-      bounds: plainTypes
-        .map((p) => p.bounds)
-        .filter(Boolean)
-        .join("; "),
-      example: "",
-    },
-  ];
+  const type = [...plainTypes.map((p) => p.type), `object: ${formNames.join(" or ")}`].join(", or ");
+  const bounds = plainTypes
+    .map((p) => p.bounds)
+    .filter(Boolean)
+    .join("; ");
+  return [{ ...leafRow(key, node, description), type, bounds, example: "" }];
 }
 
 /** A list of a discriminated union (the sources): one section per kind. */
