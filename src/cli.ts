@@ -14,7 +14,8 @@ const USAGE = `gpu-warden — keeps a team's GPU machines busy or switched off
 usage:
   gpu-warden start [--config FILE]              poll the fleet, alert, serve /healthz and /metrics
   gpu-warden collect --once [--json] [--config FILE]
-                                                poll every host once and print one line per host
+                                                poll every host once and print one line per host;
+                                                exit code 1 when no host could be read
   gpu-warden check-config [--config FILE]       validate the configuration and summarise it
   gpu-warden report --since DATE [--until DATE] [--csv] [--config FILE]
                                                 the cost ledger per host over local days (team
@@ -94,7 +95,11 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
     case "collect": {
       const observations = await collectOnce(context);
       io.stdout.write(values.json ? `${JSON.stringify(observations, null, 2)}\n` : fleetTable(observations));
-      return 0;
+      if (observations.some((obs) => obs.ok)) return 0;
+      io.stderr.write(
+        `no host could be read (${observations.length} tried): see the NOTE column or --json\n`,
+      );
+      return 1;
     }
     case "start": {
       const bot = await startBot(context);
