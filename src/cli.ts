@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { parseArgs } from "node:util";
 import { describeConfig, describeConfigError } from "./config/describe-config.ts";
 import { ConfigError, type LoadedConfig, loadConfig } from "./config/load-config.ts";
+import { describeCliProblem } from "./describe-store-problem.ts";
 import { collectOnce, reportOnce, StoreMissingError, startBot } from "./main.ts";
 import { fleetTable } from "./reports/fleet-table.ts";
 import { createLogger } from "./shared/logger.ts";
@@ -102,19 +103,31 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
       return 1;
     }
     case "start": {
-      const bot = await startBot(context);
-      await new Promise<void>((resolve) => {
-        const stop = (signal: string) => {
-          logger.info({ signal }, "shutting down");
-          bot.stop().then(resolve, (error: unknown) => {
-            logger.error({ err: error }, "shutdown failed");
-            resolve();
-          });
-        };
-        process.once("SIGINT", () => stop("SIGINT"));
-        process.once("SIGTERM", () => stop("SIGTERM"));
+      // NOTE: the handlers go in before start-up, so a SIGTERM that comes while the bot is still
+      // starting (systemd, a quick Ctrl-C) stops it cleanly instead of killing it mid-write.
+      const signals = new Map<NodeJS.Signals, () => void>();
+      const signalled = new Promise<NodeJS.Signals>((resolve) => {
+        for (const signal of ["SIGINT", "SIGTERM"] as const) {
+          signals.set(signal, () => resolve(signal));
+          process.once(signal, signals.get(signal)!);
+        }
       });
-      return 0;
+      let bot: Awaited<ReturnType<typeof startBot>>;
+      try {
+        bot = await startBot(context);
+      } catch (error) {
+        for (const [signal, handler] of signals) process.off(signal, handler);
+        return explained(error, io.stderr);
+      }
+      const signal = await signalled;
+      logger.info({ signal }, "shutting down");
+      try {
+        await bot.stop();
+        return 0;
+      } catch (error) {
+        logger.error({ err: error }, "shutdown failed");
+        return 1;
+      }
     }
     default:
       return command satisfies never;
@@ -151,6 +164,14 @@ function parse(argv: readonly string[]) {
     throw new UsageError(`--since, --until and --csv go with 'report', not '${command}'`);
   }
   return { command, values };
+}
+
+/** Prints a problem the user can fix as one line and returns its exit code; rethrows anything else. */
+function explained(error: unknown, stderr: NodeJS.WritableStream): number {
+  const problem = describeCliProblem(error);
+  if (problem === null) throw error;
+  stderr.write(`${problem.line}\n`);
+  return problem.exitCode;
 }
 
 function packageVersion(): string {

@@ -18,12 +18,13 @@ import { fleetLine } from "./reports/fleet-line.ts";
 import { type Clock, DAY_MS, MINUTE_MS, systemClock } from "./shared/clock.ts";
 import { cronForInterval } from "./shared/cron-for-interval.ts";
 import type { Logger } from "./shared/logger.ts";
-import { createSources } from "./sources/create-sources.ts";
+import { createSources, findOnPath } from "./sources/create-sources.ts";
 import type { HostObservation } from "./sources/observation.ts";
 import { createBotStateStore } from "./store/bot-state-store.ts";
 import { createCostStores } from "./store/cost-stores.ts";
 import { createMetricsStore } from "./store/metrics-store.ts";
 import { openDatabase } from "./store/open-database.ts";
+import { openOwnedStore } from "./store/open-owned-store.ts";
 import { createReclaimStore, type ReclaimStore } from "./store/reclaim-store.ts";
 import { createSummaryStore } from "./store/summary-store.ts";
 import { idlePolicyOf, restoreWindowMinutes } from "./usecases/alert-policy.ts";
@@ -114,16 +115,34 @@ export function reportOnce(
 }
 
 /**
+ * Slack tokens are set, no source is configured and there is no nvidia-smi on the PATH: the
+ * embedded default would post a simulated fleet into a real team channel, so the bot refuses.
+ */
+export class NothingToWatchError extends Error {
+  override name = "NothingToWatchError";
+  constructor(readonly configFile: string | null) {
+    super("Slack tokens are set but no sources are configured and nvidia-smi is not on the PATH");
+  }
+}
+
+/**
  * The composition root: config → store → sources → alert lifecycle → Slack app (Socket Mode with
  * an app token, HTTP mode with a signing secret, else the console) → jobs → HTTP endpoints.
+ * Throws {@link NothingToWatchError}, `StoreProblemError` or `StoreLockedError` before anything runs.
  */
 export async function startBot(context: BotContext): Promise<RunningBot> {
   const { config, env } = context.loaded;
   const { logger } = context;
   const clock = context.clock ?? systemClock;
+  const slackOn =
+    env.slackBotToken !== null && (env.slackAppToken !== null || env.slackSigningSecret !== null);
+  if (slackOn && config.sources.length === 0 && !findOnPath("nvidia-smi", context.pathEnv)) {
+    throw new NothingToWatchError(context.loaded.file);
+  }
   const metrics = createMetrics();
   const sources = createSources(config, { ...context, clock });
-  const db = openDatabase(config.store.path);
+  const owned = openOwnedStore(config.store.path, clock.now());
+  const { db } = owned;
   const store = createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 });
   const state = createBotStateStore(db);
   const reclaims = createReclaimStore(db);
@@ -140,8 +159,6 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   let lastPollAtMs: number | null = null;
   const health = () => ({ ok: true, lastPollAtMs });
 
-  const slackOn =
-    env.slackBotToken !== null && (env.slackAppToken !== null || env.slackSigningSecret !== null);
   let outbox: OutboxWorker | null = null;
   let notifier: Notifier;
   if (slackOn && env.slackBotToken !== null) {
@@ -303,7 +320,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
       await outbox?.stop();
       await slack?.stop();
       await http?.close();
-      db.close();
+      owned.close();
     },
   };
 }
