@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { describeConfig, describeConfigError } from "./config/describe-config.ts";
 import { ConfigError, type LoadedConfig, loadConfig } from "./config/load-config.ts";
 import { describeCliProblem } from "./describe-store-problem.ts";
-import { collectOnce, reportOnce, StoreMissingError, startBot } from "./main.ts";
+import { backupOnce, collectOnce, reportOnce, restoreOnce, StoreMissingError, startBot } from "./main.ts";
 import { fleetTable } from "./reports/fleet-table.ts";
 import { createLogger } from "./shared/logger.ts";
 import { ReportRangeError } from "./usecases/ledger-report.ts";
@@ -23,6 +23,11 @@ usage:
                                                 time zone, DATE as YYYY-MM-DD, --until included,
                                                 default yesterday): hours on, busy/idle GPU-hours,
                                                 energy, cost, idle cost, monthly real usage rate
+  gpu-warden backup FILE [--config FILE]        copy the store to FILE (SQLite's online backup: safe
+                                                while the bot runs; FILE is replaced when it exists)
+  gpu-warden restore FILE [--config FILE]       replace the store with the backup FILE and bring it up
+                                                to this version (refused while the bot runs; the
+                                                replaced store is kept as <store>.before-restore)
   gpu-warden help | --help                      this text
   gpu-warden --version
 
@@ -102,6 +107,29 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
       );
       return 1;
     }
+    case "backup":
+      try {
+        const done = await backupOnce(context, parsed.file!);
+        io.stdout.write(
+          `backed up ${done.store} to ${done.file} (${kib(done.bytes)} KiB, schema version ${done.schemaVersion})\n`,
+        );
+        return 0;
+      } catch (error) {
+        return explained(error, io.stderr);
+      }
+    case "restore":
+      try {
+        const done = await restoreOnce(context, parsed.file!);
+        const migrated =
+          done.fromVersion === done.schemaVersion ? "" : `, brought up to version ${done.schemaVersion}`;
+        const kept = done.keptAs === null ? "" : `; the store it replaced is kept as ${done.keptAs}`;
+        io.stdout.write(
+          `restored ${done.store} from ${done.file} (schema version ${done.fromVersion}${migrated})${kept}\n`,
+        );
+        return 0;
+      } catch (error) {
+        return explained(error, io.stderr);
+      }
     case "start": {
       // NOTE: the handlers go in before start-up, so a SIGTERM that comes while the bot is still
       // starting (systemd, a quick Ctrl-C) stops it cleanly instead of killing it mid-write.
@@ -134,7 +162,16 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
   }
 }
 
-const COMMANDS = ["start", "collect", "check-config", "report", "help", "version"] as const;
+const COMMANDS = [
+  "start",
+  "collect",
+  "check-config",
+  "report",
+  "backup",
+  "restore",
+  "help",
+  "version",
+] as const;
 type Command = (typeof COMMANDS)[number];
 
 function parse(argv: readonly string[]) {
@@ -155,15 +192,21 @@ function parse(argv: readonly string[]) {
   const [first = values.help ? "help" : values.version ? "version" : undefined, ...rest] = positionals;
   if (first === undefined) throw new UsageError("missing command");
   if (!COMMANDS.includes(first as Command)) throw new UsageError(`unknown command '${first}'`);
-  if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
   const command = first as Command;
+  const takesFile = command === "backup" || command === "restore";
+  if (takesFile && rest.length === 0) throw new UsageError(`${command} needs a FILE`);
+  if (rest.length > (takesFile ? 1 : 0)) throw new UsageError(`unexpected argument '${rest.at(-1)}'`);
   if (command !== "collect" && (values.once || values.json)) {
     throw new UsageError(`--once and --json go with 'collect', not '${command}'`);
   }
   if (command !== "report" && (values.since !== undefined || values.until !== undefined || values.csv)) {
     throw new UsageError(`--since, --until and --csv go with 'report', not '${command}'`);
   }
-  return { command, values };
+  return { command, values, file: takesFile ? rest[0] : undefined };
+}
+
+function kib(bytes: number): string {
+  return (bytes / 1024).toFixed(0);
 }
 
 /** Prints a problem the user can fix as one line and returns its exit code; rethrows anything else. */

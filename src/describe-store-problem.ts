@@ -40,6 +40,10 @@ export function describeCliProblem(error: unknown): CliProblem | null {
 }
 
 function storeProblem(error: StoreProblemError): CliProblem {
+  return error.role === "backup" ? backupProblem(error) : storeFileProblem(error);
+}
+
+function storeFileProblem(error: StoreProblemError): CliProblem {
   const { path } = error;
   const folder = dirname(path);
   switch (error.reason) {
@@ -54,6 +58,7 @@ function storeProblem(error: StoreProblemError): CliProblem {
         exitCode: 2,
       };
     case "not-sqlite":
+    case "not-a-store":
       return {
         line: `store ${path} is not an SQLite database (left untouched): set store.path to another file, or move this one away`,
         exitCode: 1,
@@ -75,11 +80,72 @@ function storeProblem(error: StoreProblemError): CliProblem {
           `${error.versions?.known ?? "?"}: upgrade gpu-warden, or set store.path to another file`,
         exitCode: 1,
       };
+    case "missing-store":
+      return {
+        line: `no store at ${path}: it is written by 'gpu-warden start' (store.path in the config)`,
+        exitCode: 1,
+      };
+    case "damaged":
     case "cannot-open":
+    case "missing-backup":
+    case "is-the-store":
       return {
         line: `store ${path}: cannot open it (${error.detail}): check the file and its folder, and store.path`,
         exitCode: 1,
       };
+    default:
+      return error.reason satisfies never;
+  }
+}
+
+function backupProblem(error: StoreProblemError): CliProblem {
+  const { path } = error;
+  const folder = dirname(path);
+  switch (error.reason) {
+    case "missing-folder":
+    case "not-a-folder":
+      return {
+        line: `backup ${path}: ${folder} is not an existing folder: create it or choose another path`,
+        exitCode: 2,
+      };
+    case "read-only":
+      return {
+        line: `backup ${path}: cannot write in ${folder} (read-only): choose a writable folder`,
+        exitCode: 1,
+      };
+    case "disk-full":
+      return {
+        line: `backup ${path}: the disk is full: free some space there or choose another disk`,
+        exitCode: 1,
+      };
+    case "missing-backup":
+      return {
+        line: `no backup at ${path}: give the path of a file written by 'gpu-warden backup'`,
+        exitCode: 2,
+      };
+    case "is-the-store":
+      return { line: `${path} is the store itself (store.path): give the backup another path`, exitCode: 2 };
+    case "not-sqlite":
+    case "not-a-store":
+      return {
+        line: `${path} is not a gpu-warden store: give a file written by 'gpu-warden backup'`,
+        exitCode: 1,
+      };
+    case "damaged":
+      return {
+        line: `${path} is damaged (SQLite's quick check: ${error.detail}): use another backup`,
+        exitCode: 1,
+      };
+    case "too-new":
+      return {
+        line:
+          `${path} has schema version ${error.versions?.found ?? "?"}, but this gpu-warden knows versions up to ` +
+          `${error.versions?.known ?? "?"}: restore it with a newer gpu-warden`,
+        exitCode: 1,
+      };
+    case "cannot-open":
+    case "missing-store":
+      return { line: `backup ${path}: cannot open it (${error.detail})`, exitCode: 1 };
     default:
       return error.reason satisfies never;
   }

@@ -20,6 +20,7 @@ import { cronForInterval } from "./shared/cron-for-interval.ts";
 import type { Logger } from "./shared/logger.ts";
 import { createSources, findOnPath } from "./sources/create-sources.ts";
 import type { HostObservation } from "./sources/observation.ts";
+import { type BackupResult, backupStore, type RestoreResult, restoreStore } from "./store/backup-store.ts";
 import { createBotStateStore } from "./store/bot-state-store.ts";
 import { createCostStores } from "./store/cost-stores.ts";
 import { createMetricsStore } from "./store/metrics-store.ts";
@@ -112,6 +113,19 @@ export function reportOnce(
   } finally {
     db.close();
   }
+}
+
+/** `gpu-warden backup FILE`: an online copy of the store, safe while an instance runs. */
+export function backupOnce(context: Pick<BotContext, "loaded">, file: string): Promise<BackupResult> {
+  return backupStore(context.loaded.config.store.path, file);
+}
+
+/** `gpu-warden restore FILE`: the store replaced by a backup; refused while an instance runs. */
+export function restoreOnce(
+  context: Pick<BotContext, "loaded" | "clock">,
+  file: string,
+): Promise<RestoreResult> {
+  return restoreStore(context.loaded.config.store.path, file, (context.clock ?? systemClock).now());
 }
 
 /**

@@ -11,7 +11,17 @@ export type StoreProblemReason =
   | "read-only"
   | "disk-full"
   | "too-new"
-  | "cannot-open";
+  | "cannot-open"
+  /** `backup` with no store to copy. */
+  | "missing-store"
+  /** `restore` from a file that does not exist. */
+  | "missing-backup"
+  /** A backup file that is the store itself. */
+  | "is-the-store"
+  /** An SQLite file without gpu-warden's schema. */
+  | "not-a-store"
+  /** An SQLite file that fails SQLite's quick check. */
+  | "damaged";
 
 /** A store (or its lock file) that cannot be opened or written. Nothing was written to the store. */
 export class StoreProblemError extends Error {
@@ -24,6 +34,8 @@ export class StoreProblemError extends Error {
     readonly detail: string,
     /** Extra facts for the message: the schema versions for `too-new`. */
     readonly versions: { found: number; known: number } | null = null,
+    /** Whether `path` is the store or a backup of it (`backup` and `restore`). */
+    readonly role: "store" | "backup" = "store",
   ) {
     super(`${path}: ${reason}: ${detail}`);
   }
@@ -37,24 +49,32 @@ const NEARLY_FULL_BYTES = 1024 * 1024;
  * Checks what can be checked without touching the store: its folder exists and is writable, and an
  * existing non-empty file starts with SQLite's header. Throws {@link StoreProblemError}.
  */
-export function inspectStorePath(storePath: string): void {
+export function inspectStorePath(storePath: string, role: "store" | "backup" = "store"): void {
   const path = resolve(storePath);
   const folder = dirname(path);
   let folderStat: ReturnType<typeof statSync>;
   try {
     folderStat = statSync(folder);
   } catch (error) {
-    throw new StoreProblemError(path, "missing-folder", errnoOf(error));
+    throw new StoreProblemError(path, "missing-folder", errnoOf(error), null, role);
   }
-  if (!folderStat.isDirectory()) throw new StoreProblemError(path, "not-a-folder", `${folder} is a file`);
-  const header = readHeader(path);
+  if (!folderStat.isDirectory()) {
+    throw new StoreProblemError(path, "not-a-folder", `${folder} is a file`, null, role);
+  }
+  const header = readHeader(path, role);
   if (header !== null && header.length > 0 && !header.equals(SQLITE_HEADER.subarray(0, header.length))) {
-    throw new StoreProblemError(path, "not-sqlite", "the file does not start with SQLite's header");
+    throw new StoreProblemError(
+      path,
+      "not-sqlite",
+      "the file does not start with SQLite's header",
+      null,
+      role,
+    );
   }
   try {
     accessSync(folder, constants.W_OK);
   } catch (error) {
-    throw new StoreProblemError(path, "read-only", errnoOf(error));
+    throw new StoreProblemError(path, "read-only", errnoOf(error), null, role);
   }
 }
 
@@ -62,39 +82,41 @@ export function inspectStorePath(storePath: string): void {
  * The {@link StoreProblemError} for what SQLite (or better-sqlite3) threw while opening, locking or
  * migrating the store at `storePath`; other errors come back unchanged.
  */
-export function storeProblemOf(storePath: string, error: unknown): unknown {
+export function storeProblemOf(
+  storePath: string,
+  error: unknown,
+  role: "store" | "backup" = "store",
+): unknown {
   const path = resolve(storePath);
   if (error instanceof StoreProblemError) return error;
   if (error instanceof DatabaseTooNewError) {
-    return new StoreProblemError(path, "too-new", error.message, {
-      found: error.foundVersion,
-      known: error.knownVersion,
-    });
+    const versions = { found: error.foundVersion, known: error.knownVersion };
+    return new StoreProblemError(path, "too-new", error.message, versions, role);
   }
   if (!(error instanceof SqliteError)) return error;
   const code = error.code;
   if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT") {
-    return new StoreProblemError(path, "not-sqlite", `${code}: ${error.message}`);
+    return new StoreProblemError(path, "not-sqlite", `${code}: ${error.message}`, null, role);
   }
   if (code === "SQLITE_FULL" || (code.startsWith("SQLITE_IOERR") && nearlyFull(dirname(path)))) {
-    return new StoreProblemError(path, "disk-full", `${code}: ${error.message}`);
+    return new StoreProblemError(path, "disk-full", `${code}: ${error.message}`, null, role);
   }
   if (code.startsWith("SQLITE_READONLY") || code === "SQLITE_PERM") {
-    return new StoreProblemError(path, "read-only", `${code}: ${error.message}`);
+    return new StoreProblemError(path, "read-only", `${code}: ${error.message}`, null, role);
   }
   if (code.startsWith("SQLITE_CANTOPEN") || code.startsWith("SQLITE_IOERR")) {
-    return new StoreProblemError(path, "cannot-open", `${code}: ${error.message}`);
+    return new StoreProblemError(path, "cannot-open", `${code}: ${error.message}`, null, role);
   }
   return error;
 }
 
-function readHeader(path: string): Buffer | null {
+function readHeader(path: string, role: "store" | "backup"): Buffer | null {
   let fd: number;
   try {
     fd = openSync(path, "r");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw new StoreProblemError(path, "cannot-open", errnoOf(error));
+    throw new StoreProblemError(path, "cannot-open", errnoOf(error), null, role);
   }
   try {
     const buffer = Buffer.alloc(SQLITE_HEADER.length);
