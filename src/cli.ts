@@ -68,12 +68,15 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
     }
     throw error;
   }
+  if (loaded.empty && command !== "check-config") {
+    io.stderr.write(`${loaded.file} is empty: using all defaults\n`);
+  }
   const logger = createLogger(loaded.env.logLevel, io.stderr);
   const context = { loaded, logger, pathEnv: io.env.PATH ?? "", hostName: hostname(), stdout: io.stdout };
 
   switch (command) {
     case "check-config":
-      io.stdout.write(describeConfig(loaded.config, loaded.file));
+      io.stdout.write(describeConfig(loaded.config, loaded.file, loaded.empty ?? false));
       return 0;
     case "report": {
       if (values.since === undefined) {
