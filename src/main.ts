@@ -27,6 +27,7 @@ import { createMetricsStore } from "./store/metrics-store.ts";
 import { openDatabase } from "./store/open-database.ts";
 import { openOwnedStore } from "./store/open-owned-store.ts";
 import { createReclaimStore, type ReclaimStore } from "./store/reclaim-store.ts";
+import { StoreProblemError, storeProblemOf } from "./store/store-problem.ts";
 import { createSummaryStore } from "./store/summary-store.ts";
 import { idlePolicyOf, restoreWindowMinutes } from "./usecases/alert-policy.ts";
 import { backfillSimulated } from "./usecases/backfill-simulated.ts";
@@ -171,7 +172,13 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   });
   const warden: WardenLookup = costWarden.wardens;
   let lastPollAtMs: number | null = null;
-  const health = () => ({ ok: true, lastPollAtMs });
+  /** Set while polls cannot be written (full disk, read-only remount): /healthz says so. */
+  let storeProblem: StoreProblemError | null = null;
+  const health = () => ({
+    ok: storeProblem === null,
+    lastPollAtMs,
+    ...(storeProblem ? { store: { path: storeProblem.path, problem: storeProblem.reason } } : {}),
+  });
 
   let outbox: OutboxWorker | null = null;
   let notifier: Notifier;
@@ -232,14 +239,30 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   alerts.restore();
 
   const poll = async () => {
-    const result = await pollFleet({
-      sources,
-      store,
-      clock,
-      logger,
-      metrics,
-      timeoutMs: pollTimeoutMs(config.poll.interval_seconds),
-    });
+    let result: Awaited<ReturnType<typeof pollFleet>>;
+    try {
+      result = await pollFleet({
+        sources,
+        store,
+        clock,
+        logger,
+        metrics,
+        timeoutMs: pollTimeoutMs(config.poll.interval_seconds),
+      });
+    } catch (error) {
+      const problem = storeProblemOf(config.store.path, error);
+      if (!(problem instanceof StoreProblemError)) throw error;
+      if (storeProblem?.reason !== problem.reason) {
+        logger.error(
+          { store: problem.path, problem: problem.reason, detail: problem.detail },
+          "cannot write the poll to the store; /healthz reports it until a poll is written again",
+        );
+      }
+      storeProblem = problem;
+      return;
+    }
+    if (storeProblem !== null) logger.info({ store: storeProblem.path }, "the store takes polls again");
+    storeProblem = null;
     lastPollAtMs = result.atMs;
     alerts.onPoll(result);
     const unknown = result.observations.filter((obs) => !obs.ok).length;
