@@ -4,7 +4,16 @@ import { parseArgs } from "node:util";
 import { describeConfig, describeConfigError } from "./config/describe-config.ts";
 import { ConfigError, type LoadedConfig, loadConfig } from "./config/load-config.ts";
 import { describeCliProblem } from "./describe-store-problem.ts";
-import { backupOnce, collectOnce, reportOnce, restoreOnce, StoreMissingError, startBot } from "./main.ts";
+import {
+  backupOnce,
+  collectOnce,
+  NothingToWatchError,
+  nothingToWatch,
+  reportOnce,
+  restoreOnce,
+  StoreMissingError,
+  startBot,
+} from "./main.ts";
 import { fleetTable } from "./reports/fleet-table.ts";
 import { createLogger } from "./shared/logger.ts";
 import { ReportRangeError } from "./usecases/ledger-report.ts";
@@ -76,6 +85,8 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
 
   switch (command) {
     case "check-config":
+      if (nothingToWatch(loaded, context.pathEnv))
+        return explained(new NothingToWatchError(loaded.file), io.stderr);
       io.stdout.write(describeConfig(loaded.config, loaded.file, loaded.empty ?? false));
       return 0;
     case "report": {

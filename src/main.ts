@@ -129,6 +129,17 @@ export function restoreOnce(
   return restoreStore(context.loaded.config.store.path, file, (context.clock ?? systemClock).now());
 }
 
+function slackTokensSet(env: LoadedConfig["env"]): boolean {
+  return env.slackBotToken !== null && (env.slackAppToken !== null || env.slackSigningSecret !== null);
+}
+
+/** True when `start` would refuse with {@link NothingToWatchError}. */
+export function nothingToWatch(loaded: LoadedConfig, pathEnv: string): boolean {
+  return (
+    slackTokensSet(loaded.env) && loaded.config.sources.length === 0 && !findOnPath("nvidia-smi", pathEnv)
+  );
+}
+
 /**
  * Slack tokens are set, no source is configured and there is no nvidia-smi on the PATH: the
  * embedded default would post a simulated fleet into a real team channel, so the bot refuses.
@@ -149,11 +160,8 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   const { config, env } = context.loaded;
   const { logger } = context;
   const clock = context.clock ?? systemClock;
-  const slackOn =
-    env.slackBotToken !== null && (env.slackAppToken !== null || env.slackSigningSecret !== null);
-  if (slackOn && config.sources.length === 0 && !findOnPath("nvidia-smi", context.pathEnv)) {
-    throw new NothingToWatchError(context.loaded.file);
-  }
+  const slackOn = slackTokensSet(env);
+  if (nothingToWatch(context.loaded, context.pathEnv)) throw new NothingToWatchError(context.loaded.file);
   const metrics = createMetrics();
   const sources = createSources(config, { ...context, clock });
   const owned = openOwnedStore(config.store.path, clock.now());

@@ -177,6 +177,27 @@ describe("gpu-warden start with Slack tokens and nothing to watch", () => {
     );
     assert.equal(existsSync(store), false);
   });
+
+  it("check-config says the same before anything is deployed", () => {
+    const config = join(dir, "tokens-no-sources.yaml");
+    writeFileSync(config, "slack: { channel: '#ml' }\n");
+    const result = spawnSync(process.execPath, [bin, "check-config", "--config", config], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent", ...tokens },
+    });
+    assert.equal(result.status, 2);
+    assert.equal(result.stdout, "");
+    assert.match(oneLine(result.stderr), /^nothing to watch: no sources: in .*tokens-no-sources\.yaml/);
+    const withSources = join(dir, "tokens-simulated.yaml");
+    writeFileSync(withSources, "sources: [{ kind: simulated }]\n");
+    const ok = spawnSync(process.execPath, [bin, "check-config", "--config", withSources], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent", ...tokens },
+    });
+    assert.equal(ok.status, 0, ok.stderr);
+  });
 });
 
 function fillUp(path: string): void {
