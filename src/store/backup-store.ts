@@ -47,7 +47,7 @@ export async function backupStore(storePath: string, file: string): Promise<Back
       "backup",
     );
   }
-  inspectStorePath(store);
+  inspectStorePath(store, "store", "read");
   inspectStorePath(target, "backup");
   const partial = `${target}.partial-${process.pid}`;
   let source: Database;
@@ -88,7 +88,7 @@ export async function restoreStore(storePath: string, file: string, nowMs: numbe
   if (backup === store) {
     throw new StoreProblemError(backup, "is-the-store", "the backup is the store itself", null, "backup");
   }
-  inspectStorePath(backup, "backup");
+  inspectStorePath(backup, "backup", "read");
   inspectStorePath(store);
   const fromVersion = checkCopy(backup, backup, "inspect");
   let lock: ReturnType<typeof lockStore>;

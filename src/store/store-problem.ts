@@ -46,10 +46,15 @@ const SQLITE_HEADER = Buffer.from("SQLite format 3\0", "latin1");
 const NEARLY_FULL_BYTES = 1024 * 1024;
 
 /**
- * Checks what can be checked without touching the store: its folder exists and is writable, and an
- * existing non-empty file starts with SQLite's header. Throws {@link StoreProblemError}.
+ * Checks what can be checked without touching the store: its folder exists (and is writable, for
+ * `write` access), and an existing non-empty file starts with SQLite's header. Throws
+ * {@link StoreProblemError}.
  */
-export function inspectStorePath(storePath: string, role: "store" | "backup" = "store"): void {
+export function inspectStorePath(
+  storePath: string,
+  role: "store" | "backup" = "store",
+  access: "write" | "read" = "write",
+): void {
   const path = resolve(storePath);
   const folder = dirname(path);
   let folderStat: ReturnType<typeof statSync>;
@@ -71,6 +76,7 @@ export function inspectStorePath(storePath: string, role: "store" | "backup" = "
       role,
     );
   }
+  if (access === "read") return;
   try {
     accessSync(folder, constants.W_OK);
   } catch (error) {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, describe, it } from "node:test";
@@ -32,6 +33,29 @@ describe("restoreStore", () => {
     const again = await backupStore(store, join(dir, "again.db"));
     assert.equal(again.schemaVersion, migrations.length);
     assert.equal(existsSync(`${again.file}.partial-${process.pid}`), false);
+  });
+
+  it("restores from a backup in a read-only folder (a read-only mount of the backups)", async (t) => {
+    const backups = join(dir, "backups");
+    mkdirSync(backups);
+    copyFileSync(fixture, join(backups, "monday.db"));
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) {
+      const bound = spawnSync("mount", ["--bind", backups, backups]).status === 0;
+      if (!bound || spawnSync("mount", ["-o", "remount,bind,ro", backups]).status !== 0) {
+        t.skip("root needs a read-only bind mount to be kept out of a folder");
+        return;
+      }
+    } else {
+      chmodSync(backups, 0o555);
+    }
+    try {
+      const done = await restoreStore(join(dir, "restored.db"), join(backups, "monday.db"), 0);
+      assert.equal(done.fromVersion, 5);
+      assert.deepEqual(readdirSync(backups), ["monday.db"]);
+    } finally {
+      if (asRoot) spawnSync("umount", ["-l", backups]);
+    }
   });
 
   it("refuses a backup from a newer gpu-warden, naming both versions", async () => {
