@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import { parseArgs } from "node:util";
 import { describeConfig, describeConfigError } from "./config/describe-config.ts";
 import { ConfigError, type LoadedConfig, loadConfig } from "./config/load-config.ts";
-import { describeCliProblem } from "./describe-store-problem.ts";
+import { describeCliProblem } from "./describe-cli-problem.ts";
 import {
   backupOnce,
   collectOnce,
