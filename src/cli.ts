@@ -109,7 +109,7 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
           io.stderr.write(`${error.message}\n`);
           return 1;
         }
-        throw error;
+        return explained(error, io.stderr);
       }
     }
     case "collect": {

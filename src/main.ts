@@ -27,7 +27,7 @@ import { createMetricsStore } from "./store/metrics-store.ts";
 import { openDatabase } from "./store/open-database.ts";
 import { openOwnedStore } from "./store/open-owned-store.ts";
 import { createReclaimStore, type ReclaimStore } from "./store/reclaim-store.ts";
-import { StoreProblemError, storeProblemOf } from "./store/store-problem.ts";
+import { inspectStorePath, StoreProblemError, storeProblemOf } from "./store/store-problem.ts";
 import { createSummaryStore } from "./store/summary-store.ts";
 import { idlePolicyOf, restoreWindowMinutes } from "./usecases/alert-policy.ts";
 import { backfillSimulated } from "./usecases/backfill-simulated.ts";
@@ -84,7 +84,7 @@ export class StoreMissingError extends Error {
 /**
  * `gpu-warden report`: rolls up what the store has not rolled up yet, brings the daily ledger up to
  * date for the range and reads it. Throws `ReportRangeError` for bad dates, {@link StoreMissingError}
- * when there is no store.
+ * when there is no store, `StoreProblemError` for a store it cannot open.
  */
 export function reportOnce(
   context: Pick<BotContext, "loaded" | "clock">,
@@ -98,7 +98,13 @@ export function reportOnce(
       `no store at ${config.store.path}: it is written by 'gpu-warden start' (store.path in the config)`,
     );
   }
-  const db = openDatabase(config.store.path);
+  inspectStorePath(config.store.path);
+  let db: ReturnType<typeof openDatabase>;
+  try {
+    db = openDatabase(config.store.path);
+  } catch (error) {
+    throw storeProblemOf(config.store.path, error);
+  }
   try {
     const store = createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 });
     while (!store.rollup(clock.now(), config.policy.idle_util_pct, 24 * 7).complete) {}

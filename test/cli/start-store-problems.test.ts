@@ -90,6 +90,25 @@ describe("gpu-warden start with a store it cannot use", () => {
     assert.deepEqual(readdirSync(folder), ["notes.db"]);
   });
 
+  it("report says the same about a file that is not SQLite", () => {
+    const folder = mkdtempSync(join(dir, "junk-report-"));
+    const store = join(folder, "notes.db");
+    writeFileSync(store, "meeting notes, not a database\n");
+    const config = join(folder, "report.yaml");
+    writeFileSync(config, `store: { path: ${JSON.stringify(store)} }\n`);
+    const result = spawnSync(process.execPath, [bin, "report", "--since", "2026-11-01", "--config", config], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent", TZ: "UTC" },
+    });
+    assert.equal(result.status, 1);
+    assert.match(
+      oneLine(result.stderr),
+      new RegExp(`^store ${store} is not an SQLite database \\(left untouched\\)`),
+    );
+    assert.equal(readFileSync(store, "utf8"), "meeting notes, not a database\n");
+  });
+
   it("a folder that does not exist: a config mistake, exit 2, nothing created", () => {
     const store = join(dir, "no-such-folder", "gpu-warden.db");
     const result = start(store);
