@@ -41,7 +41,8 @@ usage:
   gpu-warden --version
 
 With no --config, ./gpu-warden.yaml is read when present; otherwise the embedded defaults are used
-(the local GPUs when nvidia-smi is on the PATH, else a simulated fleet).
+(the local GPUs when nvidia-smi is on the PATH, else a simulated fleet; with Slack tokens set,
+'start' needs a sources: list or nvidia-smi, and never posts a simulated fleet to the team channel).
 Environment: SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode),
 SLACK_API_URL, PORT, LOG_LEVEL (trace|debug|info|warn|error|silent).
 `;
