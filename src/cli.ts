@@ -4,18 +4,10 @@ import { parseArgs } from "node:util";
 import { describeConfig, describeConfigError } from "./config/describe-config.ts";
 import { ConfigError, type LoadedConfig, loadConfig } from "./config/load-config.ts";
 import { describeCliProblem } from "./describe-cli-problem.ts";
-import {
-  backupOnce,
-  collectOnce,
-  NothingToWatchError,
-  nothingToWatch,
-  reportOnce,
-  restoreOnce,
-  StoreMissingError,
-  startBot,
-} from "./main.ts";
+import { backupOnce, collectOnce, reportOnce, restoreOnce, StoreMissingError, startBot } from "./main.ts";
 import { fleetTable } from "./reports/fleet-table.ts";
 import { createLogger } from "./shared/logger.ts";
+import { NothingToWatchError, nothingToWatch } from "./sources/nothing-to-watch.ts";
 import { ReportRangeError } from "./usecases/ledger-report.ts";
 import { ledgerCsv, ledgerTable } from "./usecases/ledger-table.ts";
 

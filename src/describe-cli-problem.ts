@@ -1,5 +1,5 @@
 import { dirname } from "node:path";
-import { NothingToWatchError } from "./main.ts";
+import { NothingToWatchError } from "./sources/nothing-to-watch.ts";
 import { StoreLockedError } from "./store/store-lock.ts";
 import { StoreProblemError } from "./store/store-problem.ts";
 

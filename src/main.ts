@@ -18,7 +18,8 @@ import { fleetLine } from "./reports/fleet-line.ts";
 import { type Clock, DAY_MS, MINUTE_MS, systemClock } from "./shared/clock.ts";
 import { cronForInterval } from "./shared/cron-for-interval.ts";
 import type { Logger } from "./shared/logger.ts";
-import { createSources, findOnPath } from "./sources/create-sources.ts";
+import { createSources } from "./sources/create-sources.ts";
+import { NothingToWatchError, nothingToWatch, slackTokensSet } from "./sources/nothing-to-watch.ts";
 import type { HostObservation } from "./sources/observation.ts";
 import { type BackupResult, backupStore, type RestoreResult, restoreStore } from "./store/backup-store.ts";
 import { createBotStateStore } from "./store/bot-state-store.ts";
@@ -133,28 +134,6 @@ export function restoreOnce(
   file: string,
 ): Promise<RestoreResult> {
   return restoreStore(context.loaded.config.store.path, file, (context.clock ?? systemClock).now());
-}
-
-function slackTokensSet(env: LoadedConfig["env"]): boolean {
-  return env.slackBotToken !== null && (env.slackAppToken !== null || env.slackSigningSecret !== null);
-}
-
-/** True when `start` would refuse with {@link NothingToWatchError}. */
-export function nothingToWatch(loaded: LoadedConfig, pathEnv: string): boolean {
-  return (
-    slackTokensSet(loaded.env) && loaded.config.sources.length === 0 && !findOnPath("nvidia-smi", pathEnv)
-  );
-}
-
-/**
- * Slack tokens are set, no source is configured and there is no nvidia-smi on the PATH: the
- * embedded default would post a simulated fleet into a real team channel, so the bot refuses.
- */
-export class NothingToWatchError extends Error {
-  override name = "NothingToWatchError";
-  constructor(readonly configFile: string | null) {
-    super("Slack tokens are set but no sources are configured and nvidia-smi is not on the PATH");
-  }
 }
 
 /**
