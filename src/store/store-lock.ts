@@ -87,17 +87,38 @@ function take(db: Database, storePath: string): void {
   }
 }
 
+/** How long a refused process lets a starting holder finish writing its name (microseconds, normally). */
+const HOLDER_SETTLE_MS = 100;
+const HOLDER_WAIT_MS = 1_000;
+
+/**
+ * The holder's row. NOTE: a holder that has just taken the lock has not written its row yet (its
+ * first phase, a few microseconds): read after a short pause, so the row is not a previous holder's.
+ */
 function readHolder(db: Database): LockHolder | null {
-  db.pragma("busy_timeout = 1000");
+  db.pragma(`busy_timeout = ${HOLDER_WAIT_MS}`);
   try {
-    const row = db.prepare("SELECT pid, host, since_ms AS sinceMs FROM holder LIMIT 1").get() as
-      | LockHolder
-      | undefined;
-    return row ?? null;
-  } catch (error) {
-    if (error instanceof SqliteError && /no such table/.test(error.message)) return null;
-    throw error;
+    pause(HOLDER_SETTLE_MS);
+    for (let waited = HOLDER_SETTLE_MS; ; waited += HOLDER_SETTLE_MS) {
+      const row = holderRow(db);
+      if (row !== null || waited >= HOLDER_WAIT_MS) return row;
+      pause(HOLDER_SETTLE_MS);
+    }
   } finally {
     db.pragma("busy_timeout = 0");
   }
+}
+
+function holderRow(db: Database): LockHolder | null {
+  try {
+    const row = db.prepare("SELECT pid, host, since_ms AS sinceMs FROM holder LIMIT 1").get();
+    return (row as LockHolder | undefined) ?? null;
+  } catch (error) {
+    if (error instanceof SqliteError && /no such table/.test(error.message)) return null;
+    throw error;
+  }
+}
+
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
