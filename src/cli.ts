@@ -3,9 +3,11 @@ import { hostname } from "node:os";
 import { parseArgs } from "node:util";
 import { describeConfig, describeConfigError } from "./config/describe-config.ts";
 import { ConfigError, type LoadedConfig, loadConfig } from "./config/load-config.ts";
-import { collectOnce, reportOnce, StoreMissingError, startBot } from "./main.ts";
+import { describeCliProblem } from "./describe-cli-problem.ts";
+import { backupOnce, collectOnce, reportOnce, restoreOnce, StoreMissingError, startBot } from "./main.ts";
 import { fleetTable } from "./reports/fleet-table.ts";
 import { createLogger } from "./shared/logger.ts";
+import { NothingToWatchError, nothingToWatch } from "./sources/nothing-to-watch.ts";
 import { ReportRangeError } from "./usecases/ledger-report.ts";
 import { ledgerCsv, ledgerTable } from "./usecases/ledger-table.ts";
 
@@ -14,18 +16,25 @@ const USAGE = `gpu-warden — keeps a team's GPU machines busy or switched off
 usage:
   gpu-warden start [--config FILE]              poll the fleet, alert, serve /healthz and /metrics
   gpu-warden collect --once [--json] [--config FILE]
-                                                poll every host once and print one line per host
+                                                poll every host once and print one line per host;
+                                                exit code 1 when no host could be read
   gpu-warden check-config [--config FILE]       validate the configuration and summarise it
   gpu-warden report --since DATE [--until DATE] [--csv] [--config FILE]
                                                 the cost ledger per host over local days (team
                                                 time zone, DATE as YYYY-MM-DD, --until included,
                                                 default yesterday): hours on, busy/idle GPU-hours,
                                                 energy, cost, idle cost, monthly real usage rate
+  gpu-warden backup FILE [--config FILE]        copy the store to FILE (SQLite's online backup: safe
+                                                while the bot runs; FILE is replaced when it exists)
+  gpu-warden restore FILE [--config FILE]       replace the store with the backup FILE and bring it up
+                                                to this version (refused while the bot runs; the
+                                                replaced store is kept as <store>.before-restore)
   gpu-warden help | --help                      this text
   gpu-warden --version
 
 With no --config, ./gpu-warden.yaml is read when present; otherwise the embedded defaults are used
-(the local GPUs when nvidia-smi is on the PATH, else a simulated fleet).
+(the local GPUs when nvidia-smi is on the PATH, else a simulated fleet; with Slack tokens set,
+'start' needs a sources: list or nvidia-smi, and never posts a simulated fleet to the team channel).
 Environment: SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode),
 SLACK_API_URL, PORT, LOG_LEVEL (trace|debug|info|warn|error|silent).
 `;
@@ -61,12 +70,17 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
     }
     throw error;
   }
+  if (loaded.empty && command !== "check-config") {
+    io.stderr.write(`${loaded.file} is empty: using all defaults\n`);
+  }
   const logger = createLogger(loaded.env.logLevel, io.stderr);
   const context = { loaded, logger, pathEnv: io.env.PATH ?? "", hostName: hostname(), stdout: io.stdout };
 
   switch (command) {
     case "check-config":
-      io.stdout.write(describeConfig(loaded.config, loaded.file));
+      if (nothingToWatch(loaded, context.pathEnv))
+        return explained(new NothingToWatchError(loaded.file), io.stderr);
+      io.stdout.write(describeConfig(loaded.config, loaded.file, loaded.empty ?? false));
       return 0;
     case "report": {
       if (values.since === undefined) {
@@ -88,35 +102,83 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
           io.stderr.write(`${error.message}\n`);
           return 1;
         }
-        throw error;
+        return explained(error, io.stderr);
       }
     }
     case "collect": {
       const observations = await collectOnce(context);
       io.stdout.write(values.json ? `${JSON.stringify(observations, null, 2)}\n` : fleetTable(observations));
-      return 0;
+      if (observations.some((obs) => obs.ok)) return 0;
+      io.stderr.write(
+        `no host could be read (${observations.length} tried): see the NOTE column or --json\n`,
+      );
+      return 1;
     }
+    case "backup":
+      try {
+        const done = await backupOnce(context, parsed.file!);
+        io.stdout.write(
+          `backed up ${done.store} to ${done.file} (${kib(done.bytes)} KiB, schema version ${done.schemaVersion})\n`,
+        );
+        return 0;
+      } catch (error) {
+        return explained(error, io.stderr);
+      }
+    case "restore":
+      try {
+        const done = await restoreOnce(context, parsed.file!);
+        const migrated =
+          done.fromVersion === done.schemaVersion ? "" : `, brought up to version ${done.schemaVersion}`;
+        const kept = done.keptAs === null ? "" : `; the store it replaced is kept as ${done.keptAs}`;
+        io.stdout.write(
+          `restored ${done.store} from ${done.file} (schema version ${done.fromVersion}${migrated})${kept}\n`,
+        );
+        return 0;
+      } catch (error) {
+        return explained(error, io.stderr);
+      }
     case "start": {
-      const bot = await startBot(context);
-      await new Promise<void>((resolve) => {
-        const stop = (signal: string) => {
-          logger.info({ signal }, "shutting down");
-          bot.stop().then(resolve, (error: unknown) => {
-            logger.error({ err: error }, "shutdown failed");
-            resolve();
-          });
-        };
-        process.once("SIGINT", () => stop("SIGINT"));
-        process.once("SIGTERM", () => stop("SIGTERM"));
+      // NOTE: the handlers go in before start-up, so a SIGTERM that comes while the bot is still
+      // starting (systemd, a quick Ctrl-C) stops it cleanly instead of killing it mid-write.
+      const signals = new Map<NodeJS.Signals, () => void>();
+      const signalled = new Promise<NodeJS.Signals>((resolve) => {
+        for (const signal of ["SIGINT", "SIGTERM"] as const) {
+          signals.set(signal, () => resolve(signal));
+          process.once(signal, signals.get(signal)!);
+        }
       });
-      return 0;
+      let bot: Awaited<ReturnType<typeof startBot>>;
+      try {
+        bot = await startBot(context);
+      } catch (error) {
+        for (const [signal, handler] of signals) process.off(signal, handler);
+        return explained(error, io.stderr);
+      }
+      const signal = await signalled;
+      logger.info({ signal }, "shutting down");
+      try {
+        await bot.stop();
+        return 0;
+      } catch (error) {
+        logger.error({ err: error }, "shutdown failed");
+        return 1;
+      }
     }
     default:
       return command satisfies never;
   }
 }
 
-const COMMANDS = ["start", "collect", "check-config", "report", "help", "version"] as const;
+const COMMANDS = [
+  "start",
+  "collect",
+  "check-config",
+  "report",
+  "backup",
+  "restore",
+  "help",
+  "version",
+] as const;
 type Command = (typeof COMMANDS)[number];
 
 function parse(argv: readonly string[]) {
@@ -137,15 +199,29 @@ function parse(argv: readonly string[]) {
   const [first = values.help ? "help" : values.version ? "version" : undefined, ...rest] = positionals;
   if (first === undefined) throw new UsageError("missing command");
   if (!COMMANDS.includes(first as Command)) throw new UsageError(`unknown command '${first}'`);
-  if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
   const command = first as Command;
+  const takesFile = command === "backup" || command === "restore";
+  if (takesFile && rest.length === 0) throw new UsageError(`${command} needs a FILE`);
+  if (rest.length > (takesFile ? 1 : 0)) throw new UsageError(`unexpected argument '${rest.at(-1)}'`);
   if (command !== "collect" && (values.once || values.json)) {
     throw new UsageError(`--once and --json go with 'collect', not '${command}'`);
   }
   if (command !== "report" && (values.since !== undefined || values.until !== undefined || values.csv)) {
     throw new UsageError(`--since, --until and --csv go with 'report', not '${command}'`);
   }
-  return { command, values };
+  return { command, values, file: takesFile ? rest[0] : undefined };
+}
+
+function kib(bytes: number): string {
+  return (bytes / 1024).toFixed(0);
+}
+
+/** Prints a problem the user can fix as one line and returns its exit code; rethrows anything else. */
+function explained(error: unknown, stderr: NodeJS.WritableStream): number {
+  const problem = describeCliProblem(error);
+  if (problem === null) throw error;
+  stderr.write(`${problem.line}\n`);
+  return problem.exitCode;
 }
 
 function packageVersion(): string {

@@ -19,12 +19,16 @@ import { type Clock, DAY_MS, MINUTE_MS, systemClock } from "./shared/clock.ts";
 import { cronForInterval } from "./shared/cron-for-interval.ts";
 import type { Logger } from "./shared/logger.ts";
 import { createSources } from "./sources/create-sources.ts";
+import { NothingToWatchError, nothingToWatch, slackTokensSet } from "./sources/nothing-to-watch.ts";
 import type { HostObservation } from "./sources/observation.ts";
+import { type BackupResult, backupStore, type RestoreResult, restoreStore } from "./store/backup-store.ts";
 import { createBotStateStore } from "./store/bot-state-store.ts";
 import { createCostStores } from "./store/cost-stores.ts";
 import { createMetricsStore } from "./store/metrics-store.ts";
 import { openDatabase } from "./store/open-database.ts";
+import { openOwnedStore } from "./store/open-owned-store.ts";
 import { createReclaimStore, type ReclaimStore } from "./store/reclaim-store.ts";
+import { inspectStorePath, StoreProblemError, storeProblemOf } from "./store/store-problem.ts";
 import { createSummaryStore } from "./store/summary-store.ts";
 import { idlePolicyOf, restoreWindowMinutes } from "./usecases/alert-policy.ts";
 import { backfillSimulated } from "./usecases/backfill-simulated.ts";
@@ -81,7 +85,7 @@ export class StoreMissingError extends Error {
 /**
  * `gpu-warden report`: rolls up what the store has not rolled up yet, brings the daily ledger up to
  * date for the range and reads it. Throws `ReportRangeError` for bad dates, {@link StoreMissingError}
- * when there is no store.
+ * when there is no store, `StoreProblemError` for a store it cannot open.
  */
 export function reportOnce(
   context: Pick<BotContext, "loaded" | "clock">,
@@ -95,7 +99,13 @@ export function reportOnce(
       `no store at ${config.store.path}: it is written by 'gpu-warden start' (store.path in the config)`,
     );
   }
-  const db = openDatabase(config.store.path);
+  inspectStorePath(config.store.path);
+  let db: ReturnType<typeof openDatabase>;
+  try {
+    db = openDatabase(config.store.path);
+  } catch (error) {
+    throw storeProblemOf(config.store.path, error);
+  }
   try {
     const store = createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 });
     while (!store.rollup(clock.now(), config.policy.idle_util_pct, 24 * 7).complete) {}
@@ -113,16 +123,33 @@ export function reportOnce(
   }
 }
 
+/** `gpu-warden backup FILE`: an online copy of the store, safe while an instance runs. */
+export function backupOnce(context: Pick<BotContext, "loaded">, file: string): Promise<BackupResult> {
+  return backupStore(context.loaded.config.store.path, file);
+}
+
+/** `gpu-warden restore FILE`: the store replaced by a backup; refused while an instance runs. */
+export function restoreOnce(
+  context: Pick<BotContext, "loaded" | "clock">,
+  file: string,
+): Promise<RestoreResult> {
+  return restoreStore(context.loaded.config.store.path, file, (context.clock ?? systemClock).now());
+}
+
 /**
  * The composition root: config → store → sources → alert lifecycle → Slack app (Socket Mode with
  * an app token, HTTP mode with a signing secret, else the console) → jobs → HTTP endpoints.
+ * Throws {@link NothingToWatchError}, `StoreProblemError` or `StoreLockedError` before anything runs.
  */
 export async function startBot(context: BotContext): Promise<RunningBot> {
   const { config, env } = context.loaded;
   const { logger } = context;
   const clock = context.clock ?? systemClock;
+  const slackOn = slackTokensSet(env);
+  if (nothingToWatch(context.loaded, context.pathEnv)) throw new NothingToWatchError(context.loaded.file);
   const sources = createSources(config, { ...context, clock });
-  const db = openDatabase(config.store.path);
+  const owned = openOwnedStore(config.store.path, clock.now());
+  const { db } = owned;
   const store = createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 });
   const state = createBotStateStore(db);
   const metrics = createMetrics({ outboxPending: () => state.outbox.pendingCount() });
@@ -138,10 +165,14 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   });
   const warden: WardenLookup = costWarden.wardens;
   let lastPollAtMs: number | null = null;
-  const health = () => ({ ok: true, lastPollAtMs });
+  /** Set while polls cannot be written (full disk, read-only remount): /healthz says so. */
+  let storeProblem: StoreProblemError | null = null;
+  const health = () => ({
+    ok: storeProblem === null,
+    lastPollAtMs,
+    ...(storeProblem ? { store: { path: storeProblem.path, problem: storeProblem.reason } } : {}),
+  });
 
-  const slackOn =
-    env.slackBotToken !== null && (env.slackAppToken !== null || env.slackSigningSecret !== null);
   let outbox: OutboxWorker | null = null;
   let notifier: Notifier;
   if (slackOn && env.slackBotToken !== null) {
@@ -201,14 +232,30 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   alerts.restore();
 
   const poll = async () => {
-    const result = await pollFleet({
-      sources,
-      store,
-      clock,
-      logger,
-      metrics,
-      timeoutMs: pollTimeoutMs(config.poll.interval_seconds),
-    });
+    let result: Awaited<ReturnType<typeof pollFleet>>;
+    try {
+      result = await pollFleet({
+        sources,
+        store,
+        clock,
+        logger,
+        metrics,
+        timeoutMs: pollTimeoutMs(config.poll.interval_seconds),
+      });
+    } catch (error) {
+      const problem = storeProblemOf(config.store.path, error);
+      if (!(problem instanceof StoreProblemError)) throw error;
+      if (storeProblem?.reason !== problem.reason) {
+        logger.error(
+          { store: problem.path, problem: problem.reason, detail: problem.detail },
+          "cannot write the poll to the store; /healthz reports it until a poll is written again",
+        );
+      }
+      storeProblem = problem;
+      return;
+    }
+    if (storeProblem !== null) logger.info({ store: storeProblem.path }, "the store takes polls again");
+    storeProblem = null;
     lastPollAtMs = result.atMs;
     alerts.onPoll(result);
     const unknown = result.observations.filter((obs) => !obs.ok).length;
@@ -303,7 +350,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
       await outbox?.stop();
       await slack?.stop();
       await http?.close();
-      db.close();
+      owned.close();
     },
   };
 }

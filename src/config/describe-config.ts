@@ -2,10 +2,10 @@ import type { ConfigError } from "./load-config.ts";
 import type { Config, SourceConfig } from "./schema.ts";
 
 /** The short summary `check-config` prints for a valid configuration. */
-export function describeConfig(config: Config, file: string | null): string {
+export function describeConfig(config: Config, file: string | null, empty = false): string {
   const { policy, poll } = config;
   const lines = [
-    `configuration OK: ${file ?? "embedded defaults (no gpu-warden.yaml)"}`,
+    `configuration OK: ${file ?? "embedded defaults (no gpu-warden.yaml)"}${empty ? " (empty: all defaults)" : ""}`,
     "sources:",
     ...(config.sources.length > 0
       ? config.sources.map((source) => `  - ${describeSource(source)}`)
@@ -44,16 +44,21 @@ export function describeSource(source: SourceConfig): string {
   }
 }
 
-/** Every problem with its path, what was expected, what was found and a hint. */
+/** At most this many problems are shown; a junk file can have hundreds of thousands. */
+export const MAX_PROBLEMS_SHOWN = 50;
+
+/** The problems (the first {@link MAX_PROBLEMS_SHOWN}) with path, what was expected, what was found and a hint. */
 export function describeConfigError(error: ConfigError): string {
-  const lines = [
-    `${error.file ?? "configuration"}: ${error.problems.length} problem${error.problems.length === 1 ? "" : "s"}`,
-  ];
-  for (const problem of error.problems) {
+  const count = error.problems.length;
+  const lines = [`${error.file ?? "configuration"}: ${count} problem${count === 1 ? "" : "s"}`];
+  for (const problem of error.problems.slice(0, MAX_PROBLEMS_SHOWN)) {
     lines.push(`  at ${problem.path === "" ? "(top)" : problem.path}`);
     lines.push(`    expected: ${problem.expected}`);
     lines.push(`    found:    ${problem.found}`);
     if (problem.hint) lines.push(`    hint:     ${problem.hint}`);
+  }
+  if (count > MAX_PROBLEMS_SHOWN) {
+    lines.push(`  … and ${count - MAX_PROBLEMS_SHOWN} more (is this the right file?)`);
   }
   return `${lines.join("\n")}\n`;
 }

@@ -39,6 +39,8 @@ export interface LoadedConfig {
   env: EnvSettings;
   /** The file read, or null when the embedded defaults are used. */
   file: string | null;
+  /** The file holds no settings at all (empty, or only comments): every value is a default. */
+  empty?: boolean;
 }
 
 export const DEFAULT_CONFIG_FILE = "gpu-warden.yaml";
@@ -95,23 +97,46 @@ export function loadConfig(
     }
     raw = parseYaml(file, text);
   }
-  return { config: parseConfig(raw, file), env: readEnv(env), file };
+  const empty = file !== null && raw === null;
+  return { config: parseConfig(raw ?? {}, file), env: readEnv(env), file, ...(empty ? { empty } : {}) };
 }
 
+/** More aliases than this in one file is an alias bomb (nested anchors), not a configuration. */
+const MAX_ALIAS_COUNT = 100;
+
+/** The parsed document; `null` for a file with no settings (empty or only comments). */
 function parseYaml(file: string, text: string): unknown {
-  const doc = parseDocument(text, { prettyErrors: true });
+  // NOTE: YAML 1.2 dropped `<<` merge keys, but people copy them from YAML 1.1 examples (Compose,
+  // CI files); `merge: true` makes them work instead of landing as an unknown key named `<<`.
+  const doc = parseDocument(text, { prettyErrors: true, merge: true });
   if (doc.errors.length > 0) {
     throw new ConfigError(
       file,
       doc.errors.map((error) => ({
         path: "",
         expected: "valid YAML",
-        found: error.message.split("\n")[0] ?? error.message,
+        found: clip(error.message.split("\n")[0] ?? error.message, 200),
         hint: "YAML indents with spaces, not tabs; quote values that contain ': ' or start with '@'",
       })),
     );
   }
-  return doc.toJS() ?? {};
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? null;
+  } catch (error) {
+    // NOTE: the yaml library throws a ReferenceError when expanding aliases would exceed
+    // maxAliasCount (nested anchors that expand exponentially: an "alias bomb").
+    if (error instanceof ReferenceError && /alias/i.test(error.message)) {
+      throw new ConfigError(file, [
+        {
+          path: "",
+          expected: `at most ${MAX_ALIAS_COUNT} alias expansions (*name)`,
+          found: "aliases that expand without end (nested anchors: an alias bomb)",
+          hint: "write the values out, or use fewer nested anchors",
+        },
+      ]);
+    }
+    throw error;
+  }
 }
 
 /** Validates an already-parsed document. */
@@ -128,6 +153,13 @@ function toProblem(issue: z.core.$ZodIssue, raw: unknown): ConfigProblem {
   const path = issue.path.map(String).join(".");
   const found = describe(valueAt(raw, issue.path));
   switch (issue.code) {
+    case "invalid_key":
+      return {
+        path,
+        expected: issue.issues[0]?.message ?? "a valid key",
+        found: `the key ${describe(issue.path.at(-1))}`,
+        hint: path.startsWith("hosts.") ? HOST_NAME_HINT : null,
+      };
     case "unrecognized_keys":
       return {
         path,
@@ -154,9 +186,9 @@ function expectedOf(issue: z.core.$ZodIssue): string {
     case "invalid_type":
       return issue.expected === "object" ? "a mapping of keys" : `${issue.expected}`;
     case "too_small":
-      return `at least ${String(issue.minimum)}`;
+      return `${issue.inclusive === false ? "more than" : "at least"} ${String(issue.minimum)}${unitOf(issue.origin)}`;
     case "too_big":
-      return `at most ${String(issue.maximum)}`;
+      return `${issue.inclusive === false ? "less than" : "at most"} ${String(issue.maximum)}${unitOf(issue.origin)}`;
     case "invalid_value":
       return `one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
     default:
@@ -164,13 +196,20 @@ function expectedOf(issue: z.core.$ZodIssue): string {
   }
 }
 
+function unitOf(origin: string): string {
+  if (origin === "string") return " characters";
+  if (origin === "array" || origin === "set") return " items";
+  return "";
+}
+
+const HOST_NAME_HINT = "host names use letters, digits, '.', '_' and '-'";
+
 const HINTS: [RegExp, string][] = [
   [/^sources\.\d+\.url$/, "a full URL such as http://prometheus:9090"],
   [/^sources\.\d+\.kind$/, "kind is one of local, ssh, prometheus, simulated"],
   [/interval_seconds$/, "5, 10, 15, 20, 30 or 60 s, or whole minutes that divide an hour: 120, 300, 600…"],
   [/timezone$/, "an IANA name such as Europe/Berlin or America/New_York"],
   [/(owners|admins)\.\d+$/, "use Slack user ids (U…), not @names: profile → ⋮ → Copy member ID"],
-  [/^hosts\./, "host names use letters, digits, '.', '_' and '-'"],
 ];
 
 function hintFor(path: string): string | null {
@@ -192,7 +231,12 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return `a list of ${value.length}`;
   if (typeof value === "object") return "a mapping";
   const text = JSON.stringify(value);
-  return `${typeof value} ${text.length > 60 ? `${text.slice(0, 57)}...` : text}`;
+  const length = typeof value === "string" && value.length > 60 ? ` (${value.length} characters)` : "";
+  return `${typeof value} ${clip(text, 60)}${length}`;
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
 }
 
 function knownKeysAt(path: readonly PropertyKey[]): string[] {

@@ -9,16 +9,24 @@ import { isValidTimeZone } from "../shared/time.ts";
 
 const hostName = z
   .string()
+  .max(253)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "a host name: letters, digits, '.', '_' or '-'");
-const slackUserId = z.string().regex(/^[UW][A-Z0-9]{2,}$/, "a Slack user id such as U024BE7LH");
+const slackUserId = z
+  .string()
+  .max(32)
+  .regex(/^[UW][A-Z0-9]{2,}$/, "a Slack user id such as U024BE7LH");
 const seconds = (max: number) => z.number().positive().max(max);
-const timeZone = z.string().refine(isValidTimeZone, "an IANA time zone such as Europe/Berlin");
+/** A non-empty string of at most `max` characters (no value in a config file is a megabyte long). */
+const text = (max: number) => z.string().min(1).max(max);
+const COMMAND_MAX = 4096;
+const MINUTES_PER_WEEK = 7 * 24 * 60;
+const timeZone = z.string().max(64).refine(isValidTimeZone, "an IANA time zone such as Europe/Berlin");
 
 const localSource = z.strictObject({
   kind: z.literal("local"),
   /** Name under which the bot's own host appears; default: the OS host name. */
   host: hostName.optional(),
-  nvidia_smi: z.string().min(1).default("nvidia-smi"),
+  nvidia_smi: text(COMMAND_MAX).default("nvidia-smi"),
   timeout_seconds: seconds(300).default(15),
 });
 
@@ -27,27 +35,30 @@ const sshHost = z.union([
   z.strictObject({
     name: hostName,
     /** What to pass to ssh as the destination, e.g. `user@10.0.0.5` or an alias from ~/.ssh/config. */
-    target: z.string().min(1).optional(),
+    target: text(1024).optional(),
   }),
 ]);
 
 const sshSource = z.strictObject({
   kind: z.literal("ssh"),
-  hosts: z.array(sshHost).min(1),
-  ssh: z.string().min(1).default("ssh"),
+  hosts: z.array(sshHost).min(1).max(10_000),
+  ssh: text(COMMAND_MAX).default("ssh"),
   /** Extra ssh arguments placed before the destination, e.g. ["-p", "2222", "-i", "key"]. */
-  ssh_args: z.array(z.string()).default([]),
+  ssh_args: z.array(z.string().max(COMMAND_MAX)).max(100).default([]),
   connect_timeout_seconds: seconds(120).default(5),
   deadline_seconds: seconds(600).default(20),
   concurrency: z.number().int().min(1).max(256).default(16),
-  nvidia_smi: z.string().min(1).default("nvidia-smi"),
+  nvidia_smi: text(COMMAND_MAX).default("nvidia-smi"),
 });
 
-const labelName = z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, "a Prometheus label name such as Hostname");
+const labelName = z
+  .string()
+  .max(128)
+  .regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, "a Prometheus label name such as Hostname");
 
 const prometheusSource = z.strictObject({
   kind: z.literal("prometheus"),
-  url: z.url(),
+  url: z.url().max(2048),
   /** Label that names the host on dcgm-exporter series: `Hostname`, `instance`, `node`… */
   host_label: labelName.default("Hostname"),
   /** Label that names the host on node_exporter series (`instance` loses its `:port`). */
@@ -67,7 +78,7 @@ const simulatedSource = z.strictObject({
   kind: z.literal("simulated"),
   hosts: z.number().int().min(1).max(10_000).default(12),
   gpus_per_host: z.number().int().min(1).max(16).default(8),
-  seed: z.number().int().default(42),
+  seed: z.number().int().min(0).max(2_147_483_647).default(42),
 });
 
 export const sourceSchema = z.discriminatedUnion("kind", [
@@ -83,33 +94,33 @@ export const sourceSchema = z.discriminatedUnion("kind", [
  */
 export const actionSchema = z.union([
   z.strictObject({
-    command: z.array(z.string().min(1)).min(1),
+    command: z.array(text(COMMAND_MAX)).min(1).max(100),
     timeout_seconds: seconds(3600).default(120),
   }),
   z.strictObject({
-    webhook: z.url(),
+    webhook: z.url().max(2048),
     method: z.enum(["POST", "PUT"]).default("POST"),
-    headers: z.record(z.string(), z.string()).default({}),
+    headers: z.record(z.string().max(256), z.string().max(COMMAND_MAX)).default({}),
     /** Extra JSON fields sent along with `host`, `actor`, `reason`, `forced` and `at`. */
-    body: z.record(z.string(), z.unknown()).default({}),
+    body: z.record(z.string().max(256), z.unknown()).default({}),
     timeout_seconds: seconds(3600).default(30),
   }),
 ]);
 
 const hostSettings = z
   .strictObject({
-    owners: z.array(slackUserId).default([]),
+    owners: z.array(slackUserId).max(100).default([]),
     /** Never alert or stop (inference servers and the like). */
     never_stop: z.boolean().default(false),
     /** Rental or cloud price per hour, in the team currency (instead of `purchase_price`). */
-    cost_per_hour: z.number().nonnegative().optional(),
+    cost_per_hour: z.number().nonnegative().max(1_000_000).optional(),
     /**
      * With `cost_per_hour`: a rental billed every hour, on or off (default: a cloud instance, billed
      * only while it is on). Rented and cloud hosts are the do-not-renew candidates.
      */
     rented: z.boolean().default(false),
     /** What the host cost to buy, in the team currency; written off straight-line over `lifetime_months`. */
-    purchase_price: z.number().nonnegative().optional(),
+    purchase_price: z.number().nonnegative().max(1_000_000_000).optional(),
     /** Months over which `purchase_price` is written off; default `costs.lifetime_months`. */
     lifetime_months: z.number().int().min(1).max(240).optional(),
     /** Wall power of the whole host when on, in watts: used for hours without power readings. */
@@ -122,7 +133,9 @@ const hostSettings = z
     /** Show what would run instead of running it (overrides the global `dry_run`). */
     dry_run: z.boolean().optional(),
     /** Stop automatically when an idle episode lasts this long after the alert, with a countdown. */
-    auto_stop: z.strictObject({ after_minutes: z.number().int().min(30).default(30) }).optional(),
+    auto_stop: z
+      .strictObject({ after_minutes: z.number().int().min(30).max(MINUTES_PER_WEEK).default(30) })
+      .optional(),
   })
   .refine((host) => host.cost_per_hour === undefined || host.purchase_price === undefined, {
     path: ["purchase_price"],
@@ -138,7 +151,7 @@ const tariffWindow = z
     name: z.string().min(1).max(20).default("valley"),
     from: timeOfDay,
     to: timeOfDay,
-    price_per_kwh: z.number().nonnegative(),
+    price_per_kwh: z.number().nonnegative().max(100),
   })
   .refine((window) => window.from !== window.to, "a window whose from and to differ");
 
@@ -152,9 +165,9 @@ const costsSchema = z
     electricity: z
       .strictObject({
         /** The price outside every window (a flat tariff has no windows), per kWh in the team currency. */
-        price_per_kwh: z.number().nonnegative().default(0.3),
+        price_per_kwh: z.number().nonnegative().max(100).default(0.3),
         /** Peak/valley windows in the team time zone; the first window that holds a minute prices it. */
-        windows: z.array(tariffWindow).default([]),
+        windows: z.array(tariffWindow).max(48).default([]),
       })
       .prefault({}),
   })
@@ -163,21 +176,21 @@ const costsSchema = z
 export const configSchema = z.strictObject({
   team: z
     .strictObject({
-      name: z.string().min(1).default("our team"),
+      name: text(100).default("our team"),
       timezone: timeZone.default("UTC"),
       currency: z.string().length(3).default("EUR"),
     })
     .prefault({}),
   slack: z
     .strictObject({
-      channel: z.string().min(1).default("#gpu"),
-      admins: z.array(slackUserId).default([]),
+      channel: text(80).default("#gpu"),
+      admins: z.array(slackUserId).max(100).default([]),
     })
     .prefault({}),
   http: z
     .strictObject({
       port: z.number().int().min(0).max(65535).default(3000),
-      host: z.string().min(1).default("127.0.0.1"),
+      host: text(253).default("127.0.0.1"),
     })
     .prefault({}),
   poll: z
@@ -185,13 +198,18 @@ export const configSchema = z.strictObject({
       interval_seconds: z
         .number()
         .int()
-        .refine((s) => cronForInterval(s) !== null, "an interval that divides a minute or an hour evenly")
+        .min(5)
+        .max(3600)
+        .refine(
+          (s) => s < 5 || s > 3600 || cronForInterval(s) !== null,
+          "an interval that divides a minute or an hour evenly",
+        )
         .default(60),
     })
     .prefault({}),
   store: z
     .strictObject({
-      path: z.string().min(1).default("gpu-warden.db"),
+      path: text(4096).default("gpu-warden.db"),
       raw_retention_days: z.number().positive().max(90).default(8),
       rollup_retention_days: z.number().int().min(400).max(3650).default(400),
     })
@@ -199,11 +217,11 @@ export const configSchema = z.strictObject({
   policy: z
     .strictObject({
       idle_util_pct: z.number().min(0).max(100).default(10),
-      idle_for_minutes: z.number().int().positive().default(30),
-      protect_minutes: z.number().int().nonnegative().default(120),
-      escalate_after_minutes: z.number().int().positive().default(240),
+      idle_for_minutes: z.number().int().positive().max(MINUTES_PER_WEEK).default(30),
+      protect_minutes: z.number().int().nonnegative().max(MINUTES_PER_WEEK).default(120),
+      escalate_after_minutes: z.number().int().positive().max(MINUTES_PER_WEEK).default(240),
       /** Polls without data before a "no data from host" notice. */
-      no_data_polls: z.number().int().min(1).default(5),
+      no_data_polls: z.number().int().min(1).max(1000).default(5),
       /** The longest a Keep may snooze a host (an admin's cap). */
       max_keep_hours: z
         .number()
@@ -229,11 +247,11 @@ export const configSchema = z.strictObject({
       /** The longest a claim may last; extensions are cut to it. */
       max_days: z.number().positive().max(90).default(3),
       /** The holder gets a DM (Extend 4 h / Release) this long before the claim ends; 0: none. */
-      reminder_minutes: z.number().int().nonnegative().default(60),
+      reminder_minutes: z.number().int().nonnegative().max(MINUTES_PER_WEEK).default(60),
       /** Claimed GPUs idle this long: a DM to the holder (Still using it / Release). */
-      claim_idle_nudge_minutes: z.number().int().positive().default(120),
+      claim_idle_nudge_minutes: z.number().int().positive().max(MINUTES_PER_WEEK).default(120),
       /** Claimed GPUs idle this long are released with a notice; `null` turns this off. */
-      claim_idle_release_minutes: z.number().int().positive().nullable().default(240),
+      claim_idle_release_minutes: z.number().int().positive().max(MINUTES_PER_WEEK).nullable().default(240),
     })
     .refine(
       (claims) =>
@@ -252,7 +270,7 @@ export const configSchema = z.strictObject({
   /** The monthly cost warden roster, in order (Slack user ids). */
   warden: z
     .strictObject({
-      roster: z.array(slackUserId).default([]),
+      roster: z.array(slackUserId).max(100).default([]),
       /** When the new warden is announced on the 1st of each month, in the team time zone. */
       announce_time: timeOfDay.default("09:00"),
     })
@@ -289,7 +307,7 @@ export const configSchema = z.strictObject({
     .prefault({}),
   /** Show what stop actions would run everywhere, instead of running them. */
   dry_run: z.boolean().default(false),
-  sources: z.array(sourceSchema).default([]),
+  sources: z.array(sourceSchema).max(100).default([]),
   hosts: z.record(hostName, hostSettings).default({}),
 });
 

@@ -20,6 +20,7 @@ export interface MetricReadings {
 export function createMetrics(readings: MetricReadings = { outboxPending: () => 0 }): BotMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "gpu_warden_" });
+  dropMisnamedGauges(registry);
   return {
     registry,
     pollDuration: new Histogram({
@@ -60,4 +61,16 @@ export function createMetrics(readings: MetricReadings = { outboxPending: () => 
       },
     }),
   };
+}
+
+/**
+ * NOTE: prom-client's default metrics include gauges named `…_total` (`nodejs_active_handles_total`
+ * and the like), which `promtool check metrics` rejects: only counters may end in `_total`. The
+ * per-type gauges without the suffix carry the same information, so the misnamed ones are dropped.
+ */
+function dropMisnamedGauges(registry: Registry): void {
+  for (const metric of registry.getMetricsAsArray()) {
+    if (metric.name.endsWith("_total") && !(metric instanceof Counter))
+      registry.removeSingleMetric(metric.name);
+  }
 }

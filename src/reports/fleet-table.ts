@@ -28,7 +28,8 @@ export function fleetTable(observations: readonly HostObservation[]): string {
   return renderTable([header, ...rows]);
 }
 
-export function renderTable(rows: readonly (readonly string[])[]): string {
+export function renderTable(rawRows: readonly (readonly string[])[]): string {
+  const rows = rawRows.map((row) => row.map(escapeControl));
   const widths: number[] = [];
   for (const row of rows) {
     row.forEach((cell, i) => {
@@ -43,6 +44,20 @@ export function renderTable(rows: readonly (readonly string[])[]): string {
         .trimEnd(),
     )
     .join("\n")}\n`;
+}
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+const SHORT_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/**
+ * Control bytes (C0, DEL, C1) written as JSON writes them (`\n`, `\u001b`), so text from a broken
+ * nvidia-smi or a remote host cannot move the cursor, clear the screen or recolour the terminal.
+ */
+export function escapeControl(text: string): string {
+  return text.replace(
+    CONTROL,
+    (char) => SHORT_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 function modelSummary(gpus: readonly GpuReading[]): string {

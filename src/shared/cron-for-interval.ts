@@ -4,6 +4,7 @@
  * the same seconds every minute.
  */
 export function cronForInterval(seconds: number): string | null {
+  if (!Number.isInteger(seconds) || seconds < 1) return null;
   if (seconds < 60) return 60 % seconds === 0 ? `*/${seconds} * * * * *` : null;
   if (seconds % 60 !== 0) return null;
   const minutes = seconds / 60;

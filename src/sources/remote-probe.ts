@@ -49,6 +49,20 @@ exit 0
 }
 
 /**
+ * `script` run under the remote host's `timeout` (coreutils or busybox) when it has one: a hung
+ * nvidia-smi is killed there after `seconds` (and KILLed 2 s later), even though ssh without a tty
+ * gives the remote side no hangup when the bot drops the connection. Without `timeout` the script
+ * runs as before.
+ */
+export function withRemoteTimeout(script: string, seconds: number): string {
+  const limit = Math.max(1, Math.ceil(seconds));
+  return `B=${shQuote(script)}
+if command -v timeout >/dev/null 2>&1; then exec timeout -k 2 ${limit} sh -c "$B"; fi
+exec sh -c "$B"
+`;
+}
+
+/**
  * Splits the probe's stdout into its sections. A section that did not finish (cut output, killed
  * shell) is absent.
  */

@@ -5,7 +5,7 @@ import type { Logger } from "../shared/logger.ts";
 import { type FailureCause, failed, type HostObservation, type Source } from "./observation.ts";
 import { NvidiaSmiError } from "./parse-nvidia-smi.ts";
 import { type ProbeOutputs, probeReadings } from "./probe-readings.ts";
-import { parseLoadAvg, remoteProbeScript, splitRemoteProbe } from "./remote-probe.ts";
+import { parseLoadAvg, remoteProbeScript, splitRemoteProbe, withRemoteTimeout } from "./remote-probe.ts";
 import { runCommand } from "./run-command.ts";
 
 export type SshSourceConfig = Extract<SourceConfig, { kind: "ssh" }>;
@@ -19,7 +19,9 @@ export interface SshSourceDeps {
  * Hosts read over the system `ssh` (so `~/.ssh/config`, agents and ProxyJump work): one ssh call per
  * host runs a fixed sh script (see `remoteProbeScript`) with BatchMode on, so a host that wants a
  * password fails at once instead of prompting. Each host has its own deadline, after which its ssh
- * is killed and the host is failed with cause `timeout`; at most `concurrency` hosts are read at once.
+ * is killed and the host is failed with cause `timeout`; the remote script runs under the host's
+ * `timeout` with the same deadline, so a hung nvidia-smi does not outlive the poll there either. At
+ * most `concurrency` hosts are read at once.
  */
 export function createSshSource(config: SshSourceConfig, deps: SshSourceDeps): Source {
   const hosts = config.hosts.map((entry) =>
@@ -58,7 +60,7 @@ export function createSshSource(config: SshSourceConfig, deps: SshSourceDeps): S
     const result = await runCommand(argv, {
       timeoutMs: config.deadline_seconds * 1000,
       signal,
-      input: remoteProbeScript(marker, config.nvidia_smi),
+      input: withRemoteTimeout(remoteProbeScript(marker, config.nvidia_smi), config.deadline_seconds),
     });
     if (result.aborted) return fail("timeout", "poll cancelled before the host answered");
     if (result.timedOut) return fail("timeout", `no answer over ssh within ${config.deadline_seconds} s`);

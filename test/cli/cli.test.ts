@@ -237,3 +237,35 @@ describe("gpu-warden report", () => {
     assert.match(noStore.stderr, /^no store at .*none\.db: it is written by 'gpu-warden start'/);
   });
 });
+
+describe("gpu-warden collect --once when hosts cannot be read", () => {
+  const binDir = mkdtempSync(join(dir, "broken-bin-"));
+  writeFileSync(
+    join(binDir, "nvidia-smi"),
+    `#!/bin/sh\nprintf '\\033[2J\\033[31mNVIDIA-SMI has failed\\a\\302\\233H\\r\\n'\nexit 3\n`,
+    { mode: 0o755 },
+  );
+  const env = { PATH: `${binDir}:/usr/bin:/bin` };
+
+  it("exits 1 when no host could be read, so cron and CI see it", () => {
+    const result = gpuWarden(["collect", "--once"], env);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^no host could be read \(1 tried\)/m);
+    assert.match(result.stdout, /\sunknown\s/);
+  });
+
+  it("escapes control bytes in the table as the JSON form does", () => {
+    const table = gpuWarden(["collect", "--once"], env).stdout;
+    assert.doesNotMatch(
+      table,
+      /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/,
+      "no raw control byte but newlines",
+    );
+    assert.equal(table.trimEnd().split("\n").length, 2, "one header and one host row");
+    assert.match(table, /\\u001b\[2J\\u001b\[31mNVIDIA-SMI has failed\\u0007/);
+    assert.match(table, /\\u009bH/);
+    const json = gpuWarden(["collect", "--once", "--json"], env);
+    assert.equal(json.code, 1);
+    assert.match(json.stdout, /\\u001b\[2J/);
+  });
+});

@@ -1,0 +1,232 @@
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, before, describe, it } from "node:test";
+import BetterSqlite3 from "better-sqlite3";
+import { openDatabase } from "../../src/store/open-database.ts";
+
+const bin = resolve("bin/gpu-warden.js");
+const dir = mkdtempSync(join(tmpdir(), "gw-store-problems-"));
+const asRoot = process.getuid?.() === 0;
+const mounts: string[] = [];
+
+/** A valid, current store to copy into place. */
+const validStore = join(dir, "valid.db");
+before(() => {
+  const db = openDatabase(validStore);
+  db.pragma("journal_mode = DELETE");
+  db.close();
+});
+
+after(() => {
+  for (const mount of mounts) spawnSync("umount", [mount]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A size-limited tmpfs (root only): a real full or read-only disk. Null when it cannot be mounted. */
+function tmpfs(name: string, size: string): string | null {
+  const path = join(dir, name);
+  mkdirSync(path);
+  const result = spawnSync("mount", ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", path]);
+  if (result.status !== 0) return null;
+  mounts.push(path);
+  return path;
+}
+const canMount = (() => {
+  if (!asRoot) return false;
+  const probe = tmpfs("probe", "64k");
+  return probe !== null;
+})();
+
+function start(store: string, env: Record<string, string> = {}, extraConfig = "") {
+  const config = join(dir, `config-${Math.random().toString(36).slice(2)}.yaml`);
+  writeFileSync(
+    config,
+    `http: { port: 0 }\nstore: { path: ${JSON.stringify(store)} }\npoll: { interval_seconds: 3600 }\n${extraConfig}`,
+  );
+  const result = spawnSync(process.execPath, [bin, "start", "--config", config], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent", TZ: "UTC", ...env },
+    timeout: 60_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Exactly one line on stderr, and no stack trace. */
+function oneLine(stderr: string): string {
+  const lines = stderr.split("\n").filter(Boolean);
+  assert.equal(lines.length, 1, stderr);
+  return lines[0]!;
+}
+
+describe("gpu-warden start with a store it cannot use", () => {
+  it("a file that is not SQLite: one line naming it, exit 1, the file untouched", () => {
+    const folder = mkdtempSync(join(dir, "junk-"));
+    const store = join(folder, "notes.db");
+    writeFileSync(store, "meeting notes, not a database\n");
+    const result = start(store);
+    assert.equal(result.code, 1);
+    assert.match(
+      oneLine(result.stderr),
+      new RegExp(`^store ${store} is not an SQLite database \\(left untouched\\)`),
+    );
+    assert.equal(readFileSync(store, "utf8"), "meeting notes, not a database\n");
+    assert.deepEqual(readdirSync(folder), ["notes.db"]);
+  });
+
+  it("report says the same about a file that is not SQLite", () => {
+    const folder = mkdtempSync(join(dir, "junk-report-"));
+    const store = join(folder, "notes.db");
+    writeFileSync(store, "meeting notes, not a database\n");
+    const config = join(folder, "report.yaml");
+    writeFileSync(config, `store: { path: ${JSON.stringify(store)} }\n`);
+    const result = spawnSync(process.execPath, [bin, "report", "--since", "2026-11-01", "--config", config], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent", TZ: "UTC" },
+    });
+    assert.equal(result.status, 1);
+    assert.match(
+      oneLine(result.stderr),
+      new RegExp(`^store ${store} is not an SQLite database \\(left untouched\\)`),
+    );
+    assert.equal(readFileSync(store, "utf8"), "meeting notes, not a database\n");
+  });
+
+  it("a folder that does not exist: a config mistake, exit 2, nothing created", () => {
+    const store = join(dir, "no-such-folder", "gpu-warden.db");
+    const result = start(store);
+    assert.equal(result.code, 2);
+    assert.equal(
+      oneLine(result.stderr),
+      `store ${store}: the folder ${join(dir, "no-such-folder")} does not exist: create it, or set store.path to a file in an existing folder`,
+    );
+    assert.equal(existsSync(join(dir, "no-such-folder")), false);
+  });
+
+  it("a store from a newer gpu-warden: exit 1, the file untouched", () => {
+    const store = join(mkdtempSync(join(dir, "newer-")), "gpu-warden.db");
+    copyFileSync(validStore, store);
+    const db = new BetterSqlite3(store);
+    db.pragma("user_version = 99");
+    db.close();
+    const before = readFileSync(store);
+    const result = start(store);
+    assert.equal(result.code, 1);
+    assert.match(
+      oneLine(result.stderr),
+      new RegExp(`^store ${store} has schema version 99, but this gpu-warden knows`),
+    );
+    assert.deepEqual(readFileSync(store), before);
+  });
+
+  it("a read-only folder: exit 1, one line saying what to do", {
+    skip: asRoot && !canMount ? "root cannot be kept out of a folder without a read-only mount" : false,
+  }, () => {
+    let folder: string;
+    if (asRoot) {
+      folder = tmpfs("read-only", "1m")!;
+      copyFileSync(validStore, join(folder, "gpu-warden.db"));
+      execFileSync("mount", ["-o", "remount,ro", folder]);
+    } else {
+      folder = mkdtempSync(join(dir, "read-only-"));
+      copyFileSync(validStore, join(folder, "gpu-warden.db"));
+      chmodSync(folder, 0o555);
+    }
+    const store = join(folder, "gpu-warden.db");
+    const before = readFileSync(store);
+    const result = start(store);
+    assert.equal(result.code, 1);
+    assert.equal(
+      oneLine(result.stderr),
+      `store ${store}: cannot write in ${folder} (read-only): make it writable for this user, or set store.path to a writable folder`,
+    );
+    assert.deepEqual(readFileSync(store), before);
+    assert.deepEqual(readdirSync(folder), ["gpu-warden.db"]);
+  });
+
+  it("a full disk: exit 1, one line, the store untouched", {
+    skip: canMount ? false : "needs root to mount a small tmpfs (a real full disk)",
+  }, () => {
+    const folder = tmpfs("full", "1m")!;
+    const store = join(folder, "gpu-warden.db");
+    copyFileSync(validStore, store);
+    fillUp(join(folder, "filler"));
+    const before = readFileSync(store);
+    const result = start(store);
+    assert.equal(result.code, 1);
+    assert.equal(
+      oneLine(result.stderr),
+      `store ${store}: the disk is full: free some space there (or set store.path on another disk) and start again`,
+    );
+    assert.deepEqual(readFileSync(store), before);
+  });
+});
+
+describe("gpu-warden start with Slack tokens and nothing to watch", () => {
+  const tokens = { SLACK_BOT_TOKEN: "xoxb-1", SLACK_SIGNING_SECRET: "secret" };
+
+  it("refuses, naming the sources: key, rather than post a simulated fleet to the team channel", () => {
+    const store = join(dir, "nothing.db");
+    const result = start(store, tokens);
+    assert.equal(result.code, 2);
+    assert.match(
+      oneLine(result.stderr),
+      /^nothing to watch: no sources: in .*config-\w+\.yaml and no nvidia-smi on the PATH/,
+    );
+    assert.match(
+      result.stderr,
+      /add a sources: list \(kind: local, ssh or prometheus, or kind: simulated to try it out\)$/m,
+    );
+    assert.equal(existsSync(store), false);
+  });
+
+  it("check-config says the same before anything is deployed", () => {
+    const config = join(dir, "tokens-no-sources.yaml");
+    writeFileSync(config, "slack: { channel: '#ml' }\n");
+    const result = spawnSync(process.execPath, [bin, "check-config", "--config", config], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent", ...tokens },
+    });
+    assert.equal(result.status, 2);
+    assert.equal(result.stdout, "");
+    assert.match(oneLine(result.stderr), /^nothing to watch: no sources: in .*tokens-no-sources\.yaml/);
+    const withSources = join(dir, "tokens-simulated.yaml");
+    writeFileSync(withSources, "sources: [{ kind: simulated }]\n");
+    const ok = spawnSync(process.execPath, [bin, "check-config", "--config", withSources], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent", ...tokens },
+    });
+    assert.equal(ok.status, 0, ok.stderr);
+  });
+});
+
+function fillUp(path: string): void {
+  const fd = openSync(path, "w");
+  const chunk = Buffer.alloc(4096, 1);
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOSPC") throw error;
+  } finally {
+    closeSync(fd);
+  }
+}
