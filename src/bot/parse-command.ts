@@ -5,6 +5,7 @@ import { slackEscape } from "../usecases/action-text.ts";
 import type { ClaimTarget } from "../usecases/claim-gpus.ts";
 import type { KeepSpan } from "../usecases/keep-host.ts";
 import { commandNames } from "./command-table.ts";
+import { plainPeople } from "./command-text.ts";
 import { parseReportArgs, parseWardenArgs, type WardenAction } from "./parse-report-warden.ts";
 
 /** The longest note a claim takes. */
@@ -141,7 +142,7 @@ function parseClaim(args: readonly string[]): ParsedCommand {
     durationMs = parseDurationMs(next);
     words = words.slice(1);
   }
-  const note = words.join(" ");
+  const note = plainPeople(words.join(" "));
   if (note.length > NOTE_MAX_CHARS) {
     return invalid("claim", `The note is ${note.length} characters long; keep it to ${NOTE_MAX_CHARS}.`);
   }

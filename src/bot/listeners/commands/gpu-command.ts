@@ -1,5 +1,6 @@
 import type { Middleware, SlackCommandMiddlewareArgs } from "@slack/bolt";
 import type { BotDeps } from "../../bot-deps.ts";
+import { commandText } from "../../command-text.ts";
 import { parseCommand } from "../../parse-command.ts";
 import { GPU_COMMAND } from "../../surface.ts";
 import { errorReply, type Reply } from "../../views/reply-message.ts";
@@ -23,9 +24,10 @@ export function gpuCommand(deps: BotDeps): Middleware<SlackCommandMiddlewareArgs
     let reply: Reply;
     let upload: ReportUpload | null = null;
     try {
-      const parsed = parseCommand(command.text);
+      const text = commandText(command.text);
+      const parsed = parseCommand(text);
       if (parsed.kind === "report") ({ reply, upload } = gpuReport(deps, command.user_id, parsed.days));
-      else reply = answerCommand(deps, command.user_id, command.text);
+      else reply = answerCommand(deps, command.user_id, text);
     } catch (error) {
       await ack({
         response_type: "ephemeral",
@@ -40,7 +42,7 @@ export function gpuCommand(deps: BotDeps): Middleware<SlackCommandMiddlewareArgs
   };
 }
 
-/** The reply to `/gpu <text>` from `user`: parse, one use-case, render. Synchronous. */
+/** The reply to `/gpu <text>` from `user` (`text` as typed: see {@link commandText}): parse, one use-case, render. Synchronous. */
 export function answerCommand(deps: BotDeps, user: string, text: string): Reply {
   const parsed = parseCommand(text);
   switch (parsed.kind) {
