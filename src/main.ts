@@ -154,6 +154,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
       }),
       clock,
       logger,
+      onSetAside: ({ method, reason }) => metrics.slackSetAside.inc({ method, reason }),
     });
     notifier = outbox;
   } else {

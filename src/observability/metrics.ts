@@ -8,6 +8,8 @@ export interface BotMetrics {
   sourceFailures: Counter<"host" | "source" | "cause">;
   hostsObserved: Gauge<"state">;
   slowCycles: Counter;
+  /** Slack messages set aside for good (Slack refused them: `channel_not_found`, `invalid_blocks`…). */
+  slackSetAside: Counter<"method" | "reason">;
 }
 
 export function createMetrics(): BotMetrics {
@@ -42,6 +44,12 @@ export function createMetrics(): BotMetrics {
     slowCycles: new Counter({
       name: "gpu_warden_poll_slow_cycles_total",
       help: "Poll slots skipped because the previous cycle was still running.",
+      registers: [registry],
+    }),
+    slackSetAside: new Counter({
+      name: "gpu_warden_slack_messages_set_aside_total",
+      help: "Slack messages the outbox set aside for good, by Web API method and Slack's reason.",
+      labelNames: ["method", "reason"],
       registers: [registry],
     }),
   };

@@ -182,7 +182,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     res: ServerResponse,
     call?: WebApiCall,
   ): Promise<boolean> {
-    const mode = injector.next(name, isApiMethod);
+    const mode = injector.next(name, isApiMethod, call?.args);
     if (mode === undefined) return false;
     if ("delayMs" in mode) {
       await delay(mode.delayMs);
