@@ -61,3 +61,11 @@ export interface AlertPort {
   /** Posts in the thread of the host's open (or latest) alert; in the channel when there is none. */
   postInThread(host: string, text: string, blocks?: unknown[]): void;
 }
+
+/**
+ * People's names as the workspace shows them (Slack display name, else real name), to name someone
+ * in a message without notifying them. A user whose name cannot be found is left out of the map.
+ */
+export interface PeopleDirectory {
+  names(users: readonly string[]): Promise<ReadonlyMap<string, string>>;
+}

@@ -7,7 +7,7 @@ import { type CsvFile, summaryCsvFiles } from "../reports/summary-csv.ts";
 import type { SummaryModel } from "../reports/summary-model.ts";
 import { dayjs } from "../shared/time.ts";
 import { buildSummary, type SummaryDeps, summaryPeriod } from "./build-summary.ts";
-import type { Notifier, WardenLookup } from "./ports.ts";
+import type { Notifier, PeopleDirectory, WardenLookup } from "./ports.ts";
 
 /** One due slot of the summary job (the job runner's `JobSlot`). */
 export interface SummarySlot {
@@ -20,6 +20,8 @@ export interface SummarySlot {
 export interface PostSummaryDeps extends SummaryDeps {
   notifier: Notifier;
   warden: WardenLookup;
+  /** Names people in the summary without notifying them; without it they show as member IDs. */
+  people?: PeopleDirectory | undefined;
 }
 
 export interface PostedSummary {
@@ -48,8 +50,12 @@ export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Pro
   const stem = `gpu-summary-${dayjs(slot.atMs).tz(zone).format("YYYY-MM-DD")}`;
   const channel = config.slack.channel;
   const filesAttached = isChannelId(channel);
+  const named = [...model.people.map((p) => p.user), ...model.stops.map((s) => s.actor)].filter((id) =>
+    /^[UW][A-Z0-9]{2,}$/.test(id),
+  );
   const message = renderSummaryMessage(model, {
     teamName: config.team.name,
+    names: (await deps.people?.names(named)) ?? new Map(),
     lateSinceMs: slot.late ? slot.atMs : null,
     filesAttached,
   });

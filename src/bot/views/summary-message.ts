@@ -9,7 +9,7 @@ import {
 } from "../../reports/summary-format.ts";
 import type { SummaryModel } from "../../reports/summary-model.ts";
 import { dayjs } from "../../shared/time.ts";
-import { escapeMrkdwn, formatGiB, mention } from "./alert-format.ts";
+import { escapeMrkdwn, formatGiB } from "./alert-format.ts";
 import { context, LIMITS, type Reply, section } from "./reply-message.ts";
 
 export interface SummaryMessageOptions {
@@ -20,6 +20,12 @@ export interface SummaryMessageOptions {
   filesAttached: boolean;
   /** Rows per list before `…and N more (in the CSV)`. */
   maxRows?: number;
+  /**
+   * People's names by member ID. The summary notifies nobody: no one has to act on it, and a
+   * `<@U…>` mention would ping every claimant every two weeks. A person without a name shows as
+   * their member ID.
+   */
+  names?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -46,6 +52,8 @@ export function renderSummaryMessage(model: SummaryModel, options: SummaryMessag
   const period = `${dayjs(model.period.fromMs).tz(zone).format("D MMM")} – ${dayjs(model.period.toMs).tz(zone).format("D MMM YYYY")}`;
   const more = (left: number) => `…and ${left} more in the CSV`;
   const { fleet, previousFleet } = model;
+  const names = options.names ?? new Map<string, string>();
+  const person = (user: string) => escapeMrkdwn(names.get(user) ?? user);
 
   const blocks: types.KnownBlock[] = [];
   blocks.push(section(`*GPU summary for ${escapeMrkdwn(options.teamName)}: ${period}*`));
@@ -105,7 +113,7 @@ export function renderSummaryMessage(model: SummaryModel, options: SummaryMessag
         p.stops > 0 ? `${p.stops} ${p.stops === 1 ? "stop" : "stops"} saving ${money(p.savedCost)}` : null,
         p.keeps > 0 ? `${p.keeps} ${p.keeps === 1 ? "keep" : "keeps"}` : null,
       ].filter((part) => part !== null);
-      return `• ${mention(p.user)}: ${claims}${acts.length > 0 ? `; ${acts.join(", ")}` : ""}`;
+      return `• ${person(p.user)}: ${claims}${acts.length > 0 ? `; ${acts.join(", ")}` : ""}`;
     });
     blocks.push(section(`*People* (GPU time claimed vs busy)\n${rows(personLines, maxRows, more)}`));
   }
@@ -113,7 +121,7 @@ export function renderSummaryMessage(model: SummaryModel, options: SummaryMessag
   const actionLines = [
     ...model.stops.map(
       (s) =>
-        `• ${escapeMrkdwn(s.host)} stopped by ${actorMention(s.actor)} ${when(s.atMs)}${s.forced ? " (forced)" : ""}: ` +
+        `• ${escapeMrkdwn(s.host)} stopped by ${person(s.actor)} ${when(s.atMs)}${s.forced ? " (forced)" : ""}: ` +
         `${s.nextUseMs === null ? "not used again" : `next used ${when(s.nextUseMs)}`}, ` +
         `off ${formatHours(s.offHours)}, saved ${moneyOrUnknown(s.savedCost)}`,
     ),
@@ -233,8 +241,4 @@ function rows(
     used += line.length + 1;
   }
   return out.join("\n");
-}
-
-function actorMention(actor: string): string {
-  return /^[UW][A-Z0-9]{2,}$/.test(actor) ? mention(actor) : escapeMrkdwn(actor);
 }

@@ -140,12 +140,14 @@ function shown(blocks: unknown[] | undefined): string[] {
 }
 
 describe("the biweekly summary message", () => {
-  test("says what a person needs, in order, with the trend", () => {
+  test("says what a person needs, in order, with the trend; names people without notifying them", () => {
     const reply = renderSummaryMessage(model({}), {
       teamName: "ml-infra",
       lateSinceMs: null,
       filesAttached: true,
+      names: new Map([["U0CAROL", "Carol <ops>"]]),
     });
+    assert.doesNotMatch(JSON.stringify(reply), /<@|<!/, "no mention: nobody is pinged by a summary");
     assert.equal(
       reply.text,
       "GPU summary 2 Mar – 16 Mar 2026: mean utilisation 42 %, idle 2,300 h of GPU time costing €4,322",
@@ -159,9 +161,9 @@ describe("the biweekly summary message", () => {
         "• *gpu-a* 12 % (▼ 8 pts), idle 1,900 h of GPU time, €3,800\n" +
         "• *cloud-b* 9 % (▼ 12 pts), idle 1,900 h of GPU time, no price",
       "*People* (GPU time claimed vs busy)\n" +
-        "• <@U0BOB>: claimed 96 h, busy 24 h (25 % busy), idle cost €144; 1 keep\n" +
-        "• <@U0CAROL>: no claims; 1 stop saving €72.00",
-      "*Stops and snoozes*\n• cloud-b stopped by <@U0CAROL> Thu 5 Mar 15:00: not used again, off 18 h, saved €72.00\n" +
+        "• U0BOB: claimed 96 h, busy 24 h (25 % busy), idle cost €144; 1 keep\n" +
+        "• Carol &lt;ops&gt;: no claims; 1 stop saving €72.00",
+      "*Stops and snoozes*\n• cloud-b stopped by Carol &lt;ops&gt; Thu 5 Mar 15:00: not used again, off 18 h, saved €72.00\n" +
         "Snoozes: 1 keep, 4 h kept in all.",
       "*Containers* (requests vs use over the period)\n1 container group, 1 using under half of what it requests.\n" +
         "• ml/trainer/main: CPU peak 1.5 of 8 cores (19 %) → request 1.8; GPU memory max 29.3 GiB of 80.0 GiB (37 %) → 38.1 GiB would do",
