@@ -140,6 +140,17 @@ describe("the claim grammar", () => {
       );
     });
 
+    test("host names match whatever their case, in every command that names one", () => {
+      const answer = (text: string) => answerCommand(rig.deps, BOB, text).text;
+      assert.equal(answer("status GPU-A"), answer("status gpu-a"));
+      assert.doesNotMatch(answer("status Gpu-B1"), /no host/);
+      assert.equal(answer("claim GPU-A:2 for 1h"), "You hold gpu-a:2 until 11:00 (1 h).");
+      assert.equal(answer("extend Gpu-A:2 1h"), "gpu-a:2 is yours until 12:00.");
+      assert.equal(answer("release GPU-A:2"), "Released gpu-a:2.");
+      assert.doesNotMatch(answer("keep GPU-B1 1h"), /no host/);
+      assert.doesNotMatch(answer("stop gpu-B1"), /no host/);
+    });
+
     test("property: arbitrary text never throws; every rejected form shows the right form", () => {
       const word = fc.oneof(
         fc.constantFrom(
