@@ -34,6 +34,7 @@ export interface SummaryMessageOptions {
  * plus the fixed text) under the ~11,000 that `msg_blocks_too_long` allows.
  */
 const SECTION_BUDGET = 1_500;
+const DAY_MS = 86_400_000;
 const SHORT_BUDGET = 1_100;
 
 /**
@@ -85,7 +86,7 @@ export function renderSummaryMessage(model: SummaryModel, options: SummaryMessag
         `${money(model.savedCost)} (${model.stops.length} ${model.stops.length === 1 ? "stop" : "stops"})`,
       ),
       field("Hosts · GPUs", `${fleet.hosts} · ${fleet.gpus}`),
-      field("No readings", `${formatHours(fleet.unknownGpuHours)} of GPU time (never counted as idle)`),
+      field("Data", coverageText(model, when)),
     ],
   });
   blocks.push({ type: "divider" });
@@ -171,6 +172,22 @@ export function renderSummaryMessage(model: SummaryModel, options: SummaryMessag
     `GPU summary ${period}: mean utilisation ${formatPct(fleet.utilMeanPct)}, ` +
     `idle ${formatHours(fleet.idleGpuHours)} of GPU time costing ${money(fleet.idleCost)}`;
   return { text, blocks: blocks.slice(0, LIMITS.blocksPerMessage) };
+}
+
+/** `all 14 days; readings for 94 % of GPU time, 232 h without (never counted as idle)`. */
+function coverageText(model: SummaryModel, when: (ms: number) => string): string {
+  const { period, coverage, fleet } = model;
+  const periodDays = Math.round((period.toMs - period.fromMs) / DAY_MS);
+  const coveredDays = (coverage.untilMs - coverage.fromMs) / DAY_MS;
+  const span =
+    coveredDays >= periodDays - 1 / 24
+      ? `all ${periodDays} days`
+      : `${Math.round(coveredDays * 10) / 10} of ${periodDays} days (${when(coverage.fromMs)} – ${when(coverage.untilMs)})`;
+  if (coverage.readShare === null) return `${span}; no GPU seen`;
+  return (
+    `${span}; readings for ${formatPct(100 * coverage.readShare)} of GPU time, ` +
+    `${formatHours(fleet.unknownGpuHours)} without (never counted as idle)`
+  );
 }
 
 function containerText(model: SummaryModel, maxRows: number, more: (left: number) => string): string {

@@ -46,6 +46,7 @@ function model(over: Partial<SummaryModel>): SummaryModel {
     dayStartsMs: Array.from({ length: 14 }, (_, i) => FROM + i * DAY),
     fleet: fleet({}),
     previousFleet: fleet({ utilMeanPct: 35.2, idleGpuHours: 2_000, idleCost: 4_800 }),
+    coverage: { fromMs: FROM, untilMs: TO, readShare: 3_800 / 4_032 },
     hosts: [
       hostRow("gpu-a"),
       hostRow("cloud-b", { gpus: 4, utilMeanPct: 9, idleCost: null, paidByTheHour: true }),
@@ -155,7 +156,7 @@ describe("the biweekly summary message", () => {
     assert.deepEqual(shown(reply.blocks), [
       "*GPU summary for ml-infra: 2 Mar – 16 Mar 2026*",
       "*Mean GPU utilisation*\n42 % (▲ 6 pts) | *Idle GPU-hours*\n2,300 h (▲ 15 %) | *Idle cost*\n€4,322 (▼ 10 %) | " +
-        "*Saved by stops*\n€72.00 (1 stop) | *Hosts · GPUs*\n2 · 12 | *No readings*\n232 h of GPU time (never counted as idle)",
+        "*Saved by stops*\n€72.00 (1 stop) | *Hosts · GPUs*\n2 · 12 | *Data*\nall 14 days; readings for 94 % of GPU time, 232 h without (never counted as idle)",
       "(divider)",
       "*Hosts by idle cost* (mean utilisation, change, idle time, idle cost)\n" +
         "• *gpu-a* 12 % (▼ 8 pts), idle 1,900 h of GPU time, €3,800\n" +
