@@ -178,9 +178,10 @@ export function renderSummaryMessage(model: SummaryModel, options: SummaryMessag
 function coverageText(model: SummaryModel, when: (ms: number) => string): string {
   const { period, coverage, fleet } = model;
   const periodDays = Math.round((period.toMs - period.fromMs) / DAY_MS);
+  // NOTE: the last hour before the slot is rolled up a few minutes after it: not worth a mention.
   const coveredDays = (coverage.untilMs - coverage.fromMs) / DAY_MS;
   const span =
-    coveredDays >= periodDays - 1 / 24
+    coveredDays >= periodDays - 1.5 / 24
       ? `all ${periodDays} days`
       : `${Math.round(coveredDays * 10) / 10} of ${periodDays} days (${when(coverage.fromMs)} – ${when(coverage.untilMs)})`;
   if (coverage.readShare === null) return `${span}; no GPU seen`;
