@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import { payloadProblem } from "../../src/bot/payload-problem.ts";
 import type { HttpDriver } from "../../src/playground/slack-emulator/http-driver.ts";
-import { slackSignature } from "../../src/playground/slack-emulator/start-slack-emulator.ts";
 import { BotHarness, EVE, standardConfig } from "../helpers/bot-harness.ts";
 
 const nowS = () => Math.floor(Date.now() / 1000);
@@ -58,40 +57,31 @@ describe("signed HTTP requests the bot refuses", { timeout: 60_000 }, () => {
     assert.deepEqual(h.emulator.internalErrors(), []);
   });
 
-  test("a signed but half-formed block_actions payload gets 400 at once and one warning", async () => {
-    h = await BotHarness.start({ transport: "http", config: standardConfig({}) });
-    const url =
-      (await driver().slashCommand({ user: EVE, text: "help" })).request?.url ?? assert.fail("HTTP");
-    const send = (payload: unknown) => {
-      const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
-      const timestampS = nowS();
-      return driver().send({
-        url,
-        body,
-        headers: {
-          "content-type": "application/x-www-form-urlencoded",
-          "x-slack-request-timestamp": String(timestampS),
-          "x-slack-signature": slackSignature(h.emulator.identity.signingSecret, timestampS, body),
-        },
+  for (const transport of ["http", "socket"] as const) {
+    test(`a half-formed block_actions payload is answered at once with one warning (${transport})`, async () => {
+      h = await BotHarness.start({ transport, config: standardConfig({}) });
+      const halfFormed = await h.user.rawInteraction({
+        type: "block_actions",
+        user: { id: EVE },
+        team: { id: h.emulator.identity.teamId },
+        actions: [{ type: "button", block_id: "b" }],
       });
-    };
-    const halfFormed = await send({
-      type: "block_actions",
-      user: { id: EVE },
-      team: { id: h.emulator.identity.teamId },
-      actions: [{ type: "button", block_id: "b" }],
+      const untyped = await h.user.rawInteraction({ user: { id: EVE } });
+      for (const delivery of [halfFormed, untyped]) {
+        assert.ok(delivery.elapsedMs < 1_000, `answered in ${delivery.elapsedMs} ms`);
+        assert.equal(delivery.timedOut, false);
+        // HTTP: 400. Socket Mode has no status: the envelope is acked so Slack does not send it again.
+        if (transport === "http") assert.equal(delivery.httpStatus, 400);
+        else assert.equal(delivery.acked, true);
+      }
+      assert.deepEqual(
+        h.logs.map((line) => [line.level, line.msg]),
+        [
+          [40, "refused a malformed Slack payload: block_actions action 0 without an action_id"],
+          [40, "refused a malformed Slack payload: no type, command or event"],
+        ],
+      );
+      assert.deepEqual(h.emulator.internalErrors(), []);
     });
-    assert.equal(halfFormed.status, 400);
-    assert.ok(halfFormed.elapsedMs < 1_000, `answered in ${halfFormed.elapsedMs} ms`);
-    const untyped = await send({ user: { id: EVE } });
-    assert.equal(untyped.status, 400);
-    assert.deepEqual(
-      h.logs.map((line) => [line.level, line.msg]),
-      [
-        [40, "refused a malformed Slack payload: block_actions action 0 without an action_id"],
-        [40, "refused a malformed Slack payload: no type, command or event"],
-      ],
-    );
-    assert.deepEqual(h.emulator.internalErrors(), []);
-  });
+  }
 });

@@ -303,6 +303,18 @@ export class Interactions {
   }
 
   /**
+   * Delivers an interaction payload exactly as given (a half-formed one included), to see how the
+   * app answers something Slack itself would never send.
+   */
+  async rawInteraction(payload: JsonObject, options: DeliverOptions = {}): Promise<Delivery> {
+    return this.#send("interactive", payload, options, {
+      what: "the interaction",
+      user: undefined,
+      tampered: options.tamper !== undefined,
+    });
+  }
+
+  /**
    * Delivers the same envelope again, as Slack does when it retries: same envelope_id (Socket
    * Mode) or same body re-signed (HTTP), with `retry_attempt`/`X-Slack-Retry-Num` when given.
    */
