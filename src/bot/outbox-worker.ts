@@ -3,7 +3,7 @@ import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
 import type { BotStateStore } from "../store/bot-state-store.ts";
 import type { OutboxItem } from "../store/outbox-store.ts";
-import type { Notifier, SlackMethod } from "../usecases/ports.ts";
+import type { IfLate, Notifier, SlackMethod } from "../usecases/ports.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { classifySlackFailure } from "./classify-slack-failure.ts";
 import { createLeanFetch } from "./lean-fetch.ts";
@@ -212,7 +212,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       log.warn({ outboxId: item.id, alertId: item.alertId }, "alert already posted; second post skipped");
       return;
     }
-    const resolved = resolvePlaceholders(item);
+    const resolved = resolvePlaceholders(withLateNotice(item, clock.now()));
     if (!resolved.ok) {
       giveUp(item, "no_alert_message", { reason: resolved.reason });
       return;
@@ -374,6 +374,16 @@ function platformDetail(error: unknown): string[] | undefined {
   const data = (error as { data?: { errors?: unknown; response_metadata?: { messages?: unknown } } }).data;
   const detail = data?.errors ?? data?.response_metadata?.messages;
   return Array.isArray(detail) ? detail.map(String) : undefined;
+}
+
+/** The item without its `$ifLate` key, and with those blocks in when it is sent late (see {@link IfLate}). */
+function withLateNotice(item: OutboxItem, nowMs: number): OutboxItem {
+  const { $ifLate: late, ...args } = item.args as Record<string, unknown> & { $ifLate?: IfLate };
+  if (late === undefined) return item;
+  if (nowMs - item.createdAtMs > late.afterMs && Array.isArray(args.blocks)) {
+    args.blocks = [...args.blocks.slice(0, 1), ...late.blocks, ...args.blocks.slice(1)];
+  }
+  return { ...item, args };
 }
 
 function placeholderId(value: unknown): number | undefined {

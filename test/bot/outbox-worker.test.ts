@@ -21,7 +21,7 @@ import { ManualClock, MINUTE_MS } from "../../src/shared/clock.ts";
 import { createLogger } from "../../src/shared/logger.ts";
 import { type BotStateStore, createBotStateStore } from "../../src/store/bot-state-store.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
-import { alertTs } from "../../src/usecases/ports.ts";
+import { alertTs, ifLate } from "../../src/usecases/ports.ts";
 
 const GPUS = "C0GPUS";
 const QUIET = "C0QUIET";
@@ -484,5 +484,35 @@ describe("outbox worker against the Slack emulator", { timeout: 30_000 }, () => 
       'gpu_warden_slack_messages_set_aside_total{method="chat.postMessage",reason="not_in_channel"} 1',
     ]);
     assert.deepEqual(rig.waits, []);
+  });
+
+  test("a message that reaches Slack late (an outage) carries its late notice; on time it does not", async () => {
+    const notice = { type: "context", elements: [{ type: "mrkdwn", text: "Posted late" }] };
+    const summary = (text: string) => ({
+      channel: GPUS,
+      text,
+      blocks: [
+        { type: "section", text: { type: "mrkdwn", text } },
+        { type: "section", text: { type: "mrkdwn", text: "figures" } },
+      ],
+      $ifLate: ifLate(30 * MINUTE_MS, [notice]),
+    });
+    const worker = rig.worker();
+    worker.start();
+    worker.send("chat.postMessage", summary("on time"));
+    await worker.drain();
+    rig.emulator.failFor("chat.postMessage", { status: 503 }, 45 * MINUTE_MS);
+    worker.send("chat.postMessage", summary("after the outage"));
+    await worker.drain();
+
+    const shown = rig.emulator
+      .channel(GPUS)
+      .messages.map((m) => m.blocks.map((b) => JSON.stringify(b).includes("Posted late")));
+    assert.deepEqual(shown, [
+      [false, false],
+      [false, true, false],
+    ]);
+    assert.ok(rig.emulator.calls("chat.postMessage").every((call) => !("$ifLate" in call.args)));
+    assert.ok(rig.clock.now() - START_MS > 45 * MINUTE_MS);
   });
 });

@@ -58,13 +58,7 @@ export function renderSummaryMessage(model: SummaryModel, options: SummaryMessag
 
   const blocks: types.KnownBlock[] = [];
   blocks.push(section(`*GPU summary for ${escapeMrkdwn(options.teamName)}: ${period}*`));
-  if (options.lateSinceMs !== null) {
-    blocks.push(
-      context(
-        `:hourglass: Posted late: this summary was due ${when(options.lateSinceMs)} while the bot was down.`,
-      ),
-    );
-  }
+  if (options.lateSinceMs !== null) blocks.push(summaryLateNotice(options.lateSinceMs, zone, "bot-down"));
   const unpriced = fleet.unpricedGpus > 0 ? ` (${fleet.unpricedGpus} GPUs without a price left out)` : "";
   blocks.push({
     type: "section",
@@ -188,6 +182,24 @@ function coverageText(model: SummaryModel, when: (ms: number) => string): string
   return (
     `${span}; readings for ${formatPct(100 * coverage.readShare)} of GPU time, ` +
     `${formatHours(fleet.unknownGpuHours)} without (never counted as idle)`
+  );
+}
+
+/**
+ * The line that says a summary was posted late: it was due at `dueMs`, and either the bot was down
+ * then (`bot-down`, known when it is queued) or Slack did not take it for a while (`slack`, added by
+ * the outbox when it is sent late).
+ */
+export function summaryLateNotice(
+  dueMs: number,
+  zone: string,
+  why: "bot-down" | "slack",
+): types.ContextBlock {
+  const due = dayjs(dueMs).tz(zone).format("ddd D MMM HH:mm");
+  return context(
+    why === "bot-down"
+      ? `:hourglass: Posted late: this summary was due ${due} while the bot was down.`
+      : `:hourglass: Posted late: this summary was due ${due} and waited for Slack to take it.`,
   );
 }
 

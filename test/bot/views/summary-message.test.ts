@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { renderSummaryMessage } from "../../../src/bot/views/summary-message.ts";
+import { renderSummaryMessage, summaryLateNotice } from "../../../src/bot/views/summary-message.ts";
 import { rightsize } from "../../../src/checks/rightsizing.ts";
 import { blockProblems, blocksTextChars } from "../../../src/playground/slack-emulator/validate-blocks.ts";
 import type { FleetTotals, HostRow, SummaryModel } from "../../../src/reports/summary-model.ts";
@@ -190,6 +190,18 @@ describe("the biweekly summary message", () => {
       ),
     );
     assert.match(lines.at(-1)!, /need `slack.channel` set to the channel ID/);
+  });
+
+  test("a summary queued on time that waited for Slack says so when it arrives", () => {
+    assert.deepEqual(summaryLateNotice(TO, "Europe/Berlin", "slack"), {
+      type: "context",
+      elements: [
+        {
+          type: "mrkdwn",
+          text: ":hourglass: Posted late: this summary was due Mon 16 Mar 10:00 and waited for Slack to take it.",
+        },
+      ],
+    });
   });
 
   test("the worst case (hundreds of 255-character names in every list) stays within Slack's limits", () => {
