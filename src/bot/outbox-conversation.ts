@@ -18,17 +18,37 @@ export function conversationOf(route: OutboxRoute): string {
 }
 
 /**
- * The oldest item of each conversation, oldest first: only these may be sent now. A later item of
- * a conversation waits for its head (sent or set aside), whatever happens elsewhere.
+ * Remembers each pending item's conversation (it never changes), so the worker finds the heads of
+ * the conversations from ids alone: the arguments of an item are read once, not at every step.
  */
-export function conversationHeads(routes: readonly OutboxRoute[]): OutboxRoute[] {
-  const seen = new Set<string>();
-  const heads: OutboxRoute[] = [];
-  for (const route of routes) {
-    const conversation = conversationOf(route);
-    if (seen.has(conversation)) continue;
-    seen.add(conversation);
-    heads.push(route);
+export class ConversationIndex {
+  readonly #conversations = new Map<number, string>();
+
+  /**
+   * The oldest item of each conversation, oldest first: only these may be sent now. A later item of
+   * a conversation waits for its head (sent or set aside), whatever happens elsewhere.
+   */
+  heads(
+    schedule: ReadonlyArray<{ id: number; notBeforeMs: number }>,
+    routesFrom: (minId: number) => OutboxRoute[],
+  ): Array<{ id: number; notBeforeMs: number; conversation: string }> {
+    const pending = new Set(schedule.map((item) => item.id));
+    for (const id of this.#conversations.keys()) if (!pending.has(id)) this.#conversations.delete(id);
+    const firstUnknown = schedule.find((item) => !this.#conversations.has(item.id));
+    if (firstUnknown !== undefined) {
+      for (const route of routesFrom(firstUnknown.id))
+        this.#conversations.set(route.id, conversationOf(route));
+    }
+    const seen = new Set<string>();
+    const heads: Array<{ id: number; notBeforeMs: number; conversation: string }> = [];
+    for (const item of schedule) {
+      const conversation = this.#conversations.get(item.id);
+      // NOTE: cannot happen (both reads are synchronous); were it to, nothing after it may overtake it.
+      if (conversation === undefined) break;
+      if (seen.has(conversation)) continue;
+      seen.add(conversation);
+      heads.push({ ...item, conversation });
+    }
+    return heads;
   }
-  return heads;
 }

@@ -7,7 +7,7 @@ import type { IfLate, Notifier, SlackMethod } from "../usecases/ports.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { classifySlackFailure } from "./classify-slack-failure.ts";
 import { createLeanFetch } from "./lean-fetch.ts";
-import { conversationHeads } from "./outbox-conversation.ts";
+import { ConversationIndex } from "./outbox-conversation.ts";
 import { missingScope, slackErrorHint } from "./slack-error-hint.ts";
 
 const { WebClient } = bolt.webApi;
@@ -121,6 +121,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   let wakeIdle: (() => void) | undefined;
   /** After a 429, nothing is sent before this instant. */
   let pausedUntilMs = 0;
+  const conversations = new ConversationIndex();
   const drains = new Set<() => void>();
 
   const wake = () => {
@@ -289,7 +290,9 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
 
   /** The next item to send now, or how long to wait for one (`null`: nothing is pending). */
   const pick = (): OutboxItem | { waitMs: number } | null => {
-    const heads = conversationHeads(store.outbox.pendingRoutes());
+    const heads = conversations.heads(store.outbox.pendingSchedule(), (minId) =>
+      store.outbox.pendingRoutes(minId),
+    );
     if (heads.length === 0) return null;
     const nowMs = clock.now();
     if (pausedUntilMs > nowMs) return { waitMs: pausedUntilMs - nowMs };

@@ -44,8 +44,10 @@ export interface OutboxStore {
   ): number;
   /** The oldest pending item. */
   next(): OutboxItem | null;
-  /** Every pending item's route, oldest first. */
-  pendingRoutes(): OutboxRoute[];
+  /** Every pending item's id and not_before, oldest first (cheap: no arguments read). */
+  pendingSchedule(): Array<{ id: number; notBeforeMs: number }>;
+  /** The routes of the pending items from `minId` on, oldest first. */
+  pendingRoutes(minId?: number): OutboxRoute[];
   /** A pending item by id; `null` once it is sent, dead or gone. */
   pendingById(id: number): OutboxItem | null;
   markSent(id: number, atMs: number): void;
@@ -95,7 +97,10 @@ export function createOutboxStore(db: Database): OutboxStore {
        json_extract(args, '$.user_id') AS user,
        coalesce(json_extract(args, '$.ts."$alertTs"'), json_extract(args, '$.thread_ts."$alertTs"'))
          AS placeholderAlertId
-     FROM outbox WHERE state = 'pending' ORDER BY id`,
+     FROM outbox WHERE state = 'pending' AND id >= ? ORDER BY id`,
+  );
+  const selectSchedule = db.prepare(
+    "SELECT id, not_before_ms AS notBeforeMs FROM outbox WHERE state = 'pending' ORDER BY id",
   );
   const selectPendingById = db.prepare("SELECT * FROM outbox WHERE state = 'pending' AND id = ?");
   const countPending = db.prepare("SELECT count(*) FROM outbox WHERE state = 'pending'").pluck();
@@ -113,8 +118,9 @@ export function createOutboxStore(db: Database): OutboxStore {
         ).lastInsertRowid,
       ),
     next: () => itemOf(selectNext.get() as OutboxRow | undefined),
-    pendingRoutes: () =>
-      (selectRoutes.all() as Array<Record<string, unknown>>).map((row) => ({
+    pendingSchedule: () => selectSchedule.all() as Array<{ id: number; notBeforeMs: number }>,
+    pendingRoutes: (minId = 0) =>
+      (selectRoutes.all(minId) as Array<Record<string, unknown>>).map((row) => ({
         id: Number(row.id),
         method: String(row.method),
         alertId: typeof row.alertId === "number" ? row.alertId : null,
