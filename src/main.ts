@@ -5,6 +5,7 @@ import type { BotDeps } from "./bot/bot-deps.ts";
 import { createConsoleNotifier } from "./bot/console-notifier.ts";
 import { registerListeners } from "./bot/listeners/index.ts";
 import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "./bot/outbox-worker.ts";
+import { slackPeopleDirectory } from "./bot/slack-people.ts";
 import type { LoadedConfig } from "./config/load-config.ts";
 import type { Config } from "./config/schema.ts";
 import { ledgerJob } from "./jobs/ledger-job.ts";
@@ -185,6 +186,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
       }),
       clock,
       logger,
+      onSetAside: ({ method, reason }) => metrics.slackSetAside.inc({ method, reason }),
     });
     notifier = outbox;
   } else {
@@ -331,6 +333,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
         logger,
         notifier,
         warden,
+        people: slack === null ? undefined : slackPeopleDirectory(slack.client, clock, logger),
       }),
       reclaimReviewJob({ config, metrics: store, reclaims, state, notifier, warden, clock, logger }),
       claimsJob(botDeps),

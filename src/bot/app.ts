@@ -2,13 +2,15 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import bolt, { type App, type AppOptions, type webApi } from "@slack/bolt";
 import type { ExtendedErrorHandlerArgs } from "@slack/bolt/dist/App.js";
-import type { Clock } from "../shared/clock.ts";
+import { type Clock, systemClock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
 import type { DeliveryStore } from "../store/delivery-store.ts";
 import { boltLevel, boltLogger } from "./bolt-logger.ts";
 import { dedupeDeliveries } from "./dedupe-deliveries.ts";
+import { guardPayloads, refuseFutureRequests } from "./guard-deliveries.ts";
 import { type HealthEndpoints, healthRoutes } from "./health-routes.ts";
 import { createLeanFetch } from "./lean-fetch.ts";
+import { MalformedPayloadError } from "./payload-problem.ts";
 import { missingScope, slackErrorCode, slackErrorHint } from "./slack-error-hint.ts";
 
 const {
@@ -37,6 +39,8 @@ export interface SlackAppOptions {
   host?: string;
   logger: Logger;
   clock: Clock;
+  /** Real time for request timestamps (Bolt checks staleness with `Date.now()`); default the system clock. */
+  wallClock?: Clock;
   /** Handled deliveries: a Slack retry or an exact replay runs no listener twice. */
   deliveries: DeliveryStore;
   /** HTTP mode: `/healthz` and `/metrics` on the same port as `/slack/events`. */
@@ -133,7 +137,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
           logger: boltLogger(logger, "socket-mode"),
           logLevel: level,
           clientPingTimeout: options.clientPingTimeoutMs ?? 5_000,
-          processEventErrorHandler: (args) =>
+          processEventErrorHandler: async (args) =>
+            args.error instanceof MalformedPayloadError ||
             defaultProcessEventErrorHandler({ ...args, logger: receiverLogger("socket-mode", args.error) }),
           installerOptions: {
             clientOptions: {
@@ -151,13 +156,24 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
           logger: boltLogger(logger, "http"),
           logLevel: level,
           customRoutes: options.endpoints === undefined ? [] : healthRoutes(options.endpoints, slackLog),
-          processEventErrorHandler: (args) =>
-            HTTPModuleFunctions.defaultProcessEventErrorHandler({
-              ...args,
-              logger: receiverLogger("http", args.error),
-            }),
+          processEventErrorHandler: async (args) => {
+            if (!(args.error instanceof MalformedPayloadError)) {
+              return HTTPModuleFunctions.defaultProcessEventErrorHandler({
+                ...args,
+                logger: receiverLogger("http", args.error),
+              });
+            }
+            if (!args.response.headersSent) HTTPModuleFunctions.buildNoBodyResponse(args.response, 400);
+            return false;
+          },
+          // NOTE: Bolt's 3 s timer also fires for a request already answered (a malformed one).
+          unhandledRequestHandler: (args) => {
+            if (!args.response.headersSent) HTTPModuleFunctions.defaultUnhandledRequestHandler(args);
+          },
         })
       : undefined;
+  if (httpReceiver !== undefined)
+    refuseFutureRequests(httpReceiver, options.wallClock ?? systemClock, slackLog);
 
   const knowsBot = options.botId !== undefined && options.botUserId !== undefined;
   const appOptions: AppOptions = {
@@ -179,6 +195,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     appOptions.deferInitialization = true;
   }
   const app = new BoltApp(appOptions);
+  guardPayloads(app, slackLog, describeDelivery);
   app.use(dedupeDeliveries({ deliveries: options.deliveries, clock: options.clock, logger: slackLog }));
   app.error(async ({ error, body, context }: ExtendedErrorHandlerArgs) => {
     logListenerError(slackLog, botName, error, body, context.retryNum);

@@ -3,10 +3,11 @@ import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
 import type { BotStateStore } from "../store/bot-state-store.ts";
 import type { OutboxItem } from "../store/outbox-store.ts";
-import type { Notifier, SlackMethod } from "../usecases/ports.ts";
+import type { IfLate, Notifier, SlackMethod } from "../usecases/ports.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { classifySlackFailure } from "./classify-slack-failure.ts";
 import { createLeanFetch } from "./lean-fetch.ts";
+import { ConversationIndex } from "./outbox-conversation.ts";
 import { missingScope, slackErrorHint } from "./slack-error-hint.ts";
 
 const { WebClient } = bolt.webApi;
@@ -28,6 +29,8 @@ export interface OutboxWorkerOptions {
   maxUnexpectedAttempts?: number;
   /** How the worker waits for `not_before`; real timers by default (tests inject a clock-advancing one). */
   sleep?: Sleep;
+  /** Called once for each message set aside for good (e.g. to count it on `/metrics`). */
+  onSetAside?: (setAside: { method: string; reason: string }) => void;
 }
 
 export interface OutboxWorker extends Notifier {
@@ -93,11 +96,14 @@ const realSleep: Sleep = (ms, signal) =>
   });
 
 /**
- * Delivers the durable outbox to Slack strictly in order: the oldest pending item first, and a
- * retriable failure holds the queue (so an alert is never edited before it is posted, and thread
- * replies keep their order). 429 waits for `Retry-After`; 5xx, timeouts and network errors back off
- * exponentially up to a cap; errors Slack will never accept mark the item dead with one log line that
- * says how to fix it, and the queue moves on.
+ * Delivers the durable outbox to Slack in order within each conversation ({@link conversationOf}:
+ * an alert with its updates and thread replies, a thread, a channel or DM, a Home tab), the oldest
+ * due item first. A retriable failure holds its own conversation only (an alert is never edited
+ * before it is posted, thread replies keep their order), never the others. 429 holds every
+ * conversation for `Retry-After` (Slack's limits are per method and app); 5xx, timeouts and network
+ * errors back off exponentially up to a cap; errors Slack will never accept (`channel_not_found`,
+ * `not_in_channel`, `invalid_blocks`…) set the item aside with one log line that says how to fix it,
+ * and its conversation moves on.
  */
 export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const { store, client, clock, logger } = options;
@@ -110,13 +116,24 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   let running = false;
   let loop: Promise<void> | undefined;
   let stopSignal = new AbortController();
+  /** Aborted by a new message or by stop(): a wait for another conversation's not_before ends early. */
+  let waitSignal = new AbortController();
   let wakeIdle: (() => void) | undefined;
+  /** After a 429, nothing is sent before this instant. */
+  let pausedUntilMs = 0;
+  const conversations = new ConversationIndex();
   const drains = new Set<() => void>();
 
   const wake = () => {
+    waitSignal.abort();
     const resolve = wakeIdle;
     wakeIdle = undefined;
     resolve?.();
+  };
+
+  const waitFor = async (ms: number) => {
+    if (waitSignal.signal.aborted || stopSignal.signal.aborted) waitSignal = new AbortController();
+    await sleep(ms, AbortSignal.any([waitSignal.signal, stopSignal.signal]));
   };
 
   const settleDrains = () => {
@@ -168,6 +185,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     const first = Array.isArray(detail.slackDetail) ? detail.slackDetail[0] : detail.reason;
     const why = typeof first === "string" ? `${code}: ${first.replace(/^\[ERROR\] /, "")}` : code;
     store.outbox.markDead(item.id, why, clock.now());
+    options.onSetAside?.({ method: item.method, reason: code });
     const channel = stringArg(item.args.channel) ?? stringArg(item.args.channel_id);
     const hint = slackErrorHint(code, { botName, channel, needed: detail.needed as string | undefined });
     log.error(
@@ -180,7 +198,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         hint,
         ...detail,
       },
-      `Slack refused ${item.method} for good (${why}); message ${item.id} dropped${hint === undefined ? "" : `: ${hint}`}`,
+      `Slack refused ${item.method} for good (${why}); message ${item.id} set aside${hint === undefined ? "" : `: ${hint}`}`,
     );
   };
 
@@ -195,7 +213,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       log.warn({ outboxId: item.id, alertId: item.alertId }, "alert already posted; second post skipped");
       return;
     }
-    const resolved = resolvePlaceholders(item);
+    const resolved = resolvePlaceholders(withLateNotice(item, clock.now()));
     if (!resolved.ok) {
       giveUp(item, "no_alert_message", { reason: resolved.reason });
       return;
@@ -237,6 +255,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
           return;
         case "rate-limited":
           store.outbox.retryLater(item.id, failure.code, nowMs + failure.retryAfterMs);
+          pausedUntilMs = Math.max(pausedUntilMs, nowMs + failure.retryAfterMs);
           log.warn(
             { outboxId: item.id, method: item.method, retryAfterMs: failure.retryAfterMs },
             "Slack rate limit: holding the outbox for Retry-After",
@@ -269,26 +288,38 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const backoffMs = (attemptsBefore: number): number =>
     Math.min(backoff.maxMs, backoff.initialMs * 2 ** Math.min(attemptsBefore, 30));
 
+  /** The next item to send now, or how long to wait for one (`null`: nothing is pending). */
+  const pick = (): OutboxItem | { waitMs: number } | null => {
+    const heads = conversations.heads(store.outbox.pendingSchedule(), (minId) =>
+      store.outbox.pendingRoutes(minId),
+    );
+    if (heads.length === 0) return null;
+    const nowMs = clock.now();
+    if (pausedUntilMs > nowMs) return { waitMs: pausedUntilMs - nowMs };
+    const due = heads.find((head) => head.notBeforeMs <= nowMs);
+    if (due === undefined) return { waitMs: Math.min(...heads.map((head) => head.notBeforeMs)) - nowMs };
+    return store.outbox.pendingById(due.id) ?? { waitMs: 0 };
+  };
+
   const run = async (): Promise<void> => {
     while (running) {
       try {
-        const item = store.outbox.next();
-        if (item === null) {
+        const next = pick();
+        if (next === null) {
           settleDrains();
           await new Promise<void>((resolve) => {
             wakeIdle = resolve;
           });
           continue;
         }
-        const waitMs = item.notBeforeMs - clock.now();
-        if (waitMs > 0) {
-          await sleep(waitMs, stopSignal.signal);
+        if ("waitMs" in next) {
+          if (next.waitMs > 0) await waitFor(next.waitMs);
           continue;
         }
-        await deliver(item);
+        await deliver(next);
       } catch (error) {
         log.error({ err: error }, "outbox worker step failed; trying again shortly");
-        await sleep(backoff.initialMs, stopSignal.signal);
+        await waitFor(backoff.initialMs);
       }
     }
   };
@@ -346,6 +377,16 @@ function platformDetail(error: unknown): string[] | undefined {
   const data = (error as { data?: { errors?: unknown; response_metadata?: { messages?: unknown } } }).data;
   const detail = data?.errors ?? data?.response_metadata?.messages;
   return Array.isArray(detail) ? detail.map(String) : undefined;
+}
+
+/** The item without its `$ifLate` key, and with those blocks in when it is sent late (see {@link IfLate}). */
+function withLateNotice(item: OutboxItem, nowMs: number): OutboxItem {
+  const { $ifLate: late, ...args } = item.args as Record<string, unknown> & { $ifLate?: IfLate };
+  if (late === undefined) return item;
+  if (nowMs - item.createdAtMs > late.afterMs && Array.isArray(args.blocks)) {
+    args.blocks = [...args.blocks.slice(0, 1), ...late.blocks, ...args.blocks.slice(1)];
+  }
+  return { ...item, args };
 }
 
 function placeholderId(value: unknown): number | undefined {

@@ -5,6 +5,7 @@ import { slackEscape } from "../usecases/action-text.ts";
 import type { ClaimTarget } from "../usecases/claim-gpus.ts";
 import type { KeepSpan } from "../usecases/keep-host.ts";
 import { commandNames } from "./command-table.ts";
+import { plainPeople } from "./command-text.ts";
 import { parseReportArgs, parseWardenArgs, type WardenAction } from "./parse-report-warden.ts";
 
 /** The longest note a claim takes. */
@@ -41,6 +42,12 @@ export function parseCommand(text: string): ParsedCommand {
     case "keep": {
       const [host, spanText, ...rest] = args;
       if (host === undefined) return invalid(name, "`keep` needs a host and a duration.");
+      if (spanText === undefined && parseKeepSpan(host) !== null) {
+        return invalid(
+          name,
+          `\`keep ${shown(host)}\`: which host? Name it first: \`keep gpu-a ${shown(host)}\`.`,
+        );
+      }
       if (spanText === undefined) return invalid(name, `\`keep ${shown(host)}\` needs a duration.`);
       if (rest.length > 0) return tooMany(name, rest);
       const span = parseKeepSpan(spanText);
@@ -68,6 +75,12 @@ export function parseCommand(text: string): ParsedCommand {
     case "extend": {
       const [what, ...rest] = args;
       if (what === undefined) return invalid(name, "`extend` needs a claim and a duration.");
+      if (rest.length === 0 && parseDurationMs(what) !== null) {
+        return invalid(
+          name,
+          `\`extend ${shown(what)}\`: which claim? Name its host first: \`extend gpu-a ${shown(what)}\` (or gpu-a:0).`,
+        );
+      }
       const slots = slotsOf(name, what);
       if ("kind" in slots) return slots;
       const words = rest[0]?.toLowerCase() === "for" ? rest.slice(1) : rest;
@@ -141,7 +154,7 @@ function parseClaim(args: readonly string[]): ParsedCommand {
     durationMs = parseDurationMs(next);
     words = words.slice(1);
   }
-  const note = words.join(" ");
+  const note = plainPeople(words.join(" "));
   if (note.length > NOTE_MAX_CHARS) {
     return invalid("claim", `The note is ${note.length} characters long; keep it to ${NOTE_MAX_CHARS}.`);
   }

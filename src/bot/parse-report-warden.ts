@@ -1,4 +1,5 @@
 import { MAX_REPORT_DAYS } from "../usecases/ledger-report.ts";
+import { userIdOf } from "./command-text.ts";
 
 /** `/gpu report` covers this many days when none is given. */
 export const DEFAULT_REPORT_DAYS = 7;
@@ -57,12 +58,6 @@ export function parseWardenArgs(args: readonly string[]): WardenAction | { probl
         problem: `\`warden ${shown(verb)}\`: use \`warden\`, \`warden roster\`, \`warden swap @user\` or \`warden skip\`.`,
       };
   }
-}
-
-/** `<@U123|name>`, `<@U123>` or a bare member ID `U123…` → `U123…`; `null` for anything else. */
-export function userIdOf(word: string): string | null {
-  const match = /^<@([UW][A-Z0-9]{2,})(\|[^>]*)?>$/.exec(word) ?? /^@?([UW][A-Z0-9]{2,})$/.exec(word);
-  return match?.[1] ?? null;
 }
 
 function shown(word: string): string {

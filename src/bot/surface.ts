@@ -14,6 +14,11 @@ export interface SlashCommandSurface {
   description: string;
   /** Shown by Slack after the command as the user types. */
   usageHint: string;
+  /**
+   * Slack sends people picked from its list as `<@U123|name>` (true), or as the plain `@name` that
+   * no ID can be found for (false). The command text is read by `commandText`.
+   */
+  shouldEscape: boolean;
 }
 
 export const SLASH_COMMANDS: readonly SlashCommandSurface[] = [
@@ -21,6 +26,7 @@ export const SLASH_COMMANDS: readonly SlashCommandSurface[] = [
     command: GPU_COMMAND,
     description: "GPU fleet: status, claim and release GPUs, keep a host, stop an idle host",
     usageHint: COMMANDS.map((command) => command.usage).join(" | "),
+    shouldEscape: true,
   },
 ];
 

@@ -1,7 +1,7 @@
 import { slotsBetween } from "../checks/cadence.ts";
-import { DAY_MS, MINUTE_MS } from "../shared/clock.ts";
+import { DAY_MS } from "../shared/clock.ts";
 import { summaryCadence } from "../usecases/build-summary.ts";
-import { type PostSummaryDeps, postSummary } from "../usecases/post-summary.ts";
+import { type PostSummaryDeps, postSummary, SUMMARY_ON_TIME_MS } from "../usecases/post-summary.ts";
 import type { PersistedJob } from "./slot-runner.ts";
 
 /**
@@ -20,7 +20,7 @@ export function summaryJob(deps: PostSummaryDeps): PersistedJob {
     timezone: deps.config.team.timezone,
     catchUp: "once",
     catchUpWithinMs: 14 * DAY_MS,
-    graceMs: 30 * MINUTE_MS,
+    graceMs: SUMMARY_ON_TIME_MS,
     run: async (slot) => {
       await postSummary(deps, { atMs: slot.atMs, late: slot.late, commit: (effect) => slot.commit(effect) });
     },

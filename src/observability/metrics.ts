@@ -9,6 +9,8 @@ export interface BotMetrics {
   hostsObserved: Gauge<"state">;
   slowCycles: Counter;
   outboxPending: Gauge;
+  /** Slack messages set aside for good (Slack refused them: `channel_not_found`, `invalid_blocks`…). */
+  slackSetAside: Counter<"method" | "reason">;
 }
 
 /** Values read when `/metrics` is scraped. */
@@ -59,6 +61,12 @@ export function createMetrics(readings: MetricReadings = { outboxPending: () => 
       collect() {
         this.set(readings.outboxPending());
       },
+    }),
+    slackSetAside: new Counter({
+      name: "gpu_warden_slack_messages_set_aside_total",
+      help: "Slack messages the outbox set aside for good, by Web API method and Slack's reason.",
+      labelNames: ["method", "reason"],
+      registers: [registry],
     }),
   };
 }

@@ -152,8 +152,18 @@ export interface FleetTotals {
   unknownGpuHours: number;
   /** Sum over the priced GPUs. */
   idleCost: number;
-  /** GPUs without a price for some idle hour (their idle cost is left out). */
+  /** GPUs without a price for some hour with readings (their idle cost then is left out). */
   unpricedGpus: number;
+}
+
+/** How much of the period the summary can speak for. */
+export interface DataCoverage {
+  /** The first instant with a GPU known to the bot (the period's start at the latest). */
+  fromMs: number;
+  /** Rolled-up data ends here (the period's end at the latest). */
+  untilMs: number;
+  /** Share of the GPU time in `[fromMs, untilMs)` that has readings, 0–1; `null` without GPUs. */
+  readShare: number | null;
 }
 
 export interface SummaryModel {
@@ -165,7 +175,8 @@ export interface SummaryModel {
   dayStartsMs: number[];
   fleet: FleetTotals;
   previousFleet: FleetTotals;
-  /** Highest idle cost first (unpriced last, by idle GPU-hours). */
+  coverage: DataCoverage;
+  /** Highest idle cost first, then the rest (no idle cost, or no price) by idle GPU-hours. */
   hosts: HostRow[];
   /** By host then index. */
   gpus: GpuRow[];
@@ -378,14 +389,14 @@ export function buildSummaryModel(input: SummaryInput): SummaryModel {
     const slot = rowSlot[i]!;
     const idleMinuteCost = slot >= 0 ? host.idleMinuteCost[slot]! : Number.NaN;
     const idle = rows.idleMinutes[i]!;
-    if (idle > 0) {
-      if (Number.isNaN(idleMinuteCost)) {
-        gpu.unpriced = true;
-        host.unpriced = true;
-      } else {
-        gpu.idleCost += idle * idleMinuteCost;
-        host.idleCost += idle * idleMinuteCost;
-      }
+    // NOTE: a GPU in an hour without a price is unpriced even when it was busy then: otherwise a
+    // host without a price that happened to be busy would show an idle cost of 0.
+    if (Number.isNaN(idleMinuteCost) && (idle > 0 || slot >= 0)) {
+      gpu.unpriced = true;
+      host.unpriced = true;
+    } else if (idle > 0) {
+      gpu.idleCost += idle * idleMinuteCost;
+      host.idleCost += idle * idleMinuteCost;
     }
     if (gpu.claimed) {
       const key = gpuKey(gpu.host, gpu.index);
@@ -440,11 +451,9 @@ export function buildSummaryModel(input: SummaryInput): SummaryModel {
       paidByTheHour: input.paidByTheHour(name),
     };
   });
+  const costly = (row: HostRow) => (row.idleCost !== null && row.idleCost > 0 ? row.idleCost : 0);
   hosts.sort(
-    (a, b) =>
-      (b.idleCost ?? -1) - (a.idleCost ?? -1) ||
-      b.idleGpuHours - a.idleGpuHours ||
-      compareNames(a.host, b.host),
+    (a, b) => costly(b) - costly(a) || b.idleGpuHours - a.idleGpuHours || compareNames(a.host, b.host),
   );
 
   const stops = stopRows(input, hostAcc, firstHourMs);
@@ -468,6 +477,7 @@ export function buildSummaryModel(input: SummaryInput): SummaryModel {
     dayStartsMs,
     fleet,
     previousFleet,
+    coverage: coverageOf(input, records, fleet, dataUntilMs),
     hosts,
     gpus,
     people,
@@ -714,6 +724,25 @@ function gpusSeenBy(record: HostRecord | undefined, beforeMs: number): number {
 }
 
 /** Minutes of `[fromMs, toMs)` after the GPU was first seen (whole period when it is not on record). */
+function coverageOf(
+  input: SummaryInput,
+  records: ReadonlyMap<string, HostRecord>,
+  fleet: FleetTotals,
+  dataUntilMs: number,
+): DataCoverage {
+  const { period } = input;
+  const firstSeen = Math.min(
+    ...[...records.values()].flatMap((record) => record.gpus.map((gpu) => gpu.firstSeenMs)),
+  );
+  const fromMs = Math.min(Math.max(period.fromMs, firstSeen), dataUntilMs);
+  const expected = fleet.busyGpuHours + fleet.idleGpuHours + fleet.unknownGpuHours;
+  return {
+    fromMs,
+    untilMs: Math.max(fromMs, dataUntilMs),
+    readShare: expected > 0 ? (fleet.busyGpuHours + fleet.idleGpuHours) / expected : null,
+  };
+}
+
 function expectedMinutes(
   record: HostRecord | undefined,
   index: number,

@@ -18,17 +18,42 @@ export interface OutboxItem {
   createdAtMs: number;
 }
 
+/**
+ * What decides where a pending item may go in order (its conversation), read without parsing its
+ * arguments: the target channel or user and the alert whose message it needs.
+ */
+export interface OutboxRoute {
+  id: number;
+  method: string;
+  alertId: number | null;
+  notBeforeMs: number;
+  /** `channel` or `channel_id`, when a string. */
+  channel: string | null;
+  /** `thread_ts` when it is a literal ts. */
+  threadTs: string | null;
+  /** `user_id` (views.publish). */
+  user: string | null;
+  /** The alert a `{ "$alertTs": id }` placeholder in `ts` or `thread_ts` points at. */
+  placeholderAlertId: number | null;
+}
+
 export interface OutboxStore {
   enqueue(
     item: { method: string; args: Record<string, unknown>; alertId?: number | null; role?: OutboxRole },
     atMs: number,
   ): number;
-  /** The oldest pending item (order is kept: a later item never overtakes an earlier one). */
+  /** The oldest pending item. */
   next(): OutboxItem | null;
+  /** Every pending item's id and not_before, oldest first (cheap: no arguments read). */
+  pendingSchedule(): Array<{ id: number; notBeforeMs: number }>;
+  /** The routes of the pending items from `minId` on, oldest first. */
+  pendingRoutes(minId?: number): OutboxRoute[];
+  /** A pending item by id; `null` once it is sent, dead or gone. */
+  pendingById(id: number): OutboxItem | null;
   markSent(id: number, atMs: number): void;
   /** Gives up on an item Slack will never accept (e.g. invalid_blocks); the queue moves on. */
   markDead(id: number, error: string, atMs: number): void;
-  /** Counts a failed attempt and holds the item (and so the queue) until `notBeforeMs`. */
+  /** Counts a failed attempt and holds the item (and so its conversation) until `notBeforeMs`. */
   retryLater(id: number, error: string, notBeforeMs: number): void;
   /** Drops an alert-update when a newer pending update of the same alert exists. */
   isSuperseded(item: OutboxItem): boolean;
@@ -65,6 +90,19 @@ export function createOutboxStore(db: Database): OutboxStore {
       "SELECT 1 FROM outbox WHERE state = 'pending' AND role = 'alert-update' AND alert_id = ? AND id > ? LIMIT 1",
     )
     .pluck();
+  const selectRoutes = db.prepare(
+    `SELECT id, method, alert_id AS alertId, not_before_ms AS notBeforeMs,
+       coalesce(json_extract(args, '$.channel'), json_extract(args, '$.channel_id')) AS channel,
+       json_extract(args, '$.thread_ts') AS threadTs,
+       json_extract(args, '$.user_id') AS user,
+       coalesce(json_extract(args, '$.ts."$alertTs"'), json_extract(args, '$.thread_ts."$alertTs"'))
+         AS placeholderAlertId
+     FROM outbox WHERE state = 'pending' AND id >= ? ORDER BY id`,
+  );
+  const selectSchedule = db.prepare(
+    "SELECT id, not_before_ms AS notBeforeMs FROM outbox WHERE state = 'pending' ORDER BY id",
+  );
+  const selectPendingById = db.prepare("SELECT * FROM outbox WHERE state = 'pending' AND id = ?");
   const countPending = db.prepare("SELECT count(*) FROM outbox WHERE state = 'pending'").pluck();
 
   return {
@@ -79,20 +117,20 @@ export function createOutboxStore(db: Database): OutboxStore {
           atMs,
         ).lastInsertRowid,
       ),
-    next: () => {
-      const row = selectNext.get() as OutboxRow | undefined;
-      if (!row) return null;
-      return {
-        id: row.id,
-        method: row.method,
-        args: JSON.parse(row.args) as Record<string, unknown>,
-        alertId: row.alert_id,
-        role: row.role,
-        attempts: row.attempts,
-        notBeforeMs: row.not_before_ms,
-        createdAtMs: row.created_ms,
-      };
-    },
+    next: () => itemOf(selectNext.get() as OutboxRow | undefined),
+    pendingSchedule: () => selectSchedule.all() as Array<{ id: number; notBeforeMs: number }>,
+    pendingRoutes: (minId = 0) =>
+      (selectRoutes.all(minId) as Array<Record<string, unknown>>).map((row) => ({
+        id: Number(row.id),
+        method: String(row.method),
+        alertId: typeof row.alertId === "number" ? row.alertId : null,
+        notBeforeMs: Number(row.notBeforeMs),
+        channel: textOrNull(row.channel),
+        threadTs: textOrNull(row.threadTs),
+        user: textOrNull(row.user),
+        placeholderAlertId: typeof row.placeholderAlertId === "number" ? row.placeholderAlertId : null,
+      })),
+    pendingById: (id) => itemOf(selectPendingById.get(id) as OutboxRow | undefined),
     markSent: (id, atMs) => {
       updateSent.run(atMs, id);
     },
@@ -108,4 +146,23 @@ export function createOutboxStore(db: Database): OutboxStore {
       selectNewerUpdate.get(item.alertId, item.id) === 1,
     pendingCount: () => countPending.get() as number,
   };
+}
+
+function itemOf(row: OutboxRow | undefined): OutboxItem | null {
+  if (row === undefined) return null;
+  return {
+    id: row.id,
+    method: row.method,
+    args: JSON.parse(row.args) as Record<string, unknown>,
+    alertId: row.alert_id,
+    role: row.role,
+    attempts: row.attempts,
+    notBeforeMs: row.not_before_ms,
+    createdAtMs: row.created_ms,
+  };
+}
+
+/** A string from `json_extract` (objects come back as JSON text starting with `{`). */
+function textOrNull(value: unknown): string | null {
+  return typeof value === "string" && value !== "" && !value.startsWith("{") ? value : null;
 }

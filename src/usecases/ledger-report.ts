@@ -27,6 +27,8 @@ export interface LedgerReport {
   toDay: string | null;
   /** What was asked for. */
   requested: { fromDay: string; toDay: string };
+  /** The complete days the ledger holds at all (`null`: none yet), to say where to look instead. */
+  ledger: { first: string; last: string } | null;
   timezone: string;
   currency: string;
   /** Per host, by idle cost (highest first), then name. */
@@ -90,12 +92,15 @@ export function readLedgerReport(deps: LedgerDeps, range: { fromDay: string; toD
   const complete = completeDays(deps);
   const fromDay =
     complete === null || range.fromDay > complete.last ? null : maxDay(range.fromDay, complete.first);
-  const toDay = complete === null || fromDay === null ? null : minDay(range.toDay, complete.last);
+  const lastDay = complete === null || fromDay === null ? null : minDay(range.toDay, complete.last);
+  // NOTE: a range that ends before the ledger starts has no day: never a backwards range.
+  const toDay = lastDay !== null && fromDay !== null && lastDay >= fromDay ? lastDay : null;
   const rows = fromDay === null || toDay === null ? [] : deps.ledger.between(fromDay, toDay);
   return {
     fromDay: toDay === null ? null : fromDay,
     toDay,
     requested: range,
+    ledger: complete,
     timezone: deps.config.team.timezone,
     currency: deps.config.team.currency,
     hosts: grouped(rows, (row) => row.host)

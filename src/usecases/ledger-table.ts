@@ -58,9 +58,13 @@ export function ledgerCsv(report: Pick<LedgerReport, "rows" | "currency">): stri
 /** The report as a table for a terminal: per host (highest idle cost first), the total, then per month. */
 export function ledgerTable(report: LedgerReport): string {
   if (report.fromDay === null || report.toDay === null) {
+    const asked = `${report.requested.fromDay} … ${report.requested.toDay} (${report.timezone})`;
+    if (report.ledger !== null) {
+      return `no ledger day in ${asked}: the ledger has ${report.ledger.first} … ${report.ledger.last}\n`;
+    }
     return (
-      `no complete day in the ledger for ${report.requested.fromDay} … ${report.requested.toDay} ` +
-      `(${report.timezone}) yet: the bot writes it from the hourly rollups once a day is over\n`
+      `no complete day in the ledger for ${asked} yet: the bot writes it from the hourly rollups ` +
+      "once a day is over\n"
     );
   }
   const header = [

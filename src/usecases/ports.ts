@@ -26,6 +26,20 @@ export function alertTs(alertId: number): AlertTsRef {
 }
 
 /**
+ * In outbox args (key `$ifLate`): when the item reaches Slack more than `afterMs` after it was
+ * queued (Slack was down or refusing), `blocks` are put after the message's first block, saying so.
+ * The key itself is never sent.
+ */
+export interface IfLate {
+  afterMs: number;
+  blocks: unknown[];
+}
+
+export function ifLate(afterMs: number, blocks: unknown[]): IfLate {
+  return { afterMs, blocks };
+}
+
+/**
  * Queues Web API calls in a durable outbox. Delivery keeps the order, survives Slack outages
  * (5xx, 429 + Retry-After, timeouts) and restarts, and loses nothing. DMs: `chat.postMessage` with
  * `channel` set to the user id.
@@ -60,4 +74,12 @@ export interface AlertPort {
   resolve(host: string, resolution: AlertResolution): void;
   /** Posts in the thread of the host's open (or latest) alert; in the channel when there is none. */
   postInThread(host: string, text: string, blocks?: unknown[]): void;
+}
+
+/**
+ * People's names as the workspace shows them (Slack display name, else real name), to name someone
+ * in a message without notifying them. A user whose name cannot be found is left out of the map.
+ */
+export interface PeopleDirectory {
+  names(users: readonly string[]): Promise<ReadonlyMap<string, string>>;
 }

@@ -1,13 +1,17 @@
 import { renewalMessage } from "../bot/views/reclaim-messages.ts";
 import type { Reply } from "../bot/views/reply-message.ts";
-import { renderSummaryMessage } from "../bot/views/summary-message.ts";
+import { renderSummaryMessage, summaryLateNotice } from "../bot/views/summary-message.ts";
 import type { RenewalFlag } from "../checks/renewal.ts";
 import { renderSummaryChart, type SummaryChart } from "../reports/summary-chart.ts";
 import { type CsvFile, summaryCsvFiles } from "../reports/summary-csv.ts";
 import type { SummaryModel } from "../reports/summary-model.ts";
+import { MINUTE_MS } from "../shared/clock.ts";
 import { dayjs } from "../shared/time.ts";
 import { buildSummary, type SummaryDeps, summaryPeriod } from "./build-summary.ts";
-import type { Notifier, WardenLookup } from "./ports.ts";
+import { ifLate, type Notifier, type PeopleDirectory, type WardenLookup } from "./ports.ts";
+
+/** A summary posted within this long of its slot is on time (the last hour's rollup lands after it). */
+export const SUMMARY_ON_TIME_MS = 30 * MINUTE_MS;
 
 /** One due slot of the summary job (the job runner's `JobSlot`). */
 export interface SummarySlot {
@@ -20,6 +24,8 @@ export interface SummarySlot {
 export interface PostSummaryDeps extends SummaryDeps {
   notifier: Notifier;
   warden: WardenLookup;
+  /** Names people in the summary without notifying them; without it they show as member IDs. */
+  people?: PeopleDirectory | undefined;
 }
 
 export interface PostedSummary {
@@ -48,19 +54,28 @@ export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Pro
   const stem = `gpu-summary-${dayjs(slot.atMs).tz(zone).format("YYYY-MM-DD")}`;
   const channel = config.slack.channel;
   const filesAttached = isChannelId(channel);
+  const named = [...model.people.map((p) => p.user), ...model.stops.map((s) => s.actor)].filter((id) =>
+    /^[UW][A-Z0-9]{2,}$/.test(id),
+  );
   const message = renderSummaryMessage(model, {
     teamName: config.team.name,
+    names: (await deps.people?.names(named)) ?? new Map(),
     lateSinceMs: slot.late ? slot.atMs : null,
     filesAttached,
   });
   const chart = renderSummaryChart(model);
   const csv = summaryCsvFiles(model, stem);
+  // NOTE: queued on time, it may still reach Slack late (an outage): the outbox then says so.
+  const late = slot.late
+    ? {}
+    : { $ifLate: ifLate(SUMMARY_ON_TIME_MS, [summaryLateNotice(slot.atMs, zone, "slack")]) };
   const renewalFlagged: string[] = [];
   const posted = slot.commit(() => {
     if (filesAttached) {
       deps.notifier.send("files.uploadV2", {
         channel_id: channel,
         blocks: message.blocks,
+        ...late,
         file_uploads: [
           {
             file: chart.png,
@@ -72,7 +87,12 @@ export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Pro
         ],
       });
     } else {
-      deps.notifier.send("chat.postMessage", { channel, text: message.text, blocks: message.blocks });
+      deps.notifier.send("chat.postMessage", {
+        channel,
+        text: message.text,
+        blocks: message.blocks,
+        ...late,
+      });
     }
     const fresh: RenewalFlag[] = model.doNotRenew.filter((flag) =>
       deps.summaries.flagRenewal({

@@ -90,6 +90,14 @@ describe("the claim grammar", () => {
       ["release gpu-a extra", "release", "Unexpected `extra` after `release`."],
       ["extend", "extend", "`extend` needs a claim and a duration."],
       ["extend gpu-a:0", "extend", "`extend gpu-a:0` needs a duration."],
+      [
+        "extend 4h",
+        "extend",
+        "`extend 4h`: which claim? Name its host first: `extend gpu-a 4h` (or gpu-a:0).",
+      ],
+      ["keep 4h", "keep", "`keep 4h`: which host? Name it first: `keep gpu-a 4h`."],
+      ["keep tomorrow", "keep", "`keep tomorrow`: which host? Name it first: `keep gpu-a tomorrow`."],
+      ["keep gpu-a", "keep", "`keep gpu-a` needs a duration."],
       ["extend gpu-a:0 later", "extend", "`later` is not a duration: use 30m, 4h or 2d."],
       ["mine please", "mine", "Unexpected `please` after `mine`."],
       ["clam gpu-a", "claim", "Unknown command `clam`; did you mean `claim`?"],
@@ -130,6 +138,17 @@ describe("the claim grammar", () => {
         answer("release gpu-a:9"),
         `gpu-a has GPUs 0-3: there is no GPU 9.\nRight form: ${rightForm("release")}`,
       );
+    });
+
+    test("host names match whatever their case, in every command that names one", () => {
+      const answer = (text: string) => answerCommand(rig.deps, BOB, text).text;
+      assert.equal(answer("status GPU-A"), answer("status gpu-a"));
+      assert.doesNotMatch(answer("status Gpu-B1"), /no host/);
+      assert.equal(answer("claim GPU-A:2 for 1h"), "You hold gpu-a:2 until 11:00 (1 h).");
+      assert.equal(answer("extend Gpu-A:2 1h"), "gpu-a:2 is yours until 12:00.");
+      assert.equal(answer("release GPU-A:2"), "Released gpu-a:2.");
+      assert.doesNotMatch(answer("keep GPU-B1 1h"), /no host/);
+      assert.doesNotMatch(answer("stop gpu-B1"), /no host/);
     });
 
     test("property: arbitrary text never throws; every rejected form shows the right form", () => {

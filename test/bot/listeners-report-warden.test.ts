@@ -142,8 +142,8 @@ describe("/gpu report and /gpu warden over the real Bolt app", { timeout: 120_00
         "The channel is told, and the new warden gets the checklist.",
     );
     assert.equal(h.deps.warden.current(h.clock.now()), CAROL);
-    const unclear = await ask(DAVE, "warden swap @carol");
-    assert.match(String(unclear), /^I cannot tell who `@carol` is: mention them/);
+    const unclear = await ask(DAVE, "warden swap @nobody");
+    assert.match(String(unclear), /^I cannot tell who `@nobody` is: mention them/);
     const roster = await h.user.slashCommand({ user: EVE, text: "warden roster" });
     assert.deepEqual(blockTexts(roster.ackPayload?.blocks as unknown[]), [
       `*Roster, in order:* <@${ALICE}> → <@${BOB}> → <@${CAROL}>\n*Coming months:*\n` +

@@ -147,10 +147,17 @@ describe("manifest.yml", () => {
     assert.deepEqual([...registered.commands].sort(), SLASH_COMMANDS.map((c) => c.command).sort());
   });
 
+  test("has Slack send people as IDs (should_escape: true), as the command parser expects", () => {
+    assert.deepEqual(
+      manifest.features.slash_commands.map((c) => c.should_escape),
+      SLASH_COMMANDS.map(() => true),
+    );
+  });
+
   test("describes each command as surface.ts does; the usage hint names every /gpu subcommand", () => {
     assert.deepEqual(
       manifest.features.slash_commands.map((c) => [c.command, c.description, c.usage_hint, c.should_escape]),
-      SLASH_COMMANDS.map((c) => [c.command, c.description, c.usageHint, false]),
+      SLASH_COMMANDS.map((c) => [c.command, c.description, c.usageHint, c.shouldEscape]),
     );
   });
 

@@ -12,6 +12,7 @@ import {
   type OutboxWorker,
   type Sleep,
 } from "../../src/bot/outbox-worker.ts";
+import { createMetrics } from "../../src/observability/metrics.ts";
 import {
   type SlackEmulator,
   startSlackEmulator,
@@ -20,7 +21,7 @@ import { ManualClock, MINUTE_MS } from "../../src/shared/clock.ts";
 import { createLogger } from "../../src/shared/logger.ts";
 import { type BotStateStore, createBotStateStore } from "../../src/store/bot-state-store.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
-import { alertTs } from "../../src/usecases/ports.ts";
+import { alertTs, ifLate } from "../../src/usecases/ports.ts";
 
 const GPUS = "C0GPUS";
 const QUIET = "C0QUIET";
@@ -85,7 +86,11 @@ class Rig {
     return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
   };
 
-  worker(timeoutMs = 30_000, sleep: Sleep = this.sleep): OutboxWorker {
+  worker(
+    timeoutMs = 30_000,
+    sleep: Sleep = this.sleep,
+    onSetAside?: (setAside: { method: string; reason: string }) => void,
+  ): OutboxWorker {
     const worker = createOutboxWorker({
       store: this.store,
       client: createOutboxClient({
@@ -98,6 +103,7 @@ class Rig {
       logger: this.logger,
       backoff: { initialMs: 1_000, maxMs: 60_000 },
       sleep,
+      ...(onSetAside === undefined ? {} : { onSetAside }),
     });
     this.workers.push(worker);
     return worker;
@@ -187,8 +193,8 @@ describe("outbox worker against the Slack emulator", { timeout: 30_000 }, () => 
     assert.deepEqual(rig.texts(QUIET), []);
     assert.equal(rig.emulator.attempts("chat.postMessage"), 3);
     assert.deepEqual(rig.errorLines(), [
-      "Slack refused chat.postMessage for good (invalid_blocks: must be less than 151 characters [json-pointer:/blocks/0/text/text]); message 1 dropped: Slack refused the message's content: this is a gpu-warden bug, please report it with this log line",
-      `Slack refused chat.postMessage for good (not_in_channel); message 2 dropped: invite the bot: type /invite @gpu-warden in ${QUIET}`,
+      "Slack refused chat.postMessage for good (invalid_blocks: must be less than 151 characters [json-pointer:/blocks/0/text/text]); message 1 set aside: Slack refused the message's content: this is a gpu-warden bug, please report it with this log line",
+      `Slack refused chat.postMessage for good (not_in_channel); message 2 set aside: invite the bot: type /invite @gpu-warden in ${QUIET}`,
     ]);
     assert.deepEqual(rig.waits, []);
   });
@@ -304,7 +310,7 @@ describe("outbox worker against the Slack emulator", { timeout: 30_000 }, () => 
     assert.equal(rig.errorLines().length, 2);
     assert.match(
       rig.errorLines()[1] ?? "",
-      /^Slack refused chat\.update for good \(no_alert_message: alert 1 has no Slack message \(its post failed or never ran\)\); message 2 dropped$/,
+      /^Slack refused chat\.update for good \(no_alert_message: alert 1 has no Slack message \(its post failed or never ran\)\); message 2 set aside$/,
     );
   });
 
@@ -377,5 +383,136 @@ describe("outbox worker against the Slack emulator", { timeout: 30_000 }, () => 
       ],
     );
     assert.deepEqual(rig.errorLines(), []);
+  });
+
+  test("a failing thread reply holds its own thread only: new alerts and DMs elsewhere go at once", async () => {
+    const open = (host: string) =>
+      rig.store.alerts.open({
+        host,
+        kind: "idle",
+        openedAtMs: START_MS,
+        idleSinceMs: START_MS,
+        channel: GPUS,
+      }).alert;
+    const first = open("gpu-a");
+    const worker = rig.worker();
+    worker.start();
+    worker.send(
+      "chat.postMessage",
+      { channel: GPUS, text: "gpu-a idle" },
+      { alertId: first.id, role: "alert-post" },
+    );
+    await worker.drain();
+    const firstTs = rig.store.alerts.byId(first.id)?.ts ?? assert.fail("posted");
+    // Slack fails every reply in gpu-a's thread for 5 minutes; everything else works.
+    rig.emulator.failFor(
+      { method: "chat.postMessage", where: { channel: GPUS, thread_ts: firstTs } },
+      { status: 503 },
+      5 * MINUTE_MS,
+    );
+    worker.send("chat.postMessage", { channel: GPUS, thread_ts: alertTs(first.id), text: "gpu-a note 1" });
+    worker.send("chat.postMessage", { channel: GPUS, thread_ts: alertTs(first.id), text: "gpu-a note 2" });
+    const second = open("gpu-b");
+    const third = open("gpu-c");
+    worker.send(
+      "chat.postMessage",
+      { channel: GPUS, text: "gpu-b idle" },
+      { alertId: second.id, role: "alert-post" },
+    );
+    worker.send("chat.postMessage", { channel: "U0ALICE", text: "your gpu-b is idle" });
+    worker.send(
+      "chat.postMessage",
+      { channel: GPUS, text: "gpu-c idle" },
+      { alertId: third.id, role: "alert-post" },
+    );
+    worker.send(
+      "chat.update",
+      { channel: GPUS, ts: alertTs(second.id), text: "gpu-b idle, 5 min" },
+      { alertId: second.id, role: "alert-update" },
+    );
+    await worker.drain();
+
+    const delivered = rig.emulator
+      .calls()
+      .filter((call) => call.status === 200 && call.error === undefined && call.args.text !== "gpu-a idle")
+      .map((call) => [call.args.text, (call.atMs - START_MS) / 1000]);
+    assert.deepEqual(delivered, [
+      ["gpu-b idle", 0],
+      ["your gpu-b is idle", 0],
+      ["gpu-c idle", 0],
+      ["gpu-b idle, 5 min", 0],
+      ["gpu-a note 1", 303],
+      ["gpu-a note 2", 303],
+    ]);
+    assert.deepEqual(
+      rig.emulator
+        .channel(GPUS)
+        .thread(firstTs)
+        .map((m) => m.text),
+      ["gpu-a note 1", "gpu-a note 2"],
+      "the thread keeps its order",
+    );
+    // Only the failing thread backed off: 1, 2, 4 … 60 s (the cap) until Slack takes it after its 5 minutes.
+    assert.deepEqual(rig.waits, [1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 60_000, 60_000, 60_000, 60_000]);
+    assert.deepEqual(rig.errorLines(), []);
+  });
+
+  test("messages Slack refuses for good are set aside once each, logged with the reason and counted on /metrics", async () => {
+    const metrics = createMetrics();
+    const worker = rig.worker(30_000, rig.sleep, ({ method, reason }) =>
+      metrics.slackSetAside.inc({ method, reason }),
+    );
+    worker.start();
+    worker.send("chat.postMessage", { channel: "C0GONE", text: "to a deleted channel" });
+    worker.send("chat.postMessage", { channel: QUIET, text: "nobody invited me" });
+    worker.send("chat.postMessage", { channel: GPUS, text: "bad", blocks: [{ type: "nonsense" }] });
+    worker.send("chat.postMessage", { channel: GPUS, text: "fine" });
+    await worker.drain();
+
+    assert.deepEqual(rig.texts(GPUS), ["fine"]);
+    assert.equal(rig.emulator.attempts("chat.postMessage"), 4, "nothing retried");
+    assert.deepEqual(
+      rig.errorLines().map((line) => /\(([a-z_]+)[:)]/.exec(line)?.[1]),
+      ["channel_not_found", "not_in_channel", "invalid_blocks"],
+    );
+    const exposed = (await metrics.registry.metrics())
+      .split("\n")
+      .filter((line) => line.startsWith("gpu_warden_slack_messages_set_aside_total"));
+    assert.deepEqual(exposed.sort(), [
+      'gpu_warden_slack_messages_set_aside_total{method="chat.postMessage",reason="channel_not_found"} 1',
+      'gpu_warden_slack_messages_set_aside_total{method="chat.postMessage",reason="invalid_blocks"} 1',
+      'gpu_warden_slack_messages_set_aside_total{method="chat.postMessage",reason="not_in_channel"} 1',
+    ]);
+    assert.deepEqual(rig.waits, []);
+  });
+
+  test("a message that reaches Slack late (an outage) carries its late notice; on time it does not", async () => {
+    const notice = { type: "context", elements: [{ type: "mrkdwn", text: "Posted late" }] };
+    const summary = (text: string) => ({
+      channel: GPUS,
+      text,
+      blocks: [
+        { type: "section", text: { type: "mrkdwn", text } },
+        { type: "section", text: { type: "mrkdwn", text: "figures" } },
+      ],
+      $ifLate: ifLate(30 * MINUTE_MS, [notice]),
+    });
+    const worker = rig.worker();
+    worker.start();
+    worker.send("chat.postMessage", summary("on time"));
+    await worker.drain();
+    rig.emulator.failFor("chat.postMessage", { status: 503 }, 45 * MINUTE_MS);
+    worker.send("chat.postMessage", summary("after the outage"));
+    await worker.drain();
+
+    const shown = rig.emulator
+      .channel(GPUS)
+      .messages.map((m) => m.blocks.map((b) => JSON.stringify(b).includes("Posted late")));
+    assert.deepEqual(shown, [
+      [false, false],
+      [false, true, false],
+    ]);
+    assert.ok(rig.emulator.calls("chat.postMessage").every((call) => !("$ifLate" in call.args)));
+    assert.ok(rig.clock.now() - START_MS > 45 * MINUTE_MS);
   });
 });

@@ -50,7 +50,10 @@ export const USERS = [ALICE, BOB, CAROL, DAVE, EVE] as const;
 export const T0 = Date.UTC(2026, 0, 5, 9, 0);
 
 /** What the user side can do, over Socket Mode (the emulator) or signed HTTP (its driver). */
-export type UserSide = Pick<SlackEmulator, "slashCommand" | "clickButton" | "replay" | "event">;
+export type UserSide = Pick<
+  SlackEmulator,
+  "slashCommand" | "clickButton" | "replay" | "event" | "rawInteraction"
+>;
 
 export interface HarnessOptions {
   transport: "socket" | "http";

@@ -423,10 +423,11 @@ describe("biweekly summary from a real SQLite history and a real Prometheus", ()
     assert.deepEqual(
       model.hosts.map((h) => h.host),
       ["gpu-a", "gpu-b", "gpu-c", "gpu-d"].sort((a, b) => {
-        const cost = (n: string) => model.hosts.find((h) => h.host === n)!.idleCost ?? -1;
-        return cost(b) - cost(a);
+        const row = (n: string) => model.hosts.find((h) => h.host === n)!;
+        const cost = (n: string) => Math.max(0, row(n).idleCost ?? 0);
+        return cost(b) - cost(a) || row(b).idleGpuHours - row(a).idleGpuHours;
       }),
-      "hosts by idle cost, unpriced last",
+      "hosts with an idle cost by that cost, then the others (no idle cost, or no price) by idle time",
     );
     close(model.fleet.idleCost, fleetIdleCost, "fleet idle cost");
     assert.equal(model.fleet.unpricedGpus, 1, "gpu-d has idle time and no price");

@@ -223,6 +223,19 @@ describe("the daily ledger", () => {
     r.close();
   });
 
+  it("a range with no ledger day (before the ledger starts) is empty, never backwards, and says where the ledger is", () => {
+    const r = rig();
+    const report = readLedgerReport(r.deps, { fromDay: "2026-10-01", toDay: "2026-10-10" });
+    assert.equal(report.fromDay, null);
+    assert.equal(report.toDay, null);
+    assert.deepEqual(report.rows, []);
+    assert.equal(
+      ledgerTable(report),
+      "no ledger day in 2026-10-01 … 2026-10-10 (Europe/Berlin): the ledger has 2026-10-24 … 2026-10-25\n",
+    );
+    r.close();
+  });
+
   it("checks the dates typed, saying what to type instead", () => {
     assert.deepEqual(reportRange("2026-10-01", undefined, "2026-10-26"), {
       fromDay: "2026-10-01",

@@ -16,8 +16,11 @@ export function ledgerReportReply(report: LedgerReport, days: number, csvTo: "dm
   const title = `*Cost ledger, last ${days} day${days === 1 ? "" : "s"}*`;
   if (report.fromDay === null || report.toDay === null) {
     const text =
-      `${title}: no complete day in the ledger yet. It is written from the hourly rollups once a ` +
-      `day (in ${report.timezone}) is over.`;
+      report.ledger === null
+        ? `${title}: no complete day in the ledger yet. It is written from the hourly rollups once a ` +
+          `day (in ${report.timezone}) is over.`
+        : `${title}: no ledger day in that range. The ledger has ${dayText(report.ledger.first)} – ` +
+          `${dayText(report.ledger.last)}.`;
     return { text, blocks: [section(text)] };
   }
   const money = (amount: number | null) => (amount === null ? "—" : formatMoney(amount, report.currency));

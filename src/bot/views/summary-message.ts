@@ -9,7 +9,7 @@ import {
 } from "../../reports/summary-format.ts";
 import type { SummaryModel } from "../../reports/summary-model.ts";
 import { dayjs } from "../../shared/time.ts";
-import { escapeMrkdwn, formatGiB, mention } from "./alert-format.ts";
+import { escapeMrkdwn, formatGiB } from "./alert-format.ts";
 import { context, LIMITS, type Reply, section } from "./reply-message.ts";
 
 export interface SummaryMessageOptions {
@@ -20,6 +20,12 @@ export interface SummaryMessageOptions {
   filesAttached: boolean;
   /** Rows per list before `…and N more (in the CSV)`. */
   maxRows?: number;
+  /**
+   * People's names by member ID. The summary notifies nobody: no one has to act on it, and a
+   * `<@U…>` mention would ping every claimant every two weeks. A person without a name shows as
+   * their member ID.
+   */
+  names?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -28,6 +34,7 @@ export interface SummaryMessageOptions {
  * plus the fixed text) under the ~11,000 that `msg_blocks_too_long` allows.
  */
 const SECTION_BUDGET = 1_500;
+const DAY_MS = 86_400_000;
 const SHORT_BUDGET = 1_100;
 
 /**
@@ -46,16 +53,12 @@ export function renderSummaryMessage(model: SummaryModel, options: SummaryMessag
   const period = `${dayjs(model.period.fromMs).tz(zone).format("D MMM")} – ${dayjs(model.period.toMs).tz(zone).format("D MMM YYYY")}`;
   const more = (left: number) => `…and ${left} more in the CSV`;
   const { fleet, previousFleet } = model;
+  const names = options.names ?? new Map<string, string>();
+  const person = (user: string) => escapeMrkdwn(names.get(user) ?? user);
 
   const blocks: types.KnownBlock[] = [];
   blocks.push(section(`*GPU summary for ${escapeMrkdwn(options.teamName)}: ${period}*`));
-  if (options.lateSinceMs !== null) {
-    blocks.push(
-      context(
-        `:hourglass: Posted late: this summary was due ${when(options.lateSinceMs)} while the bot was down.`,
-      ),
-    );
-  }
+  if (options.lateSinceMs !== null) blocks.push(summaryLateNotice(options.lateSinceMs, zone, "bot-down"));
   const unpriced = fleet.unpricedGpus > 0 ? ` (${fleet.unpricedGpus} GPUs without a price left out)` : "";
   blocks.push({
     type: "section",
@@ -77,7 +80,7 @@ export function renderSummaryMessage(model: SummaryModel, options: SummaryMessag
         `${money(model.savedCost)} (${model.stops.length} ${model.stops.length === 1 ? "stop" : "stops"})`,
       ),
       field("Hosts · GPUs", `${fleet.hosts} · ${fleet.gpus}`),
-      field("No readings", `${formatHours(fleet.unknownGpuHours)} of GPU time (never counted as idle)`),
+      field("Data", coverageText(model, when)),
     ],
   });
   blocks.push({ type: "divider" });
@@ -105,7 +108,7 @@ export function renderSummaryMessage(model: SummaryModel, options: SummaryMessag
         p.stops > 0 ? `${p.stops} ${p.stops === 1 ? "stop" : "stops"} saving ${money(p.savedCost)}` : null,
         p.keeps > 0 ? `${p.keeps} ${p.keeps === 1 ? "keep" : "keeps"}` : null,
       ].filter((part) => part !== null);
-      return `• ${mention(p.user)}: ${claims}${acts.length > 0 ? `; ${acts.join(", ")}` : ""}`;
+      return `• ${person(p.user)}: ${claims}${acts.length > 0 ? `; ${acts.join(", ")}` : ""}`;
     });
     blocks.push(section(`*People* (GPU time claimed vs busy)\n${rows(personLines, maxRows, more)}`));
   }
@@ -113,7 +116,7 @@ export function renderSummaryMessage(model: SummaryModel, options: SummaryMessag
   const actionLines = [
     ...model.stops.map(
       (s) =>
-        `• ${escapeMrkdwn(s.host)} stopped by ${actorMention(s.actor)} ${when(s.atMs)}${s.forced ? " (forced)" : ""}: ` +
+        `• ${escapeMrkdwn(s.host)} stopped by ${person(s.actor)} ${when(s.atMs)}${s.forced ? " (forced)" : ""}: ` +
         `${s.nextUseMs === null ? "not used again" : `next used ${when(s.nextUseMs)}`}, ` +
         `off ${formatHours(s.offHours)}, saved ${moneyOrUnknown(s.savedCost)}`,
     ),
@@ -163,6 +166,41 @@ export function renderSummaryMessage(model: SummaryModel, options: SummaryMessag
     `GPU summary ${period}: mean utilisation ${formatPct(fleet.utilMeanPct)}, ` +
     `idle ${formatHours(fleet.idleGpuHours)} of GPU time costing ${money(fleet.idleCost)}`;
   return { text, blocks: blocks.slice(0, LIMITS.blocksPerMessage) };
+}
+
+/** `all 14 days; readings for 94 % of GPU time, 232 h without (never counted as idle)`. */
+function coverageText(model: SummaryModel, when: (ms: number) => string): string {
+  const { period, coverage, fleet } = model;
+  const periodDays = Math.round((period.toMs - period.fromMs) / DAY_MS);
+  // NOTE: the last hour before the slot is rolled up a few minutes after it: not worth a mention.
+  const coveredDays = (coverage.untilMs - coverage.fromMs) / DAY_MS;
+  const span =
+    coveredDays >= periodDays - 1.5 / 24
+      ? `all ${periodDays} days`
+      : `${Math.round(coveredDays * 10) / 10} of ${periodDays} days (${when(coverage.fromMs)} – ${when(coverage.untilMs)})`;
+  if (coverage.readShare === null) return `${span}; no GPU seen`;
+  return (
+    `${span}; readings for ${formatPct(100 * coverage.readShare)} of GPU time, ` +
+    `${formatHours(fleet.unknownGpuHours)} without (never counted as idle)`
+  );
+}
+
+/**
+ * The line that says a summary was posted late: it was due at `dueMs`, and either the bot was down
+ * then (`bot-down`, known when it is queued) or Slack did not take it for a while (`slack`, added by
+ * the outbox when it is sent late).
+ */
+export function summaryLateNotice(
+  dueMs: number,
+  zone: string,
+  why: "bot-down" | "slack",
+): types.ContextBlock {
+  const due = dayjs(dueMs).tz(zone).format("ddd D MMM HH:mm");
+  return context(
+    why === "bot-down"
+      ? `:hourglass: Posted late: this summary was due ${due} while the bot was down.`
+      : `:hourglass: Posted late: this summary was due ${due} and waited for Slack to take it.`,
+  );
 }
 
 function containerText(model: SummaryModel, maxRows: number, more: (left: number) => string): string {
@@ -233,8 +271,4 @@ function rows(
     used += line.length + 1;
   }
   return out.join("\n");
-}
-
-function actorMention(actor: string): string {
-  return /^[UW][A-Z0-9]{2,}$/.test(actor) ? mention(actor) : escapeMrkdwn(actor);
 }

@@ -138,7 +138,11 @@ export function wardenChangeAnnouncement(change: WardenChange, actor: string): S
   const why =
     change.kind === "skip"
       ? `${mention(change.from)} is away this month`
-      : `${mention(actor)} swapped ${mention(change.from)}'s turn`;
+      : actor === change.from
+        ? `${mention(actor)} handed over their turn`
+        : actor === change.to
+          ? `${mention(actor)} took over ${mention(change.from)}'s turn`
+          : `${mention(actor)} swapped ${mention(change.from)}'s turn`;
   const later =
     change.laterTurn === null
       ? ""

@@ -13,8 +13,12 @@ export type FailureMode =
   | { hang: true }
   | { delayMs: number };
 
-/** Which calls a rule matches: a Web API method name, `*` for all of them, or `response_url` / `upload`. */
-export type FailureTarget = string;
+/**
+ * Which calls a rule matches: a Web API method name, `*` for all of them, or `response_url` /
+ * `upload`; or a method and argument values, e.g. `{ method: "chat.postMessage", where: { channel: "C1" } }`
+ * (one conversation failing while the others work).
+ */
+export type FailureTarget = string | { method: string; where: Record<string, string> };
 
 export interface FailureRule {
   readonly target: FailureTarget;
@@ -72,7 +76,7 @@ export class FailureInjector {
   }
 
   /** The failure for this call, if any (consumes one use of a counted rule). */
-  next(name: string, isApiMethod: boolean): FailureMode | undefined {
+  next(name: string, isApiMethod: boolean, args: Record<string, unknown> = {}): FailureMode | undefined {
     const nowMs = this.#clock.now();
     this.#rules = this.#rules.filter(
       (r) =>
@@ -80,14 +84,14 @@ export class FailureInjector {
         (r.remaining === undefined || r.remaining > 0) &&
         (r.untilMs === undefined || nowMs < r.untilMs),
     );
-    const rule = this.#rules.find((r) => matches(r.public.target, name, isApiMethod));
+    const rule = this.#rules.find((r) => matches(r.public.target, name, isApiMethod, args));
     if (rule !== undefined) {
       if (rule.remaining !== undefined) rule.remaining -= 1;
       rule.public.hits += 1;
       return rule.public.mode;
     }
     for (const limit of this.#limits) {
-      if (!matches(limit.target, name, isApiMethod)) continue;
+      if (!matches(limit.target, name, isApiMethod, args)) continue;
       limit.seenAtMs = limit.seenAtMs.filter((atMs) => nowMs - atMs < limit.windowMs);
       if (limit.seenAtMs.length >= limit.limit) return { status: 429, retryAfterS: limit.retryAfterS };
       limit.seenAtMs.push(nowMs);
@@ -119,6 +123,16 @@ export class FailureInjector {
   }
 }
 
-function matches(target: FailureTarget, name: string, isApiMethod: boolean): boolean {
+function matches(
+  target: FailureTarget,
+  name: string,
+  isApiMethod: boolean,
+  args: Record<string, unknown>,
+): boolean {
+  if (typeof target !== "string") {
+    return (
+      target.method === name && Object.entries(target.where).every(([key, value]) => args[key] === value)
+    );
+  }
   return target === name || (target === "*" && isApiMethod);
 }

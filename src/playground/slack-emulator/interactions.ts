@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { applyResponse } from "./apply-response.ts";
+import { commandWireText } from "./command-wire-text.ts";
 import type { EmulatorIdentity } from "./emulator-identity.ts";
 import type {
   EmulatorState,
@@ -47,7 +48,12 @@ export interface Delivery {
 
 export interface SlashCommandArgs extends DeliverOptions {
   user: string;
+  /** What the user types after the command; sent as Slack would (see {@link commandWireText}). */
   text?: string;
+  /** Default true, as in gpu-warden's manifest: `@alice` is sent as `<@U…|alice>`. */
+  shouldEscape?: boolean;
+  /** Send this `text` field as is (already in Slack's wire form), instead of `text`. */
+  wireText?: string;
   /** Defaults to `/gpu`. */
   command?: string;
   /** Defaults to the emulator's default channel. */
@@ -120,7 +126,7 @@ export class Interactions {
       user_id: user.id,
       user_name: user.name,
       command: args.command ?? "/gpu",
-      text: args.text ?? "",
+      text: args.wireText ?? commandWireText(args.text ?? "", state, args.shouldEscape ?? true),
       api_app_id: identity.appId,
       is_enterprise_install: "false",
       response_url: responseUrl,
@@ -293,6 +299,18 @@ export class Interactions {
       what: args.type,
       user: typeof args.user === "string" ? args.user : undefined,
       tampered: tamper !== undefined,
+    });
+  }
+
+  /**
+   * Delivers an interaction payload exactly as given (a half-formed one included), to see how the
+   * app answers something Slack itself would never send.
+   */
+  async rawInteraction(payload: JsonObject, options: DeliverOptions = {}): Promise<Delivery> {
+    return this.#send("interactive", payload, options, {
+      what: "the interaction",
+      user: undefined,
+      tampered: options.tamper !== undefined,
     });
   }
 

@@ -115,6 +115,7 @@ export interface SlackEmulator {
   readonly submitView: Interactions["submitView"];
   readonly closeView: Interactions["closeView"];
   readonly event: Interactions["event"];
+  readonly rawInteraction: Interactions["rawInteraction"];
   readonly replay: Interactions["replay"];
   /**
    * Resolves once `predicate` holds (polled every 10 ms): the app's work after an ack is
@@ -182,7 +183,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     res: ServerResponse,
     call?: WebApiCall,
   ): Promise<boolean> {
-    const mode = injector.next(name, isApiMethod);
+    const mode = injector.next(name, isApiMethod, call?.args);
     if (mode === undefined) return false;
     if ("delayMs" in mode) {
       await delay(mode.delayMs);
@@ -382,6 +383,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     submitView: (args) => socketInteractions.submitView(args),
     closeView: (args) => socketInteractions.closeView(args),
     event: (args) => socketInteractions.event(args),
+    rawInteraction: (payload, options) => socketInteractions.rawInteraction(payload, options),
     replay: (delivery, retry) => socketInteractions.replay(delivery, retry),
     waitFor,
     http: (target, httpOptions = {}) =>

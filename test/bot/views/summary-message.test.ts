@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { renderSummaryMessage } from "../../../src/bot/views/summary-message.ts";
+import { renderSummaryMessage, summaryLateNotice } from "../../../src/bot/views/summary-message.ts";
 import { rightsize } from "../../../src/checks/rightsizing.ts";
 import { blockProblems, blocksTextChars } from "../../../src/playground/slack-emulator/validate-blocks.ts";
 import type { FleetTotals, HostRow, SummaryModel } from "../../../src/reports/summary-model.ts";
@@ -46,6 +46,7 @@ function model(over: Partial<SummaryModel>): SummaryModel {
     dayStartsMs: Array.from({ length: 14 }, (_, i) => FROM + i * DAY),
     fleet: fleet({}),
     previousFleet: fleet({ utilMeanPct: 35.2, idleGpuHours: 2_000, idleCost: 4_800 }),
+    coverage: { fromMs: FROM, untilMs: TO, readShare: 3_800 / 4_032 },
     hosts: [
       hostRow("gpu-a"),
       hostRow("cloud-b", { gpus: 4, utilMeanPct: 9, idleCost: null, paidByTheHour: true }),
@@ -140,12 +141,14 @@ function shown(blocks: unknown[] | undefined): string[] {
 }
 
 describe("the biweekly summary message", () => {
-  test("says what a person needs, in order, with the trend", () => {
+  test("says what a person needs, in order, with the trend; names people without notifying them", () => {
     const reply = renderSummaryMessage(model({}), {
       teamName: "ml-infra",
       lateSinceMs: null,
       filesAttached: true,
+      names: new Map([["U0CAROL", "Carol <ops>"]]),
     });
+    assert.doesNotMatch(JSON.stringify(reply), /<@|<!/, "no mention: nobody is pinged by a summary");
     assert.equal(
       reply.text,
       "GPU summary 2 Mar – 16 Mar 2026: mean utilisation 42 %, idle 2,300 h of GPU time costing €4,322",
@@ -153,15 +156,15 @@ describe("the biweekly summary message", () => {
     assert.deepEqual(shown(reply.blocks), [
       "*GPU summary for ml-infra: 2 Mar – 16 Mar 2026*",
       "*Mean GPU utilisation*\n42 % (▲ 6 pts) | *Idle GPU-hours*\n2,300 h (▲ 15 %) | *Idle cost*\n€4,322 (▼ 10 %) | " +
-        "*Saved by stops*\n€72.00 (1 stop) | *Hosts · GPUs*\n2 · 12 | *No readings*\n232 h of GPU time (never counted as idle)",
+        "*Saved by stops*\n€72.00 (1 stop) | *Hosts · GPUs*\n2 · 12 | *Data*\nall 14 days; readings for 94 % of GPU time, 232 h without (never counted as idle)",
       "(divider)",
       "*Hosts by idle cost* (mean utilisation, change, idle time, idle cost)\n" +
         "• *gpu-a* 12 % (▼ 8 pts), idle 1,900 h of GPU time, €3,800\n" +
         "• *cloud-b* 9 % (▼ 12 pts), idle 1,900 h of GPU time, no price",
       "*People* (GPU time claimed vs busy)\n" +
-        "• <@U0BOB>: claimed 96 h, busy 24 h (25 % busy), idle cost €144; 1 keep\n" +
-        "• <@U0CAROL>: no claims; 1 stop saving €72.00",
-      "*Stops and snoozes*\n• cloud-b stopped by <@U0CAROL> Thu 5 Mar 15:00: not used again, off 18 h, saved €72.00\n" +
+        "• U0BOB: claimed 96 h, busy 24 h (25 % busy), idle cost €144; 1 keep\n" +
+        "• Carol &lt;ops&gt;: no claims; 1 stop saving €72.00",
+      "*Stops and snoozes*\n• cloud-b stopped by Carol &lt;ops&gt; Thu 5 Mar 15:00: not used again, off 18 h, saved €72.00\n" +
         "Snoozes: 1 keep, 4 h kept in all.",
       "*Containers* (requests vs use over the period)\n1 container group, 1 using under half of what it requests.\n" +
         "• ml/trainer/main: CPU peak 1.5 of 8 cores (19 %) → request 1.8; GPU memory max 29.3 GiB of 80.0 GiB (37 %) → 38.1 GiB would do",
@@ -187,6 +190,18 @@ describe("the biweekly summary message", () => {
       ),
     );
     assert.match(lines.at(-1)!, /need `slack.channel` set to the channel ID/);
+  });
+
+  test("a summary queued on time that waited for Slack says so when it arrives", () => {
+    assert.deepEqual(summaryLateNotice(TO, "Europe/Berlin", "slack"), {
+      type: "context",
+      elements: [
+        {
+          type: "mrkdwn",
+          text: ":hourglass: Posted late: this summary was due Mon 16 Mar 10:00 and waited for Slack to take it.",
+        },
+      ],
+    });
   });
 
   test("the worst case (hundreds of 255-character names in every list) stays within Slack's limits", () => {

@@ -1,6 +1,9 @@
 import type { Middleware, SlackCommandMiddlewareArgs } from "@slack/bolt";
+import type { GpuSlots } from "../../../checks/claim-target.ts";
+import { canonicalHost } from "../../../usecases/canonical-host.ts";
 import type { BotDeps } from "../../bot-deps.ts";
-import { parseCommand } from "../../parse-command.ts";
+import { commandText } from "../../command-text.ts";
+import { type ParsedCommand, parseCommand } from "../../parse-command.ts";
 import { GPU_COMMAND } from "../../surface.ts";
 import { errorReply, type Reply } from "../../views/reply-message.ts";
 import { claimCommand } from "./claim-command.ts";
@@ -23,9 +26,10 @@ export function gpuCommand(deps: BotDeps): Middleware<SlackCommandMiddlewareArgs
     let reply: Reply;
     let upload: ReportUpload | null = null;
     try {
-      const parsed = parseCommand(command.text);
+      const text = commandText(command.text);
+      const parsed = parseCommand(text);
       if (parsed.kind === "report") ({ reply, upload } = gpuReport(deps, command.user_id, parsed.days));
-      else reply = answerCommand(deps, command.user_id, command.text);
+      else reply = answerCommand(deps, command.user_id, text);
     } catch (error) {
       await ack({
         response_type: "ephemeral",
@@ -40,9 +44,34 @@ export function gpuCommand(deps: BotDeps): Middleware<SlackCommandMiddlewareArgs
   };
 }
 
-/** The reply to `/gpu <text>` from `user`: parse, one use-case, render. Synchronous. */
+/** The command with the host named as the bot knows it (`GPU-A` → `gpu-a`). */
+function withKnownHost(deps: BotDeps, parsed: ParsedCommand): ParsedCommand {
+  const host = (name: string) => canonicalHost(deps, name);
+  const slots = (s: GpuSlots): GpuSlots => ({ ...s, host: host(s.host) });
+  switch (parsed.kind) {
+    case "status":
+      return parsed.host === null ? parsed : { ...parsed, host: host(parsed.host) };
+    case "keep":
+    case "stop":
+      return { ...parsed, host: host(parsed.host) };
+    case "claim":
+      return parsed.target.kind === "slots"
+        ? { ...parsed, target: { kind: "slots", slots: slots(parsed.target.slots) } }
+        : parsed;
+    case "release":
+      return parsed.target.kind === "slots"
+        ? { ...parsed, target: { kind: "slots", slots: slots(parsed.target.slots) } }
+        : parsed;
+    case "extend":
+      return { ...parsed, slots: slots(parsed.slots) };
+    default:
+      return parsed;
+  }
+}
+
+/** The reply to `/gpu <text>` from `user` (`text` as typed: see {@link commandText}): parse, one use-case, render. Synchronous. */
 export function answerCommand(deps: BotDeps, user: string, text: string): Reply {
-  const parsed = parseCommand(text);
+  const parsed = withKnownHost(deps, parseCommand(text));
   switch (parsed.kind) {
     case "help":
       return gpuHelp(deps, user, parsed.bare);
