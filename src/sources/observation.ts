@@ -95,6 +95,37 @@ export interface Source {
   poll(signal: AbortSignal): Promise<HostObservation[]>;
 }
 
+/**
+ * A stretch of the past a source is asked about: one fleet-wide reading per step at
+ * `fromMs, fromMs + stepMs, …` up to `toMs`.
+ * - `instant`: what a poll at that instant would have seen;
+ * - `max`: the highest reading within the step that ends there (`(t − stepMs, t]`), so a step is idle
+ *   only when every reading in it was; a step without any reading has no observation for the host.
+ */
+export interface HistoryRequest {
+  fromMs: number;
+  toMs: number;
+  stepMs: number;
+  summary: "instant" | "max";
+}
+
+/**
+ * A source that keeps history (Prometheus). `history` returns ok observations of past instants, in
+ * time order; a host without data at a step has no observation there (a gap: unknown, never idle).
+ * Processes, sessions and containers are not part of history.
+ */
+export interface HistorySource extends Source {
+  history(request: HistoryRequest, signal: AbortSignal): Promise<HostObservation[]>;
+  /** How far back `history` is meant to be asked (the source's configured look-back), ms; 0: not at all. */
+  readonly historyLookbackMs: number;
+  /** Range queries sent by the last `history` call. */
+  readonly lastHistoryQueryCount: number;
+}
+
+export function hasHistory(source: Source): source is HistorySource {
+  return "history" in source && typeof source.history === "function";
+}
+
 export function failed(
   host: string,
   source: SourceKind,

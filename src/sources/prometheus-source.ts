@@ -1,5 +1,6 @@
 import type { SourceConfig } from "../config/schema.ts";
 import type { Clock } from "../shared/clock.ts";
+import { migModel, migParts, migSlot, physicalGpu } from "../shared/gpu-slot.ts";
 import type { Logger } from "../shared/logger.ts";
 import { dayjs } from "../shared/time.ts";
 import type {
@@ -7,8 +8,9 @@ import type {
   FailureCause,
   GpuProcess,
   GpuReading,
+  HistoryRequest,
+  HistorySource,
   HostObservation,
-  Source,
 } from "./observation.ts";
 import { failed } from "./observation.ts";
 import { isDcgmBlank } from "./parse-prom-text.ts";
@@ -23,8 +25,8 @@ export interface PrometheusSourceDeps {
   fetch?: typeof fetch;
 }
 
-/** A `Source` over the Prometheus query API. */
-export interface PrometheusSource extends Source {
+/** A `Source` over the Prometheus query API, with the server's history. */
+export interface PrometheusSource extends HistorySource {
   readonly kind: "prometheus";
   /** Hosts reported by the last successful cycle (ok or stale), within `forget_after_hours`. */
   readonly hosts: readonly string[];
@@ -78,7 +80,18 @@ export interface PrometheusQueries {
   containerCpu: string;
   /** The last sample time of the given raw host-label values (run only when some host is stale). */
   lastSeen(rawHostValues: readonly string[]): string;
+  /**
+   * One field per GPU slot for a range query: the raw series (what an instant query sees at each step),
+   * or the highest sample within each step (`max_over_time` over the step).
+   */
+  history(field: DcgmField, summary: HistoryRequest["summary"], stepSeconds: number): string;
 }
+
+/** The fields a history request reads: utilisation (or GR_ENGINE_ACTIVE), memory, and power for instants. */
+export const HISTORY_FIELDS: Record<HistoryRequest["summary"], readonly DcgmField[]> = {
+  instant: ["util", "grActive", "fbUsed", "power"],
+  max: ["util", "grActive", "fbUsed"],
+};
 
 export function prometheusQueries(config: PrometheusSourceConfig): PrometheusQueries {
   const host = config.host_label;
@@ -86,11 +99,12 @@ export function prometheusQueries(config: PrometheusSourceConfig): PrometheusQue
   const staleS = config.stale_after_seconds;
   const forgetS = Math.round(config.forget_after_hours * 3600);
   const rateS = config.rate_window_seconds;
-  const gpuBy = unique([host, "gpu", "GPU_I_ID"]).join(", ");
+  const gpuBy = unique([host, "gpu", "GPU_I_ID", "GPU_I_PROFILE"]).join(", ");
   const workloadBy = unique([
     host,
     "gpu",
     "GPU_I_ID",
+    "GPU_I_PROFILE",
     "UUID",
     "modelName",
     "pod",
@@ -116,6 +130,10 @@ export function prometheusQueries(config: PrometheusSourceConfig): PrometheusQue
       ` unless on (namespace, pod) (kube_pod_status_phase{phase=~"Succeeded|Failed"} == 1))`,
     podNodes: "max by (namespace, pod, node) (kube_pod_info)",
     containerCpu: `sum by (namespace, pod, container) (rate(container_cpu_usage_seconds_total{container!="", container!="POD", pod!=""}[${rateS}s]))`,
+    history: (field, summary, stepSeconds) =>
+      summary === "instant"
+        ? `max by (${gpuBy}) (${DCGM_METRICS[field]})`
+        : `max by (${gpuBy}) (max_over_time(${DCGM_METRICS[field]}[${stepSeconds}s]))`,
     lastSeen: (rawHostValues) => {
       const regex = rawHostValues.map(escapeRegex).join("|");
       return `max by (${host}) (max_over_time(timestamp(${DCGM_METRICS.fbUsed}{${host}=~${promString(regex)}})[${forgetS}s:30s]))`;
@@ -145,6 +163,12 @@ export function createPrometheusSource(
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
   });
   const queries = prometheusQueries(config);
+  const historyClient = createPrometheusClient({
+    url: config.url,
+    timeoutMs: Math.max(config.timeout_seconds * 1000, HISTORY_TIMEOUT_MS),
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  });
+  let lastHistoryQueryCount = 0;
   const forgetMs = config.forget_after_hours * 3600 * 1000;
   /** Host → time of the last cycle that reported it (ok or stale). */
   const known = new Map<string, number>();
@@ -287,8 +311,13 @@ export function createPrometheusSource(
         missingTotal ||= !totalKnown;
         missingUtil ||= gpu.fields.util === undefined;
       }
+      // NOTE: a GPU switched in or out of MIG mode (or re-partitioned) reports other slots; its old
+      // ones are forgotten at once rather than shown without readings.
+      const present = new Set([...gpus.keys()].map(physicalGpu));
       for (const [index, memory] of remembered) {
-        if (!gpus.has(index)) gpus.set(index, emptyGpu(index, memory.uuid, memory.model));
+        if (gpus.has(index)) continue;
+        if (present.has(physicalGpu(index))) remembered.delete(index);
+        else gpus.set(index, emptyGpu(index, memory.uuid, memory.model));
       }
     }
   }
@@ -393,6 +422,75 @@ export function createPrometheusSource(
     for (const [host, lastMs] of lastFresh) if (atMs - lastMs > forgetMs) lastFresh.delete(host);
   }
 
+  /**
+   * The fleet's past from range queries: one per field (and per 10,000 steps), never one per host.
+   * Each step is read as a poll would read it, without the heartbeat check, processes or CPU.
+   */
+  async function history(request: HistoryRequest, signal: AbortSignal): Promise<HostObservation[]> {
+    const stepSeconds = Math.max(1, Math.round(request.stepMs / 1000));
+    const stepMs = stepSeconds * 1000;
+    const chunks = rangeChunks(request.fromMs, request.toMs, stepMs);
+    const fields = HISTORY_FIELDS[request.summary];
+    lastHistoryQueryCount = fields.length * chunks.length;
+    const answers = await Promise.all(
+      fields.flatMap((field) =>
+        chunks.map(async (chunk) => {
+          const promql = queries.history(field, request.summary, stepSeconds);
+          const answer = await historyClient.queryRange(promql, { ...chunk, stepSeconds }, { signal });
+          return { field, answer };
+        }),
+      ),
+    );
+    const byTime = new Map<number, Map<DcgmField, PromVectorSample[]>>();
+    for (const { field, answer } of answers) {
+      if (answer.data.resultType !== "matrix") {
+        throw new PrometheusError(
+          "bad-response",
+          `${historyClient.displayUrl}: expected a matrix, got a ${answer.data.resultType}`,
+          null,
+          null,
+        );
+      }
+      for (const series of answer.data.series) {
+        for (const point of series.points) {
+          let current = byTime.get(point.atMs);
+          if (!current) {
+            current = new Map();
+            byTime.set(point.atMs, current);
+          }
+          let samples = current.get(field);
+          if (!samples) {
+            samples = [];
+            current.set(field, samples);
+          }
+          samples.push({ labels: series.labels, atMs: point.atMs, value: point.value });
+        }
+      }
+    }
+    const observations: HostObservation[] = [];
+    for (const atMs of [...byTime.keys()].sort((a, b) => a - b)) {
+      const fleet = readGpus(byTime.get(atMs)!, [], [], {
+        hostLabel: config.host_label,
+        oldestMs: Number.NEGATIVE_INFINITY,
+      });
+      for (const host of [...fleet.hosts.keys()].sort()) {
+        const gpus = [...fleet.hosts.get(host)!.values()].sort((a, b) => a.index - b.index);
+        observations.push({
+          host,
+          source: "prometheus",
+          atMs,
+          ok: true,
+          gpus: gpus.map(toReading),
+          sessions: null,
+          cpuLoad1: null,
+          cpuUtilPct: null,
+          containers: [],
+        });
+      }
+    }
+    return observations;
+  }
+
   return {
     kind: "prometheus",
     get hosts() {
@@ -401,8 +499,27 @@ export function createPrometheusSource(
     get lastQueryCount() {
       return lastQueryCount;
     },
+    get lastHistoryQueryCount() {
+      return lastHistoryQueryCount;
+    },
+    historyLookbackMs: config.history_days * 86_400_000,
     poll,
+    history,
   };
+}
+
+/** History reads whole days of the fleet: they get more time than a poll's queries. */
+const HISTORY_TIMEOUT_MS = 120_000;
+/** Prometheus refuses range queries of more than 11,000 points per series. */
+const MAX_STEPS_PER_QUERY = 10_000;
+
+/** `[fromMs, toMs]` cut into ranges of at most {@link MAX_STEPS_PER_QUERY} steps on the same grid. */
+function rangeChunks(fromMs: number, toMs: number, stepMs: number): { startMs: number; endMs: number }[] {
+  const chunks: { startMs: number; endMs: number }[] = [];
+  for (let startMs = fromMs; startMs <= toMs; startMs += MAX_STEPS_PER_QUERY * stepMs) {
+    chunks.push({ startMs, endMs: Math.min(toMs, startMs + (MAX_STEPS_PER_QUERY - 1) * stepMs) });
+  }
+  return chunks;
 }
 
 interface CycleData {
@@ -419,9 +536,9 @@ interface GpuAccumulator {
   uuid: string | null;
   model: string | null;
   fields: Partial<Record<DcgmField, number>>;
-  /** Sum of FB_USED over MIG instances, for exporters that report memory per instance only. */
-  instanceFbUsedMiB: number | null;
   mig: boolean;
+  /** A MIG GPU instance's profile (`1g.5gb`); `null` for a whole GPU. */
+  profile: string | null;
   workloads: Map<string, { pod: string; namespace: string | null; container: string | null }>;
   /** Memory total, filled in from this or an earlier cycle. */
   totalMiB: number | null;
@@ -433,8 +550,8 @@ function emptyGpu(index: number, uuid: string | null, model: string | null): Gpu
     uuid,
     model,
     fields: {},
-    instanceFbUsedMiB: null,
     mig: false,
+    profile: null,
     workloads: new Map(),
     totalMiB: null,
   };
@@ -494,19 +611,26 @@ function readGpus(
       return null;
     }
     if (labels.gpu === undefined || labels.gpu === "" || !Number.isInteger(index)) return null;
+    const instance = labels.GPU_I_ID;
+    const slot = instance === undefined || instance === "" ? index : migSlot(index, Number(instance));
+    if (slot === null) return null;
     const host = hostFromLabel(raw);
     let gpus = hosts.get(host);
     if (!gpus) {
       gpus = new Map();
       hosts.set(host, gpus);
     }
-    let gpu = gpus.get(index);
+    let gpu = gpus.get(slot);
     if (!gpu) {
-      gpu = emptyGpu(index, null, null);
-      gpus.set(index, gpu);
+      gpu = emptyGpu(slot, null, null);
+      gpus.set(slot, gpu);
     }
     gpu.uuid ??= labels.UUID || null;
     gpu.model ??= labels.modelName || null;
+    if (slot !== index) {
+      gpu.mig = true;
+      gpu.profile ??= labels.GPU_I_PROFILE || null;
+    }
     return gpu;
   };
 
@@ -520,15 +644,10 @@ function readGpus(
       const workload = workloadOf(sample.labels);
       if (workload)
         gpu.workloads.set(`${workload.namespace}/${workload.pod}/${workload.container}`, workload);
-      if (sample.labels.GPU_I_ID !== undefined) {
-        gpu.mig = true;
-        if (field === "fbUsed" && value !== null)
-          gpu.instanceFbUsedMiB = (gpu.instanceFbUsedMiB ?? 0) + value;
-        continue;
-      }
       if (value !== null) gpu.fields[field] = Math.max(gpu.fields[field] ?? value, value);
     }
   }
+  for (const gpus of hosts.values()) splitMigGpus(gpus);
 
   const stale = new Map<string, Set<string>>();
   for (const labels of seen) {
@@ -546,6 +665,25 @@ function readGpus(
   return { hosts, stale, unlabelled };
 }
 
+/**
+ * A MIG GPU whose instances report is shown as its instances: each is a slot of its own (its own
+ * GR_ENGINE_ACTIVE and, where the exporter sends it, memory), and the whole-GPU series (power,
+ * temperature, total memory) are not a slot. Instances take the whole GPU's UUID and model.
+ */
+function splitMigGpus(gpus: Map<number, GpuAccumulator>): void {
+  const split = new Set<number>();
+  for (const gpu of gpus.values()) {
+    const parts = migParts(gpu.index);
+    if (parts === null) continue;
+    split.add(parts.gpu);
+    const whole = gpus.get(parts.gpu);
+    if (whole === undefined) continue;
+    gpu.uuid ??= whole.uuid;
+    gpu.model ??= whole.model;
+  }
+  for (const index of split) gpus.delete(index);
+}
+
 function toReading(gpu: GpuAccumulator): GpuReading {
   const { fields } = gpu;
   const util = fields.util !== undefined && fields.util >= 0 && fields.util <= 100 ? fields.util : null;
@@ -553,7 +691,7 @@ function toReading(gpu: GpuAccumulator): GpuReading {
     fields.grActive !== undefined && fields.grActive >= 0 && fields.grActive <= 1
       ? round(fields.grActive * 100, 2)
       : null;
-  const memUsedMiB = fields.fbUsed ?? gpu.instanceFbUsedMiB;
+  const memUsedMiB = fields.fbUsed ?? null;
   const soleWorkload = gpu.workloads.size === 1 && !gpu.mig;
   const processes: GpuProcess[] = [...gpu.workloads.values()].map((workload) => ({
     pid: null,
@@ -567,7 +705,7 @@ function toReading(gpu: GpuAccumulator): GpuReading {
   return {
     index: gpu.index,
     uuid: gpu.uuid,
-    model: gpu.model,
+    model: migParts(gpu.index) === null ? gpu.model : migModel(gpu.model, gpu.profile),
     utilPct: util ?? gr,
     memUsedMiB,
     memTotalMiB: gpu.totalMiB,
