@@ -268,8 +268,10 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
   function openIdle(host: string, state: IdleEpisodeState, nowMs: number): void {
     const idleSinceMs = state.idleSinceMs ?? nowMs;
     const startedAtMs = state.episodeStartedAtMs ?? nowMs;
+    // NOTE: an episode that began before the bot started (history) is escalated counting from the start.
+    const openedAtMs = Math.max(startedAtMs, restoredAtMs ?? startedAtMs);
     transaction(() => {
-      const opened = store.alerts.open({ host, kind: "idle", openedAtMs: startedAtMs, idleSinceMs, channel });
+      const opened = store.alerts.open({ host, kind: "idle", openedAtMs, idleSinceMs, channel });
       if (!opened.created) return;
       let alert = opened.alert;
       const autoStop = settingsOf(host)?.auto_stop;

@@ -174,6 +174,7 @@ describe("first start against a Prometheus with 8 days of history", () => {
     const sparklines = shown.split("\n").filter((line) => line.includes("GPU 0") || line.includes("GPU 1"));
     assert.equal(sparklines.length, 2, shown);
     for (const line of sparklines) assert.doesNotMatch(line, /\?/, `no unknown marks: ${line}`);
+    assert.deepEqual(h.threadTexts("idle-3d"), [], "not escalated to the warden at once");
   });
 
   test("a busy host gets nothing", () => {
