@@ -203,16 +203,6 @@ try {
     fullQueries = fresh.lastQueryCount;
   }
 
-  // What a start reads for the restore window (3 h at 60 s; here only FB_USED has 3 h of history).
-  const historyStarted = performance.now();
-  const historyEndMs = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
-  const historyObservations = await source.history(
-    { fromMs: historyEndMs - 180 * MINUTE_MS, toMs: historyEndMs, stepMs: MINUTE_MS, summary: "instant" },
-    new AbortController().signal,
-  );
-  const historyMs = performance.now() - historyStarted;
-  const historyQueries = source.lastHistoryQueryCount;
-
   const client = createPrometheusClient({ url: prom.url, timeoutMs: 30_000 });
   const queries = prometheusQueries(config);
   const perQueryMs: Record<string, number> = {};
@@ -259,9 +249,6 @@ try {
     setup_s: round(setupS, 1),
     scrape_interval_s: SCRAPE_S,
     scraped_series: HOSTS * (GPUS * 7 + CPUS + 10),
-    history_3h_ms: round(historyMs, 0),
-    history_3h_queries: historyQueries,
-    history_3h_host_steps: historyObservations.length,
     target_ms: 1000,
   });
 } finally {

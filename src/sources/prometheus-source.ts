@@ -14,7 +14,12 @@ import type {
 } from "./observation.ts";
 import { failed } from "./observation.ts";
 import { isDcgmBlank } from "./parse-prom-text.ts";
-import { createPrometheusClient, PrometheusError, type PromVectorSample } from "./prometheus-api.ts";
+import {
+  createPrometheusClient,
+  PrometheusError,
+  type PromRangeSeries,
+  type PromVectorSample,
+} from "./prometheus-api.ts";
 
 export type PrometheusSourceConfig = Extract<SourceConfig, { kind: "prometheus" }>;
 
@@ -81,17 +86,14 @@ export interface PrometheusQueries {
   /** The last sample time of the given raw host-label values (run only when some host is stale). */
   lastSeen(rawHostValues: readonly string[]): string;
   /**
-   * One field per GPU slot for a range query: the raw series (what an instant query sees at each step),
-   * or the highest sample within each step (`max_over_time` over the step).
+   * Utilisation % per GPU slot for a range query: GPU_UTIL, or GR_ENGINE_ACTIVE × 100 for a slot without
+   * it (MIG); the raw series (what an instant query sees at each step), or the highest sample within
+   * each step (`max_over_time` over the step).
+   * NOTE: utilisation alone: a range query returns every step of every GPU, and memory and power would
+   * triple what a start reads (8,000 GPUs × 90 steps is 26 MB of JSON per field) for no decision.
    */
-  history(field: DcgmField, summary: HistoryRequest["summary"], stepSeconds: number): string;
+  history(summary: HistoryRequest["summary"], stepSeconds: number): string;
 }
-
-/** The fields a history request reads: utilisation (or GR_ENGINE_ACTIVE), memory, and power for instants. */
-export const HISTORY_FIELDS: Record<HistoryRequest["summary"], readonly DcgmField[]> = {
-  instant: ["util", "grActive", "fbUsed", "power"],
-  max: ["util", "grActive", "fbUsed"],
-};
 
 export function prometheusQueries(config: PrometheusSourceConfig): PrometheusQueries {
   const host = config.host_label;
@@ -130,10 +132,14 @@ export function prometheusQueries(config: PrometheusSourceConfig): PrometheusQue
       ` unless on (namespace, pod) (kube_pod_status_phase{phase=~"Succeeded|Failed"} == 1))`,
     podNodes: "max by (namespace, pod, node) (kube_pod_info)",
     containerCpu: `sum by (namespace, pod, container) (rate(container_cpu_usage_seconds_total{container!="", container!="POD", pod!=""}[${rateS}s]))`,
-    history: (field, summary, stepSeconds) =>
-      summary === "instant"
-        ? `max by (${gpuBy}) (${DCGM_METRICS[field]})`
-        : `max by (${gpuBy}) (max_over_time(${DCGM_METRICS[field]}[${stepSeconds}s]))`,
+    history: (summary, stepSeconds) => {
+      const over = (metric: string) =>
+        summary === "instant" ? metric : `max_over_time(${metric}[${stepSeconds}s])`;
+      return (
+        `max by (${gpuBy}) (${over(DCGM_METRICS.util)})` +
+        ` or 100 * max by (${gpuBy}) (${over(DCGM_METRICS.grActive)})`
+      );
+    },
     lastSeen: (rawHostValues) => {
       const regex = rawHostValues.map(escapeRegex).join("|");
       return `max by (${host}) (max_over_time(timestamp(${DCGM_METRICS.fbUsed}{${host}=~${promString(regex)}})[${forgetS}s:30s]))`;
@@ -423,26 +429,19 @@ export function createPrometheusSource(
   }
 
   /**
-   * The fleet's past from range queries: one per field (and per 10,000 steps), never one per host.
-   * Each step is read as a poll would read it, without the heartbeat check, processes or CPU.
+   * The fleet's utilisation in the past: one range query (per 10,000 steps), never one per host. Each
+   * step is read as a poll would read it, without the heartbeat check, memory, power, processes or CPU.
    */
   async function history(request: HistoryRequest, signal: AbortSignal): Promise<HostObservation[]> {
     const stepSeconds = Math.max(1, Math.round(request.stepMs / 1000));
     const stepMs = stepSeconds * 1000;
     const chunks = rangeChunks(request.fromMs, request.toMs, stepMs);
-    const fields = HISTORY_FIELDS[request.summary];
-    lastHistoryQueryCount = fields.length * chunks.length;
+    lastHistoryQueryCount = chunks.length;
+    const promql = queries.history(request.summary, stepSeconds);
     const answers = await Promise.all(
-      fields.flatMap((field) =>
-        chunks.map(async (chunk) => {
-          const promql = queries.history(field, request.summary, stepSeconds);
-          const answer = await historyClient.queryRange(promql, { ...chunk, stepSeconds }, { signal });
-          return { field, answer };
-        }),
-      ),
+      chunks.map((chunk) => historyClient.queryRange(promql, { ...chunk, stepSeconds }, { signal })),
     );
-    const byTime = new Map<number, Map<DcgmField, PromVectorSample[]>>();
-    for (const { field, answer } of answers) {
+    const matrices = answers.map((answer) => {
       if (answer.data.resultType !== "matrix") {
         throw new PrometheusError(
           "bad-response",
@@ -451,44 +450,9 @@ export function createPrometheusSource(
           null,
         );
       }
-      for (const series of answer.data.series) {
-        for (const point of series.points) {
-          let current = byTime.get(point.atMs);
-          if (!current) {
-            current = new Map();
-            byTime.set(point.atMs, current);
-          }
-          let samples = current.get(field);
-          if (!samples) {
-            samples = [];
-            current.set(field, samples);
-          }
-          samples.push({ labels: series.labels, atMs: point.atMs, value: point.value });
-        }
-      }
-    }
-    const observations: HostObservation[] = [];
-    for (const atMs of [...byTime.keys()].sort((a, b) => a - b)) {
-      const fleet = readGpus(byTime.get(atMs)!, [], [], {
-        hostLabel: config.host_label,
-        oldestMs: Number.NEGATIVE_INFINITY,
-      });
-      for (const host of [...fleet.hosts.keys()].sort()) {
-        const gpus = [...fleet.hosts.get(host)!.values()].sort((a, b) => a.index - b.index);
-        observations.push({
-          host,
-          source: "prometheus",
-          atMs,
-          ok: true,
-          gpus: gpus.map(toReading),
-          sessions: null,
-          cpuLoad1: null,
-          cpuUtilPct: null,
-          containers: [],
-        });
-      }
-    }
-    return observations;
+      return { field: "util" as const, series: answer.data.series };
+    });
+    return historyObservations(matrices, config.host_label);
   }
 
   return {
@@ -604,34 +568,12 @@ function readGpus(
   const hosts = new Map<string, Map<number, GpuAccumulator>>();
   let unlabelled = 0;
   const gpuOf = (labels: Record<string, string>): GpuAccumulator | null => {
-    const raw = labels[hostLabel];
-    const index = Number(labels.gpu);
-    if (!raw) {
+    if (!labels[hostLabel]) {
       unlabelled++;
       return null;
     }
-    if (labels.gpu === undefined || labels.gpu === "" || !Number.isInteger(index)) return null;
-    const instance = labels.GPU_I_ID;
-    const slot = instance === undefined || instance === "" ? index : migSlot(index, Number(instance));
-    if (slot === null) return null;
-    const host = hostFromLabel(raw);
-    let gpus = hosts.get(host);
-    if (!gpus) {
-      gpus = new Map();
-      hosts.set(host, gpus);
-    }
-    let gpu = gpus.get(slot);
-    if (!gpu) {
-      gpu = emptyGpu(slot, null, null);
-      gpus.set(slot, gpu);
-    }
-    gpu.uuid ??= labels.UUID || null;
-    gpu.model ??= labels.modelName || null;
-    if (slot !== index) {
-      gpu.mig = true;
-      gpu.profile ??= labels.GPU_I_PROFILE || null;
-    }
-    return gpu;
+    const slot = slotOf(labels, hostLabel);
+    return slot === null ? null : accumulatorIn(hosts, slot);
   };
 
   for (const [field, samples] of current) {
@@ -682,6 +624,104 @@ function splitMigGpus(gpus: Map<number, GpuAccumulator>): void {
     gpu.model ??= whole.model;
   }
   for (const index of split) gpus.delete(index);
+}
+
+/** Where a dcgm-exporter series belongs: its host and GPU slot, with what its labels say about the GPU. */
+interface SeriesSlot {
+  host: string;
+  slot: number;
+  uuid: string | null;
+  model: string | null;
+  /** The MIG profile of a GPU-instance series; `null` for a whole GPU. */
+  profile: string | null;
+  instance: boolean;
+}
+
+function slotOf(labels: Record<string, string>, hostLabel: string): SeriesSlot | null {
+  const raw = labels[hostLabel];
+  const index = Number(labels.gpu);
+  if (!raw || labels.gpu === undefined || labels.gpu === "" || !Number.isInteger(index)) return null;
+  const instance = labels.GPU_I_ID;
+  const isInstance = instance !== undefined && instance !== "";
+  const slot = isInstance ? migSlot(index, Number(instance)) : index;
+  if (slot === null) return null;
+  return {
+    host: hostFromLabel(raw),
+    slot,
+    uuid: labels.UUID || null,
+    model: labels.modelName || null,
+    profile: isInstance ? labels.GPU_I_PROFILE || null : null,
+    instance: isInstance,
+  };
+}
+
+/** The accumulator of a series' slot in `hosts`, made on first use. */
+function accumulatorIn(hosts: Map<string, Map<number, GpuAccumulator>>, where: SeriesSlot): GpuAccumulator {
+  let gpus = hosts.get(where.host);
+  if (!gpus) {
+    gpus = new Map();
+    hosts.set(where.host, gpus);
+  }
+  let gpu = gpus.get(where.slot);
+  if (!gpu) {
+    gpu = emptyGpu(where.slot, null, null);
+    gpus.set(where.slot, gpu);
+  }
+  gpu.uuid ??= where.uuid;
+  gpu.model ??= where.model;
+  if (where.instance) {
+    gpu.mig = true;
+    gpu.profile ??= where.profile;
+  }
+  return gpu;
+}
+
+/**
+ * Range-query answers as one observation per host and step, oldest first. Series-major: each series'
+ * labels are read once, however many steps it has.
+ */
+function historyObservations(
+  answers: readonly { field: DcgmField; series: readonly PromRangeSeries[] }[],
+  hostLabel: string,
+): HostObservation[] {
+  const steps = new Map<number, Map<string, Map<number, GpuAccumulator>>>();
+  for (const { field, series: list } of answers) {
+    for (const series of list) {
+      const where = slotOf(series.labels, hostLabel);
+      if (where === null) continue;
+      for (const point of series.points) {
+        let hosts = steps.get(point.atMs);
+        if (!hosts) {
+          hosts = new Map();
+          steps.set(point.atMs, hosts);
+        }
+        const gpu = accumulatorIn(hosts, where);
+        const value = point.value;
+        if (Number.isFinite(value) && !isDcgmBlank(value))
+          gpu.fields[field] = Math.max(gpu.fields[field] ?? value, value);
+      }
+    }
+  }
+  const observations: HostObservation[] = [];
+  for (const atMs of [...steps.keys()].sort((a, b) => a - b)) {
+    const hosts = steps.get(atMs)!;
+    for (const host of [...hosts.keys()].sort()) {
+      const gpus = hosts.get(host)!;
+      splitMigGpus(gpus);
+      observations.push({
+        host,
+        source: "prometheus",
+        atMs,
+        ok: true,
+        gpus: [...gpus.values()].sort((a, b) => a.index - b.index).map(toReading),
+        sessions: null,
+        cpuLoad1: null,
+        cpuUtilPct: null,
+        containers: [],
+      });
+    }
+  }
+  return observations;
 }
 
 function toReading(gpu: GpuAccumulator): GpuReading {

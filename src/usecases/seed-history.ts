@@ -27,7 +27,7 @@ export interface SeedHistoryDeps {
 }
 
 export interface SeedHistoryOptions {
-  /** The poll interval: recent history is written to the store at this step. */
+  /** The poll interval: recent history is written to the store at twice this step. */
   pollStepMs: number;
   /** How much recent history the idle states are rebuilt from (the restore window). */
   windowMs: number;
@@ -51,7 +51,7 @@ export const PRIOR_STEP_MS = 5 * MINUTE_MS;
 
 /**
  * Asks every source that keeps history (Prometheus, with `history_days` > 0) for the fleet's past:
- * - the restore window after the store's latest cycle, at the poll interval, written to the store as
+ * - the restore window after the store's latest cycle, every two poll intervals, written to the store as
  *   poll cycles (what polls would have seen: sparklines, rollups and the idle states read it as theirs);
  * - before that, up to the source's look-back, the highest readings per step, returned as
  *   {@link PriorHistory} for the idle states.
@@ -75,6 +75,9 @@ export async function seedHistory(
     Number.NEGATIVE_INFINITY,
     ...deps.store.latestObservations().map((latest) => latest.observation.atMs),
   );
+  // NOTE: two poll intervals apart, backfilled cycles are no gap to the idle checks (three intervals) nor
+  // to rollups (a reading stands for two intervals), and a start reads half as much.
+  const recentStepMs = 2 * pollStepMs;
   const recentFromMs = Math.max(untilMs, Math.floor(lastStoredMs / pollStepMs) * pollStepMs + pollStepMs);
   let queries = 0;
 
@@ -99,7 +102,7 @@ export async function seedHistory(
     recentFromMs < nowMs
       ? await Promise.all(
           sources.map((source) =>
-            read(source, { fromMs: recentFromMs, toMs: nowMs - 1, stepMs: pollStepMs, summary: "instant" }),
+            read(source, { fromMs: recentFromMs, toMs: nowMs - 1, stepMs: recentStepMs, summary: "instant" }),
           ),
         )
       : [];

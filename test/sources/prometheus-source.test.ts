@@ -116,7 +116,7 @@ function dcgmHistory(hosts: HostHistory[]): HistorySeries[] {
       add("DCGM_FI_PROF_GR_ENGINE_ACTIVE", labels, host.fromMs, host.toMs, (k) => pattern.grActive(k));
     }
     for (const labels of host.instances ?? []) {
-      add("DCGM_FI_PROF_GR_ENGINE_ACTIVE", labels, host.fromMs, host.toMs, () => 0.5);
+      add("DCGM_FI_PROF_GR_ENGINE_ACTIVE", labels, host.fromMs, host.toMs, () => 0.55);
     }
   }
   return [...byName.values()].flat();
@@ -383,13 +383,12 @@ describe("prometheus source against a real Prometheus with 14 days of dcgm-expor
     } satisfies GpuReading);
     assert.deepEqual(okHost(observations, "gpu-node-1").gpus[1]!.processes, []);
     // The MIG GPU is shown as its one instance (GPU 0, instance 13, 1g.5gb), with the instance's own
-    // GR_ENGINE_ACTIVE (0.5 in this history), not the whole GPU's.
+    // GR_ENGINE_ACTIVE (0.55 in this history; the whole GPU's is a multiple of 0.1), not the whole GPU's.
     const mig = okHost(observations, "ub20-a100-k8s").gpus;
     assert.deepEqual(
       mig.map((gpu) => [slotLabel(gpu.index), gpu.mig, gpu.utilPct, gpu.model, gpu.uuid]),
-      [["0.13", true, 50, "MIG 1g.5gb", "GPU-34319582-d595-d1c7-d1d2-179bcfa61660"]],
+      [["0.13", true, 55, "MIG 1g.5gb", "GPU-34319582-d595-d1c7-d1d2-179bcfa61660"]],
     );
-    assert.notEqual(pattern.grActive(k), 0.5);
     assert.equal(okHost(observations, "cp-bm14r7").gpus[0]!.model, "Tesla T4");
   });
 
