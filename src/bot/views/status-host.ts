@@ -100,7 +100,7 @@ function sessionWords(observation: Extract<HostObservation, { ok: true }>): stri
 function stateWords(detail: HostDetail, when: (ms: number) => string): string[] {
   const lines: string[] = [];
   for (const claim of detail.claims) {
-    const what = claim.gpuIndex === null ? "whole host" : `GPU ${claim.gpuIndex}`;
+    const what = claim.gpuIndex === null ? "whole host" : `GPU ${slotLabel(claim.gpuIndex)}`;
     const note = claim.note === "" ? "" : ` (${slackEscape(claim.note)})`;
     lines.push(`Claimed (${what}) by ${mention(claim.user)} until ${when(claim.untilMs)}${note}`);
   }
