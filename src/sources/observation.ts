@@ -99,8 +99,10 @@ export interface Source {
  * A stretch of the past a source is asked about: one fleet-wide reading per step at
  * `fromMs, fromMs + stepMs, …` up to `toMs`.
  * - `instant`: what a poll at that instant would have seen;
- * - `max`: the highest reading within the step that ends there (`(t − stepMs, t]`), so a step is idle
- *   only when every reading in it was; a step without any reading has no observation for the host.
+ * - `max`: per host, one reading (index 0) that stands for all its GPUs: the highest utilisation of any
+ *   within the step that ends there (`[t − stepMs, t]`), so a step is idle only when every reading in it
+ *   was; no reading where some GPU the host had within the request had none in the step; no
+ *   observation for a host without any reading in the step.
  */
 export interface HistoryRequest {
   fromMs: number;

@@ -86,13 +86,19 @@ export interface PrometheusQueries {
   /** The last sample time of the given raw host-label values (run only when some host is stale). */
   lastSeen(rawHostValues: readonly string[]): string;
   /**
-   * Utilisation % per GPU slot for a range query: GPU_UTIL, or GR_ENGINE_ACTIVE × 100 for a slot without
-   * it (MIG); the raw series (what an instant query sees at each step), or the highest sample within
-   * each step (`max_over_time` over the step).
+   * For a range query: utilisation % per GPU slot, GPU_UTIL or GR_ENGINE_ACTIVE × 100 for a slot without
+   * it (MIG), as an instant query sees it at each step.
    * NOTE: utilisation alone: a range query returns every step of every GPU, and memory and power would
    * triple what a start reads (8,000 GPUs × 90 steps is 26 MB of JSON per field) for no decision.
    */
-  history(summary: HistoryRequest["summary"], stepSeconds: number): string;
+  historyInstant: string;
+  /**
+   * For a range query, per host: the highest utilisation % of any of its GPU slots within each step
+   * (`max_over_time` over the step), and how many slots had a sample in it.
+   * NOTE: per host, not per GPU: a week at 5-minute steps is 2,016 points a series, and 8,000 GPU series
+   * would be 16 M points (about 300 MB of JSON) where 1,000 host series are 2 M.
+   */
+  historyMax(stepSeconds: number): { highest: string; slots: string };
 }
 
 export function prometheusQueries(config: PrometheusSourceConfig): PrometheusQueries {
@@ -132,13 +138,12 @@ export function prometheusQueries(config: PrometheusSourceConfig): PrometheusQue
       ` unless on (namespace, pod) (kube_pod_status_phase{phase=~"Succeeded|Failed"} == 1))`,
     podNodes: "max by (namespace, pod, node) (kube_pod_info)",
     containerCpu: `sum by (namespace, pod, container) (rate(container_cpu_usage_seconds_total{container!="", container!="POD", pod!=""}[${rateS}s]))`,
-    history: (summary, stepSeconds) => {
-      const over = (metric: string) =>
-        summary === "instant" ? metric : `max_over_time(${metric}[${stepSeconds}s])`;
-      return (
-        `max by (${gpuBy}) (${over(DCGM_METRICS.util)})` +
-        ` or 100 * max by (${gpuBy}) (${over(DCGM_METRICS.grActive)})`
-      );
+    historyInstant:
+      `max by (${gpuBy}) (${DCGM_METRICS.util})` + ` or 100 * max by (${gpuBy}) (${DCGM_METRICS.grActive})`,
+    historyMax: (stepSeconds) => {
+      const over = (metric: string) => `max by (${gpuBy}) (max_over_time(${metric}[${stepSeconds}s]))`;
+      const perSlot = `${over(DCGM_METRICS.util)} or 100 * ${over(DCGM_METRICS.grActive)}`;
+      return { highest: `max by (${host}) (${perSlot})`, slots: `count by (${host}) (${perSlot})` };
     },
     lastSeen: (rawHostValues) => {
       const regex = rawHostValues.map(escapeRegex).join("|");
@@ -429,30 +434,40 @@ export function createPrometheusSource(
   }
 
   /**
-   * The fleet's utilisation in the past: one range query (per 10,000 steps), never one per host. Each
-   * step is read as a poll would read it, without the heartbeat check, memory, power, processes or CPU.
+   * The fleet's utilisation in the past, never one query per host: for `instant`, one range query (per
+   * 10,000 steps), each step read as a poll would read it, without the heartbeat check, memory, power,
+   * processes or CPU; for `max`, two (the busiest slot and the number of slots, per host).
    */
   async function history(request: HistoryRequest, signal: AbortSignal): Promise<HostObservation[]> {
     const stepSeconds = Math.max(1, Math.round(request.stepMs / 1000));
-    const stepMs = stepSeconds * 1000;
-    const chunks = rangeChunks(request.fromMs, request.toMs, stepMs);
-    lastHistoryQueryCount = chunks.length;
-    const promql = queries.history(request.summary, stepSeconds);
-    const answers = await Promise.all(
-      chunks.map((chunk) => historyClient.queryRange(promql, { ...chunk, stepSeconds }, { signal })),
-    );
-    const matrices = answers.map((answer) => {
-      if (answer.data.resultType !== "matrix") {
-        throw new PrometheusError(
-          "bad-response",
-          `${historyClient.displayUrl}: expected a matrix, got a ${answer.data.resultType}`,
-          null,
-          null,
-        );
-      }
-      return { field: "util" as const, series: answer.data.series };
-    });
-    return historyObservations(matrices, config.host_label);
+    const chunks = rangeChunks(request.fromMs, request.toMs, stepSeconds * 1000);
+    const read = async (promql: string): Promise<PromRangeSeries[]> => {
+      const answers = await Promise.all(
+        chunks.map((chunk) => historyClient.queryRange(promql, { ...chunk, stepSeconds }, { signal })),
+      );
+      return answers.flatMap((answer) => {
+        if (answer.data.resultType !== "matrix") {
+          throw new PrometheusError(
+            "bad-response",
+            `${historyClient.displayUrl}: expected a matrix, got a ${answer.data.resultType}`,
+            null,
+            null,
+          );
+        }
+        return answer.data.series;
+      });
+    };
+    if (request.summary === "instant") {
+      lastHistoryQueryCount = chunks.length;
+      return historyObservations(
+        [{ field: "util", series: await read(queries.historyInstant) }],
+        config.host_label,
+      );
+    }
+    lastHistoryQueryCount = 2 * chunks.length;
+    const max = queries.historyMax(stepSeconds);
+    const [highest, slots] = await Promise.all([read(max.highest), read(max.slots)]);
+    return busiestSlotObservations(highest, slots, config.host_label);
   }
 
   return {
@@ -722,6 +737,72 @@ function historyObservations(
     }
   }
   return observations;
+}
+
+/**
+ * Per-host step summaries as observations with one reading each (index 0) standing for the whole host:
+ * the busiest slot's utilisation, or no reading at a step where fewer slots had samples than the most
+ * the host had within the request (a GPU without data is unknown, and so is its host).
+ */
+function busiestSlotObservations(
+  highest: readonly PromRangeSeries[],
+  slots: readonly PromRangeSeries[],
+  hostLabel: string,
+): HostObservation[] {
+  const hostOf = (series: PromRangeSeries) => {
+    const raw = series.labels[hostLabel];
+    return raw ? hostFromLabel(raw) : null;
+  };
+  const counts = new Map<string, Map<number, number>>();
+  for (const series of slots) {
+    const host = hostOf(series);
+    if (host === null) continue;
+    const byStep = counts.get(host) ?? new Map<number, number>();
+    counts.set(host, byStep);
+    for (const point of series.points) byStep.set(point.atMs, (byStep.get(point.atMs) ?? 0) + point.value);
+  }
+  const most = new Map([...counts].map(([host, byStep]) => [host, Math.max(...byStep.values())]));
+  const busiest = new Map<string, Map<number, number>>();
+  for (const series of highest) {
+    const host = hostOf(series);
+    if (host === null) continue;
+    const byStep = busiest.get(host) ?? new Map<number, number>();
+    busiest.set(host, byStep);
+    for (const point of series.points) {
+      if (Number.isFinite(point.value))
+        byStep.set(point.atMs, Math.max(byStep.get(point.atMs) ?? point.value, point.value));
+    }
+  }
+  const observations: HostObservation[] = [];
+  for (const [host, byStep] of busiest) {
+    for (const [atMs, utilPct] of byStep) {
+      const complete = counts.get(host)?.get(atMs) === most.get(host);
+      const reading: GpuReading = {
+        index: 0,
+        uuid: null,
+        model: null,
+        utilPct: complete && utilPct >= 0 && utilPct <= 100 ? utilPct : null,
+        memUsedMiB: null,
+        memTotalMiB: null,
+        powerW: null,
+        tempC: null,
+        mig: false,
+        processes: [],
+      };
+      observations.push({
+        host,
+        source: "prometheus",
+        atMs,
+        ok: true,
+        gpus: [reading],
+        sessions: null,
+        cpuLoad1: null,
+        cpuUtilPct: null,
+        containers: [],
+      });
+    }
+  }
+  return observations.sort((a, b) => a.atMs - b.atMs || (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
 }
 
 function toReading(gpu: GpuAccumulator): GpuReading {

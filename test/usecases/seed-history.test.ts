@@ -24,10 +24,12 @@ const HISTORY_FROM = NOW - 8 * DAY_MS;
 const IDLE_FROM = NOW - 3 * DAY_MS - 10 * MINUTE_MS;
 /** gappy-c reports nothing for this hour. */
 const GAP = [NOW - 26 * HOUR_MS, NOW - 25 * HOUR_MS] as const;
+/** half-gone's GPU 1 reports nothing for these 40 minutes, while its GPU 0 goes on at 3 %. */
+const HALF_GONE = [NOW - 30 * HOUR_MS, NOW - 30 * HOUR_MS + 40 * MINUTE_MS] as const;
 const A100 = "NVIDIA A100-SXM4-40GB";
 const MIG_INSTANCES = [7, 8, 9, 10, 11, 12, 13];
 
-type Util = (atMs: number) => number | null;
+type Util = (atMs: number, gpu: number) => number | null;
 
 interface HistoryHost {
   host: string;
@@ -40,6 +42,11 @@ const hosts: HistoryHost[] = [
   { host: "busy-b", gpus: 2, util: (t) => 40 + ((t / MINUTE_MS) % 50) },
   { host: "gappy-c", gpus: 2, util: (t) => (t >= GAP[0] && t < GAP[1] ? null : 1) },
   { host: "idle-long", gpus: 1, util: () => 0 },
+  {
+    host: "half-gone",
+    gpus: 2,
+    util: (t, gpu) => (gpu === 1 && t >= HALF_GONE[0] && t < HALF_GONE[1] ? null : 3),
+  },
 ];
 
 function minutes(from: number, to: number): number[] {
@@ -57,8 +64,8 @@ function history(): HistorySeries[] {
   for (const { host, gpus, util: at } of hosts) {
     for (let gpu = 0; gpu < gpus; gpu++) {
       const labels = { Hostname: host, gpu: String(gpu), UUID: `GPU-${host}-${gpu}`, modelName: A100 };
-      const when = times.filter((t) => at(t) !== null);
-      util.push({ name: "DCGM_FI_DEV_GPU_UTIL", labels, points: when.map((t) => [t, at(t)!]) });
+      const when = times.filter((t) => at(t, gpu) !== null);
+      util.push({ name: "DCGM_FI_DEV_GPU_UTIL", labels, points: when.map((t) => [t, at(t, gpu)!]) });
       fb.push({ name: "DCGM_FI_DEV_FB_USED", labels, points: when.map((t) => [t, 1200]) });
       power.push({ name: "DCGM_FI_DEV_POWER_USAGE", labels, points: when.map((t) => [t, 60]) });
     }
@@ -86,6 +93,7 @@ const config = (url: string) =>
       "idle-3d": { owners: [ALICE], cost_per_hour: 12.5 },
       "busy-b": { cost_per_hour: 12.5 },
       "gappy-c": { cost_per_hour: 12.5 },
+      "half-gone": { cost_per_hour: 1 },
       "idle-long": { cost_per_hour: 1 },
       "mig-m": { owners: [ALICE], cost_per_hour: 4 },
     },
@@ -148,13 +156,14 @@ describe("first start against a Prometheus with 8 days of history", () => {
 
   test("the history of the whole fleet takes a handful of range queries", () => {
     assert.ok(seeded);
-    // One query for the restore window, one for the week before it: utilisation (GPU_UTIL, or
-    // GR_ENGINE_ACTIVE where a GPU has none) of every host and GPU at once.
-    assert.equal(seeded.queries, 2);
+    // One query for the restore window (utilisation per GPU: GPU_UTIL, or GR_ENGINE_ACTIVE where a GPU
+    // has none), two for the week before it (per host: the busiest GPU, and how many GPUs reported).
+    assert.equal(seeded.queries, 3);
     assert.equal(seeded.cycles, restoreWindowMinutes(idlePolicyOf(h.config)) / 2, "every 2 min");
     assert.deepEqual([...seeded.prior.byHost.keys()].sort(), [
       "busy-b",
       "gappy-c",
+      "half-gone",
       "idle-3d",
       "idle-long",
       "mig-m",
@@ -186,6 +195,10 @@ describe("first start against a Prometheus with 8 days of history", () => {
   test("a gap in history is not idle: idle since the data came back", () => {
     assert.equal(h.state.alerts.openFor("gappy-c", "idle")?.idleSinceMs, GAP[1]);
     assert.match(alertOf(h, "gappy-c")!.text, /\(1 d 1 h, /);
+  });
+
+  test("a GPU without data while the others report makes its host unknown, not idle", () => {
+    assert.equal(h.state.alerts.openFor("half-gone", "idle")?.idleSinceMs, HALF_GONE[1]);
   });
 
   test("the look-back is bounded: idle for all 8 days reads as idle since 7 days before the window", () => {
