@@ -11,8 +11,9 @@ import type {
   HistoryRequest,
   HistorySource,
   HostObservation,
+  HostUtilHistory,
 } from "./observation.ts";
-import { failed } from "./observation.ts";
+import { failed, SOME_GPU_SILENT } from "./observation.ts";
 import { isDcgmBlank } from "./parse-prom-text.ts";
 import {
   createPrometheusClient,
@@ -96,7 +97,8 @@ export interface PrometheusQueries {
    * For a range query, per host: the highest utilisation % of any of its GPU slots within each step
    * (`max_over_time` over the step), and how many slots had a sample in it.
    * NOTE: per host, not per GPU: a week at 5-minute steps is 2,016 points a series, and 8,000 GPU series
-   * would be 16 M points (about 300 MB of JSON) where 1,000 host series are 2 M.
+   * would be 16 M points (about 300 MB of JSON) where 1,000 host series are 2 M. No `max by` per slot
+   * first: Prometheus holds each stage's whole matrix, and that stage doubled the time of a week.
    */
   historyMax(stepSeconds: number): { highest: string; slots: string };
 }
@@ -141,7 +143,7 @@ export function prometheusQueries(config: PrometheusSourceConfig): PrometheusQue
     historyInstant:
       `max by (${gpuBy}) (${DCGM_METRICS.util})` + ` or 100 * max by (${gpuBy}) (${DCGM_METRICS.grActive})`,
     historyMax: (stepSeconds) => {
-      const over = (metric: string) => `max by (${gpuBy}) (max_over_time(${metric}[${stepSeconds}s]))`;
+      const over = (metric: string) => `max_over_time(${metric}[${stepSeconds}s])`;
       const perSlot = `${over(DCGM_METRICS.util)} or 100 * ${over(DCGM_METRICS.grActive)}`;
       return { highest: `max by (${host}) (${perSlot})`, slots: `count by (${host}) (${perSlot})` };
     },
@@ -180,6 +182,8 @@ export function createPrometheusSource(
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
   });
   let lastHistoryQueryCount = 0;
+  /** GPU slots in the latest poll or history read: sizes the look-back's chunks. */
+  let slotsSeen = 0;
   const forgetMs = config.forget_after_hours * 3600 * 1000;
   /** Host → time of the last cycle that reported it (ok or stale). */
   const known = new Map<string, number>();
@@ -284,6 +288,10 @@ export function createPrometheusSource(
         containerCpu: valuesOf(containerCpu),
       });
       remember(observations, atMs);
+      slotsSeen = observations.reduce(
+        (sum, observation) => sum + (observation.ok ? observation.gpus.length : 0),
+        0,
+      );
       return observations;
     } finally {
       lastQueryCount = count;
@@ -433,41 +441,104 @@ export function createPrometheusSource(
     for (const [host, lastMs] of lastFresh) if (atMs - lastMs > forgetMs) lastFresh.delete(host);
   }
 
+  /** Range-query answers' series; throws on anything but a matrix. */
+  async function readRange(
+    promql: string,
+    chunk: { startMs: number; endMs: number },
+    stepSeconds: number,
+    signal: AbortSignal,
+  ): Promise<PromRangeSeries[]> {
+    const answer = await historyClient.queryRange(promql, { ...chunk, stepSeconds }, { signal });
+    if (answer.data.resultType !== "matrix") {
+      throw new PrometheusError(
+        "bad-response",
+        `${historyClient.displayUrl}: expected a matrix, got a ${answer.data.resultType}`,
+        null,
+        null,
+      );
+    }
+    return answer.data.series;
+  }
+
   /**
-   * The fleet's utilisation in the past, never one query per host: for `instant`, one range query (per
-   * 10,000 steps), each step read as a poll would read it, without the heartbeat check, memory, power,
-   * processes or CPU; for `max`, two (the busiest slot and the number of slots, per host).
+   * Utilisation per GPU slot as polls would have seen it, one range query per 10,000 steps; without the
+   * heartbeat check, memory, power, processes or CPU.
    */
   async function history(request: HistoryRequest, signal: AbortSignal): Promise<HostObservation[]> {
     const stepSeconds = Math.max(1, Math.round(request.stepMs / 1000));
-    const chunks = rangeChunks(request.fromMs, request.toMs, stepSeconds * 1000);
-    const read = async (promql: string): Promise<PromRangeSeries[]> => {
-      const answers = await Promise.all(
-        chunks.map((chunk) => historyClient.queryRange(promql, { ...chunk, stepSeconds }, { signal })),
-      );
-      return answers.flatMap((answer) => {
-        if (answer.data.resultType !== "matrix") {
-          throw new PrometheusError(
-            "bad-response",
-            `${historyClient.displayUrl}: expected a matrix, got a ${answer.data.resultType}`,
-            null,
-            null,
-          );
-        }
-        return answer.data.series;
-      });
-    };
-    if (request.summary === "instant") {
-      lastHistoryQueryCount = chunks.length;
-      return historyObservations(
-        [{ field: "util", series: await read(queries.historyInstant) }],
-        config.host_label,
-      );
-    }
-    lastHistoryQueryCount = 2 * chunks.length;
+    const chunks = rangeChunks(request.fromMs, request.toMs, stepSeconds * 1000, MAX_STEPS_PER_QUERY);
+    lastHistoryQueryCount = chunks.length;
+    const answers = await Promise.all(
+      chunks.map((chunk) => readRange(queries.historyInstant, chunk, stepSeconds, signal)),
+    );
+    const observations = historyObservations([{ field: "util", series: answers.flat() }], config.host_label);
+    const lastAtMs = observations.at(-1)?.atMs;
+    slotsSeen = observations
+      .filter((observation) => observation.atMs === lastAtMs)
+      .reduce((sum, observation) => sum + (observation.ok ? observation.gpus.length : 0), 0);
+    return observations;
+  }
+
+  /**
+   * Each host's busiest GPU per step: two range queries (the highest utilisation and the number of GPU
+   * slots with samples, per host) per chunk of steps. Chunks keep about 1 M slot-steps each (the matrix
+   * Prometheus holds while it evaluates) and are read one after the other.
+   */
+  async function busiestHistory(
+    request: HistoryRequest,
+    signal: AbortSignal,
+  ): Promise<Map<string, HostUtilHistory>> {
+    const stepSeconds = Math.max(1, Math.round(request.stepMs / 1000));
+    const stepMs = stepSeconds * 1000;
+    const steps = Math.floor((request.toMs - request.fromMs) / stepMs) + 1;
+    const perChunk =
+      slotsSeen > 0
+        ? Math.max(12, Math.min(MAX_STEPS_PER_QUERY, Math.floor(MAX_SLOT_STEPS_PER_QUERY / slotsSeen)))
+        : DEFAULT_STEPS_PER_CHUNK;
+    const chunks = rangeChunks(request.fromMs, request.toMs, stepMs, perChunk);
     const max = queries.historyMax(stepSeconds);
-    const [highest, slots] = await Promise.all([read(max.highest), read(max.slots)]);
-    return busiestSlotObservations(highest, slots, config.host_label);
+    const grids = new Map<string, { highest: Float64Array; slots: Uint16Array }>();
+    const gridOf = (series: PromRangeSeries) => {
+      const raw = series.labels[config.host_label];
+      if (!raw) return null;
+      const host = hostFromLabel(raw);
+      let grid = grids.get(host);
+      if (!grid) {
+        grid = { highest: new Float64Array(steps).fill(Number.NaN), slots: new Uint16Array(steps) };
+        grids.set(host, grid);
+      }
+      return grid;
+    };
+    const stepOf = (atMs: number) => Math.round((atMs - request.fromMs) / stepMs);
+    lastHistoryQueryCount = 0;
+    for (const chunk of chunks) {
+      lastHistoryQueryCount += 2;
+      for (const series of await readRange(max.highest, chunk, stepSeconds, signal)) {
+        const grid = gridOf(series);
+        if (grid === null) continue;
+        for (const point of series.points) {
+          const i = stepOf(point.atMs);
+          const before = grid.highest[i]!;
+          if (Number.isFinite(point.value))
+            grid.highest[i] = Number.isNaN(before) ? point.value : Math.max(before, point.value);
+        }
+      }
+      for (const series of await readRange(max.slots, chunk, stepSeconds, signal)) {
+        const grid = gridOf(series);
+        if (grid === null) continue;
+        for (const point of series.points) grid.slots[stepOf(point.atMs)]! += point.value;
+      }
+    }
+    const out = new Map<string, HostUtilHistory>();
+    for (const [host, grid] of grids) {
+      const most = Math.max(...grid.slots);
+      for (let i = 0; i < steps; i++) {
+        if (grid.slots[i] === 0) grid.highest[i] = Number.NaN;
+        else if (grid.slots[i]! < most || Number.isNaN(grid.highest[i]!)) grid.highest[i] = SOME_GPU_SILENT;
+      }
+      out.set(host, { fromMs: request.fromMs, stepMs, utilPct: grid.highest });
+    }
+    return out;
   }
 
   return {
@@ -484,6 +555,7 @@ export function createPrometheusSource(
     historyLookbackMs: config.history_days * 86_400_000,
     poll,
     history,
+    busiestHistory,
   };
 }
 
@@ -491,12 +563,21 @@ export function createPrometheusSource(
 const HISTORY_TIMEOUT_MS = 120_000;
 /** Prometheus refuses range queries of more than 11,000 points per series. */
 const MAX_STEPS_PER_QUERY = 10_000;
+/** GPU slots × steps one look-back query may make Prometheus hold. */
+const MAX_SLOT_STEPS_PER_QUERY = 1_000_000;
+/** Steps per look-back query before the fleet's size is known (a day of 5-minute steps). */
+const DEFAULT_STEPS_PER_CHUNK = 288;
 
-/** `[fromMs, toMs]` cut into ranges of at most {@link MAX_STEPS_PER_QUERY} steps on the same grid. */
-function rangeChunks(fromMs: number, toMs: number, stepMs: number): { startMs: number; endMs: number }[] {
+/** `[fromMs, toMs]` cut into ranges of at most `maxSteps` steps on the same grid. */
+function rangeChunks(
+  fromMs: number,
+  toMs: number,
+  stepMs: number,
+  maxSteps: number,
+): { startMs: number; endMs: number }[] {
   const chunks: { startMs: number; endMs: number }[] = [];
-  for (let startMs = fromMs; startMs <= toMs; startMs += MAX_STEPS_PER_QUERY * stepMs) {
-    chunks.push({ startMs, endMs: Math.min(toMs, startMs + (MAX_STEPS_PER_QUERY - 1) * stepMs) });
+  for (let startMs = fromMs; startMs <= toMs; startMs += maxSteps * stepMs) {
+    chunks.push({ startMs, endMs: Math.min(toMs, startMs + (maxSteps - 1) * stepMs) });
   }
   return chunks;
 }
@@ -737,72 +818,6 @@ function historyObservations(
     }
   }
   return observations;
-}
-
-/**
- * Per-host step summaries as observations with one reading each (index 0) standing for the whole host:
- * the busiest slot's utilisation, or no reading at a step where fewer slots had samples than the most
- * the host had within the request (a GPU without data is unknown, and so is its host).
- */
-function busiestSlotObservations(
-  highest: readonly PromRangeSeries[],
-  slots: readonly PromRangeSeries[],
-  hostLabel: string,
-): HostObservation[] {
-  const hostOf = (series: PromRangeSeries) => {
-    const raw = series.labels[hostLabel];
-    return raw ? hostFromLabel(raw) : null;
-  };
-  const counts = new Map<string, Map<number, number>>();
-  for (const series of slots) {
-    const host = hostOf(series);
-    if (host === null) continue;
-    const byStep = counts.get(host) ?? new Map<number, number>();
-    counts.set(host, byStep);
-    for (const point of series.points) byStep.set(point.atMs, (byStep.get(point.atMs) ?? 0) + point.value);
-  }
-  const most = new Map([...counts].map(([host, byStep]) => [host, Math.max(...byStep.values())]));
-  const busiest = new Map<string, Map<number, number>>();
-  for (const series of highest) {
-    const host = hostOf(series);
-    if (host === null) continue;
-    const byStep = busiest.get(host) ?? new Map<number, number>();
-    busiest.set(host, byStep);
-    for (const point of series.points) {
-      if (Number.isFinite(point.value))
-        byStep.set(point.atMs, Math.max(byStep.get(point.atMs) ?? point.value, point.value));
-    }
-  }
-  const observations: HostObservation[] = [];
-  for (const [host, byStep] of busiest) {
-    for (const [atMs, utilPct] of byStep) {
-      const complete = counts.get(host)?.get(atMs) === most.get(host);
-      const reading: GpuReading = {
-        index: 0,
-        uuid: null,
-        model: null,
-        utilPct: complete && utilPct >= 0 && utilPct <= 100 ? utilPct : null,
-        memUsedMiB: null,
-        memTotalMiB: null,
-        powerW: null,
-        tempC: null,
-        mig: false,
-        processes: [],
-      };
-      observations.push({
-        host,
-        source: "prometheus",
-        atMs,
-        ok: true,
-        gpus: [reading],
-        sessions: null,
-        cpuLoad1: null,
-        cpuUtilPct: null,
-        containers: [],
-      });
-    }
-  }
-  return observations.sort((a, b) => a.atMs - b.atMs || (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
 }
 
 function toReading(gpu: GpuAccumulator): GpuReading {

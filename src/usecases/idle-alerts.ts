@@ -10,7 +10,7 @@ import {
 import { noDataMessage } from "../bot/views/alert-no-data.ts";
 import { type AlertEnding, resolvedAlertMessage } from "../bot/views/alert-resolved.ts";
 import { bucketUtil } from "../bot/views/sparkline.ts";
-import { classifyHost, type HostSample } from "../checks/classify-host.ts";
+import type { HostSample } from "../checks/classify-host.ts";
 import { hostCostBasis, hostHourCost } from "../checks/cost-model.ts";
 import { type EpisodeEndReason, evaluateHost, type IdleEpisodeState } from "../checks/idle-episode.ts";
 import { DEFAULT_HOST_CONTEXT, type HostContext } from "../checks/idle-policy.ts";
@@ -26,7 +26,7 @@ import { samplesFromHistory } from "./alert-history.ts";
 import { idlePolicyOf, restoreWindowMinutes } from "./alert-policy.ts";
 import type { PollResult } from "./poll-fleet.ts";
 import { type AlertPort, alertTs, type FleetView, type Notifier, type WardenLookup } from "./ports.ts";
-import type { PriorHistory } from "./seed-history.ts";
+import { type PriorHistory, priorSamples } from "./seed-history.ts";
 
 /**
  * An open alert is edited at most this often while nothing but its figures (idle time, money,
@@ -598,10 +598,11 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
         );
         if (samples.length === 0) continue;
         const context = contexts.get(record.name) ?? DEFAULT_HOST_CONTEXT;
-        const before = (prior?.byHost.get(record.name) ?? []).map((observation) =>
-          classifyHost(observation, policy),
-        );
-        const start = evaluateHost(before, priorPolicy, context);
+        const history = prior?.byHost.get(record.name);
+        const start =
+          history === undefined
+            ? undefined
+            : evaluateHost(priorSamples(record.name, history, policy), priorPolicy, context);
         next.set(record.name, evaluateHost(samples, policy, context, start));
       }
       states = next;

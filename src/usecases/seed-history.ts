@@ -1,7 +1,16 @@
+import { classifyHost, type HostSample } from "../checks/classify-host.ts";
+import type { IdlePolicy } from "../checks/idle-policy.ts";
 import type { Clock } from "../shared/clock.ts";
 import { MINUTE_MS } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
-import { type HistorySource, type HostObservation, hasHistory, type Source } from "../sources/observation.ts";
+import {
+  type HistorySource,
+  type HostObservation,
+  type HostUtilHistory,
+  hasHistory,
+  SOME_GPU_SILENT,
+  type Source,
+} from "../sources/observation.ts";
 import type { LatestObservation } from "../store/metrics-types.ts";
 import type { CycleWriter } from "./poll-fleet.ts";
 
@@ -11,8 +20,8 @@ import type { CycleWriter } from "./poll-fleet.ts";
  * that began days before the bot started is seen whole.
  */
 export interface PriorHistory {
-  /** Host → its observations, oldest first; each holds the highest readings of the step ending at `atMs`. */
-  byHost: ReadonlyMap<string, readonly HostObservation[]>;
+  /** Host → its busiest GPU's utilisation per step. */
+  byHost: ReadonlyMap<string, HostUtilHistory>;
   /** The step: a missing step is a gap (unknown), never idle. */
   stepMs: number;
   /** The last step's instant; the store's samples take over from here. */
@@ -81,48 +90,34 @@ export async function seedHistory(
   const recentFromMs = Math.max(untilMs, Math.floor(lastStoredMs / pollStepMs) * pollStepMs + pollStepMs);
   let queries = 0;
 
-  const read = async (
-    source: HistorySource,
-    request: Parameters<HistorySource["history"]>[0],
-  ): Promise<HostObservation[]> => {
+  const read = async <T>(source: HistorySource, fallback: T, ask: () => Promise<T>): Promise<T> => {
     try {
-      return await source.history(request, signal);
+      return await ask();
     } catch (error) {
       deps.logger.warn(
         { source: source.kind, err: error instanceof Error ? error.message : String(error) },
         "could not read the source's history; its hosts start with nothing known",
       );
-      return [];
+      return fallback;
     } finally {
       queries += source.lastHistoryQueryCount;
     }
   };
 
-  const recent =
-    recentFromMs < nowMs
-      ? await Promise.all(
-          sources.map((source) =>
-            read(source, { fromMs: recentFromMs, toMs: nowMs - 1, stepMs: recentStepMs, summary: "instant" }),
-          ),
-        )
-      : [];
-  const cycles = writeCycles(deps.store, recent.flat());
+  const recent: HostObservation[] = [];
+  for (const source of sources) {
+    if (recentFromMs >= nowMs) break;
+    const request = { fromMs: recentFromMs, toMs: nowMs - 1, stepMs: recentStepMs };
+    recent.push(...(await read(source, [], () => source.history(request, signal))));
+  }
+  const cycles = writeCycles(deps.store, recent);
 
-  const byHost = new Map<string, HostObservation[]>();
+  const byHost = new Map<string, HostUtilHistory>();
   for (const source of sources) {
     const steps = Math.floor(source.historyLookbackMs / priorStepMs);
-    const observations = await read(source, {
-      fromMs: untilMs - steps * priorStepMs,
-      toMs: untilMs,
-      stepMs: priorStepMs,
-      summary: "max",
-    });
-    for (const observation of observations) {
-      const list = byHost.get(observation.host) ?? [];
-      if (list.length > 0 && list.at(-1)!.atMs >= observation.atMs) continue;
-      list.push(observation);
-      byHost.set(observation.host, list);
-    }
+    const request = { fromMs: untilMs - steps * priorStepMs, toMs: untilMs, stepMs: priorStepMs };
+    const hosts = await read(source, new Map(), () => source.busiestHistory(request, signal));
+    for (const [host, history] of hosts) if (!byHost.has(host)) byHost.set(host, history);
   }
   deps.logger.info(
     {
@@ -150,4 +145,46 @@ function writeCycles(store: CycleWriter, observations: readonly HostObservation[
   const times = [...byTime.keys()].sort((a, b) => a - b);
   for (const atMs of times) store.writeCycle([...byTime.get(atMs)!.values()], atMs);
   return times.length;
+}
+
+/**
+ * A host's prior history as the idle checks' samples, one per step with data, oldest first: a step
+ * whose busiest GPU reads `utilPct` is a one-GPU sample at that utilisation; a step where some GPU was
+ * silent is a sample with a GPU without reading (unknown); a step without data is no sample (a gap).
+ */
+export function* priorSamples(
+  host: string,
+  history: HostUtilHistory,
+  policy: Pick<IdlePolicy, "idleUtilPct" | "idleForMinutes">,
+): Generator<HostSample> {
+  for (let i = 0; i < history.utilPct.length; i++) {
+    const value = history.utilPct[i]!;
+    if (Number.isNaN(value)) continue;
+    const atMs = history.fromMs + i * history.stepMs;
+    const observation: HostObservation = {
+      host,
+      source: "prometheus",
+      atMs,
+      ok: true,
+      gpus: [
+        {
+          index: 0,
+          uuid: null,
+          model: null,
+          utilPct: value === SOME_GPU_SILENT ? null : value,
+          memUsedMiB: null,
+          memTotalMiB: null,
+          powerW: null,
+          tempC: null,
+          mig: false,
+          processes: [],
+        },
+      ],
+      sessions: null,
+      cpuLoad1: null,
+      cpuUtilPct: null,
+      containers: [],
+    };
+    yield classifyHost(observation, policy);
+  }
 }
