@@ -481,8 +481,8 @@ export function createPrometheusSource(
 
   /**
    * Each host's busiest GPU per step: two range queries (the highest utilisation and the number of GPU
-   * slots with samples, per host) per chunk of steps. Chunks keep about 1 M slot-steps each (the matrix
-   * Prometheus holds while it evaluates) and are read one after the other.
+   * slots with samples, per host) per chunk of steps. Chunks keep about 4 M slot-steps each (the matrix
+   * Prometheus holds while it evaluates: a week of 8,000 GPUs is 5 chunks) and are read one after the other.
    */
   async function busiestHistory(
     request: HistoryRequest,
@@ -513,7 +513,11 @@ export function createPrometheusSource(
     lastHistoryQueryCount = 0;
     for (const chunk of chunks) {
       lastHistoryQueryCount += 2;
-      for (const series of await readRange(max.highest, chunk, stepSeconds, signal)) {
+      const [highest, slots] = await Promise.all([
+        readRange(max.highest, chunk, stepSeconds, signal),
+        readRange(max.slots, chunk, stepSeconds, signal),
+      ]);
+      for (const series of highest) {
         const grid = gridOf(series);
         if (grid === null) continue;
         for (const point of series.points) {
@@ -523,7 +527,7 @@ export function createPrometheusSource(
             grid.highest[i] = Number.isNaN(before) ? point.value : Math.max(before, point.value);
         }
       }
-      for (const series of await readRange(max.slots, chunk, stepSeconds, signal)) {
+      for (const series of slots) {
         const grid = gridOf(series);
         if (grid === null) continue;
         for (const point of series.points) grid.slots[stepOf(point.atMs)]! += point.value;
@@ -564,7 +568,7 @@ const HISTORY_TIMEOUT_MS = 120_000;
 /** Prometheus refuses range queries of more than 11,000 points per series. */
 const MAX_STEPS_PER_QUERY = 10_000;
 /** GPU slots × steps one look-back query may make Prometheus hold. */
-const MAX_SLOT_STEPS_PER_QUERY = 1_000_000;
+const MAX_SLOT_STEPS_PER_QUERY = 4_000_000;
 /** Steps per look-back query before the fleet's size is known (a day of 5-minute steps). */
 const DEFAULT_STEPS_PER_CHUNK = 288;
 
