@@ -40,6 +40,7 @@ import { type LedgerReport, readLedgerReport, reportRange, todayLocal } from "./
 import { pollFleet } from "./usecases/poll-fleet.ts";
 import type { Notifier, WardenLookup } from "./usecases/ports.ts";
 import { ownersOf } from "./usecases/reclaim-owners.ts";
+import { HISTORY_DEADLINE_MS, seedHistory } from "./usecases/seed-history.ts";
 import { stopAutomatically } from "./usecases/stop-host.ts";
 import { tickClaims } from "./usecases/tick-claims.ts";
 import type { ReclaimLookup } from "./usecases/warden-checklist.ts";
@@ -225,13 +226,18 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     owners,
     ...costWarden,
   };
+  const stepMs = config.poll.interval_seconds * 1000;
+  const windowMs = restoreWindowMinutes(idlePolicy) * MINUTE_MS;
   if (store.hosts().length === 0) {
-    const stepMs = config.poll.interval_seconds * 1000;
-    const windowMs = restoreWindowMinutes(idlePolicy) * MINUTE_MS;
     const cycles = backfillSimulated(sources, store, { nowMs: clock.now(), windowMs, stepMs });
     if (cycles > 0) logger.info({ cycles }, "fresh store: wrote the simulated fleet's recent history");
   }
-  alerts.restore();
+  const history = await seedHistory(
+    { sources, store, clock, logger },
+    { pollStepMs: stepMs, windowMs },
+    AbortSignal.timeout(HISTORY_DEADLINE_MS),
+  );
+  alerts.restore(history?.prior);
 
   const poll = async () => {
     let result: Awaited<ReturnType<typeof pollFleet>>;

@@ -21,7 +21,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: "claim",
     usage: "claim <host>[:<gpus>] [for <duration>] [note…]",
-    summary: "claim a host or some of its GPUs (0 / 0,1 / 0-3)",
+    summary: "claim a host or some of its GPUs (0 / 0,1 / 0-3; a MIG instance: 0.3)",
     example: "claim gpu-a:0,1 for 4h llama sft",
   },
   {

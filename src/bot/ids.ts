@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_SLOT_INDEX } from "../shared/gpu-slot.ts";
 
 /**
  * The one home of the ids Slack sends back to the bot — action ids — and of the JSON carried in
@@ -68,7 +69,7 @@ export type ClaimIdsValue = z.infer<typeof claimIdsValueSchema>;
 /** `{"host":"gpu-a","gpus":[0,1]}`; `gpus` null is the whole host. */
 export const slotsValueSchema = z.object({
   host: hostName,
-  gpus: z.array(z.number().int().min(0).max(255)).min(1).max(256).nullable(),
+  gpus: z.array(z.number().int().min(0).max(MAX_SLOT_INDEX)).min(1).max(256).nullable(),
 });
 export type SlotsValue = z.infer<typeof slotsValueSchema>;
 

@@ -172,7 +172,7 @@ function slotsOf(command: string, text: string): GpuSlots | Extract<ParsedComman
   const host = typed.length <= 20 ? shown(typed) : "gpu-a";
   return invalid(
     command,
-    `\`${shown(text)}\` is not a GPU list: use ${host}:0, ${host}:0,1 or ${host}:0-3 (GPUs 0 to 255).`,
+    `\`${shown(text)}\` is not a GPU list: use ${host}:0, ${host}:0,1 or ${host}:0-3 (GPUs 0 to 255), or ${host}:0.3 for MIG instance 3 of GPU 0.`,
   );
 }
 

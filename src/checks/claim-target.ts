@@ -1,6 +1,8 @@
+import { migParts, migSlot, slotLabel } from "../shared/gpu-slot.ts";
+
 /**
  * What a claim names: a whole host, or some of its GPUs by index. Parsing and writing the
- * `gpu-a`, `gpu-a:0`, `gpu-a:0,1`, `gpu-a:0-3` forms. Pure.
+ * `gpu-a`, `gpu-a:0`, `gpu-a:0,1`, `gpu-a:0-3` forms, and `gpu-a:0.3` for a MIG instance. Pure.
  */
 export interface GpuSlots {
   host: string;
@@ -25,11 +27,21 @@ export function parseSlots(text: string): ParsedSlots {
   return gpus === null ? { ok: false, problem: "gpus" } : { ok: true, slots: { host, gpus } };
 }
 
-/** `0`, `0,1`, `0-3`, `0,2-3` → sorted distinct indexes; `null` when malformed or out of 0–255. */
+/**
+ * `0`, `0,1`, `0-3`, `0,2-3` → sorted distinct indexes; `0.13` is GPU 0's MIG instance 13 (its slot, see
+ * `shared/gpu-slot.ts`), and mixes with the others (`0.9,0.10`). `null` when malformed or out of range.
+ */
 export function parseGpuList(text: string): number[] | null {
-  if (!/^\d{1,3}(-\d{1,3})?(,\d{1,3}(-\d{1,3})?)*$/.test(text)) return null;
+  if (!/^\d{1,3}([-.]\d{1,3})?(,\d{1,3}([-.]\d{1,3})?)*$/.test(text)) return null;
   const indexes = new Set<number>();
   for (const part of text.split(",")) {
+    if (part.includes(".")) {
+      const [gpu, instance] = part.split(".").map(Number) as [number, number];
+      const slot = migSlot(gpu, instance);
+      if (slot === null) return null;
+      indexes.add(slot);
+      continue;
+    }
     const [from, to = from] = part.split("-").map(Number) as [number, number?];
     if (to < from || to > MAX_GPU_INDEX) return null;
     for (let index = from; index <= to; index++) indexes.add(index);
@@ -37,18 +49,23 @@ export function parseGpuList(text: string): number[] | null {
   return [...indexes].sort((a, b) => a - b);
 }
 
-/** `[0,1]` → `0,1`; `[0,1,2,3]` → `0-3`; `[0,2,3,4]` → `0,2-4`. Runs of three or more become ranges. */
+/**
+ * `[0,1]` → `0,1`; `[0,1,2,3]` → `0-3`; `[0,2,3,4]` → `0,2-4`. Runs of three or more whole GPUs become
+ * ranges; MIG instance slots are written one by one (`0.9,0.10`).
+ */
 export function formatGpuList(indexes: readonly number[]): string {
   const sorted = [...new Set(indexes)].sort((a, b) => a - b);
+  const whole = sorted.filter((index) => migParts(index) === null);
   const parts: string[] = [];
   let i = 0;
-  while (i < sorted.length) {
+  while (i < whole.length) {
     let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
-    if (j - i >= 2) parts.push(`${sorted[i]}-${sorted[j]}`);
-    else for (let k = i; k <= j; k++) parts.push(String(sorted[k]));
+    while (j + 1 < whole.length && whole[j + 1] === whole[j]! + 1) j++;
+    if (j - i >= 2) parts.push(`${whole[i]}-${whole[j]}`);
+    else for (let k = i; k <= j; k++) parts.push(String(whole[k]));
     i = j + 1;
   }
+  for (const index of sorted) if (migParts(index) !== null) parts.push(slotLabel(index));
   return parts.join(",");
 }
 

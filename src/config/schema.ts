@@ -72,6 +72,8 @@ const prometheusSource = z.strictObject({
   timeout_seconds: seconds(120).default(10),
   /** Query kube-state-metrics + cAdvisor for container requests and usage. */
   containers: z.boolean().default(true),
+  /** At start, how far back the server's history is read for idle-since, money and sparklines; 0: not at all. */
+  history_days: z.number().min(0).max(30).default(7),
 });
 
 const simulatedSource = z.strictObject({

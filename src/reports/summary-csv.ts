@@ -1,3 +1,4 @@
+import { slotLabel } from "../shared/gpu-slot.ts";
 import { dayjs } from "../shared/time.ts";
 import type { SummaryModel } from "./summary-model.ts";
 
@@ -45,7 +46,7 @@ export function summaryCsvFiles(model: SummaryModel, stem: string): CsvFile[] {
       hostRows.push([
         "gpu",
         gpu.host,
-        gpu.index,
+        slotLabel(gpu.index),
         gpu.model,
         pct(gpu.utilMeanPct),
         null,

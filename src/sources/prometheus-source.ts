@@ -1,5 +1,6 @@
 import type { SourceConfig } from "../config/schema.ts";
 import type { Clock } from "../shared/clock.ts";
+import { migModel, migParts, migSlot, physicalGpu } from "../shared/gpu-slot.ts";
 import type { Logger } from "../shared/logger.ts";
 import { dayjs } from "../shared/time.ts";
 import type {
@@ -7,12 +8,19 @@ import type {
   FailureCause,
   GpuProcess,
   GpuReading,
+  HistoryRequest,
+  HistorySource,
   HostObservation,
-  Source,
+  HostUtilHistory,
 } from "./observation.ts";
-import { failed } from "./observation.ts";
+import { failed, SOME_GPU_SILENT } from "./observation.ts";
 import { isDcgmBlank } from "./parse-prom-text.ts";
-import { createPrometheusClient, PrometheusError, type PromVectorSample } from "./prometheus-api.ts";
+import {
+  createPrometheusClient,
+  PrometheusError,
+  type PromRangeSeries,
+  type PromVectorSample,
+} from "./prometheus-api.ts";
 
 export type PrometheusSourceConfig = Extract<SourceConfig, { kind: "prometheus" }>;
 
@@ -23,8 +31,8 @@ export interface PrometheusSourceDeps {
   fetch?: typeof fetch;
 }
 
-/** A `Source` over the Prometheus query API. */
-export interface PrometheusSource extends Source {
+/** A `Source` over the Prometheus query API, with the server's history. */
+export interface PrometheusSource extends HistorySource {
   readonly kind: "prometheus";
   /** Hosts reported by the last successful cycle (ok or stale), within `forget_after_hours`. */
   readonly hosts: readonly string[];
@@ -78,6 +86,21 @@ export interface PrometheusQueries {
   containerCpu: string;
   /** The last sample time of the given raw host-label values (run only when some host is stale). */
   lastSeen(rawHostValues: readonly string[]): string;
+  /**
+   * For a range query: utilisation % per GPU slot, GPU_UTIL or GR_ENGINE_ACTIVE × 100 for a slot without
+   * it (MIG), as an instant query sees it at each step.
+   * NOTE: utilisation alone: a range query returns every step of every GPU, and memory and power would
+   * triple what a start reads (8,000 GPUs × 90 steps is 26 MB of JSON per field) for no decision.
+   */
+  historyInstant: string;
+  /**
+   * For a range query, per host: the highest utilisation % of any of its GPU slots within each step
+   * (`max_over_time` over the step), and how many slots had a sample in it.
+   * NOTE: per host, not per GPU: a week at 5-minute steps is 2,016 points a series, and 8,000 GPU series
+   * would be 16 M points (about 300 MB of JSON) where 1,000 host series are 2 M. No `max by` per slot
+   * first: Prometheus holds each stage's whole matrix, and that stage doubled the time of a week.
+   */
+  historyMax(stepSeconds: number): { highest: string; slots: string };
 }
 
 export function prometheusQueries(config: PrometheusSourceConfig): PrometheusQueries {
@@ -86,11 +109,12 @@ export function prometheusQueries(config: PrometheusSourceConfig): PrometheusQue
   const staleS = config.stale_after_seconds;
   const forgetS = Math.round(config.forget_after_hours * 3600);
   const rateS = config.rate_window_seconds;
-  const gpuBy = unique([host, "gpu", "GPU_I_ID"]).join(", ");
+  const gpuBy = unique([host, "gpu", "GPU_I_ID", "GPU_I_PROFILE"]).join(", ");
   const workloadBy = unique([
     host,
     "gpu",
     "GPU_I_ID",
+    "GPU_I_PROFILE",
     "UUID",
     "modelName",
     "pod",
@@ -116,6 +140,13 @@ export function prometheusQueries(config: PrometheusSourceConfig): PrometheusQue
       ` unless on (namespace, pod) (kube_pod_status_phase{phase=~"Succeeded|Failed"} == 1))`,
     podNodes: "max by (namespace, pod, node) (kube_pod_info)",
     containerCpu: `sum by (namespace, pod, container) (rate(container_cpu_usage_seconds_total{container!="", container!="POD", pod!=""}[${rateS}s]))`,
+    historyInstant:
+      `max by (${gpuBy}) (${DCGM_METRICS.util})` + ` or 100 * max by (${gpuBy}) (${DCGM_METRICS.grActive})`,
+    historyMax: (stepSeconds) => {
+      const over = (metric: string) => `max_over_time(${metric}[${stepSeconds}s])`;
+      const perSlot = `${over(DCGM_METRICS.util)} or 100 * ${over(DCGM_METRICS.grActive)}`;
+      return { highest: `max by (${host}) (${perSlot})`, slots: `count by (${host}) (${perSlot})` };
+    },
     lastSeen: (rawHostValues) => {
       const regex = rawHostValues.map(escapeRegex).join("|");
       return `max by (${host}) (max_over_time(timestamp(${DCGM_METRICS.fbUsed}{${host}=~${promString(regex)}})[${forgetS}s:30s]))`;
@@ -145,6 +176,14 @@ export function createPrometheusSource(
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
   });
   const queries = prometheusQueries(config);
+  const historyClient = createPrometheusClient({
+    url: config.url,
+    timeoutMs: Math.max(config.timeout_seconds * 1000, HISTORY_TIMEOUT_MS),
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  });
+  let lastHistoryQueryCount = 0;
+  /** GPU slots in the latest poll or history read: sizes the look-back's chunks. */
+  let slotsSeen = 0;
   const forgetMs = config.forget_after_hours * 3600 * 1000;
   /** Host → time of the last cycle that reported it (ok or stale). */
   const known = new Map<string, number>();
@@ -249,6 +288,10 @@ export function createPrometheusSource(
         containerCpu: valuesOf(containerCpu),
       });
       remember(observations, atMs);
+      slotsSeen = observations.reduce(
+        (sum, observation) => sum + (observation.ok ? observation.gpus.length : 0),
+        0,
+      );
       return observations;
     } finally {
       lastQueryCount = count;
@@ -287,8 +330,13 @@ export function createPrometheusSource(
         missingTotal ||= !totalKnown;
         missingUtil ||= gpu.fields.util === undefined;
       }
+      // NOTE: a GPU switched in or out of MIG mode (or re-partitioned) reports other slots; its old
+      // ones are forgotten at once rather than shown without readings.
+      const present = new Set([...gpus.keys()].map(physicalGpu));
       for (const [index, memory] of remembered) {
-        if (!gpus.has(index)) gpus.set(index, emptyGpu(index, memory.uuid, memory.model));
+        if (gpus.has(index)) continue;
+        if (present.has(physicalGpu(index))) remembered.delete(index);
+        else gpus.set(index, emptyGpu(index, memory.uuid, memory.model));
       }
     }
   }
@@ -393,6 +441,110 @@ export function createPrometheusSource(
     for (const [host, lastMs] of lastFresh) if (atMs - lastMs > forgetMs) lastFresh.delete(host);
   }
 
+  /** Range-query answers' series; throws on anything but a matrix. */
+  async function readRange(
+    promql: string,
+    chunk: { startMs: number; endMs: number },
+    stepSeconds: number,
+    signal: AbortSignal,
+  ): Promise<PromRangeSeries[]> {
+    const answer = await historyClient.queryRange(promql, { ...chunk, stepSeconds }, { signal });
+    if (answer.data.resultType !== "matrix") {
+      throw new PrometheusError(
+        "bad-response",
+        `${historyClient.displayUrl}: expected a matrix, got a ${answer.data.resultType}`,
+        null,
+        null,
+      );
+    }
+    return answer.data.series;
+  }
+
+  /**
+   * Utilisation per GPU slot as polls would have seen it, one range query per 10,000 steps; without the
+   * heartbeat check, memory, power, processes or CPU.
+   */
+  async function history(request: HistoryRequest, signal: AbortSignal): Promise<HostObservation[]> {
+    const stepSeconds = Math.max(1, Math.round(request.stepMs / 1000));
+    const chunks = rangeChunks(request.fromMs, request.toMs, stepSeconds * 1000, MAX_STEPS_PER_QUERY);
+    lastHistoryQueryCount = chunks.length;
+    const answers = await Promise.all(
+      chunks.map((chunk) => readRange(queries.historyInstant, chunk, stepSeconds, signal)),
+    );
+    const observations = historyObservations([{ field: "util", series: answers.flat() }], config.host_label);
+    const lastAtMs = observations.at(-1)?.atMs;
+    slotsSeen = observations
+      .filter((observation) => observation.atMs === lastAtMs)
+      .reduce((sum, observation) => sum + (observation.ok ? observation.gpus.length : 0), 0);
+    return observations;
+  }
+
+  /**
+   * Each host's busiest GPU per step: two range queries (the highest utilisation and the number of GPU
+   * slots with samples, per host) per chunk of steps. Chunks keep about 4 M slot-steps each (the matrix
+   * Prometheus holds while it evaluates: a week of 8,000 GPUs is 5 chunks) and are read one after the other.
+   */
+  async function busiestHistory(
+    request: HistoryRequest,
+    signal: AbortSignal,
+  ): Promise<Map<string, HostUtilHistory>> {
+    const stepSeconds = Math.max(1, Math.round(request.stepMs / 1000));
+    const stepMs = stepSeconds * 1000;
+    const steps = Math.floor((request.toMs - request.fromMs) / stepMs) + 1;
+    const perChunk =
+      slotsSeen > 0
+        ? Math.max(12, Math.min(MAX_STEPS_PER_QUERY, Math.floor(MAX_SLOT_STEPS_PER_QUERY / slotsSeen)))
+        : DEFAULT_STEPS_PER_CHUNK;
+    const chunks = rangeChunks(request.fromMs, request.toMs, stepMs, perChunk);
+    const max = queries.historyMax(stepSeconds);
+    const grids = new Map<string, { highest: Float64Array; slots: Uint16Array }>();
+    const gridOf = (series: PromRangeSeries) => {
+      const raw = series.labels[config.host_label];
+      if (!raw) return null;
+      const host = hostFromLabel(raw);
+      let grid = grids.get(host);
+      if (!grid) {
+        grid = { highest: new Float64Array(steps).fill(Number.NaN), slots: new Uint16Array(steps) };
+        grids.set(host, grid);
+      }
+      return grid;
+    };
+    const stepOf = (atMs: number) => Math.round((atMs - request.fromMs) / stepMs);
+    lastHistoryQueryCount = 0;
+    for (const chunk of chunks) {
+      lastHistoryQueryCount += 2;
+      const [highest, slots] = await Promise.all([
+        readRange(max.highest, chunk, stepSeconds, signal),
+        readRange(max.slots, chunk, stepSeconds, signal),
+      ]);
+      for (const series of highest) {
+        const grid = gridOf(series);
+        if (grid === null) continue;
+        for (const point of series.points) {
+          const i = stepOf(point.atMs);
+          const before = grid.highest[i]!;
+          if (Number.isFinite(point.value))
+            grid.highest[i] = Number.isNaN(before) ? point.value : Math.max(before, point.value);
+        }
+      }
+      for (const series of slots) {
+        const grid = gridOf(series);
+        if (grid === null) continue;
+        for (const point of series.points) grid.slots[stepOf(point.atMs)]! += point.value;
+      }
+    }
+    const out = new Map<string, HostUtilHistory>();
+    for (const [host, grid] of grids) {
+      const most = Math.max(...grid.slots);
+      for (let i = 0; i < steps; i++) {
+        if (grid.slots[i] === 0) grid.highest[i] = Number.NaN;
+        else if (grid.slots[i]! < most || Number.isNaN(grid.highest[i]!)) grid.highest[i] = SOME_GPU_SILENT;
+      }
+      out.set(host, { fromMs: request.fromMs, stepMs, utilPct: grid.highest });
+    }
+    return out;
+  }
+
   return {
     kind: "prometheus",
     get hosts() {
@@ -401,8 +553,37 @@ export function createPrometheusSource(
     get lastQueryCount() {
       return lastQueryCount;
     },
+    get lastHistoryQueryCount() {
+      return lastHistoryQueryCount;
+    },
+    historyLookbackMs: config.history_days * 86_400_000,
     poll,
+    history,
+    busiestHistory,
   };
+}
+
+/** History reads whole days of the fleet: they get more time than a poll's queries. */
+const HISTORY_TIMEOUT_MS = 120_000;
+/** Prometheus refuses range queries of more than 11,000 points per series. */
+const MAX_STEPS_PER_QUERY = 10_000;
+/** GPU slots × steps one look-back query may make Prometheus hold. */
+const MAX_SLOT_STEPS_PER_QUERY = 4_000_000;
+/** Steps per look-back query before the fleet's size is known (a day of 5-minute steps). */
+const DEFAULT_STEPS_PER_CHUNK = 288;
+
+/** `[fromMs, toMs]` cut into ranges of at most `maxSteps` steps on the same grid. */
+function rangeChunks(
+  fromMs: number,
+  toMs: number,
+  stepMs: number,
+  maxSteps: number,
+): { startMs: number; endMs: number }[] {
+  const chunks: { startMs: number; endMs: number }[] = [];
+  for (let startMs = fromMs; startMs <= toMs; startMs += maxSteps * stepMs) {
+    chunks.push({ startMs, endMs: Math.min(toMs, startMs + (maxSteps - 1) * stepMs) });
+  }
+  return chunks;
 }
 
 interface CycleData {
@@ -419,9 +600,9 @@ interface GpuAccumulator {
   uuid: string | null;
   model: string | null;
   fields: Partial<Record<DcgmField, number>>;
-  /** Sum of FB_USED over MIG instances, for exporters that report memory per instance only. */
-  instanceFbUsedMiB: number | null;
   mig: boolean;
+  /** A MIG GPU instance's profile (`1g.5gb`); `null` for a whole GPU. */
+  profile: string | null;
   workloads: Map<string, { pod: string; namespace: string | null; container: string | null }>;
   /** Memory total, filled in from this or an earlier cycle. */
   totalMiB: number | null;
@@ -433,8 +614,8 @@ function emptyGpu(index: number, uuid: string | null, model: string | null): Gpu
     uuid,
     model,
     fields: {},
-    instanceFbUsedMiB: null,
     mig: false,
+    profile: null,
     workloads: new Map(),
     totalMiB: null,
   };
@@ -487,27 +668,12 @@ function readGpus(
   const hosts = new Map<string, Map<number, GpuAccumulator>>();
   let unlabelled = 0;
   const gpuOf = (labels: Record<string, string>): GpuAccumulator | null => {
-    const raw = labels[hostLabel];
-    const index = Number(labels.gpu);
-    if (!raw) {
+    if (!labels[hostLabel]) {
       unlabelled++;
       return null;
     }
-    if (labels.gpu === undefined || labels.gpu === "" || !Number.isInteger(index)) return null;
-    const host = hostFromLabel(raw);
-    let gpus = hosts.get(host);
-    if (!gpus) {
-      gpus = new Map();
-      hosts.set(host, gpus);
-    }
-    let gpu = gpus.get(index);
-    if (!gpu) {
-      gpu = emptyGpu(index, null, null);
-      gpus.set(index, gpu);
-    }
-    gpu.uuid ??= labels.UUID || null;
-    gpu.model ??= labels.modelName || null;
-    return gpu;
+    const slot = slotOf(labels, hostLabel);
+    return slot === null ? null : accumulatorIn(hosts, slot);
   };
 
   for (const [field, samples] of current) {
@@ -520,15 +686,10 @@ function readGpus(
       const workload = workloadOf(sample.labels);
       if (workload)
         gpu.workloads.set(`${workload.namespace}/${workload.pod}/${workload.container}`, workload);
-      if (sample.labels.GPU_I_ID !== undefined) {
-        gpu.mig = true;
-        if (field === "fbUsed" && value !== null)
-          gpu.instanceFbUsedMiB = (gpu.instanceFbUsedMiB ?? 0) + value;
-        continue;
-      }
       if (value !== null) gpu.fields[field] = Math.max(gpu.fields[field] ?? value, value);
     }
   }
+  for (const gpus of hosts.values()) splitMigGpus(gpus);
 
   const stale = new Map<string, Set<string>>();
   for (const labels of seen) {
@@ -546,6 +707,123 @@ function readGpus(
   return { hosts, stale, unlabelled };
 }
 
+/**
+ * A MIG GPU whose instances report is shown as its instances: each is a slot of its own (its own
+ * GR_ENGINE_ACTIVE and, where the exporter sends it, memory), and the whole-GPU series (power,
+ * temperature, total memory) are not a slot. Instances take the whole GPU's UUID and model.
+ */
+function splitMigGpus(gpus: Map<number, GpuAccumulator>): void {
+  const split = new Set<number>();
+  for (const gpu of gpus.values()) {
+    const parts = migParts(gpu.index);
+    if (parts === null) continue;
+    split.add(parts.gpu);
+    const whole = gpus.get(parts.gpu);
+    if (whole === undefined) continue;
+    gpu.uuid ??= whole.uuid;
+    gpu.model ??= whole.model;
+  }
+  for (const index of split) gpus.delete(index);
+}
+
+/** Where a dcgm-exporter series belongs: its host and GPU slot, with what its labels say about the GPU. */
+interface SeriesSlot {
+  host: string;
+  slot: number;
+  uuid: string | null;
+  model: string | null;
+  /** The MIG profile of a GPU-instance series; `null` for a whole GPU. */
+  profile: string | null;
+  instance: boolean;
+}
+
+function slotOf(labels: Record<string, string>, hostLabel: string): SeriesSlot | null {
+  const raw = labels[hostLabel];
+  const index = Number(labels.gpu);
+  if (!raw || labels.gpu === undefined || labels.gpu === "" || !Number.isInteger(index)) return null;
+  const instance = labels.GPU_I_ID;
+  const isInstance = instance !== undefined && instance !== "";
+  const slot = isInstance ? migSlot(index, Number(instance)) : index;
+  if (slot === null) return null;
+  return {
+    host: hostFromLabel(raw),
+    slot,
+    uuid: labels.UUID || null,
+    model: labels.modelName || null,
+    profile: isInstance ? labels.GPU_I_PROFILE || null : null,
+    instance: isInstance,
+  };
+}
+
+/** The accumulator of a series' slot in `hosts`, made on first use. */
+function accumulatorIn(hosts: Map<string, Map<number, GpuAccumulator>>, where: SeriesSlot): GpuAccumulator {
+  let gpus = hosts.get(where.host);
+  if (!gpus) {
+    gpus = new Map();
+    hosts.set(where.host, gpus);
+  }
+  let gpu = gpus.get(where.slot);
+  if (!gpu) {
+    gpu = emptyGpu(where.slot, null, null);
+    gpus.set(where.slot, gpu);
+  }
+  gpu.uuid ??= where.uuid;
+  gpu.model ??= where.model;
+  if (where.instance) {
+    gpu.mig = true;
+    gpu.profile ??= where.profile;
+  }
+  return gpu;
+}
+
+/**
+ * Range-query answers as one observation per host and step, oldest first. Series-major: each series'
+ * labels are read once, however many steps it has.
+ */
+function historyObservations(
+  answers: readonly { field: DcgmField; series: readonly PromRangeSeries[] }[],
+  hostLabel: string,
+): HostObservation[] {
+  const steps = new Map<number, Map<string, Map<number, GpuAccumulator>>>();
+  for (const { field, series: list } of answers) {
+    for (const series of list) {
+      const where = slotOf(series.labels, hostLabel);
+      if (where === null) continue;
+      for (const point of series.points) {
+        let hosts = steps.get(point.atMs);
+        if (!hosts) {
+          hosts = new Map();
+          steps.set(point.atMs, hosts);
+        }
+        const gpu = accumulatorIn(hosts, where);
+        const value = point.value;
+        if (Number.isFinite(value) && !isDcgmBlank(value))
+          gpu.fields[field] = Math.max(gpu.fields[field] ?? value, value);
+      }
+    }
+  }
+  const observations: HostObservation[] = [];
+  for (const atMs of [...steps.keys()].sort((a, b) => a - b)) {
+    const hosts = steps.get(atMs)!;
+    for (const host of [...hosts.keys()].sort()) {
+      const gpus = hosts.get(host)!;
+      splitMigGpus(gpus);
+      observations.push({
+        host,
+        source: "prometheus",
+        atMs,
+        ok: true,
+        gpus: [...gpus.values()].sort((a, b) => a.index - b.index).map(toReading),
+        sessions: null,
+        cpuLoad1: null,
+        cpuUtilPct: null,
+        containers: [],
+      });
+    }
+  }
+  return observations;
+}
+
 function toReading(gpu: GpuAccumulator): GpuReading {
   const { fields } = gpu;
   const util = fields.util !== undefined && fields.util >= 0 && fields.util <= 100 ? fields.util : null;
@@ -553,7 +831,7 @@ function toReading(gpu: GpuAccumulator): GpuReading {
     fields.grActive !== undefined && fields.grActive >= 0 && fields.grActive <= 1
       ? round(fields.grActive * 100, 2)
       : null;
-  const memUsedMiB = fields.fbUsed ?? gpu.instanceFbUsedMiB;
+  const memUsedMiB = fields.fbUsed ?? null;
   const soleWorkload = gpu.workloads.size === 1 && !gpu.mig;
   const processes: GpuProcess[] = [...gpu.workloads.values()].map((workload) => ({
     pid: null,
@@ -567,7 +845,7 @@ function toReading(gpu: GpuAccumulator): GpuReading {
   return {
     index: gpu.index,
     uuid: gpu.uuid,
-    model: gpu.model,
+    model: migParts(gpu.index) === null ? gpu.model : migModel(gpu.model, gpu.profile),
     utilPct: util ?? gr,
     memUsedMiB,
     memTotalMiB: gpu.totalMiB,

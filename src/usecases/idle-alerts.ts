@@ -26,6 +26,7 @@ import { samplesFromHistory } from "./alert-history.ts";
 import { idlePolicyOf, restoreWindowMinutes } from "./alert-policy.ts";
 import type { PollResult } from "./poll-fleet.ts";
 import { type AlertPort, alertTs, type FleetView, type Notifier, type WardenLookup } from "./ports.ts";
+import { type PriorHistory, priorSamples } from "./seed-history.ts";
 
 /**
  * An open alert is edited at most this often while nothing but its figures (idle time, money,
@@ -58,9 +59,11 @@ export interface IdleAlertsDeps {
 export interface IdleAlerts extends FleetView, AlertPort {
   /**
    * Rebuilds the idle states from stored history (call once at start, before the first poll). Alerts
-   * open in the store stay open and are edited, never posted again.
+   * open in the store stay open and are edited, never posted again. With `prior` (a source's older
+   * history), each host's prior samples are replayed first, at their own step, and the store's samples
+   * from `prior.untilMs` on continue them.
    */
-  restore(): void;
+  restore(prior?: PriorHistory | null): void;
   /**
    * Runs the idle checks on a poll already written to the store, then opens, edits, escalates and
    * resolves alerts and starts due automatic stops (which run on; see {@link settled}).
@@ -94,6 +97,8 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
   const currency = config.team.currency;
   const escalateAfterMs = config.policy.escalate_after_minutes * MINUTE_MS;
   let states = new Map<string, IdleEpisodeState>();
+  /** When `restore` ran: episodes that began before it are opened by the first poll without a warning. */
+  let restoredAtMs: number | null = null;
   let latestCache: Map<string, LatestObservation> | null = null;
   /** When each open alert was last rendered, and the facts it showed. */
   const rendered = new Map<number, { atMs: number; facts: string }>();
@@ -263,8 +268,10 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
   function openIdle(host: string, state: IdleEpisodeState, nowMs: number): void {
     const idleSinceMs = state.idleSinceMs ?? nowMs;
     const startedAtMs = state.episodeStartedAtMs ?? nowMs;
+    // NOTE: an episode that began before the bot started (history) is escalated counting from the start.
+    const openedAtMs = Math.max(startedAtMs, restoredAtMs ?? startedAtMs);
     transaction(() => {
-      const opened = store.alerts.open({ host, kind: "idle", openedAtMs: startedAtMs, idleSinceMs, channel });
+      const opened = store.alerts.open({ host, kind: "idle", openedAtMs, idleSinceMs, channel });
       if (!opened.created) return;
       let alert = opened.alert;
       const autoStop = settingsOf(host)?.auto_stop;
@@ -520,7 +527,9 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
         !open.has(`idle:${host}`) &&
         !alertedSince(host, "idle", state.idleSinceMs ?? nowMs)
       ) {
-        logger.warn({ host }, "idle episode without an alert; opening it");
+        if (restoredAtMs !== null && (state.episodeStartedAtMs ?? nowMs) <= restoredAtMs)
+          logger.info({ host }, "idle since before the start; opening its alert");
+        else logger.warn({ host }, "idle episode without an alert; opening it");
         openIdle(host, state, nowMs);
       }
       if (
@@ -565,9 +574,10 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
   }
 
   return {
-    restore() {
+    restore(prior) {
       const nowMs = clock.now();
-      const sinceMs = nowMs - restoreWindowMinutes(policy) * MINUTE_MS;
+      const sinceMs = prior?.untilMs ?? nowMs - restoreWindowMinutes(policy) * MINUTE_MS;
+      const priorPolicy = prior ? { ...policy, staleAfterMinutes: prior.stepMs / MINUTE_MS } : policy;
       latestCache = null;
       const latest = latestByHost();
       const records = metrics.hosts();
@@ -587,12 +597,16 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
           policy,
         );
         if (samples.length === 0) continue;
-        next.set(
-          record.name,
-          evaluateHost(samples, policy, contexts.get(record.name) ?? DEFAULT_HOST_CONTEXT),
-        );
+        const context = contexts.get(record.name) ?? DEFAULT_HOST_CONTEXT;
+        const history = prior?.byHost.get(record.name);
+        const start =
+          history === undefined
+            ? undefined
+            : evaluateHost(priorSamples(record.name, history, policy), priorPolicy, context);
+        next.set(record.name, evaluateHost(samples, policy, context, start));
       }
       states = next;
+      restoredAtMs = nowMs;
       rendered.clear();
       sparklineReadings.clear();
       const idle = [...next.values()].filter((state) => state.status === "idle").length;

@@ -75,12 +75,12 @@ describe("the claim grammar", () => {
       [
         "claim gpu-a:x",
         "claim",
-        "`gpu-a:x` is not a GPU list: use gpu-a:0, gpu-a:0,1 or gpu-a:0-3 (GPUs 0 to 255).",
+        "`gpu-a:x` is not a GPU list: use gpu-a:0, gpu-a:0,1 or gpu-a:0-3 (GPUs 0 to 255), or gpu-a:0.3 for MIG instance 3 of GPU 0.",
       ],
       [
         "claim gpu-a:3-1",
         "claim",
-        "`gpu-a:3-1` is not a GPU list: use gpu-a:0, gpu-a:0,1 or gpu-a:0-3 (GPUs 0 to 255).",
+        "`gpu-a:3-1` is not a GPU list: use gpu-a:0, gpu-a:0,1 or gpu-a:0-3 (GPUs 0 to 255), or gpu-a:0.3 for MIG instance 3 of GPU 0.",
       ],
       ["claim gpu<a>", "claim", "`gpu&lt;a&gt;` is not a host name: letters, digits, '.', '_' or '-'."],
       ["claim gpu-a for", "claim", "`for` needs a duration: 30m, 4h or 2d."],

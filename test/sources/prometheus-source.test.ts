@@ -7,6 +7,7 @@ import { Writable } from "node:stream";
 import { after, before, describe, test } from "node:test";
 import { sourceSchema } from "../../src/config/schema.ts";
 import { type Clock, DAY_MS, HOUR_MS, ManualClock, MINUTE_MS } from "../../src/shared/clock.ts";
+import { migSlot, slotLabel } from "../../src/shared/gpu-slot.ts";
 import { createLogger } from "../../src/shared/logger.ts";
 import { dayjs } from "../../src/shared/time.ts";
 import type { ContainerUsage, GpuReading, HostObservation } from "../../src/sources/observation.ts";
@@ -115,7 +116,7 @@ function dcgmHistory(hosts: HostHistory[]): HistorySeries[] {
       add("DCGM_FI_PROF_GR_ENGINE_ACTIVE", labels, host.fromMs, host.toMs, (k) => pattern.grActive(k));
     }
     for (const labels of host.instances ?? []) {
-      add("DCGM_FI_PROF_GR_ENGINE_ACTIVE", labels, host.fromMs, host.toMs, () => 0.5);
+      add("DCGM_FI_PROF_GR_ENGINE_ACTIVE", labels, host.fromMs, host.toMs, () => 0.55);
     }
   }
   return [...byName.values()].flat();
@@ -381,12 +382,13 @@ describe("prometheus source against a real Prometheus with 14 days of dcgm-expor
       ],
     } satisfies GpuReading);
     assert.deepEqual(okHost(observations, "gpu-node-1").gpus[1]!.processes, []);
+    // The MIG GPU is shown as its one instance (GPU 0, instance 13, 1g.5gb), with the instance's own
+    // GR_ENGINE_ACTIVE (0.55 in this history; the whole GPU's is a multiple of 0.1), not the whole GPU's.
     const mig = okHost(observations, "ub20-a100-k8s").gpus;
-    assert.equal(mig.length, 1);
-    assert.equal(mig[0]!.mig, true);
-    assert.equal(mig[0]!.utilPct, pattern.grActive(k) * 100);
-    assert.equal(mig[0]!.memTotalMiB, 40535);
-    assert.equal(mig[0]!.model, null);
+    assert.deepEqual(
+      mig.map((gpu) => [slotLabel(gpu.index), gpu.mig, gpu.utilPct, gpu.model, gpu.uuid]),
+      [["0.13", true, 55, "MIG 1g.5gb", "GPU-34319582-d595-d1c7-d1d2-179bcfa61660"]],
+    );
     assert.equal(okHost(observations, "cp-bm14r7").gpus[0]!.model, "Tesla T4");
   });
 
@@ -506,16 +508,18 @@ describe("prometheus source against a real Prometheus with 14 days of dcgm-expor
         },
       ] satisfies ContainerUsage[]);
 
+      // The capture's MIG GPU: whole-GPU series plus one GPU instance (13, 1g.5gb) with GR_ENGINE_ACTIVE
+      // only. The instance is the slot; memory, power and temperature are whole-GPU readings, not its.
       assert.deepEqual(okHost(observations, "ub20-a100-k8s").gpus, [
         {
-          index: 0,
+          index: migSlot(0, 13)!,
           uuid: "GPU-34319582-d595-d1c7-d1d2-179bcfa61660",
-          model: null,
-          utilPct: 99.56,
-          memUsedMiB: 4845,
-          memTotalMiB: 4845 + 35690,
-          powerW: 409.692,
-          tempC: 61,
+          model: "MIG 1g.5gb",
+          utilPct: 99.57,
+          memUsedMiB: null,
+          memTotalMiB: null,
+          powerW: null,
+          tempC: null,
           mig: true,
           processes: [],
         },
@@ -577,12 +581,10 @@ describe("prometheus source against a real Prometheus with 14 days of dcgm-expor
         12,
         "util, fbUsed, power, temp, grActive (a MIG GPU lacks util), seen, 5 node/k8s, last-seen; no heartbeat (lookback 5m = stale_after), memory totals known",
       );
-      assert.equal(
-        okHost(observations, "ub20-a100-k8s").gpus[0]!.memTotalMiB,
-        4845 + 35690,
-        "the total read once is kept",
+      assert.deepEqual(
+        okHost(observations, "ub20-a100-k8s").gpus.map((gpu) => [slotLabel(gpu.index), gpu.utilPct]),
+        [["0.13", 99.57]],
       );
-      assert.equal(okHost(observations, "ub20-a100-k8s").gpus[0]!.utilPct, 99.56);
     });
 
     test("the server stopped: every known host unknown, one clear log line per cycle", async () => {

@@ -1,4 +1,5 @@
 import type { types } from "@slack/bolt";
+import { slotLabel } from "../../shared/gpu-slot.ts";
 import type { GpuProcess, LoginSession } from "../../sources/observation.ts";
 import { ACTION_IDS, claimValue, KEEP_ACTION_IDS, type KeepChoice, keepValue, stopValue } from "../ids.ts";
 import {
@@ -134,7 +135,7 @@ function gpuSection(view: IdleAlertView): string {
       ? `${view.historyMinutes / 60} h`
       : formatDuration(view.historyMinutes * 60_000);
   const title = `*GPU utilisation, last ${span}* (one mark per ${perMark} min, \`?\` = no data)`;
-  const width = String(Math.max(...view.gpus.map((gpu) => gpu.index))).length;
+  const width = Math.max(...view.gpus.map((gpu) => slotLabel(gpu.index).length));
   const lines = view.gpus.map((gpu) => {
     const util = gpu.utilPct === null ? "  ? %" : `${String(Math.round(gpu.utilPct)).padStart(3)} %`;
     const memory =
@@ -143,7 +144,7 @@ function gpuSection(view: IdleAlertView): string {
         : gpu.memTotalMiB === null
           ? formatGiB(gpu.memUsedMiB)
           : `${formatGiB(gpu.memUsedMiB)} of ${(gpu.memTotalMiB / 1024).toFixed(0)}`;
-    return `GPU ${String(gpu.index).padStart(width)} ${sparkline(gpu.history)} ${util}  ${memory}`;
+    return `GPU ${slotLabel(gpu.index).padStart(width)} ${sparkline(gpu.history)} ${util}  ${memory}`;
   });
   const fence = "```";
   const body = joinLines(
@@ -189,7 +190,10 @@ function holdersSection(gpus: readonly AlertGpu[]): string {
     .sort((a, b) => (b.memMiB ?? 0) - (a.memMiB ?? 0))
     .map((holder) => {
       const user = holder.user === null ? "unknown user" : escapeMrkdwn(holder.user);
-      const where = `GPU ${holder.gpus.sort((a, b) => a - b).join(", ")}`;
+      const where = `GPU ${holder.gpus
+        .sort((a, b) => a - b)
+        .map(slotLabel)
+        .join(", ")}`;
       const memory = holder.memMiB === null ? "" : `, ${formatGiB(holder.memMiB)}`;
       return `• ${user}: ${code(truncateMiddle(holder.name, 80))} on ${where}${memory}`;
     });

@@ -1,5 +1,6 @@
 import type { types } from "@slack/bolt";
 import { shortModel } from "../../reports/fleet-table.ts";
+import { slotLabel } from "../../shared/gpu-slot.ts";
 import type { GpuReading, HostObservation } from "../../sources/observation.ts";
 import type { AuditEntry } from "../../store/audit-store.ts";
 import { localWhen, mention, slackEscape } from "../../usecases/action-text.ts";
@@ -70,7 +71,7 @@ function gpuLine(gpu: GpuReading, tag: string | null): string {
     gpu.memUsedMiB === null
       ? "memory unknown"
       : `${gib(gpu.memUsedMiB)}${gpu.memTotalMiB === null ? "" : `/${gib(gpu.memTotalMiB)}`} GiB`;
-  const parts = [`\`GPU ${gpu.index}\``, slackEscape(shortModel(gpu.model)), util, memory];
+  const parts = [`\`GPU ${slotLabel(gpu.index)}\``, slackEscape(shortModel(gpu.model)), util, memory];
   if (tag !== null) parts.push(tag);
   if (gpu.processes.length > 0) {
     const shown = gpu.processes.slice(0, PROCESSES_PER_GPU).map((process) => {
@@ -99,7 +100,7 @@ function sessionWords(observation: Extract<HostObservation, { ok: true }>): stri
 function stateWords(detail: HostDetail, when: (ms: number) => string): string[] {
   const lines: string[] = [];
   for (const claim of detail.claims) {
-    const what = claim.gpuIndex === null ? "whole host" : `GPU ${claim.gpuIndex}`;
+    const what = claim.gpuIndex === null ? "whole host" : `GPU ${slotLabel(claim.gpuIndex)}`;
     const note = claim.note === "" ? "" : ` (${slackEscape(claim.note)})`;
     lines.push(`Claimed (${what}) by ${mention(claim.user)} until ${when(claim.untilMs)}${note}`);
   }
