@@ -19,7 +19,14 @@ export type HostSample =
       /** The sessions the source saw, as evidence; `null` as for `activeSessions`. */
       sessions: readonly LoginSession[] | null;
     }
-  | { atMs: number; ok: false; cause: FailureCause; message: string };
+  | {
+      atMs: number;
+      ok: false;
+      cause: FailureCause;
+      message: string;
+      /** When the host's latest real sample was taken, where known (the source said, or a stale one). */
+      lastSampleAtMs?: number;
+    };
 
 /**
  * What one host sample says about the host:
@@ -52,7 +59,10 @@ export function classifyHost(
   policy: Pick<IdlePolicy, "idleUtilPct" | "idleForMinutes">,
 ): HostSample {
   if (!observation.ok) {
-    return { atMs: observation.atMs, ok: false, cause: observation.cause, message: observation.message };
+    const { atMs, cause, message, lastSampleAtMs } = observation;
+    return lastSampleAtMs === undefined
+      ? { atMs, ok: false, cause, message }
+      : { atMs, ok: false, cause, message, lastSampleAtMs };
   }
   const gpus = new Array<GpuSample>(observation.gpus.length);
   for (let i = 0; i < gpus.length; i++) gpus[i] = classifyGpu(observation.gpus[i]!, policy.idleUtilPct);

@@ -417,22 +417,44 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     logger.info({ host, alertId: alert.id, ending: ending.kind }, "idle alert resolved");
   }
 
+  /**
+   * When the host's latest real reading was taken: the latest of the idle checks' last known sample,
+   * the time the source says it last had one, and (while the host does not answer) the store's last
+   * answer, which may predate the bot's start.
+   */
+  function lastSampleAtMs(host: string, state: IdleEpisodeState): number | null {
+    const latest = state.latest;
+    const candidates = [state.lastKnownAtMs];
+    if (latest !== null && !latest.ok) {
+      candidates.push(latest.lastSampleAtMs ?? null);
+      const stored = latestByHost().get(host);
+      if (stored !== undefined && !stored.observation.ok) candidates.push(stored.lastOkAtMs);
+    }
+    const known = candidates.filter((ms): ms is number => ms !== null && ms <= (state.lastSampleAtMs ?? ms));
+    return known.length === 0 ? null : Math.max(...known);
+  }
+
   function openNoData(host: string, state: IdleEpisodeState, nowMs: number): void {
     transaction(() => {
-      const sinceMs = state.unknownSinceMs ?? nowMs;
+      const unknownSinceMs = state.unknownSinceMs ?? nowMs;
+      const lastMs = lastSampleAtMs(host, state);
       const opened = store.alerts.open({
         host,
         kind: "no-data",
         openedAtMs: nowMs,
-        idleSinceMs: sinceMs,
+        idleSinceMs: lastMs ?? unknownSinceMs,
         channel,
       });
       if (!opened.created) return;
+      const latest = state.latest;
+      // NOTE: a stale message only restates the last sample's time, in the source's words and zone
+      // (Prometheus: UTC); the notice gives that time itself, in the team's zone.
+      const stale = latest !== null && !latest.ok && latest.cause === "stale";
       const message = noDataMessage({
         host,
-        sinceMs,
-        lastKnownAtMs: state.lastKnownAtMs,
-        cause: unknownCause(host, state.latest),
+        sinceMs: unknownSinceMs,
+        lastSampleAtMs: lastMs,
+        cause: stale ? null : unknownCause(host, latest),
         nowMs,
         timezone,
         backAtMs: null,
@@ -442,7 +464,10 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
         { channel, text: message.text, blocks: message.blocks },
         { alertId: opened.alert.id, role: "alert-post" },
       );
-      logger.info({ host, alertId: opened.alert.id, sinceMs }, "no-data notice opened");
+      logger.info(
+        { host, alertId: opened.alert.id, unknownSinceMs, lastSampleAtMs: lastMs },
+        "no-data notice opened",
+      );
     });
   }
 
@@ -454,7 +479,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
       const message = noDataMessage({
         host,
         sinceMs: alert.idleSinceMs ?? alert.openedAtMs,
-        lastKnownAtMs: null,
+        lastSampleAtMs: null,
         cause: null,
         nowMs,
         timezone,

@@ -251,15 +251,19 @@ describe("idle alerts", { timeout: 60_000 }, () => {
       "⚠️ No data from gpu-s",
       "⚠️ No data from gpu-t",
     ]);
-    assert.equal(notices[0]!.text, "⚠️ No data from host gpu-n since 10:00");
-    assert.match(shownText(notices[0]!), /Latest attempt: gpu-n: 4 of 4 GPUs report no utilisation/);
+    assert.equal(notices[0]!.text, "⚠️ No reading from host gpu-n on record (polled since 10:00)");
+    assert.match(
+      shownText(notices[0]!),
+      /^No reading from host \*gpu-n\* on record: polled without one since \*10:00\*\.\nLatest attempt: gpu-n: 4 of 4 GPUs report no utilisation$/m,
+    );
     assert.match(
       shownText(notices[1]!),
-      /Latest attempt: gpu-s: ssh timed out after 20 s\nLast known state: none on record\./,
+      /on record: polled without one since \*10:00\*\.\nLatest attempt: gpu-s: ssh timed out after 20 s$/m,
     );
     assert.match(
       shownText(notices[2]!),
-      /No data from host \*gpu-t\* since \*10:10\*\.\nLatest attempt: gpu-t: latest observation is 10 min old\nLast known state: \*10:09\*\./,
+      /^No data from host \*gpu-t\* since \*10:09\*, its last reading\.$/m,
+      "the time of the last real sample, not of the first poll without one",
     );
     assert.equal(
       r.store.alerts.allOpen().filter((a) => a.kind === "idle").length,
@@ -279,6 +283,39 @@ describe("idle alerts", { timeout: 60_000 }, () => {
       r.channelMessages().map(header),
       ["⚠️ No data from gpu-n", "✅ Data from gpu-s is back", "⚠️ No data from gpu-t", "💤 gpu-s is idle"],
       "…and gets one once it has been idle and known for the whole window; gpu-f (a failed poll every 20 min) never does",
+    );
+  });
+
+  test("the no-data notice dates the outage from the last real sample (stored before a restart), in the team's zone only", async () => {
+    const r = await openRig({ hosts: { "gpu-a": {}, "gpu-p": {} } });
+    await r.polls(0, 2, (m) => [gpuA(m), observed("gpu-p", at(m), IDLE, [], "prometheus")]);
+    await r.restart();
+    const prometheusStale = (m: number): HostObservation => ({
+      host: "gpu-p",
+      source: "prometheus",
+      atMs: at(m),
+      ok: false,
+      cause: "stale",
+      message: "no data from gpu-p since 09:02 UTC",
+    });
+    await r.polls(300, 304, (m) => [failedAt("gpu-a", at(m)), prometheusStale(m)]);
+    const [a, p] = r.channelMessages();
+    assert.equal(a!.text, "⚠️ No data from host gpu-a since 10:02", "not since the bot's first poll (15:00)");
+    assert.equal(
+      shownText(a!),
+      [
+        "No data from host *gpu-a* since *10:02*, its last reading.",
+        "Latest attempt: gpu-a: ssh timed out after 20 s",
+        "Unknown is not idle: no idle alert and no stop for *gpu-a* until data is back.",
+        "Times in Europe/Berlin.",
+      ].join("\n"),
+    );
+    assert.equal(p!.text, "⚠️ No data from host gpu-p since 10:02");
+    assert.doesNotMatch(shownText(p!), /UTC|09:02/, "one zone: the team's");
+    await r.polls(305, 305, (m) => [gpuA(m), observed("gpu-p", at(m), IDLE, [], "prometheus")]);
+    assert.match(
+      shownText(r.channelMessages()[0]!),
+      /^No data from host \*gpu-a\* from \*10:02\* to \*15:05\* \(5 h 03 min\)\.$/m,
     );
   });
 

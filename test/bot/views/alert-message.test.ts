@@ -302,7 +302,7 @@ describe("alert views against the Slack emulator's Block Kit checks", { timeout:
       noDataMessage({
         host: base.host,
         sinceMs: T0,
-        lastKnownAtMs: null,
+        lastSampleAtMs: null,
         cause: "y".repeat(5000),
         nowMs: base.nowMs,
         timezone: "UTC",
@@ -311,7 +311,7 @@ describe("alert views against the Slack emulator's Block Kit checks", { timeout:
       noDataMessage({
         host: base.host,
         sinceMs: T0,
-        lastKnownAtMs: T0,
+        lastSampleAtMs: T0,
         cause: null,
         nowMs: base.nowMs,
         timezone: "UTC",
