@@ -3,6 +3,7 @@ import type { IdlePolicy } from "../checks/idle-policy.ts";
 import { hostSampleAt } from "../checks/sweep.ts";
 import type { ActionConfig } from "../config/schema.ts";
 import { type ActionOutcome, describeAction, runAction } from "../executors/run-action.ts";
+import type { GpuReading } from "../sources/observation.ts";
 import type { LatestObservation } from "../store/metrics-types.ts";
 import type { StopRun } from "../store/stop-run-store.ts";
 import { BOT_ACTOR, listWords, localWhen, mention, slackEscape, unknownHostText } from "./action-text.ts";
@@ -70,6 +71,8 @@ export interface StopPlan {
   reason: string;
   /** `<@U1> is stopping gpu-a: running `ssh gpu-a sudo poweroff`.` (posted in the thread). */
   text: string;
+  /** The GPUs of the latest observation (memory and its holders: what a stop may lose). */
+  gpus: readonly GpuReading[];
 }
 
 export type StopResult =
@@ -365,6 +368,7 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
     stop,
     reason: request.reason,
     text: `${who}: running ${running}${forced ? ` (forced by an admin: ${overrode})` : ""}.`,
+    gpus: latest?.observation.ok === true ? latest.observation.gpus : [],
   };
 }
 

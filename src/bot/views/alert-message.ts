@@ -15,6 +15,7 @@ import {
   truncate,
   truncateMiddle,
 } from "./alert-format.ts";
+import { HELD_MIN_MIB, memoryAtRiskText } from "./memory-at-risk.ts";
 import { sparkline } from "./sparkline.ts";
 
 /** One GPU as the alert shows it. */
@@ -74,8 +75,6 @@ const TEXT_MAX = 3000;
 const CONFIRM_TITLE_MAX = 100;
 const CONFIRM_TEXT_MAX = 300;
 const BUTTON_TEXT_MAX = 75;
-/** Memory below this on a GPU without processes is the driver's own, not held by anyone. */
-const HELD_MIN_MIB = 1024;
 
 /** The open idle alert: evidence, people, countdowns and the buttons. */
 export function idleAlertMessage(view: IdleAlertView): SlackMessage {
@@ -241,6 +240,8 @@ function actions(view: IdleAlertView): types.ActionsBlock {
     value: keepValue(host, alertId, choice),
   });
   const dryRun = view.dryRun ? " This is a dry run: it shows what would run." : "";
+  const checks = `The bot checks that ${escapeMrkdwn(host)} is still idle, then runs its stop action.${dryRun}`;
+  const atRisk = memoryAtRiskText(view.gpus, CONFIRM_TEXT_MAX - 2 - Math.min(checks.length, 160));
   return {
     type: "actions",
     block_id: "idle_alert_actions",
@@ -255,10 +256,7 @@ function actions(view: IdleAlertView): types.ActionsBlock {
           title: { type: "plain_text", text: truncate(`Stop ${host}?`, CONFIRM_TITLE_MAX) },
           text: {
             type: "mrkdwn",
-            text: truncate(
-              `The bot checks that ${escapeMrkdwn(host)} is still idle, then runs its stop action.${dryRun}`,
-              CONFIRM_TEXT_MAX,
-            ),
+            text: truncate(atRisk === null ? checks : `${atRisk}\n\n${checks}`, CONFIRM_TEXT_MAX),
           },
           confirm: { type: "plain_text", text: "Stop it" },
           deny: { type: "plain_text", text: "Cancel" },

@@ -163,7 +163,12 @@ describe("idle alert message", () => {
     );
     assert.deepEqual(actions.elements[0]!.confirm, {
       title: { type: "plain_text", text: "Stop gpu-a?" },
-      text: { type: "mrkdwn", text: "The bot checks that gpu-a is still idle, then runs its stop action." },
+      text: {
+        type: "mrkdwn",
+        text:
+          "⚠️ GPU 0 holds 40.0 GiB (alice: `python train.py`): unsaved work there is lost.\n\n" +
+          "The bot checks that gpu-a is still idle, then runs its stop action.",
+      },
       confirm: { type: "plain_text", text: "Stop it" },
       deny: { type: "plain_text", text: "Cancel" },
       style: "danger",
