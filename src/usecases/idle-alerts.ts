@@ -26,6 +26,7 @@ import { samplesFromHistory } from "./alert-history.ts";
 import { idlePolicyOf, restoreWindowMinutes } from "./alert-policy.ts";
 import type { PollResult } from "./poll-fleet.ts";
 import { type AlertPort, alertTs, type FleetView, type Notifier, type WardenLookup } from "./ports.ts";
+import { noticeSuspectReadings } from "./suspect-notices.ts";
 
 /**
  * An open alert is edited at most this often while nothing but its figures (idle time, money,
@@ -108,6 +109,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     hostHourCost(hostCostBasis(settingsOf(host), config.costs), tariff, clock.now());
   const ownersOf = (host: string): string[] => [...(deps.owners?.(host) ?? settingsOf(host)?.owners ?? [])];
   const transaction = <T>(fn: () => T): T => store.transaction(fn);
+  const suspectDeps = { config, state: store, notifier, warden, owners: ownersOf };
 
   function latestByHost(): Map<string, LatestObservation> {
     latestCache ??= new Map(metrics.latestObservations().map((latest) => [latest.observation.host, latest]));
@@ -376,6 +378,8 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
       case "busy":
       case "data-back":
         return { kind: "busy" };
+      case "suspect":
+        return { kind: "suspect", gpus: suspectGpus(state?.latest ?? null) };
       case "stopped": {
         const run = store.stopRuns.latestFor(host);
         return { kind: "stopped", actor: run?.actor ?? null, dryRun: run?.dryRun ?? false };
@@ -571,6 +575,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     }
     switch (state.status) {
       case "busy":
+      case "suspect":
       case "snoozed":
       case "exempt":
       case "unknown":
@@ -646,6 +651,11 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
       });
       states = swept.states;
       for (const transition of swept.transitions) apply(transition, nowMs);
+      for (const [host, state] of states) {
+        if (state.latest !== null && state.lastSampleAtMs === nowMs) {
+          noticeSuspectReadings(suspectDeps, host, state.latest, nowMs);
+        }
+      }
       reconcile(nowMs, contexts);
     },
 
@@ -689,6 +699,8 @@ function resolutionOf(ending: AlertEnding): AlertResolution {
     case "snoozed":
     case "exempt":
       return ending.kind;
+    case "suspect":
+      return "unknown";
     case "policy":
       return "exempt";
     default:
@@ -704,4 +716,11 @@ function unknownCause(host: string, latest: HostSample | null): string | null {
   const unknown = latest.gpus.filter((gpu) => gpu.class === "unknown").length;
   if (unknown > 0) return `${host}: ${unknown} of ${latest.gpus.length} GPUs report no utilisation`;
   return `${host}: a gap in the readings`;
+}
+
+/** The GPUs of a sample whose readings are suspect. */
+function suspectGpus(latest: HostSample | null): number[] {
+  return latest?.ok === true
+    ? latest.gpus.filter((gpu) => gpu.class === "suspect").map((gpu) => gpu.index)
+    : [];
 }

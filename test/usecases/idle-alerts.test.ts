@@ -319,6 +319,58 @@ describe("idle alerts", { timeout: 60_000 }, () => {
     );
   });
 
+  test("suspect readings (100 % with no memory at idle power): no alert, no stop, the owner told once per episode, even across a restart", async () => {
+    const r = await openRig({
+      hosts: {
+        "gpu-l": { owners: [OWNER], auto_stop: { after_minutes: 30 } },
+        "gpu-m": { auto_stop: { after_minutes: 30 } },
+      },
+    });
+    const faulty = (host: string, m: number, utilPct = 100): HostObservation => {
+      const observation = observed(host, at(m), IDLE, []);
+      observation.gpus[0] = reading(0, utilPct, { memUsedMiB: 0, powerW: 144.97 });
+      return observation;
+    };
+    await r.polls(0, 60, (m) => [faulty("gpu-l", m), faulty("gpu-m", m)]);
+    assert.deepEqual(r.channelMessages(), [], "neither an idle alert nor a no-data notice");
+    assert.deepEqual(r.stops, [], "never stopped automatically");
+    assert.equal(r.alerts.state("gpu-l")?.status, "suspect");
+    const told = r.slack.dms(OWNER);
+    assert.equal(told.length, 1);
+    assert.equal(told[0]!.text, "❔ Suspect readings on gpu-l: GPU 0 at full utilisation with no memory");
+    assert.match(
+      shownText(told[0]!),
+      /^❔ Suspect readings on \*gpu-l\* since \*10:00\*: GPU 0 reports 100 % with no memory held at 145 W\. This is a known driver\/exporter fault; the GPU is probably idle\. .*no idle alert, no automatic stop or release.* You get this because you own it\.$/m,
+    );
+    assert.equal(r.slack.dms(WARDEN).length, 1, "gpu-m has no owner: the cost warden hears");
+    assert.match(shownText(r.slack.dms(WARDEN)[0]!), /Suspect readings on \*gpu-m\*.*as cost warden: it has no owner\./);
+
+    await r.restart();
+    await r.polls(61, 70, (m) => [faulty("gpu-l", m), faulty("gpu-m", m)]);
+    assert.equal(r.slack.dms(OWNER).length, 1, "not repeated after a restart");
+    await r.polls(71, 72, (m) => [faulty("gpu-l", m, 0), faulty("gpu-m", m)]);
+    await r.polls(73, 74, (m) => [faulty("gpu-l", m), faulty("gpu-m", m)]);
+    assert.equal(r.slack.dms(OWNER).length, 2, "a new episode is told again");
+    assert.deepEqual(
+      r.store.audit.byAction("suspect-reading").map((entry) => entry.host),
+      ["gpu-l", "gpu-m", "gpu-l"],
+    );
+  });
+
+  test("an open idle alert whose GPU turns suspect resolves as suspect, not busy", async () => {
+    const r = await openRig({ hosts: { "gpu-a": { owners: [OWNER] } } });
+    await r.polls(0, 30, (m) => [observed("gpu-a", at(m), IDLE, [])]);
+    assert.equal(header(r.channelMessages()[0]!), "💤 gpu-a is idle");
+    const faulty = observed("gpu-a", at(31), IDLE, []);
+    faulty.gpus[2] = reading(2, 100, { memUsedMiB: 0, powerW: 60 });
+    await r.poll(31, [faulty]);
+    assert.equal(header(r.channelMessages()[0]!), "❔ gpu-a: suspect readings");
+    assert.match(
+      shownText(r.channelMessages()[0]!),
+      /^\*gpu-a\*: GPU 2 reports full utilisation with no memory held at idle power, a known driver fault\./m,
+    );
+  });
+
   test("auto_stop: a countdown of at least 30 min, then one stop unless someone keeps the host", async () => {
     const r = await openRig({
       hosts: {
