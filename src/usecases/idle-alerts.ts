@@ -26,6 +26,7 @@ import { samplesFromHistory } from "./alert-history.ts";
 import { idlePolicyOf, restoreWindowMinutes } from "./alert-policy.ts";
 import type { PollResult } from "./poll-fleet.ts";
 import { type AlertPort, alertTs, type FleetView, type Notifier, type WardenLookup } from "./ports.ts";
+import { followUpStop, latestStopVerdict } from "./stop-follow-up.ts";
 import { noticeSuspectReadings } from "./suspect-notices.ts";
 
 /**
@@ -85,6 +86,7 @@ interface AlertFacts {
   snooze: { untilMs: number; byUser: string } | null;
   stopping: { actor: string } | null;
   escalatedTo: string | null;
+  stopDoubt: { stoppedAtMs: number; earlierAlertAtMs: number | null } | null;
 }
 
 export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
@@ -110,6 +112,14 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
   const ownersOf = (host: string): string[] => [...(deps.owners?.(host) ?? settingsOf(host)?.owners ?? [])];
   const transaction = <T>(fn: () => T): T => store.transaction(fn);
   const suspectDeps = { config, state: store, notifier, warden, owners: ownersOf };
+  const followUpDeps = {
+    config,
+    state: store,
+    metrics,
+    notifier,
+    owners: ownersOf,
+    staleAfterMs: policy.staleAfterMinutes * MINUTE_MS,
+  };
 
   function latestByHost(): Map<string, LatestObservation> {
     latestCache ??= new Map(metrics.latestObservations().map((latest) => [latest.observation.host, latest]));
@@ -152,7 +162,16 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
       stopping:
         run !== null && run.state === "running" && run.alertId === alert.id ? { actor: run.actor } : null,
       escalatedTo: alert.escalated ? warden.current(nowMs) : null,
+      stopDoubt: stopDoubtOf(alert),
     };
+  }
+
+  /** An earlier stop of the host that did not seem to take, for an alert opened after it. */
+  function stopDoubtOf(alert: AlertRecord): AlertFacts["stopDoubt"] {
+    const verdict = latestStopVerdict(store, alert.host);
+    if (verdict?.kind !== "reporting" || alert.openedAtMs < verdict.stoppedAtMs) return null;
+    const earlier = verdict.alertId === null ? null : store.alerts.byId(verdict.alertId);
+    return { stoppedAtMs: verdict.stoppedAtMs, earlierAlertAtMs: earlier?.openedAtMs ?? null };
   }
 
   function factsKey(facts: AlertFacts): string {
@@ -164,6 +183,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
       facts.stopping,
       facts.escalatedTo,
       facts.alert.autoStopAtMs,
+      facts.stopDoubt,
       observation?.ok
         ? observation.gpus.map((gpu) => gpu.processes.map((p) => [p.pid, p.user, p.name]))
         : null,
@@ -210,6 +230,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
       stopping: facts.stopping,
       keepUntilTomorrowAt: config.policy.keep_until_tomorrow_at,
       dryRun: settingsOf(alert.host)?.dry_run ?? config.dry_run,
+      stopDoubt: facts.stopDoubt,
     };
   }
 
@@ -654,6 +675,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
       for (const [host, state] of states) {
         if (state.latest !== null && state.lastSampleAtMs === nowMs) {
           noticeSuspectReadings(suspectDeps, host, state.latest, nowMs);
+          followUpStop(followUpDeps, host, state.latest, nowMs);
         }
       }
       reconcile(nowMs, contexts);

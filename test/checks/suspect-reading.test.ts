@@ -33,13 +33,20 @@ describe("implausible readings (suspect)", () => {
     assert.equal(readingPlausibility({ ...full, memUsedMiB: 19_818 }), "plausible");
     assert.equal(readingPlausibility({ ...full, processes: [gpuProcess("alice", "burn", 0)] }), "plausible");
     assert.equal(readingPlausibility({ ...full, powerW: 632 }), "plausible");
-    assert.equal(readingPlausibility({ ...full, powerW: 632 }, 700), "suspect", "the threshold is configurable");
+    assert.equal(
+      readingPlausibility({ ...full, powerW: 632 }, 700),
+      "suspect",
+      "the threshold is configurable",
+    );
   });
 
   test("unknown power or memory is not suspect (and not idle): the reading stands as reported", () => {
     const aicrBusyH100 = { utilPct: 100, memUsedMiB: null, powerW: 290.28, processes: [] };
     assert.equal(readingPlausibility(aicrBusyH100), "plausible");
-    assert.equal(readingPlausibility({ utilPct: 100, memUsedMiB: 0, powerW: null, processes: [] }), "unverifiable");
+    assert.equal(
+      readingPlausibility({ utilPct: 100, memUsedMiB: 0, powerW: null, processes: [] }),
+      "unverifiable",
+    );
     assert.equal(classifyGpu(reading(0, 100, { memUsedMiB: 0, powerW: null }), 10).class, "busy");
     assert.equal(classifyGpu(reading(0, 100, { memUsedMiB: null, powerW: 40 }), 10).class, "busy");
   });

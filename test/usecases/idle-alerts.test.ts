@@ -343,7 +343,10 @@ describe("idle alerts", { timeout: 60_000 }, () => {
       /^❔ Suspect readings on \*gpu-l\* since \*10:00\*: GPU 0 reports 100 % with no memory held at 145 W\. This is a known driver\/exporter fault; the GPU is probably idle\. .*no idle alert, no automatic stop or release.* You get this because you own it\.$/m,
     );
     assert.equal(r.slack.dms(WARDEN).length, 1, "gpu-m has no owner: the cost warden hears");
-    assert.match(shownText(r.slack.dms(WARDEN)[0]!), /Suspect readings on \*gpu-m\*.*as cost warden: it has no owner\./);
+    assert.match(
+      shownText(r.slack.dms(WARDEN)[0]!),
+      /Suspect readings on \*gpu-m\*.*as cost warden: it has no owner\./,
+    );
 
     await r.restart();
     await r.polls(61, 70, (m) => [faulty("gpu-l", m), faulty("gpu-m", m)]);
@@ -369,6 +372,71 @@ describe("idle alerts", { timeout: 60_000 }, () => {
       shownText(r.channelMessages()[0]!),
       /^\*gpu-a\*: GPU 2 reports full utilisation with no memory held at idle power, a known driver fault\./m,
     );
+  });
+
+  test("a stop after which the host keeps reporting is said once, across restarts; a host that went dark after its stop is not doubted", async () => {
+    const r = await openRig({
+      hosts: { "gpu-a": { owners: [OWNER] }, "gpu-b": { owners: [OWNER] }, "gpu-c": { owners: [OWNER] } },
+      policy: { stop_grace_minutes: 10 },
+    });
+    const hosts = ["gpu-a", "gpu-b", "gpu-c"];
+    await r.polls(0, 39, (m) => hosts.map((host) => observed(host, at(m), IDLE, [])));
+    for (const [host, actor] of [
+      ["gpu-a", CLAIMANT],
+      ["gpu-b", CLAIMANT],
+      ["gpu-c", "gpu-warden"],
+    ] as const) {
+      const alertId = r.store.alerts.openFor(host, "idle")!.id;
+      const { run } = r.store.stopRuns.begin({
+        key: `alert:${alertId}`,
+        host,
+        alertId,
+        actor,
+        forced: false,
+        dryRun: false,
+        startedAtMs: at(40),
+      });
+      r.store.stopRuns.finish(run.id, "done", at(40));
+      r.alerts.resolve(host, "stopped");
+    }
+    const observe = (m: number) => [
+      observed("gpu-a", at(m), IDLE, []),
+      m <= 45 ? failedAt("gpu-b", at(m)) : observed("gpu-b", at(m), IDLE, []),
+      observed("gpu-c", at(m), IDLE, []),
+    ];
+    await r.polls(41, 47, observe);
+    await r.restart();
+    await r.polls(48, 52, observe);
+    const [a, b, c] = r.channelMessages();
+    const doubts = (message: typeof a) => r.thread(message!).filter((reply) => reply.text.startsWith("⚠️"));
+    assert.deepEqual(
+      doubts(a).map((reply) => reply.text),
+      [
+        "⚠️ gpu-a was stopped at 10:40 (by <@U0CLAIM>) but is still reporting (latest reading 10:50): the stop may not have worked. Check the host; Stop can be tried again (`/gpu stop gpu-a`).",
+      ],
+    );
+    assert.deepEqual(doubts(b), [], "gpu-b went dark after its stop: the stop took");
+    assert.match(
+      doubts(c)[0]!.text,
+      /^⚠️ gpu-c was stopped at 10:40 \(automatically\) but is still reporting/,
+    );
+    assert.deepEqual(
+      r.slack.dms(CLAIMANT).map((dm) => dm.text),
+      [
+        "⚠️ You stopped gpu-a at 10:40 but it is still reporting (latest reading 10:50): the stop may not have worked. The alert's thread has the details.",
+      ],
+    );
+    assert.ok(
+      r.slack
+        .dms(OWNER)
+        .some((dm) => dm.text.startsWith("⚠️ gpu-c was stopped at 10:40 but it is still reporting")),
+      "after an automatic stop, the owners hear it",
+    );
+    await r.restart();
+    await r.polls(53, 80, observe);
+    assert.equal(doubts(a).length, 1, "said once, restarts included");
+    assert.equal(doubts(c).length, 1);
+    assert.equal(r.store.audit.byAction("stop-unconfirmed").length, 2);
   });
 
   test("auto_stop: a countdown of at least 30 min, then one stop unless someone keeps the host", async () => {

@@ -17,6 +17,7 @@ import {
 } from "./alert-format.ts";
 import { HELD_MIN_MIB, memoryAtRiskText } from "./memory-at-risk.ts";
 import { sparkline } from "./sparkline.ts";
+import { stopDoubtAlertNote } from "./stop-doubt.ts";
 
 /** One GPU as the alert shows it. */
 export interface AlertGpu {
@@ -59,6 +60,8 @@ export interface IdleAlertView {
   keepUntilTomorrowAt: string;
   /** The stop would only show what it runs. */
   dryRun: boolean;
+  /** An earlier stop of this host after which it kept reporting; `null`: none. */
+  stopDoubt?: { stoppedAtMs: number; earlierAlertAtMs: number | null } | null;
 }
 
 export interface SlackMessage {
@@ -212,6 +215,18 @@ function sessionsSection(sessions: readonly LoginSession[] | null): string {
 function notes(view: IdleAlertView): string[] {
   const { nowMs, timezone } = view;
   const out: string[] = [];
+  if (view.stopDoubt != null) {
+    const { stoppedAtMs, earlierAlertAtMs } = view.stopDoubt;
+    out.push(
+      stopDoubtAlertNote({
+        host: view.host,
+        stoppedAtMs,
+        nowMs,
+        timezone,
+        alertOpenedAtMs: earlierAlertAtMs,
+      }),
+    );
+  }
   if (view.stopping !== null) out.push(`🛑 Stop requested ${byActor(view.stopping.actor)}: running…`);
   if (view.snooze !== null) {
     out.push(

@@ -24,7 +24,8 @@ export const STATUS_GROUPS = [
 export function hostWords(summary: HostSummary, nowMs: number, zone: string): string {
   const when = (ms: number) => localWhen(ms, nowMs, zone);
   const parts = [statusWords(summary, nowMs, zone)];
-  const shownGpus = summary.status !== "unknown" && summary.status !== "never-seen" && summary.status !== "suspect";
+  const shownGpus =
+    summary.status !== "unknown" && summary.status !== "never-seen" && summary.status !== "suspect";
   if (shownGpus) parts.push(gpuWords(summary));
   if (summary.claims.length > 0) parts.push(claimsWords(summary.claims, nowMs, zone));
   if (summary.unclaimedBusy.length > 0) parts.push(unclaimedWords(summary.unclaimedBusy));
