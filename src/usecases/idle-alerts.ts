@@ -54,6 +54,8 @@ export interface IdleAlertsDeps {
   stopAutomatically?: (host: string, alertId: number) => Promise<void>;
   /** The host's owners now (a reclaim decision may have lent it); default `hosts.<host>.owners`. */
   owners?: (host: string) => readonly string[];
+  /** A Slack message's permalink; `null` (or none) when the workspace URL is not known. */
+  messageLink?: (channel: string, ts: string) => string | null;
 }
 
 /** The alert lifecycle: idle checks after each poll, and the channel messages that follow from them. */
@@ -86,7 +88,7 @@ interface AlertFacts {
   snooze: { untilMs: number; byUser: string } | null;
   stopping: { actor: string } | null;
   escalatedTo: string | null;
-  stopDoubt: { stoppedAtMs: number; earlierAlertAtMs: number | null } | null;
+  stopDoubt: { stoppedAtMs: number; earlierAlertAtMs: number | null; earlierAlertLink: string | null } | null;
 }
 
 export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
@@ -171,7 +173,15 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     const verdict = latestStopVerdict(store, alert.host);
     if (verdict?.kind !== "reporting" || alert.openedAtMs < verdict.stoppedAtMs) return null;
     const earlier = verdict.alertId === null ? null : store.alerts.byId(verdict.alertId);
-    return { stoppedAtMs: verdict.stoppedAtMs, earlierAlertAtMs: earlier?.openedAtMs ?? null };
+    const link =
+      earlier?.ts == null || earlier.channel === null
+        ? null
+        : (deps.messageLink?.(earlier.channel, earlier.ts) ?? null);
+    return {
+      stoppedAtMs: verdict.stoppedAtMs,
+      earlierAlertAtMs: earlier?.openedAtMs ?? null,
+      earlierAlertLink: link,
+    };
   }
 
   function factsKey(facts: AlertFacts): string {

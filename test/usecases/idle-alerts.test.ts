@@ -435,6 +435,16 @@ describe("idle alerts", { timeout: 60_000 }, () => {
     await r.restart();
     await r.polls(53, 80, observe);
     assert.equal(doubts(a).length, 1, "said once, restarts included");
+    const next = r.channelMessages().find((m) => m.ts !== a!.ts && header(m) === "💤 gpu-a is idle");
+    assert.ok(next, "gpu-a's next idle episode has its alert");
+    const link = `https://${r.slack.identity.teamDomain}.slack.com/archives/${CHANNEL}/p${a!.ts.replace(".", "")}`;
+    assert.match(
+      shownText(next),
+      new RegExp(
+        `^⚠️ The stop at \\*10:40\\* may not have worked: gpu-a kept reporting\\. See <${link.replace(/\./g, "\\.")}\\|the thread of the alert of 10:30>\\.$`,
+        "m",
+      ),
+    );
     assert.equal(doubts(c).length, 1);
     assert.equal(r.store.audit.byAction("stop-unconfirmed").length, 2);
   });

@@ -61,7 +61,11 @@ export interface IdleAlertView {
   /** The stop would only show what it runs. */
   dryRun: boolean;
   /** An earlier stop of this host after which it kept reporting; `null`: none. */
-  stopDoubt?: { stoppedAtMs: number; earlierAlertAtMs: number | null } | null;
+  stopDoubt?: {
+    stoppedAtMs: number;
+    earlierAlertAtMs: number | null;
+    earlierAlertLink: string | null;
+  } | null;
 }
 
 export interface SlackMessage {
@@ -216,7 +220,7 @@ function notes(view: IdleAlertView): string[] {
   const { nowMs, timezone } = view;
   const out: string[] = [];
   if (view.stopDoubt != null) {
-    const { stoppedAtMs, earlierAlertAtMs } = view.stopDoubt;
+    const { stoppedAtMs, earlierAlertAtMs, earlierAlertLink } = view.stopDoubt;
     out.push(
       stopDoubtAlertNote({
         host: view.host,
@@ -224,6 +228,7 @@ function notes(view: IdleAlertView): string[] {
         nowMs,
         timezone,
         alertOpenedAtMs: earlierAlertAtMs,
+        link: earlierAlertLink,
       }),
     );
   }

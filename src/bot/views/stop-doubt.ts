@@ -42,12 +42,20 @@ export function stopDoubtDirectText(view: StopDoubtView & { pressedByReader: boo
 export function stopDoubtAlertNote(
   view: Pick<StopDoubtView, "host" | "stoppedAtMs" | "nowMs" | "timezone"> & {
     alertOpenedAtMs: number | null;
+    /** The earlier alert's permalink, when known. */
+    link: string | null;
   },
 ): string {
   const { nowMs, timezone } = view;
-  const earlier =
+  const thread =
     view.alertOpenedAtMs === null
-      ? ""
-      : ` See the thread of the alert of ${formatWhen(view.alertOpenedAtMs, nowMs, timezone)}.`;
+      ? "the earlier alert"
+      : `the alert of ${formatWhen(view.alertOpenedAtMs, nowMs, timezone)}`;
+  const earlier =
+    view.link !== null
+      ? ` See <${view.link}|the thread of ${thread}>.`
+      : view.alertOpenedAtMs === null
+        ? ""
+        : ` See the thread of ${thread}.`;
   return `⚠️ The stop at *${formatWhen(view.stoppedAtMs, nowMs, timezone)}* may not have worked: ${escapeMrkdwn(view.host)} kept reporting.${earlier}`;
 }
