@@ -1,6 +1,9 @@
 import { suspectReadingMessage } from "../bot/views/suspect-reading-message.ts";
 import type { HostSample } from "../checks/classify-host.ts";
+import { localDayBounds } from "../checks/local-day.ts";
 import type { Config } from "../config/schema.ts";
+import { type SuspectSpan, suspectSpans } from "../reports/suspect-spans.ts";
+import type { AuditStore } from "../store/audit-store.ts";
 import type { BotStateStore } from "../store/bot-state-store.ts";
 import type { Notifier, WardenLookup } from "./ports.ts";
 
@@ -95,4 +98,18 @@ function tell(
     });
     deps.notifier.send("chat.postMessage", { channel: user, text: message.text, blocks: message.blocks });
   }
+}
+
+/** The GPUs with suspect readings over a range of local days (both included), largest first. */
+export function suspectSpansOverDays(
+  audit: Pick<AuditStore, "between">,
+  range: { fromDay: string; toDay: string },
+  zone: string,
+): SuspectSpan[] {
+  const period = {
+    fromMs: localDayBounds(range.fromDay, zone).startMs,
+    toMs: localDayBounds(range.toDay, zone).endMs,
+  };
+  const entries = audit.between([SUSPECT_AUDIT, SUSPECT_ENDED_AUDIT], 0, period.toMs);
+  return suspectSpans(entries, period, SUSPECT_AUDIT, SUSPECT_ENDED_AUDIT);
 }
