@@ -298,8 +298,23 @@ describe("idle alerts", { timeout: 60_000 }, () => {
       cause: "stale",
       message: "no data from gpu-p since 09:02 UTC",
     });
-    await r.polls(300, 304, (m) => [failedAt("gpu-a", at(m)), prometheusStale(m)]);
-    const [a, p] = r.channelMessages();
+    const freshToTheBot = (m: number): HostObservation => ({
+      host: "gpu-q",
+      source: "prometheus",
+      atMs: at(m),
+      ok: false,
+      cause: "stale",
+      message: "no data from gpu-q since 07:00 UTC",
+      lastSampleAtMs: at(-120),
+    });
+    await r.polls(300, 304, (m) => [failedAt("gpu-a", at(m)), prometheusStale(m), freshToTheBot(m)]);
+    const [a, p, q] = r.channelMessages();
+    assert.equal(
+      q!.text,
+      "⚠️ No data from host gpu-q since 08:00",
+      "the source's last sample, in the team's zone",
+    );
+    assert.doesNotMatch(shownText(q!), /UTC|07:00/);
     assert.equal(a!.text, "⚠️ No data from host gpu-a since 10:02", "not since the bot's first poll (15:00)");
     assert.equal(
       shownText(a!),
