@@ -36,21 +36,35 @@ export function classifyGpu(
   suspectIdlePowerW: number = DEFAULT_SUSPECT_IDLE_POWER_W,
 ): GpuSample {
   const { index, utilPct, memUsedMiB, processes, powerW } = reading;
-  const evidence = { index, memUsedMiB, processes, powerW };
   if (utilPct === null) {
-    return { ...evidence, class: "unknown", utilPct: null, reason: reading.mig ? "mig" : "no-reading" };
+    const reason = reading.mig ? "mig" : "no-reading";
+    return { index, class: "unknown", utilPct: null, reason, memUsedMiB, processes, powerW };
   }
   if (!(utilPct >= 0 && utilPct <= 100)) {
-    return { ...evidence, class: "unknown", utilPct: null, reason: "invalid" };
+    return { index, class: "unknown", utilPct: null, reason: "invalid", memUsedMiB, processes, powerW };
   }
-  if (utilPct < idleUtilPct) return { ...evidence, class: "idle", utilPct, reason: null };
+  if (utilPct < idleUtilPct) {
+    return { index, class: "idle", utilPct, reason: null, memUsedMiB, processes, powerW };
+  }
+  return {
+    index,
+    class: busyClass(reading, suspectIdlePowerW),
+    utilPct,
+    reason: null,
+    memUsedMiB,
+    processes,
+    powerW,
+  };
+}
+
+function busyClass(reading: GpuReading, suspectIdlePowerW: number): "busy" | "suspect" {
   const plausibility = readingPlausibility(reading, suspectIdlePowerW);
   switch (plausibility) {
     case "suspect":
-      return { ...evidence, class: "suspect", utilPct, reason: null };
+      return "suspect";
     case "plausible":
     case "unverifiable":
-      return { ...evidence, class: "busy", utilPct, reason: null };
+      return "busy";
     default:
       return plausibility satisfies never;
   }
