@@ -680,10 +680,12 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
         expectedHosts: Object.keys(config.hosts),
         contexts,
       });
+      const before = states;
       states = swept.states;
       for (const transition of swept.transitions) apply(transition, nowMs);
       for (const [host, state] of states) {
-        if (state.latest !== null && state.lastSampleAtMs === nowMs) {
+        // NOTE: a sweep returns the same state object for a host whose sample it did not apply.
+        if (state.latest !== null && state !== before.get(host)) {
           noticeSuspectReadings(suspectDeps, host, state.latest, nowMs);
           followUpStop(followUpDeps, host, state.latest, nowMs);
         }

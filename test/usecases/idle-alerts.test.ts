@@ -342,7 +342,8 @@ describe("idle alerts", { timeout: 60_000 }, () => {
       },
     });
     const faulty = (host: string, m: number, utilPct = 100): HostObservation => {
-      const observation = observed(host, at(m), IDLE, []);
+      // A real source reads the clock again: its observation is a few ms after the poll's instant.
+      const observation = observed(host, at(m) + 3, IDLE, []);
       observation.gpus[0] = reading(0, utilPct, { memUsedMiB: 0, powerW: 144.97 });
       return observation;
     };
@@ -415,7 +416,7 @@ describe("idle alerts", { timeout: 60_000 }, () => {
       r.alerts.resolve(host, "stopped");
     }
     const observe = (m: number) => [
-      observed("gpu-a", at(m), IDLE, []),
+      observed("gpu-a", at(m) + 2, IDLE, []),
       m <= 45 ? failedAt("gpu-b", at(m)) : observed("gpu-b", at(m), IDLE, []),
       observed("gpu-c", at(m), IDLE, []),
     ];
