@@ -4,6 +4,7 @@ import { createSlackApp, type SlackApp } from "./bot/app.ts";
 import type { BotDeps } from "./bot/bot-deps.ts";
 import { createConsoleNotifier } from "./bot/console-notifier.ts";
 import { registerListeners } from "./bot/listeners/index.ts";
+import { messagePermalink, workspaceUrlOf } from "./bot/message-link.ts";
 import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "./bot/outbox-worker.ts";
 import { slackPeopleDirectory } from "./bot/slack-people.ts";
 import type { LoadedConfig } from "./config/load-config.ts";
@@ -195,6 +196,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   }
 
   let botDeps: BotDeps | null = null;
+  let workspaceUrl: string | null = null;
   /** Lent hosts belong to whom they were lent to (a reclaim decision); others to their configured owners. */
   const owners = (host: string) => ownersOf(host, config, reclaims);
   const alerts = createIdleAlerts({
@@ -209,6 +211,8 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
       if (botDeps) await stopAutomatically(botDeps, host, alertId);
     },
     owners,
+    messageLink: (channel, ts) =>
+      workspaceUrl === null ? null : messagePermalink(workspaceUrl, channel, ts),
   });
   const idlePolicy = idlePolicyOf(config);
   botDeps = {
@@ -307,6 +311,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
       register: (app) => registerListeners(app, deps),
     });
     const started = await slack.start();
+    workspaceUrl = await workspaceUrlOf(slack.client, logger);
     if (started.mode === "http") {
       httpUrl = started.url ?? `http://${config.http.host}:${port}`;
     } else {

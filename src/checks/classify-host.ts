@@ -19,16 +19,24 @@ export type HostSample =
       /** The sessions the source saw, as evidence; `null` as for `activeSessions`. */
       sessions: readonly LoginSession[] | null;
     }
-  | { atMs: number; ok: false; cause: FailureCause; message: string };
+  | {
+      atMs: number;
+      ok: false;
+      cause: FailureCause;
+      message: string;
+      /** When the host's latest real sample was taken, where known (the source said, or a stale one). */
+      lastSampleAtMs?: number;
+    };
 
 /**
  * What one host sample says about the host:
  * - `busy`: at least one GPU is busy (whatever the others say);
  * - `unknown`: a failed observation, no GPUs at all, or a GPU without a valid reading and none busy;
- * - `session`: every GPU idle but someone is logged in and active;
+ * - `session`: every GPU idle or suspect but someone is logged in and active;
+ * - `suspect`: no GPU busy or unknown, at least one suspect (an implausible reading), no active session;
  * - `idle`: every GPU idle and no active session.
  */
-export type HostClass = "busy" | "session" | "idle" | "unknown";
+export type HostClass = "busy" | "session" | "suspect" | "idle" | "unknown";
 
 /**
  * A session counts as active unless the source says its last input is at least `idleForMinutes`
@@ -49,13 +57,18 @@ export function countActiveSessions(
 /** Turns a source's observation into the sample the idle checks use. */
 export function classifyHost(
   observation: HostObservation,
-  policy: Pick<IdlePolicy, "idleUtilPct" | "idleForMinutes">,
+  policy: Pick<IdlePolicy, "idleUtilPct" | "idleForMinutes" | "suspectIdlePowerW">,
 ): HostSample {
   if (!observation.ok) {
-    return { atMs: observation.atMs, ok: false, cause: observation.cause, message: observation.message };
+    const { atMs, cause, message, lastSampleAtMs } = observation;
+    return lastSampleAtMs === undefined
+      ? { atMs, ok: false, cause, message }
+      : { atMs, ok: false, cause, message, lastSampleAtMs };
   }
   const gpus = new Array<GpuSample>(observation.gpus.length);
-  for (let i = 0; i < gpus.length; i++) gpus[i] = classifyGpu(observation.gpus[i]!, policy.idleUtilPct);
+  for (let i = 0; i < gpus.length; i++) {
+    gpus[i] = classifyGpu(observation.gpus[i]!, policy.idleUtilPct, policy.suspectIdlePowerW);
+  }
   return {
     atMs: observation.atMs,
     ok: true,
@@ -68,12 +81,16 @@ export function classifyHost(
 export function hostClass(sample: HostSample): HostClass {
   if (!sample.ok || sample.gpus.length === 0) return "unknown";
   let unknown = false;
+  let suspect = false;
   for (const gpu of sample.gpus) {
     switch (gpu.class) {
       case "busy":
         return "busy";
       case "unknown":
         unknown = true;
+        break;
+      case "suspect":
+        suspect = true;
         break;
       case "idle":
         break;
@@ -82,5 +99,6 @@ export function hostClass(sample: HostSample): HostClass {
     }
   }
   if (unknown) return "unknown";
-  return sample.activeSessions !== null && sample.activeSessions > 0 ? "session" : "idle";
+  if (sample.activeSessions !== null && sample.activeSessions > 0) return "session";
+  return suspect ? "suspect" : "idle";
 }

@@ -10,17 +10,27 @@ const MINUTE_MS = 60_000;
  * - `protected`: idle for the window, but busy work started less than `protectMinutes` ago;
  * - `snoozed`: idle, but someone kept the host until `snoozedUntilMs`;
  * - `idle`: in an idle episode: the one status an alert is about;
+ * - `suspect`: no GPU busy, but one reports an implausible reading (full utilisation with no memory at
+ *   idle-level power): neither busy nor idle, so no episode, no protection and no "no data" notice;
  * - `unknown`: the latest sample is unknown (failed, stale, missing, a GPU without reading);
  * - `exempt`: a `never_stop` host; it is tracked but never idle.
  */
-export type HostStatus = "busy" | "idle-pending" | "idle" | "unknown" | "protected" | "snoozed" | "exempt";
+export type HostStatus =
+  | "busy"
+  | "idle-pending"
+  | "idle"
+  | "suspect"
+  | "unknown"
+  | "protected"
+  | "snoozed"
+  | "exempt";
 
 /**
- * Why an idle episode ended: a busy sample (GPU work or an active session), an unknown sample or a gap
- * in the samples, the stop workflow, a snooze, the host turned `never_stop`, or a policy change that
+ * Why an idle episode ended: a busy sample (GPU work or an active session), a suspect reading, an
+ * unknown sample or a gap in the samples, the stop workflow, a snooze, the host turned `never_stop`, or a policy change that
  * puts the episode back under its window or protection.
  */
-export type EpisodeEndReason = "busy" | "unknown" | "stopped" | "snoozed" | "exempt" | "policy";
+export type EpisodeEndReason = "busy" | "suspect" | "unknown" | "stopped" | "snoozed" | "exempt" | "policy";
 
 export interface EndedEpisode {
   idleSinceMs: number;
@@ -131,6 +141,7 @@ export function stepIdleEpisode(
     case "idle":
       idleSinceMs = continues ? state.idleSinceMs : atMs;
       break;
+    case "suspect":
     case "unknown":
       break;
     default:
@@ -195,6 +206,8 @@ function statusOf(
     case "busy":
     case "session":
       return "busy";
+    case "suspect":
+      return "suspect";
     case "unknown":
       return "unknown";
     case "idle":
@@ -214,6 +227,8 @@ function endReason(status: HostStatus, unbroken: boolean): EpisodeEndReason {
   switch (status) {
     case "busy":
       return "busy";
+    case "suspect":
+      return "suspect";
     case "unknown":
       return "unknown";
     case "snoozed":

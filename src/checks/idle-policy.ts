@@ -20,6 +20,8 @@ export interface IdlePolicy {
   staleAfterMinutes: number;
   /** Consecutive unknown polls before one "no data from host" notice. */
   noDataPolls: number;
+  /** Idle-level power for the implausible-reading rule (`suspect-reading.ts`); default 150 W. */
+  suspectIdlePowerW?: number;
 }
 
 /** The defaults from the design's rules table, for a 60 s poll interval. */

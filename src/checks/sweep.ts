@@ -94,12 +94,11 @@ export function hostSampleAt(
   const ageMs = nowMs - observation.atMs;
   if (ageMs > policy.staleAfterMinutes * MINUTE_MS) {
     const ageMinutes = Math.floor(ageMs / MINUTE_MS);
-    return {
-      atMs: nowMs,
-      ok: false,
-      cause: "stale",
-      message: `${host}: latest observation is ${ageMinutes} min old`,
-    };
+    const lastSampleAtMs = observation.ok ? observation.atMs : observation.lastSampleAtMs;
+    const message = `${host}: latest observation is ${ageMinutes} min old`;
+    return lastSampleAtMs === undefined
+      ? { atMs: nowMs, ok: false, cause: "stale", message }
+      : { atMs: nowMs, ok: false, cause: "stale", message, lastSampleAtMs };
   }
   return classifyHost(observation, policy);
 }

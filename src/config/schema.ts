@@ -235,6 +235,15 @@ export const configSchema = z.strictObject({
         .string()
         .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "a time of day such as 09:00")
         .default("09:00"),
+      /** A GPU at full utilisation with no memory held and a power draw below this is suspect (a driver fault). */
+      suspect_idle_power_watts: z.number().positive().max(2000).default(150),
+      /** After a successful stop, how long the host may go on reporting before the bot says the stop may not have worked. */
+      stop_grace_minutes: z
+        .number()
+        .int()
+        .min(1)
+        .max(24 * 60)
+        .default(10),
     })
     .prefault({}),
   /** Claims (`/gpu claim`): how long they last, the reminder before the end, claimed-but-idle rules. */

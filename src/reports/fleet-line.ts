@@ -35,9 +35,10 @@ const LABELS: Record<HostStatus, string> = {
   busy: "busy",
   "idle-pending": "going idle",
   idle: "idle",
+  suspect: "suspect",
   unknown: "unknown",
   protected: "protected",
   snoozed: "kept",
   exempt: "never stopped",
 };
-const ORDER = ["busy", "going idle", "idle", "protected", "kept", "never stopped", "unknown"];
+const ORDER = ["busy", "going idle", "idle", "protected", "kept", "never stopped", "suspect", "unknown"];

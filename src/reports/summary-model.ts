@@ -192,7 +192,11 @@ export interface SummaryModel {
   reclaim: ReclaimListing[];
   renewalBelowPct: number;
   doNotRenew: RenewalFlag[];
+  /** GPUs with implausible readings in the period: their hours count busy above, flagged here. */
+  suspect?: SuspectSpan[];
 }
+
+import type { SuspectSpan } from "./suspect-spans.ts";
 
 const HOUR_MS = 3_600_000;
 

@@ -85,6 +85,8 @@ export type HostObservation =
       cause: FailureCause;
       /** One line for people: names the host and says what went wrong. */
       message: string;
+      /** When the host's latest real sample was taken, where the source knows it (Prometheus). */
+      lastSampleAtMs?: number;
     };
 
 /** A metric source: one poll returns one observation per host it knows, failures included. */

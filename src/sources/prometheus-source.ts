@@ -414,7 +414,9 @@ export function createPrometheusSource(
         lastMs === undefined
           ? `no data from ${host} for more than ${formatSeconds(config.stale_after_seconds)}`
           : `no data from ${host} since ${formatSince(lastMs, atMs)}`;
-      observations.push(failed(host, "prometheus", atMs, "stale", message));
+      const observation = failed(host, "prometheus", atMs, "stale", message);
+      if (lastMs !== undefined && !observation.ok) observation.lastSampleAtMs = lastMs;
+      observations.push(observation);
     }
     return observations.sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
   }

@@ -13,6 +13,7 @@ export function idlePolicyOf(config: Config): IdlePolicy {
     protectMinutes: policy.protect_minutes,
     staleAfterMinutes: (3 * config.poll.interval_seconds) / 60,
     noDataPolls: policy.no_data_polls,
+    suspectIdlePowerW: policy.suspect_idle_power_watts,
   };
 }
 

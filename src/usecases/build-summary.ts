@@ -9,6 +9,7 @@ import {
   type SummaryModel,
   type SummaryPricing,
 } from "../reports/summary-model.ts";
+import { suspectSpans } from "../reports/suspect-spans.ts";
 import type { Logger } from "../shared/logger.ts";
 import { createPrometheusClient, type PrometheusClient } from "../sources/prometheus-api.ts";
 import type { ClaimStore } from "../store/claim-store.ts";
@@ -17,6 +18,7 @@ import type { ReclaimStore } from "../store/reclaim-store.ts";
 import type { SummaryStore } from "../store/summary-store.ts";
 import { readContainerUsage } from "./summary-containers.ts";
 import { summaryPricing } from "./summary-pricing.ts";
+import { SUSPECT_AUDIT, SUSPECT_ENDED_AUDIT } from "./suspect-notices.ts";
 
 /** What the summary reads. */
 export interface SummaryDeps {
@@ -81,7 +83,8 @@ export async function buildSummary(deps: SummaryDeps, period: Period): Promise<S
     untilMs: entry.state === "due" ? (entry.dueAtMs ?? entry.observeUntilMs) : entry.observeUntilMs,
     windowMeanPct: entry.windowMeanPct,
   }));
-  return buildSummaryModel({
+  const suspectAudit = deps.summaries.auditBetween([SUSPECT_AUDIT, SUSPECT_ENDED_AUDIT], 0, period.toMs);
+  const model = buildSummaryModel({
     period,
     previous,
     dataUntilMs: Math.min(period.toMs, deps.rolledUpToMs() ?? period.fromMs),
@@ -97,6 +100,7 @@ export async function buildSummary(deps: SummaryDeps, period: Period): Promise<S
     reclaim,
     renewalBelowPct: config.reclaim.do_not_renew_below_pct,
   });
+  return { ...model, suspect: suspectSpans(suspectAudit, period, SUSPECT_AUDIT, SUSPECT_ENDED_AUDIT) };
 }
 
 async function containerReport(deps: SummaryDeps, period: Period): Promise<ContainerReport> {

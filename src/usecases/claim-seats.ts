@@ -41,7 +41,9 @@ export function hostGpusNow(
         (observation?.ok === true ? observation.gpus.find((gpu) => gpu.index === index)?.model : null) ??
         stored.find((gpu) => gpu.index === index)?.model ??
         null;
-      const state = reading === null ? "unknown" : classifyGpu(reading, deps.idlePolicy.idleUtilPct).class;
+      const gpuClass = reading === null ? "unknown" : classifyGpu(reading, deps.idlePolicy.idleUtilPct).class;
+      // NOTE: a suspect reading (100 % with no memory at idle power) says nothing reliable about the seat.
+      const state = gpuClass === "suspect" ? "unknown" : gpuClass;
       return {
         host,
         index,

@@ -27,6 +27,8 @@ import { idlePolicyOf, restoreWindowMinutes } from "./alert-policy.ts";
 import type { PollResult } from "./poll-fleet.ts";
 import { type AlertPort, alertTs, type FleetView, type Notifier, type WardenLookup } from "./ports.ts";
 import { type PriorHistory, priorSamples } from "./seed-history.ts";
+import { followUpStop, latestStopVerdict } from "./stop-follow-up.ts";
+import { noticeSuspectReadings } from "./suspect-notices.ts";
 
 /**
  * An open alert is edited at most this often while nothing but its figures (idle time, money,
@@ -53,6 +55,8 @@ export interface IdleAlertsDeps {
   stopAutomatically?: (host: string, alertId: number) => Promise<void>;
   /** The host's owners now (a reclaim decision may have lent it); default `hosts.<host>.owners`. */
   owners?: (host: string) => readonly string[];
+  /** A Slack message's permalink; `null` (or none) when the workspace URL is not known. */
+  messageLink?: (channel: string, ts: string) => string | null;
 }
 
 /** The alert lifecycle: idle checks after each poll, and the channel messages that follow from them. */
@@ -87,6 +91,7 @@ interface AlertFacts {
   snooze: { untilMs: number; byUser: string } | null;
   stopping: { actor: string } | null;
   escalatedTo: string | null;
+  stopDoubt: { stoppedAtMs: number; earlierAlertAtMs: number | null; earlierAlertLink: string | null } | null;
 }
 
 export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
@@ -113,6 +118,15 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     hostHourCost(hostCostBasis(settingsOf(host), config.costs), tariff, clock.now());
   const ownersOf = (host: string): string[] => [...(deps.owners?.(host) ?? settingsOf(host)?.owners ?? [])];
   const transaction = <T>(fn: () => T): T => store.transaction(fn);
+  const suspectDeps = { config, state: store, notifier, warden, owners: ownersOf };
+  const followUpDeps = {
+    config,
+    state: store,
+    metrics,
+    notifier,
+    owners: ownersOf,
+    staleAfterMs: policy.staleAfterMinutes * MINUTE_MS,
+  };
 
   function latestByHost(): Map<string, LatestObservation> {
     latestCache ??= new Map(metrics.latestObservations().map((latest) => [latest.observation.host, latest]));
@@ -155,6 +169,23 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
       stopping:
         run !== null && run.state === "running" && run.alertId === alert.id ? { actor: run.actor } : null,
       escalatedTo: alert.escalated ? warden.current(nowMs) : null,
+      stopDoubt: stopDoubtOf(alert),
+    };
+  }
+
+  /** An earlier stop of the host that did not seem to take, for an alert opened after it. */
+  function stopDoubtOf(alert: AlertRecord): AlertFacts["stopDoubt"] {
+    const verdict = latestStopVerdict(store, alert.host);
+    if (verdict?.kind !== "reporting" || alert.openedAtMs < verdict.stoppedAtMs) return null;
+    const earlier = verdict.alertId === null ? null : store.alerts.byId(verdict.alertId);
+    const link =
+      earlier?.ts == null || earlier.channel === null
+        ? null
+        : (deps.messageLink?.(earlier.channel, earlier.ts) ?? null);
+    return {
+      stoppedAtMs: verdict.stoppedAtMs,
+      earlierAlertAtMs: earlier?.openedAtMs ?? null,
+      earlierAlertLink: link,
     };
   }
 
@@ -167,6 +198,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
       facts.stopping,
       facts.escalatedTo,
       facts.alert.autoStopAtMs,
+      facts.stopDoubt,
       observation?.ok
         ? observation.gpus.map((gpu) => gpu.processes.map((p) => [p.pid, p.user, p.name]))
         : null,
@@ -213,6 +245,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
       stopping: facts.stopping,
       keepUntilTomorrowAt: config.policy.keep_until_tomorrow_at,
       dryRun: settingsOf(alert.host)?.dry_run ?? config.dry_run,
+      stopDoubt: facts.stopDoubt,
     };
   }
 
@@ -383,6 +416,8 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
       case "busy":
       case "data-back":
         return { kind: "busy" };
+      case "suspect":
+        return { kind: "suspect", gpus: suspectGpus(state?.latest ?? null) };
       case "stopped": {
         const run = store.stopRuns.latestFor(host);
         return { kind: "stopped", actor: run?.actor ?? null, dryRun: run?.dryRun ?? false };
@@ -424,22 +459,44 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     logger.info({ host, alertId: alert.id, ending: ending.kind }, "idle alert resolved");
   }
 
+  /**
+   * When the host's latest real reading was taken: the latest of the idle checks' last known sample,
+   * the time the source says it last had one, and (while the host does not answer) the store's last
+   * answer, which may predate the bot's start.
+   */
+  function lastSampleAtMs(host: string, state: IdleEpisodeState): number | null {
+    const latest = state.latest;
+    const candidates = [state.lastKnownAtMs];
+    if (latest !== null && !latest.ok) {
+      candidates.push(latest.lastSampleAtMs ?? null);
+      const stored = latestByHost().get(host);
+      if (stored !== undefined && !stored.observation.ok) candidates.push(stored.lastOkAtMs);
+    }
+    const known = candidates.filter((ms): ms is number => ms !== null && ms <= (state.lastSampleAtMs ?? ms));
+    return known.length === 0 ? null : Math.max(...known);
+  }
+
   function openNoData(host: string, state: IdleEpisodeState, nowMs: number): void {
     transaction(() => {
-      const sinceMs = state.unknownSinceMs ?? nowMs;
+      const unknownSinceMs = state.unknownSinceMs ?? nowMs;
+      const lastMs = lastSampleAtMs(host, state);
       const opened = store.alerts.open({
         host,
         kind: "no-data",
         openedAtMs: nowMs,
-        idleSinceMs: sinceMs,
+        idleSinceMs: lastMs ?? unknownSinceMs,
         channel,
       });
       if (!opened.created) return;
+      const latest = state.latest;
+      // NOTE: a stale message only restates the last sample's time, in the source's words and zone
+      // (Prometheus: UTC); the notice gives that time itself, in the team's zone.
+      const stale = latest !== null && !latest.ok && latest.cause === "stale";
       const message = noDataMessage({
         host,
-        sinceMs,
-        lastKnownAtMs: state.lastKnownAtMs,
-        cause: unknownCause(host, state.latest),
+        sinceMs: unknownSinceMs,
+        lastSampleAtMs: lastMs,
+        cause: stale ? null : unknownCause(host, latest),
         nowMs,
         timezone,
         backAtMs: null,
@@ -449,7 +506,10 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
         { channel, text: message.text, blocks: message.blocks },
         { alertId: opened.alert.id, role: "alert-post" },
       );
-      logger.info({ host, alertId: opened.alert.id, sinceMs }, "no-data notice opened");
+      logger.info(
+        { host, alertId: opened.alert.id, unknownSinceMs, lastSampleAtMs: lastMs },
+        "no-data notice opened",
+      );
     });
   }
 
@@ -461,7 +521,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
       const message = noDataMessage({
         host,
         sinceMs: alert.idleSinceMs ?? alert.openedAtMs,
-        lastKnownAtMs: null,
+        lastSampleAtMs: null,
         cause: null,
         nowMs,
         timezone,
@@ -555,6 +615,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     }
     switch (state.status) {
       case "busy":
+      case "suspect":
       case "snoozed":
       case "exempt":
       case "unknown":
@@ -633,8 +694,16 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
         expectedHosts: Object.keys(config.hosts),
         contexts,
       });
+      const before = states;
       states = swept.states;
       for (const transition of swept.transitions) apply(transition, nowMs);
+      for (const [host, state] of states) {
+        // NOTE: a sweep returns the same state object for a host whose sample it did not apply.
+        if (state.latest !== null && state !== before.get(host)) {
+          noticeSuspectReadings(suspectDeps, host, state.latest, nowMs);
+          followUpStop(followUpDeps, host, state.latest, nowMs);
+        }
+      }
       reconcile(nowMs, contexts);
     },
 
@@ -678,6 +747,8 @@ function resolutionOf(ending: AlertEnding): AlertResolution {
     case "snoozed":
     case "exempt":
       return ending.kind;
+    case "suspect":
+      return "unknown";
     case "policy":
       return "exempt";
     default:
@@ -693,4 +764,11 @@ function unknownCause(host: string, latest: HostSample | null): string | null {
   const unknown = latest.gpus.filter((gpu) => gpu.class === "unknown").length;
   if (unknown > 0) return `${host}: ${unknown} of ${latest.gpus.length} GPUs report no utilisation`;
   return `${host}: a gap in the readings`;
+}
+
+/** The GPUs of a sample whose readings are suspect. */
+function suspectGpus(latest: HostSample | null): number[] {
+  return latest?.ok === true
+    ? latest.gpus.filter((gpu) => gpu.class === "suspect").map((gpu) => gpu.index)
+    : [];
 }

@@ -27,6 +27,8 @@ export interface HostSummary {
   status: HostStatus | "never-seen";
   gpus: number;
   busyGpus: number;
+  /** GPUs whose latest reading is implausible (`suspect-reading.ts`); not counted in `busyGpus`. */
+  suspectGpus: SuspectGpu[];
   /** Mean utilisation over the GPUs with a reading; `null` when none has one. */
   meanUtilPct: number | null;
   /** Start of the current idle stretch. */
@@ -42,6 +44,14 @@ export interface HostSummary {
   unclaimedBusy: UnclaimedUse[];
   snooze: Snooze | null;
   openAlert: AlertRecord | null;
+}
+
+/** A GPU with an implausible reading, with the figures that make it so. */
+export interface SuspectGpu {
+  index: number;
+  utilPct: number;
+  memUsedMiB: number | null;
+  powerW: number | null;
 }
 
 export interface FleetStatus {
@@ -129,6 +139,7 @@ function summarise(
     host,
     gpus: 0,
     busyGpus: 0,
+    suspectGpus: [],
     meanUtilPct: null,
     idleSinceMs: null,
     lastOkAtMs: latest?.lastOkAtMs ?? null,
@@ -167,6 +178,11 @@ function summarise(
         .map((session) => session.user),
     ),
   ];
+  const suspectGpus = sample.gpus.flatMap((gpu): SuspectGpu[] =>
+    gpu.class === "suspect"
+      ? [{ index: gpu.index, utilPct: gpu.utilPct, memUsedMiB: gpu.memUsedMiB, powerW: gpu.powerW }]
+      : [],
+  );
   const swept = episode?.status ?? fallbackStatus(hostClass(sample));
   // NOTE: a keep shows at once, not after the next sweep (which would say the same).
   const kept = extra.snooze !== null && IDLE_STATUSES.has(swept);
@@ -174,10 +190,16 @@ function summarise(
   return {
     ...common,
     status,
+    busyGpus: common.busyGpus - suspectGpus.length,
+    suspectGpus,
     idleSinceMs: episode?.idleSinceMs ?? null,
     activeUsers,
     unclaimedBusy: observation.ok
-      ? busyUnclaimed(observation.gpus, extra.claims, deps.idlePolicy.idleUtilPct)
+      ? busyUnclaimed(
+          observation.gpus.filter((gpu) => !suspectGpus.some((suspect) => suspect.index === gpu.index)),
+          extra.claims,
+          deps.idlePolicy.idleUtilPct,
+        )
       : [],
   };
 }
@@ -189,6 +211,8 @@ function fallbackStatus(sampleClass: ReturnType<typeof hostClass>): HostStatus {
       return "busy";
     case "idle":
       return "idle-pending";
+    case "suspect":
+      return "suspect";
     case "unknown":
       return "unknown";
     default:

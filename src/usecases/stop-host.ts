@@ -3,6 +3,7 @@ import type { IdlePolicy } from "../checks/idle-policy.ts";
 import { hostSampleAt } from "../checks/sweep.ts";
 import type { ActionConfig } from "../config/schema.ts";
 import { type ActionOutcome, describeAction, runAction } from "../executors/run-action.ts";
+import type { GpuReading } from "../sources/observation.ts";
 import type { LatestObservation } from "../store/metrics-types.ts";
 import type { StopRun } from "../store/stop-run-store.ts";
 import { BOT_ACTOR, listWords, localWhen, mention, slackEscape, unknownHostText } from "./action-text.ts";
@@ -21,7 +22,7 @@ export interface StopRequest {
   actor: string;
   /** The alert whose button was pressed (or whose countdown ran out). */
   alertId?: number | undefined;
-  /** An admin stops a host the re-check finds busy, in use or without data; recorded as forced. */
+  /** An admin stops a host the re-check finds busy, in use, suspect or without data; recorded as forced. */
   force?: boolean;
   /** Why, for the audit and the webhook body: `alert button`, `/gpu stop`, `auto-stop after 30 min`. */
   reason: string;
@@ -38,6 +39,7 @@ export type StopRefusalKind =
   | "busy"
   | "in-use"
   | "no-data"
+  | "suspect"
   | "kept"
   | "claimed"
   | "not-idle";
@@ -70,6 +72,8 @@ export interface StopPlan {
   reason: string;
   /** `<@U1> is stopping gpu-a: running `ssh gpu-a sudo poweroff`.` (posted in the thread). */
   text: string;
+  /** The GPUs of the latest observation (memory and its holders: what a stop may lose). */
+  gpus: readonly GpuReading[];
 }
 
 export type StopResult =
@@ -88,7 +92,7 @@ export type StopResult =
 /** What the latest observation says right now, for a stop. */
 export type HostNow =
   | { kind: "idle" }
-  | { kind: "busy" | "in-use" | "no-data"; text: string; sinceMs: number | null };
+  | { kind: "busy" | "in-use" | "no-data" | "suspect"; text: string; sinceMs: number | null };
 
 const NOT_SEEN = "not stopping a host I can't see";
 const THREAD_TAIL_CHARS = 800;
@@ -149,6 +153,15 @@ export function assessHostNow(
         kind: "no-data",
         text: `${host} ${gpus} no utilisation reading: ${NOT_SEEN}`,
         sinceMs,
+      };
+    }
+    case "suspect": {
+      const gpus = sample.gpus.filter((gpu) => gpu.class === "suspect").map((gpu) => String(gpu.index));
+      const which = gpus.length === 1 ? `GPU ${gpus[0]} reports` : `GPUs ${gpus.join(", ")} report`;
+      return {
+        kind: "suspect",
+        text: `${host} ${which} full utilisation with no memory held at idle power (a known driver fault): not stopping on suspect data`,
+        sinceMs: null,
       };
     }
     case "idle":
@@ -365,6 +378,7 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
     stop,
     reason: request.reason,
     text: `${who}: running ${running}${forced ? ` (forced by an admin: ${overrode})` : ""}.`,
+    gpus: latest?.observation.ok === true ? latest.observation.gpus : [],
   };
 }
 

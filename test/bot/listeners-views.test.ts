@@ -45,6 +45,7 @@ function summary(host: string, i: number): HostSummary {
     status,
     gpus: 8,
     busyGpus: status === "busy" ? 5 : 0,
+    suspectGpus: [],
     meanUtilPct: status === "unknown" ? null : 41.5,
     idleSinceMs: status === "idle" || status === "idle-pending" ? T0 - 95 * MINUTE_MS : null,
     lastOkAtMs: T0 - 30 * MINUTE_MS,

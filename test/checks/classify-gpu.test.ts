@@ -18,7 +18,7 @@ describe("classifyGpu", () => {
   ] as const;
   for (const { utilPct, mig, want } of cases) {
     it(`utilPct ${utilPct}${mig ? " (MIG)" : ""} is ${want}`, () => {
-      assert.equal(classifyGpu(reading(0, utilPct, { mig }), 10).class, want);
+      assert.equal(classifyGpu(reading(0, utilPct, { mig, memUsedMiB: 19_818 }), 10).class, want);
     });
   }
 
@@ -26,8 +26,24 @@ describe("classifyGpu", () => {
     assert.deepEqual(
       [null, Number.NaN].map((utilPct) => classifyGpu(reading(0, utilPct), 10)),
       [
-        { index: 0, class: "unknown", utilPct: null, reason: "no-reading", memUsedMiB: 0, processes: [] },
-        { index: 0, class: "unknown", utilPct: null, reason: "invalid", memUsedMiB: 0, processes: [] },
+        {
+          index: 0,
+          class: "unknown",
+          utilPct: null,
+          reason: "no-reading",
+          memUsedMiB: 0,
+          processes: [],
+          powerW: 70,
+        },
+        {
+          index: 0,
+          class: "unknown",
+          utilPct: null,
+          reason: "invalid",
+          memUsedMiB: 0,
+          processes: [],
+          powerW: 70,
+        },
       ],
     );
     const mig = classifyGpu(reading(3, null, { mig: true }), 10);
@@ -44,6 +60,7 @@ describe("classifyGpu", () => {
       reason: null,
       memUsedMiB: 71_234,
       processes: [holder],
+      powerW: 70,
     });
   });
 

@@ -133,6 +133,7 @@ describe("sweep", () => {
       ok: false,
       cause: "stale",
       message: "gpu-a: latest observation is 7 min old",
+      lastSampleAtMs: at(0),
     });
     assert.equal(hostSampleAt("gpu-a", observed("gpu-a", at(4), idle8), at(7), POLICY).ok, true);
   });

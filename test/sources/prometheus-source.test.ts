@@ -409,6 +409,7 @@ describe("prometheus source against a real Prometheus with 14 days of dcgm-expor
         ok: false,
         cause: "stale",
         message: `no data from ${host} since ${since(at, nowMs)}`,
+        lastSampleAtMs: at,
       })),
     );
     assert.equal(source.lastQueryCount, 16, "7 fields, heartbeat, seen, 5 node/k8s, flags, last-seen");
@@ -549,6 +550,7 @@ describe("prometheus source against a real Prometheus with 14 days of dcgm-expor
         ok: false,
         cause: "stale",
         message: `no data from cp-bm14r7 since ${since(staleLast, stale.atMs)}`,
+        lastSampleAtMs: staleLast,
       });
       assert.deepEqual(logs.lines, []);
     });
@@ -774,6 +776,7 @@ describe("prometheus source against a stub answering with the aicr 2-node captur
       ok: false,
       cause: "stale",
       message: `no data from gpu-node-2 since ${since(1773114089444, 1773114089444)}`,
+      lastSampleAtMs: 1773114089444,
     });
 
     const cases = [

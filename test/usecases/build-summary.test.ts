@@ -349,6 +349,15 @@ describe("biweekly summary from a real SQLite history and a real Prometheus", ()
       host: "gpu-a",
       detail: { untilMs: T + 4 * H },
     });
+    for (const [atMs, action, gpu] of [
+      [T - 20 * DAY, "suspect-reading", 1],
+      [T - 13 * DAY, "suspect-ended", 1],
+      [T - 3 * DAY, "suspect-reading", 2],
+      [T - 3 * DAY + 5 * H, "suspect-ended", 2],
+      [T - 2 * H, "suspect-reading", 3],
+    ] as const) {
+      audit.record({ atMs, actor: "gpu-warden", action, host: "gpu-a", detail: { gpu } });
+    }
     const reclaims = createReclaimStore(rig.db);
     reclaims.start({
       host: "gpu-a",
@@ -374,6 +383,15 @@ describe("biweekly summary from a real SQLite history and a real Prometheus", ()
     rig?.close();
     await prom?.stop();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("suspect readings in the period are flagged per GPU, hours within the period only", () => {
+    const firstHours = (T - 13 * DAY - PERIOD.fromMs) / H;
+    assert.deepEqual(model.suspect, [
+      { host: "gpu-a", gpu: 1, hours: firstHours, ongoing: false },
+      { host: "gpu-a", gpu: 2, hours: 5, ongoing: false },
+      { host: "gpu-a", gpu: 3, hours: 2, ongoing: true },
+    ]);
   });
 
   test("per GPU and host: mean utilisation, busy, idle and unknown hours, idle cost", () => {

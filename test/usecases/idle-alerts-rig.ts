@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Database } from "better-sqlite3";
+import { messagePermalink } from "../../src/bot/message-link.ts";
 import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "../../src/bot/outbox-worker.ts";
 import { type Config, configSchema } from "../../src/config/schema.ts";
 import type { StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
@@ -81,6 +82,8 @@ export class AlertRig {
       stopAutomatically: async (host, alertId) => {
         this.stops.push({ host, alertId, atMs: this.clock.now() });
       },
+      messageLink: (channel, ts) =>
+        messagePermalink(`https://${this.slack.identity.teamDomain}.slack.com/`, channel, ts),
     });
     this.alerts.restore();
   }

@@ -251,15 +251,19 @@ describe("idle alerts", { timeout: 60_000 }, () => {
       "⚠️ No data from gpu-s",
       "⚠️ No data from gpu-t",
     ]);
-    assert.equal(notices[0]!.text, "⚠️ No data from host gpu-n since 10:00");
-    assert.match(shownText(notices[0]!), /Latest attempt: gpu-n: 4 of 4 GPUs report no utilisation/);
+    assert.equal(notices[0]!.text, "⚠️ No reading from host gpu-n on record (polled since 10:00)");
+    assert.match(
+      shownText(notices[0]!),
+      /^No reading from host \*gpu-n\* on record: polled without one since \*10:00\*\.\nLatest attempt: gpu-n: 4 of 4 GPUs report no utilisation$/m,
+    );
     assert.match(
       shownText(notices[1]!),
-      /Latest attempt: gpu-s: ssh timed out after 20 s\nLast known state: none on record\./,
+      /on record: polled without one since \*10:00\*\.\nLatest attempt: gpu-s: ssh timed out after 20 s$/m,
     );
     assert.match(
       shownText(notices[2]!),
-      /No data from host \*gpu-t\* since \*10:10\*\.\nLatest attempt: gpu-t: latest observation is 10 min old\nLast known state: \*10:09\*\./,
+      /^No data from host \*gpu-t\* since \*10:09\*, its last reading\.$/m,
+      "the time of the last real sample, not of the first poll without one",
     );
     assert.equal(
       r.store.alerts.allOpen().filter((a) => a.kind === "idle").length,
@@ -280,6 +284,185 @@ describe("idle alerts", { timeout: 60_000 }, () => {
       ["⚠️ No data from gpu-n", "✅ Data from gpu-s is back", "⚠️ No data from gpu-t", "💤 gpu-s is idle"],
       "…and gets one once it has been idle and known for the whole window; gpu-f (a failed poll every 20 min) never does",
     );
+  });
+
+  test("the no-data notice dates the outage from the last real sample (stored before a restart), in the team's zone only", async () => {
+    const r = await openRig({ hosts: { "gpu-a": {}, "gpu-p": {} } });
+    await r.polls(0, 2, (m) => [gpuA(m), observed("gpu-p", at(m), IDLE, [], "prometheus")]);
+    await r.restart();
+    const prometheusStale = (m: number): HostObservation => ({
+      host: "gpu-p",
+      source: "prometheus",
+      atMs: at(m),
+      ok: false,
+      cause: "stale",
+      message: "no data from gpu-p since 09:02 UTC",
+    });
+    const freshToTheBot = (m: number): HostObservation => ({
+      host: "gpu-q",
+      source: "prometheus",
+      atMs: at(m),
+      ok: false,
+      cause: "stale",
+      message: "no data from gpu-q since 07:00 UTC",
+      lastSampleAtMs: at(-120),
+    });
+    await r.polls(300, 304, (m) => [failedAt("gpu-a", at(m)), prometheusStale(m), freshToTheBot(m)]);
+    const [a, p, q] = r.channelMessages();
+    assert.equal(
+      q!.text,
+      "⚠️ No data from host gpu-q since 08:00",
+      "the source's last sample, in the team's zone",
+    );
+    assert.doesNotMatch(shownText(q!), /UTC|07:00/);
+    assert.equal(a!.text, "⚠️ No data from host gpu-a since 10:02", "not since the bot's first poll (15:00)");
+    assert.equal(
+      shownText(a!),
+      [
+        "No data from host *gpu-a* since *10:02*, its last reading.",
+        "Latest attempt: gpu-a: ssh timed out after 20 s",
+        "Unknown is not idle: no idle alert and no stop for *gpu-a* until data is back.",
+        "Times in Europe/Berlin.",
+      ].join("\n"),
+    );
+    assert.equal(p!.text, "⚠️ No data from host gpu-p since 10:02");
+    assert.doesNotMatch(shownText(p!), /UTC|09:02/, "one zone: the team's");
+    await r.polls(305, 305, (m) => [gpuA(m), observed("gpu-p", at(m), IDLE, [], "prometheus")]);
+    assert.match(
+      shownText(r.channelMessages()[0]!),
+      /^No data from host \*gpu-a\* from \*10:02\* to \*15:05\* \(5 h 03 min\)\.$/m,
+    );
+  });
+
+  test("suspect readings (100 % with no memory at idle power): no alert, no stop, the owner told once per episode, even across a restart", async () => {
+    const r = await openRig({
+      hosts: {
+        "gpu-l": { owners: [OWNER], auto_stop: { after_minutes: 30 } },
+        "gpu-m": { auto_stop: { after_minutes: 30 } },
+      },
+    });
+    const faulty = (host: string, m: number, utilPct = 100): HostObservation => {
+      // A real source reads the clock again: its observation is a few ms after the poll's instant.
+      const observation = observed(host, at(m) + 3, IDLE, []);
+      observation.gpus[0] = reading(0, utilPct, { memUsedMiB: 0, powerW: 144.97 });
+      return observation;
+    };
+    await r.polls(0, 60, (m) => [faulty("gpu-l", m), faulty("gpu-m", m)]);
+    assert.deepEqual(r.channelMessages(), [], "neither an idle alert nor a no-data notice");
+    assert.deepEqual(r.stops, [], "never stopped automatically");
+    assert.equal(r.alerts.state("gpu-l")?.status, "suspect");
+    const told = r.slack.dms(OWNER);
+    assert.equal(told.length, 1);
+    assert.equal(told[0]!.text, "❔ Suspect readings on gpu-l: GPU 0 at full utilisation with no memory");
+    assert.match(
+      shownText(told[0]!),
+      /^❔ Suspect readings on \*gpu-l\* since \*10:00\*: GPU 0 reports 100 % with no memory held at 145 W\. This is a known driver\/exporter fault; the GPU is probably idle\. .*no idle alert, no automatic stop or release.* You get this because you own it\.$/m,
+    );
+    assert.equal(r.slack.dms(WARDEN).length, 1, "gpu-m has no owner: the cost warden hears");
+    assert.match(
+      shownText(r.slack.dms(WARDEN)[0]!),
+      /Suspect readings on \*gpu-m\*.*as cost warden: it has no owner\./,
+    );
+
+    await r.restart();
+    await r.polls(61, 70, (m) => [faulty("gpu-l", m), faulty("gpu-m", m)]);
+    assert.equal(r.slack.dms(OWNER).length, 1, "not repeated after a restart");
+    await r.polls(71, 72, (m) => [faulty("gpu-l", m, 0), faulty("gpu-m", m)]);
+    await r.polls(73, 74, (m) => [faulty("gpu-l", m), faulty("gpu-m", m)]);
+    assert.equal(r.slack.dms(OWNER).length, 2, "a new episode is told again");
+    assert.deepEqual(
+      r.store.audit.byAction("suspect-reading").map((entry) => entry.host),
+      ["gpu-l", "gpu-m", "gpu-l"],
+    );
+  });
+
+  test("an open idle alert whose GPU turns suspect resolves as suspect, not busy", async () => {
+    const r = await openRig({ hosts: { "gpu-a": { owners: [OWNER] } } });
+    await r.polls(0, 30, (m) => [observed("gpu-a", at(m), IDLE, [])]);
+    assert.equal(header(r.channelMessages()[0]!), "💤 gpu-a is idle");
+    const faulty = observed("gpu-a", at(31), IDLE, []);
+    faulty.gpus[2] = reading(2, 100, { memUsedMiB: 0, powerW: 60 });
+    await r.poll(31, [faulty]);
+    assert.equal(header(r.channelMessages()[0]!), "❔ gpu-a: suspect readings");
+    assert.match(
+      shownText(r.channelMessages()[0]!),
+      /^\*gpu-a\*: GPU 2 reports full utilisation with no memory held at idle power, a known driver fault\./m,
+    );
+  });
+
+  test("a stop after which the host keeps reporting is said once, across restarts; a host that went dark after its stop is not doubted", async () => {
+    const r = await openRig({
+      hosts: { "gpu-a": { owners: [OWNER] }, "gpu-b": { owners: [OWNER] }, "gpu-c": { owners: [OWNER] } },
+      policy: { stop_grace_minutes: 10 },
+    });
+    const hosts = ["gpu-a", "gpu-b", "gpu-c"];
+    await r.polls(0, 39, (m) => hosts.map((host) => observed(host, at(m), IDLE, [])));
+    for (const [host, actor] of [
+      ["gpu-a", CLAIMANT],
+      ["gpu-b", CLAIMANT],
+      ["gpu-c", "gpu-warden"],
+    ] as const) {
+      const alertId = r.store.alerts.openFor(host, "idle")!.id;
+      const { run } = r.store.stopRuns.begin({
+        key: `alert:${alertId}`,
+        host,
+        alertId,
+        actor,
+        forced: false,
+        dryRun: false,
+        startedAtMs: at(40),
+      });
+      r.store.stopRuns.finish(run.id, "done", at(40));
+      r.alerts.resolve(host, "stopped");
+    }
+    const observe = (m: number) => [
+      observed("gpu-a", at(m) + 2, IDLE, []),
+      m <= 45 ? failedAt("gpu-b", at(m)) : observed("gpu-b", at(m), IDLE, []),
+      observed("gpu-c", at(m), IDLE, []),
+    ];
+    await r.polls(41, 47, observe);
+    await r.restart();
+    await r.polls(48, 52, observe);
+    const [a, b, c] = r.channelMessages();
+    const doubts = (message: typeof a) => r.thread(message!).filter((reply) => reply.text.startsWith("⚠️"));
+    assert.deepEqual(
+      doubts(a).map((reply) => reply.text),
+      [
+        "⚠️ gpu-a was stopped at 10:40 (by <@U0CLAIM>) but is still reporting (latest reading 10:50): the stop may not have worked. Check the host; Stop can be tried again (`/gpu stop gpu-a`).",
+      ],
+    );
+    assert.deepEqual(doubts(b), [], "gpu-b went dark after its stop: the stop took");
+    assert.match(
+      doubts(c)[0]!.text,
+      /^⚠️ gpu-c was stopped at 10:40 \(automatically\) but is still reporting/,
+    );
+    assert.deepEqual(
+      r.slack.dms(CLAIMANT).map((dm) => dm.text),
+      [
+        "⚠️ You stopped gpu-a at 10:40 but it is still reporting (latest reading 10:50): the stop may not have worked. The alert's thread has the details.",
+      ],
+    );
+    assert.ok(
+      r.slack
+        .dms(OWNER)
+        .some((dm) => dm.text.startsWith("⚠️ gpu-c was stopped at 10:40 but it is still reporting")),
+      "after an automatic stop, the owners hear it",
+    );
+    await r.restart();
+    await r.polls(53, 80, observe);
+    assert.equal(doubts(a).length, 1, "said once, restarts included");
+    const next = r.channelMessages().find((m) => m.ts !== a!.ts && header(m) === "💤 gpu-a is idle");
+    assert.ok(next, "gpu-a's next idle episode has its alert");
+    const link = `https://${r.slack.identity.teamDomain}.slack.com/archives/${CHANNEL}/p${a!.ts.replace(".", "")}`;
+    assert.match(
+      shownText(next),
+      new RegExp(
+        `^⚠️ The stop at \\*10:40\\* may not have worked: gpu-a kept reporting\\. See <${link.replace(/\./g, "\\.")}\\|the thread of the alert of 10:30>\\.$`,
+        "m",
+      ),
+    );
+    assert.equal(doubts(c).length, 1);
+    assert.equal(r.store.audit.byAction("stop-unconfirmed").length, 2);
   });
 
   test("auto_stop: a countdown of at least 30 min, then one stop unless someone keeps the host", async () => {

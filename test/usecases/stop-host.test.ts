@@ -49,11 +49,11 @@ describe("assessHostNow: the re-check at confirmation time", () => {
     });
     assert.equal(
       (
-        assess({ observation: observed("gpu-a", now, [10, 99, 80, 50, 12, null]), lastOkAtMs: now }) as {
+        assess({ observation: observed("gpu-a", now, [10, 98, 80, 50, 12, null]), lastOkAtMs: now }) as {
           text: string;
         }
       ).text,
-      "gpu-a is busy now: GPU 1 at 99 %, GPU 2 at 80 % and 3 more",
+      "gpu-a is busy now: GPU 1 at 98 %, GPU 2 at 80 % and 3 more",
     );
   });
 

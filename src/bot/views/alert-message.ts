@@ -16,7 +16,9 @@ import {
   truncate,
   truncateMiddle,
 } from "./alert-format.ts";
+import { HELD_MIN_MIB, memoryAtRiskText } from "./memory-at-risk.ts";
 import { sparkline } from "./sparkline.ts";
+import { stopDoubtAlertNote } from "./stop-doubt.ts";
 
 /** One GPU as the alert shows it. */
 export interface AlertGpu {
@@ -59,6 +61,12 @@ export interface IdleAlertView {
   keepUntilTomorrowAt: string;
   /** The stop would only show what it runs. */
   dryRun: boolean;
+  /** An earlier stop of this host after which it kept reporting; `null`: none. */
+  stopDoubt?: {
+    stoppedAtMs: number;
+    earlierAlertAtMs: number | null;
+    earlierAlertLink: string | null;
+  } | null;
 }
 
 export interface SlackMessage {
@@ -75,8 +83,6 @@ const TEXT_MAX = 3000;
 const CONFIRM_TITLE_MAX = 100;
 const CONFIRM_TEXT_MAX = 300;
 const BUTTON_TEXT_MAX = 75;
-/** Memory below this on a GPU without processes is the driver's own, not held by anyone. */
-const HELD_MIN_MIB = 1024;
 
 /** The open idle alert: evidence, people, countdowns and the buttons. */
 export function idleAlertMessage(view: IdleAlertView): SlackMessage {
@@ -217,6 +223,19 @@ function sessionsSection(sessions: readonly LoginSession[] | null): string {
 function notes(view: IdleAlertView): string[] {
   const { nowMs, timezone } = view;
   const out: string[] = [];
+  if (view.stopDoubt != null) {
+    const { stoppedAtMs, earlierAlertAtMs, earlierAlertLink } = view.stopDoubt;
+    out.push(
+      stopDoubtAlertNote({
+        host: view.host,
+        stoppedAtMs,
+        nowMs,
+        timezone,
+        alertOpenedAtMs: earlierAlertAtMs,
+        link: earlierAlertLink,
+      }),
+    );
+  }
   if (view.stopping !== null) out.push(`🛑 Stop requested ${byActor(view.stopping.actor)}: running…`);
   if (view.snooze !== null) {
     out.push(
@@ -245,6 +264,8 @@ function actions(view: IdleAlertView): types.ActionsBlock {
     value: keepValue(host, alertId, choice),
   });
   const dryRun = view.dryRun ? " This is a dry run: it shows what would run." : "";
+  const checks = `The bot checks that ${escapeMrkdwn(host)} is still idle, then runs its stop action.${dryRun}`;
+  const atRisk = memoryAtRiskText(view.gpus, CONFIRM_TEXT_MAX - 2 - Math.min(checks.length, 160));
   return {
     type: "actions",
     block_id: "idle_alert_actions",
@@ -259,10 +280,7 @@ function actions(view: IdleAlertView): types.ActionsBlock {
           title: { type: "plain_text", text: truncate(`Stop ${host}?`, CONFIRM_TITLE_MAX) },
           text: {
             type: "mrkdwn",
-            text: truncate(
-              `The bot checks that ${escapeMrkdwn(host)} is still idle, then runs its stop action.${dryRun}`,
-              CONFIRM_TEXT_MAX,
-            ),
+            text: truncate(atRisk === null ? checks : `${atRisk}\n\n${checks}`, CONFIRM_TEXT_MAX),
           },
           confirm: { type: "plain_text", text: "Stop it" },
           deny: { type: "plain_text", text: "Cancel" },

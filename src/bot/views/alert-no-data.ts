@@ -6,11 +6,15 @@ export interface NoDataView {
   host: string;
   /** First poll without data. */
   sinceMs: number;
-  /** The latest poll that said busy or idle; `null`: none on record. */
-  lastKnownAtMs: number | null;
+  /**
+   * When the host's latest real reading was taken (from the store, the idle checks or the source);
+   * `null`: none on record. The notice dates the outage from it, not from the bot's first poll.
+   */
+  lastSampleAtMs: number | null;
   /** The latest failed observation's one-line message (it names the host and the cause). */
   cause: string | null;
   nowMs: number;
+  /** The team's zone: every time in the notice is in it. */
   timezone: string;
   /** When data came back; `null` while the notice is open. */
   backAtMs: number | null;
@@ -36,18 +40,21 @@ export function noDataMessage(view: NoDataView): SlackMessage {
     return { text: truncate(`✅ Data from host ${host} is back (no data for ${span})`, 3000), blocks };
   }
   const cause = view.cause === null ? "" : `\nLatest attempt: ${escapeMrkdwn(truncate(view.cause, 500))}`;
-  const lastKnown =
-    view.lastKnownAtMs === null ? "none on record" : `*${formatWhen(view.lastKnownAtMs, nowMs, timezone)}*`;
+  const outage =
+    view.lastSampleAtMs === null
+      ? `No reading from host ${bold} on record: polled without one since *${since}*.`
+      : `No data from host ${bold} since *${formatWhen(view.lastSampleAtMs, nowMs, timezone)}*, its last reading.`;
+  const fallback =
+    view.lastSampleAtMs === null
+      ? `⚠️ No reading from host ${host} on record (polled since ${since})`
+      : `⚠️ No data from host ${host} since ${formatWhen(view.lastSampleAtMs, nowMs, timezone)}`;
   const blocks: types.KnownBlock[] = [
     { type: "header", text: { type: "plain_text", text: truncate(`⚠️ No data from ${host}`, 150) } },
     {
       type: "section",
       text: {
         type: "mrkdwn",
-        text: truncate(
-          `No data from host ${bold} since *${since}*.${cause}\nLast known state: ${lastKnown}.`,
-          3000,
-        ),
+        text: truncate(`${outage}${cause}`, 3000),
       },
     },
     {
@@ -61,5 +68,5 @@ export function noDataMessage(view: NoDataView): SlackMessage {
       ],
     },
   ];
-  return { text: truncate(`⚠️ No data from host ${host} since ${since}`, 3000), blocks };
+  return { text: truncate(fallback, 3000), blocks };
 }

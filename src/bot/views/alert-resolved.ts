@@ -17,6 +17,7 @@ const CAUSE_MAX = 500;
  * How an idle alert ended, with what the resolved message says about it:
  * - `busy`: GPU work or an active session came back;
  * - `stopped`: the stop workflow ran (`actor` a user id, anything else is the bot itself);
+ * - `suspect`: a GPU reports an implausible reading (full utilisation, no memory, idle power);
  * - `unknown`: no data (`cause`: the latest failure), so the bot cannot tell: never "idle";
  * - `snoozed`: someone kept the host;
  * - `exempt`: the host is `never_stop` now;
@@ -24,6 +25,7 @@ const CAUSE_MAX = 500;
  */
 export type AlertEnding =
   | { kind: "busy" }
+  | { kind: "suspect"; gpus: readonly number[] }
   | { kind: "stopped"; actor: string | null; dryRun: boolean }
   | { kind: "unknown"; cause: string | null }
   | { kind: "snoozed"; untilMs: number | null; byUser: string | null }
@@ -81,6 +83,17 @@ function describe(view: ResolvedAlertView): { title: string; detail: string | nu
         title: `🛑 ${host} was stopped`,
         detail: `Stopped ${by}.`,
         fallback: `🛑 ${host} was stopped ${by}`,
+      };
+    }
+    case "suspect": {
+      const gpus =
+        ending.gpus.length === 1 ? `GPU ${ending.gpus[0]} reports` : `GPUs ${ending.gpus.join(", ")} report`;
+      return {
+        title: `❔ ${host}: suspect readings`,
+        detail:
+          `${bold}: ${gpus} full utilisation with no memory held at idle power, a known driver fault. ` +
+          "Not idle, not busy: no alert and no automatic stop while it lasts.",
+        fallback: `❔ ${host}: suspect readings`,
       };
     }
     case "unknown": {

@@ -2,6 +2,7 @@ import { describeAction } from "../../executors/run-action.ts";
 import { slackEscape } from "../../usecases/action-text.ts";
 import type { StopPlan, StopRefusal, StopResult } from "../../usecases/stop-host.ts";
 import { ACTION_IDS, stopValue } from "../ids.ts";
+import { memoryAtRiskText } from "./memory-at-risk.ts";
 import { actions, button, clip, type Reply, section, textReply } from "./reply-message.ts";
 
 /**
@@ -13,10 +14,12 @@ export function stopPreviewReply(plan: StopPlan): Reply {
     step === null ? [] : [`\`${slackEscape(describeAction(step))}\``],
   );
   const dry = plan.dryRun ? " (dry run: it only shows what it would run)" : "";
+  const atRisk = memoryAtRiskText(plan.gpus, 500);
+  const question = `Stop *${plan.host}*? This runs ${steps.join(" then ")}${dry}.`;
   return {
     text: `Stop ${plan.host}?`,
     blocks: [
-      section(`Stop *${plan.host}*? This runs ${steps.join(" then ")}${dry}.`),
+      section(atRisk === null ? question : `${question}\n${atRisk}`),
       actions([
         button({
           actionId: ACTION_IDS.stopHost,

@@ -1,4 +1,5 @@
 import type { types } from "@slack/bolt";
+import type { SuspectSpan } from "../../reports/suspect-spans.ts";
 import { dayjs } from "../../shared/time.ts";
 import type { LedgerReport } from "../../usecases/ledger-report.ts";
 import { percent } from "../../usecases/ledger-table.ts";
@@ -12,7 +13,12 @@ const TOP_HOSTS = 5;
  * real usage rate, the hosts with the most idle cost and the rate per month. Every host and day is
  * in the CSV, which `csvTo` says where to find.
  */
-export function ledgerReportReply(report: LedgerReport, days: number, csvTo: "dm" | null): Reply {
+export function ledgerReportReply(
+  report: LedgerReport,
+  days: number,
+  csvTo: "dm" | null,
+  suspect: readonly SuspectSpan[] = [],
+): Reply {
   const title = `*Cost ledger, last ${days} day${days === 1 ? "" : "s"}*`;
   if (report.fromDay === null || report.toDay === null) {
     const text =
@@ -58,6 +64,15 @@ export function ledgerReportReply(report: LedgerReport, days: number, csvTo: "dm
   if (report.fromDay > report.requested.fromDay) notes.push(`It starts ${dayText(report.fromDay)}.`);
   if (total.unpricedDays > 0) {
     notes.push("Hosts without `cost_per_hour` or `purchase_price` have no cost (—).");
+  }
+  if (suspect.length > 0) {
+    const spans = suspect
+      .slice(0, 3)
+      .map((span) => `${escapeMrkdwn(span.host)} GPU ${span.gpu} ${span.hours.toFixed(1)} h`);
+    if (suspect.length > 3) spans.push(`${suspect.length - 3} more`);
+    notes.push(
+      `❔ Suspect readings (100 % with no memory at idle power, a known driver fault) are counted busy here: ${spans.join(", ")}.`,
+    );
   }
   if (csvTo === "dm") notes.push("The CSV with every host and day comes to you as a DM.");
   if (notes.length > 0) blocks.push(context(notes.join(" ")));

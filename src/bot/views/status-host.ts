@@ -28,15 +28,18 @@ export function renderHostStatus(detail: HostDetail, nowMs: number, zone: string
       ),
     );
     const unclaimed = new Set(detail.unclaimedBusy.map((use) => use.index));
+    const suspect = new Set(detail.suspectGpus.map((gpu) => gpu.index));
     const gpus = observation.gpus.map((gpu) => {
       const holder = holders.get(gpu.index);
-      const tag =
+      const tags = [
+        suspect.has(gpu.index) ? `suspect: no memory at ${Math.round(gpu.powerW ?? 0)} W` : null,
         holder !== undefined
           ? `claimed by ${mention(holder)}`
           : unclaimed.has(gpu.index)
             ? "in use, unclaimed"
-            : null;
-      return clip(gpuLine(gpu, tag), GPU_LINE_MAX_CHARS);
+            : null,
+      ].filter((tag) => tag !== null);
+      return clip(gpuLine(gpu, tags.length === 0 ? null : tags.join(" · ")), GPU_LINE_MAX_CHARS);
     });
     blocks.push(section(gpus.length === 0 ? "No GPUs reported." : gpus.join("\n")));
     blocks.push(section(sessionWords(observation)));

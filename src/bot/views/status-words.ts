@@ -4,12 +4,13 @@ import type { UnclaimedUse } from "../../checks/claim-usage.ts";
 import { formatDuration } from "../../shared/duration.ts";
 import type { Claim } from "../../store/claim-store.ts";
 import { localWhen, mention, slackEscape } from "../../usecases/action-text.ts";
-import type { HostSummary } from "../../usecases/read-fleet-status.ts";
+import type { HostSummary, SuspectGpu } from "../../usecases/read-fleet-status.ts";
 
 /** The board's groups, in the order shown: what needs a decision first. */
 export const STATUS_GROUPS = [
   { title: "Idle", statuses: ["idle"] },
   { title: "No data", statuses: ["unknown", "never-seen"] },
+  { title: "Suspect readings", statuses: ["suspect"] },
   { title: "Going idle", statuses: ["idle-pending", "protected"] },
   { title: "Kept", statuses: ["snoozed"] },
   { title: "In use", statuses: ["busy"] },
@@ -23,7 +24,9 @@ export const STATUS_GROUPS = [
 export function hostWords(summary: HostSummary, nowMs: number, zone: string): string {
   const when = (ms: number) => localWhen(ms, nowMs, zone);
   const parts = [statusWords(summary, nowMs, zone)];
-  if (summary.status !== "unknown" && summary.status !== "never-seen") parts.push(gpuWords(summary));
+  const shownGpus =
+    summary.status !== "unknown" && summary.status !== "never-seen" && summary.status !== "suspect";
+  if (shownGpus) parts.push(gpuWords(summary));
   if (summary.claims.length > 0) parts.push(claimsWords(summary.claims, nowMs, zone));
   if (summary.unclaimedBusy.length > 0) parts.push(unclaimedWords(summary.unclaimedBusy));
   if (summary.openAlert !== null) {
@@ -60,6 +63,8 @@ export function statusWords(summary: HostSummary, nowMs: number, zone: string): 
       const since = summary.lastOkAtMs === null ? "no data yet" : `no data since ${when(summary.lastOkAtMs)}`;
       return summary.problem === null ? since : `${since} (${slackEscape(summary.problem)})`;
     }
+    case "suspect":
+      return suspectWords(summary.suspectGpus);
     case "never-seen":
       return "no data yet";
     case "exempt":
@@ -67,6 +72,21 @@ export function statusWords(summary: HostSummary, nowMs: number, zone: string): 
     default:
       return summary.status satisfies never;
   }
+}
+
+/**
+ * `suspect reading: GPU 0 at 100 % with no memory held, 145 W (a known driver fault); not counted
+ * busy, never stopped automatically`.
+ */
+export function suspectWords(gpus: readonly SuspectGpu[]): string {
+  const shown = gpus.slice(0, 3).map((gpu) => {
+    const memory = gpu.memUsedMiB === null ? "memory unknown" : "no memory held";
+    const power = gpu.powerW === null ? "" : `, ${Math.round(gpu.powerW)} W`;
+    return `GPU ${gpu.index} at ${Math.round(gpu.utilPct)} % with ${memory}${power}`;
+  });
+  if (gpus.length > 3) shown.push(`${gpus.length - 3} more`);
+  const what = gpus.length === 1 ? "suspect reading" : "suspect readings";
+  return `${what}: ${shown.join("; ")} (a known driver fault); not counted busy, never stopped automatically`;
 }
 
 /** `8 GPUs at 0 %`, `6/8 GPUs busy, mean 73 %`, `no GPUs`. */

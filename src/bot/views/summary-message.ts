@@ -153,6 +153,23 @@ export function renderSummaryMessage(model: SummaryModel, options: SummaryMessag
     ),
   );
 
+  const suspect = model.suspect ?? [];
+  if (suspect.length > 0) {
+    const spans = suspect
+      .slice(0, 5)
+      .map(
+        (span) =>
+          `${escapeMrkdwn(span.host)} GPU ${span.gpu} ${formatHours(span.hours)}${span.ongoing ? " (ongoing)" : ""}`,
+      );
+    if (suspect.length > 5) spans.push(`${suspect.length - 5} more`);
+    blocks.push(
+      context(
+        `❔ Suspect readings (100 % with no memory at idle power, a known driver fault): ${spans.join(", ")}. ` +
+          "These hours count as busy in the figures above, though the GPUs were probably idle.",
+      ),
+    );
+  }
+
   blocks.push(
     context(
       options.filesAttached

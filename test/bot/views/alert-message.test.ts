@@ -163,7 +163,12 @@ describe("idle alert message", () => {
     );
     assert.deepEqual(actions.elements[0]!.confirm, {
       title: { type: "plain_text", text: "Stop gpu-a?" },
-      text: { type: "mrkdwn", text: "The bot checks that gpu-a is still idle, then runs its stop action." },
+      text: {
+        type: "mrkdwn",
+        text:
+          "⚠️ GPU 0 holds 40.0 GiB (alice: `python train.py`): unsaved work there is lost.\n\n" +
+          "The bot checks that gpu-a is still idle, then runs its stop action.",
+      },
       confirm: { type: "plain_text", text: "Stop it" },
       deny: { type: "plain_text", text: "Cancel" },
       style: "danger",
@@ -302,7 +307,7 @@ describe("alert views against the Slack emulator's Block Kit checks", { timeout:
       noDataMessage({
         host: base.host,
         sinceMs: T0,
-        lastKnownAtMs: null,
+        lastSampleAtMs: null,
         cause: "y".repeat(5000),
         nowMs: base.nowMs,
         timezone: "UTC",
@@ -311,7 +316,7 @@ describe("alert views against the Slack emulator's Block Kit checks", { timeout:
       noDataMessage({
         host: base.host,
         sinceMs: T0,
-        lastKnownAtMs: T0,
+        lastSampleAtMs: T0,
         cause: null,
         nowMs: base.nowMs,
         timezone: "UTC",

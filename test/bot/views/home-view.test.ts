@@ -16,6 +16,7 @@ function host(i: number): HomeModel["hosts"][number] {
     status: idle ? "idle" : "busy",
     gpus: 8,
     busyGpus: idle ? 0 : 1,
+    suspectGpus: [],
     meanUtilPct: idle ? 0 : 12,
     idleSinceMs: idle ? T0 - 2 * HOUR_MS : null,
     lastOkAtMs: T0,

@@ -141,6 +141,28 @@ function shown(blocks: unknown[] | undefined): string[] {
 }
 
 describe("the biweekly summary message", () => {
+  test("flags GPUs with suspect readings: their hours count busy, and the message says so", () => {
+    const reply = renderSummaryMessage(
+      model({
+        suspect: [
+          { host: "gpu-l", gpu: 0, hours: 36, ongoing: true },
+          { host: "gpu-a", gpu: 2, hours: 5, ongoing: false },
+        ],
+      }),
+      { teamName: "ml-infra", lateSinceMs: null, filesAttached: true },
+    );
+    assert.ok(
+      shown(reply.blocks).includes(
+        "❔ Suspect readings (100 % with no memory at idle power, a known driver fault): gpu-l GPU 0 36 h (ongoing), gpu-a GPU 2 5 h. " +
+          "These hours count as busy in the figures above, though the GPUs were probably idle.",
+      ),
+    );
+    const without = shown(
+      renderSummaryMessage(model({}), { teamName: "x", lateSinceMs: null, filesAttached: true }).blocks,
+    );
+    assert.ok(!without.some((line) => line.includes("Suspect")));
+  });
+
   test("says what a person needs, in order, with the trend; names people without notifying them", () => {
     const reply = renderSummaryMessage(model({}), {
       teamName: "ml-infra",

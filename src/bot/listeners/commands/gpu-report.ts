@@ -1,6 +1,7 @@
 import type { webApi } from "@slack/bolt";
 import { lastDaysRange, readLedgerReport, todayLocal } from "../../../usecases/ledger-report.ts";
 import { ledgerCsv } from "../../../usecases/ledger-table.ts";
+import { suspectSpansOverDays } from "../../../usecases/suspect-notices.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { missingScope, slackErrorCode, slackErrorHint } from "../../slack-error-hint.ts";
 import type { Reply } from "../../views/reply-message.ts";
@@ -26,8 +27,10 @@ export function gpuReport(
   const report = readLedgerReport(deps.costLedger, lastDaysRange(days, todayLocal(deps.costLedger)));
   if (report.fromDay === null || report.toDay === null)
     return { reply: ledgerReportReply(report, days, null), upload: null };
+  const range = { fromDay: report.fromDay, toDay: report.toDay };
+  const suspect = suspectSpansOverDays(deps.state.audit, range, report.timezone);
   return {
-    reply: ledgerReportReply(report, days, "dm"),
+    reply: ledgerReportReply(report, days, "dm", suspect),
     upload: {
       user,
       filename: ledgerCsvName(report),

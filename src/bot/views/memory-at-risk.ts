@@ -1,0 +1,53 @@
+import type { GpuProcess } from "../../sources/observation.ts";
+import { code, escapeMrkdwn, formatGiB, truncate, truncateMiddle } from "./alert-format.ts";
+
+/** One GPU's memory as the latest observation shows it. */
+export interface GpuMemory {
+  index: number;
+  memUsedMiB: number | null;
+  processes: readonly GpuProcess[];
+}
+
+/** Memory below this on a GPU without processes is the driver's own, not anyone's work. */
+export const HELD_MIN_MIB = 1024;
+const GPUS_SHOWN = 6;
+const HOLDERS_SHOWN = 2;
+const NAME_CHARS = 24;
+
+/** Whether a GPU holds someone's memory: a process on it, or at least {@link HELD_MIN_MIB}. */
+export function holdsMemory(gpu: GpuMemory): boolean {
+  return gpu.processes.length > 0 || (gpu.memUsedMiB ?? 0) >= HELD_MIN_MIB;
+}
+
+/**
+ * What a stop may lose, for its confirm dialog and the `/gpu stop` preview: `⚠️ GPU 0 holds 70.0 GiB
+ * (a notebook?): unsaved work there is lost.` Names at most two holders and six GPUs, and never
+ * exceeds `maxChars`; `null` when no GPU holds memory.
+ */
+export function memoryAtRiskText(gpus: readonly GpuMemory[], maxChars: number): string | null {
+  const held = gpus.filter(holdsMemory).sort((a, b) => a.index - b.index);
+  if (held.length === 0) return null;
+  const indexes = held.slice(0, GPUS_SHOWN).map((gpu) => String(gpu.index));
+  if (held.length > GPUS_SHOWN) indexes.push(`${held.length - GPUS_SHOWN} more`);
+  const which = held.length === 1 ? `GPU ${indexes[0]} holds` : `GPUs ${indexes.join(", ")} hold`;
+  const known = held.filter((gpu) => gpu.memUsedMiB !== null);
+  const amount =
+    known.length === 0 ? "memory" : formatGiB(known.reduce((sum, gpu) => sum + (gpu.memUsedMiB ?? 0), 0));
+  const text = `⚠️ ${which} ${amount} (${holdersText(held)}): unsaved work there is lost.`;
+  return truncate(text, maxChars);
+}
+
+function holdersText(held: readonly GpuMemory[]): string {
+  const names: string[] = [];
+  for (const gpu of held) {
+    for (const process of gpu.processes) {
+      const user = process.user === null ? "" : `${escapeMrkdwn(truncate(process.user, 16))}: `;
+      const name = `${user}${code(truncateMiddle(process.name, NAME_CHARS))}`;
+      if (!names.includes(name)) names.push(name);
+    }
+  }
+  if (names.length === 0) return "a notebook?";
+  const shown = names.slice(0, HOLDERS_SHOWN);
+  if (names.length > HOLDERS_SHOWN) shown.push(`${names.length - HOLDERS_SHOWN} more`);
+  return shown.join(", ");
+}

@@ -1,0 +1,52 @@
+import type { types } from "@slack/bolt";
+import { escapeMrkdwn, formatWhen, truncate } from "./alert-format.ts";
+import type { SlackMessage } from "./alert-message.ts";
+
+/** One GPU with an implausible reading, as the notice shows it. */
+export interface SuspectGpuView {
+  index: number;
+  utilPct: number;
+  memUsedMiB: number | null;
+  powerW: number | null;
+}
+
+export interface SuspectReadingView {
+  host: string;
+  /** The GPUs that turned suspect in this poll (the ones this person has not been told about). */
+  gpus: readonly SuspectGpuView[];
+  sinceMs: number;
+  nowMs: number;
+  timezone: string;
+  /** Why this person hears it: they own the host, or it has no owner and they are the cost warden. */
+  role: "owner" | "warden";
+}
+
+/** The one DM per GPU and episode about an implausible reading (full utilisation, no memory, idle power). */
+export function suspectReadingMessage(view: SuspectReadingView): SlackMessage {
+  const { host, gpus } = view;
+  const bold = `*${escapeMrkdwn(host)}*`;
+  const figures = gpus.map((gpu) => {
+    const memory = gpu.memUsedMiB === null ? "memory unknown" : "no memory held";
+    const power = gpu.powerW === null ? "" : ` at ${Math.round(gpu.powerW)} W`;
+    return `GPU ${gpu.index} reports ${Math.round(gpu.utilPct)} % with ${memory}${power}`;
+  });
+  const since = formatWhen(view.sinceMs, view.nowMs, view.timezone);
+  const why =
+    view.role === "owner"
+      ? "You get this because you own it."
+      : "You get this as cost warden: it has no owner.";
+  const text =
+    `❔ Suspect readings on ${bold} since *${since}*: ${figures.join("; ")}. ` +
+    "This is a known driver/exporter fault; the GPU is probably idle. gpu-warden counts it neither busy nor idle: " +
+    "no idle alert, no automatic stop or release, and its hours are flagged in the summary. " +
+    `Check \`nvidia-smi\` on the host, or restart its driver when it is free. ${why}`;
+  const blocks: types.KnownBlock[] = [
+    { type: "section", text: { type: "mrkdwn", text: truncate(text, 3000) } },
+    { type: "context", elements: [{ type: "mrkdwn", text: `Times in ${escapeMrkdwn(view.timezone)}.` }] },
+  ];
+  const which = gpus.length === 1 ? `GPU ${gpus[0]?.index}` : `${gpus.length} GPUs`;
+  return {
+    text: truncate(`❔ Suspect readings on ${host}: ${which} at full utilisation with no memory`, 3000),
+    blocks,
+  };
+}

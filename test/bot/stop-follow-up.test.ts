@@ -1,0 +1,86 @@
+import assert from "node:assert/strict";
+import { afterEach, describe, test } from "node:test";
+import type { StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
+import {
+  ALICE,
+  allHosts,
+  BotHarness,
+  CHANNEL,
+  idleHost,
+  poweroffRuns,
+  standardConfig,
+} from "../helpers/bot-harness.ts";
+
+type Block = Record<string, unknown> & { type: string };
+
+/** Every section and context text of a message, one per line. */
+function shownText(message: StoredMessage): string {
+  const out: string[] = [];
+  for (const block of message.blocks as Block[]) {
+    if (block.type === "section") out.push((block.text as { text: string }).text);
+    if (block.type === "context") {
+      for (const element of block.elements as { text?: string }[]) if (element.text) out.push(element.text);
+    }
+  }
+  return out.join("\n");
+}
+
+describe("a stop that did not stop, over the real Bolt app", { timeout: 60_000 }, () => {
+  let h: BotHarness;
+  afterEach(() => h.closeChecked());
+
+  test("stop exits 0 but the host keeps reporting: after the grace period the thread and the clicker hear it once, and the next alert points to it", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig({ "gpu-a": { owners: [ALICE], stop: "script" } }),
+    });
+    h.pollFor(6, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    const first = h.alertMessage("gpu-a");
+    await h.user.clickButton({ user: ALICE, message: first, actionId: "stop_host" });
+    await h.emulator.waitFor(() => h.ephemeralTexts(ALICE).length === 2, "the outcome");
+    await h.settle();
+    assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
+    const thread = () =>
+      h.emulator
+        .channel(CHANNEL)
+        .thread(first.ts)
+        .map((message) => message.text);
+    assert.equal(thread().length, 2, "the stop's own two notes");
+
+    h.pollFor(9, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    assert.equal(thread().length, 2, "nothing within the 10-minute grace period");
+    assert.deepEqual(
+      h.dmTexts(ALICE).filter((text) => text.startsWith("⚠️")),
+      [],
+    );
+
+    h.pollFor(4, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    const doubt =
+      "⚠️ gpu-a was stopped at 10:06 (by <@U0ALICE>) but is still reporting (latest reading 10:16): " +
+      "the stop may not have worked. Check the host; Stop can be tried again (`/gpu stop gpu-a`).";
+    assert.equal(thread().at(-1), doubt);
+    assert.deepEqual(
+      h.dmTexts(ALICE).filter((text) => text.startsWith("⚠️")),
+      [
+        "⚠️ You stopped gpu-a at 10:06 but it is still reporting (latest reading 10:16): the stop may not have worked. The alert's thread has the details.",
+      ],
+    );
+    const next = h.alertMessage("gpu-a");
+    assert.notEqual(next.ts, first.ts, "a new idle episode, a new alert");
+    assert.match(
+      shownText(next),
+      /^⚠️ The stop at \*10:06\* may not have worked: gpu-a kept reporting\. See the thread of the alert of 10:05\.$/m,
+    );
+    assert.deepEqual(
+      h.state.audit.byAction("stop-unconfirmed").map((entry) => entry.host),
+      ["gpu-a"],
+    );
+
+    h.pollFor(20, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    assert.equal(thread().filter((text) => text === doubt).length, 1, "said once");
+  });
+});
