@@ -158,7 +158,7 @@ try {
       filesAttached: true,
     });
     const t2 = performance.now();
-    const chart = renderSummaryChart(model);
+    const chart = renderSummaryChart(model, { language: "en" });
     const t3 = performance.now();
     const csv = summaryCsvFiles(model, "gpu-summary");
     const t4 = performance.now();

@@ -5,7 +5,10 @@
  *
  * Named formats the translator provides (see `translator.ts`): numbers `money` (team currency, whole
  * units), `moneyCents` (with cents), `pct` (a fraction: 0.42 → `42%`), `decimal1`; dates and times in the team
- * zone `day`, `dayYear`, `weekdayDay`, `weekday`, `time`, `dayTime`.
+ * zone `day`, `dayYear`, `weekdayDay`, `weekday`, `month`, `time`, `dayTime`.
+ *
+ * A plural or select branch is never a single word (`one {is}`): the type-level argument finder
+ * (`ArgNames` in `catalog.ts`) would read it as an argument; the catalog test checks this.
  */
 export const en = {
   "common.period": "{from, date, day} – {to, date, dayYear}",
@@ -35,14 +38,15 @@ export const en = {
   "chart.legend.title.cost": "Idle cost, {count, plural, one {# day} other {# days}}",
   "chart.legend.title.hours": "Idle GPU-hours, {count, plural, one {# day} other {# days}}",
   "chart.legend.others": "{count, plural, one {# other host} other {# other hosts}}",
+  "chart.weekend": "weekend",
   "chart.empty": "No idle GPU time in this period.",
   "chart.note.unpriced":
-    "{count, plural, one {# GPU has} other {# GPUs have}} no price for some idle hours and {count, plural, one {is} other {are}} left out of the cost.",
+    "{count, plural, one {# GPU has no price for some idle hours and is} other {# GPUs have no price for some idle hours and are}} left out of the cost.",
   "chart.note.noPrice":
     "No host has a price, so the chart counts idle GPU-hours: set cost_per_hour or purchase_price under hosts.",
   "chart.alt.cost":
-    "Stacked bars of idle cost per day, {from, date, day} to {to, date, dayYear}, for the {shown, plural, one {# host} other {# hosts}} with the most idle cost and the rest as others: {total, number, money} in all.",
+    "Stacked bars of idle cost per day, {from, date, day} to {to, date, dayYear}, by host ({shown, plural, one {# host} other {# hosts}}{others, plural, =0 {} other { and # others}}): {total, number, money} in all.",
   "chart.alt.hours":
-    "Stacked bars of idle GPU-hours per day, {from, date, day} to {to, date, dayYear}, for the {shown, plural, one {# host} other {# hosts}} with the most idle time and the rest as others: {total, number, decimal1} GPU-hours in all.",
+    "Stacked bars of idle GPU-hours per day, {from, date, day} to {to, date, dayYear}, by host ({shown, plural, one {# host} other {# hosts}}{others, plural, =0 {} other { and # others}}): {total, number, decimal1} GPU-hours in all.",
   "chart.file.title": "Idle cost per day by host",
 } as const satisfies Record<string, string>;

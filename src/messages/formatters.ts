@@ -79,6 +79,8 @@ export type DateStyle =
   | "weekdayDay"
   /** `Fri` / `周五` */
   | "weekday"
+  /** `Dec` / `12月` */
+  | "month"
   /** `14:02` (24-hour in both languages) */
   | "time"
   /** `Dec 5, 14:02` / `12月5日 14:02` */
@@ -90,6 +92,7 @@ export const DATE_STYLES: Record<DateStyle, Intl.DateTimeFormatOptions> = {
   dayYear: { year: "numeric", month: "short", day: "numeric" },
   weekdayDay: { weekday: "short", month: "short", day: "numeric" },
   weekday: { weekday: "short" },
+  month: { month: "short" },
   time: { hour: "2-digit", minute: "2-digit", hourCycle: "h23" },
   dayTime: { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" },
 };

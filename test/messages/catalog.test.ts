@@ -85,6 +85,23 @@ describe("the message catalog", () => {
     }
   });
 
+  test("the type-level argument finder (ArgNames) finds exactly each message's arguments", () => {
+    // The same walk as `ArgNames` in catalog.ts: after each `{`, the text up to the first `}`, `,`
+    // or `{`, unless it is empty, starts with `#` or has a space.
+    const typeLevelNames = (text: string) => {
+      const names = new Set<string>();
+      for (let at = text.indexOf("{"); at >= 0; at = text.indexOf("{", at + 1)) {
+        const token = /^[^},{]*/.exec(text.slice(at + 1))![0];
+        if (token !== "" && !token.startsWith("#") && !token.includes(" ")) names.add(token);
+      }
+      return [...names].sort();
+    };
+    for (const id of ids) {
+      const real = [...argumentsOf(ast(en[id], "en"))].filter((name) => !name.endsWith(":date")).sort();
+      assert.deepEqual(typeLevelNames(en[id]), real, `${id}: ${en[id]}`);
+    }
+  });
+
   test("a translation is not a copy of the English text", () => {
     for (const language of LANGUAGES.filter((l) => l !== "en")) {
       for (const id of ids) {
