@@ -12,7 +12,7 @@ import {
   intlLocale,
   type MoneyOptions,
 } from "./formatters.ts";
-import { LANGUAGES, type Language } from "./languages.ts";
+import { LANGUAGES, type Language, languageFor, type TeamLanguage } from "./languages.ts";
 
 /** Who reads: their language, and the team's zone and currency that dates and money are shown in. */
 export interface TranslatorOptions {
@@ -50,6 +50,25 @@ export function translator(options: TranslatorOptions): Translator {
     translators.set(key, found);
   }
   return found;
+}
+
+/** The `team` block of the configuration, as far as messages need it. */
+export interface TeamMessageSettings {
+  language: TeamLanguage;
+  timezone: string;
+  currency: string;
+}
+
+/**
+ * The translator for a reader of the team: the channel (no `locale`: `team.language`, `auto` reading
+ * as English), or one person with their Slack locale (it counts only with `team.language: auto`).
+ */
+export function translatorFor(team: TeamMessageSettings, locale?: string | null): Translator {
+  return translator({
+    language: languageFor(team.language, locale),
+    timeZone: team.timezone,
+    currency: team.currency,
+  });
 }
 
 function buildTranslator(options: TranslatorOptions): Translator {

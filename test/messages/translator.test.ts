@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { formatMoney } from "../../src/messages/formatters.ts";
 import { languageFor } from "../../src/messages/languages.ts";
-import { translator } from "../../src/messages/translator.ts";
+import { translator, translatorFor } from "../../src/messages/translator.ts";
 
 const en = (currency = "EUR", timeZone = "UTC") => translator({ language: "en", timeZone, currency });
 const zh = (currency = "CNY", timeZone = "Asia/Shanghai") =>
@@ -80,6 +80,14 @@ describe("translator", () => {
   test("a missing argument is an error, not a half-made sentence", () => {
     const t = en().t as (id: string, args?: object) => string;
     assert.throws(() => t("common.hosts", {}), /common\.hosts cannot be formatted/);
+  });
+
+  test("translatorFor: the channel reads team.language; a person their locale only with auto", () => {
+    const team = { language: "auto", timezone: "Asia/Shanghai", currency: "CNY" } as const;
+    assert.equal(translatorFor(team).t("common.hosts", { count: 2 }), "2 hosts");
+    assert.equal(translatorFor(team, "zh-CN").t("common.hosts", { count: 2 }), "2 台主机");
+    assert.equal(translatorFor({ ...team, language: "en" }, "zh-CN").language, "en");
+    assert.equal(translatorFor(team, "zh-CN").money(900, { digits: 2 }), "¥900.00");
   });
 
   test("team.language: a fixed language, or each person's Slack locale with auto", () => {
