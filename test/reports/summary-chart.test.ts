@@ -120,6 +120,15 @@ describe("summary chart", () => {
     assert.ok(a.png.equals(b.png));
   });
 
+  test("an English chart with a host named in Chinese loads the CJK font for it", () => {
+    const model = chartModel({ names: ["训练机-01", "gpu-02"] });
+    const drawn = renderSummaryChart(model, { language: "en", fonts });
+    const boxes = renderSummaryChart(model, { language: "en", fonts: withoutCjk });
+    const label = textAt(drawn.svg, "训练机-01");
+    const cell = (png: DecodedPng) => crop(png, label.x, label.y - 12, 40, 16);
+    assert.ok(differing(cell(decodePng(drawn.png)), cell(decodePng(boxes.png))) > 50, "its name is drawn");
+  });
+
   test("no price anywhere: idle GPU-hours, and a note that says how to set one", () => {
     const chart = renderSummaryChart(chartModel({ unpriced: true, hosts: 9 }), { language: "en", fonts });
     assert.match(chart.svg, />Idle GPU-hours per day by host, Nov 20 – Dec 3, 2026</);
