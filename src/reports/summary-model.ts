@@ -277,6 +277,25 @@ const newAcc = (): Acc => ({
   unpriced: false,
 });
 
+/** Each host's idle cost per day column, from the rows' idle minutes and their hour's price. */
+function addDailyIdleCost(
+  rows: HourRows,
+  rowGpus: readonly GpuAcc[],
+  rowSlot: Int32Array,
+  rowColumn: Uint16Array,
+): void {
+  for (let i = 0; i < rows.length; i++) {
+    const idle = rows.idleMinutes[i]!;
+    const slot = rowSlot[i]!;
+    if (idle <= 0 || slot < 0) continue;
+    const host = rowGpus[rows.gpu[i]!]!.hostAcc!;
+    const idleMinuteCost = host.idleMinuteCost[slot]!;
+    if (Number.isNaN(idleMinuteCost)) continue;
+    const day = rowColumn[i]!;
+    host.dayIdleCost[day] = host.dayIdleCost[day]! + idle * idleMinuteCost;
+  }
+}
+
 export function buildSummaryModel(input: SummaryInput): SummaryModel {
   const { period, pricing } = input;
   const dayStartsMs = localDayStarts(period.fromMs, period.toMs, input.timezone);
@@ -397,8 +416,6 @@ export function buildSummaryModel(input: SummaryInput): SummaryModel {
       } else {
         gpu.idleCost += idle * idleMinuteCost;
         host.idleCost += idle * idleMinuteCost;
-        const day = rowColumn[i]!;
-        host.dayIdleCost[day] = host.dayIdleCost[day]! + idle * idleMinuteCost;
       }
     }
     if (gpu.claimed) {
@@ -411,6 +428,8 @@ export function buildSummaryModel(input: SummaryInput): SummaryModel {
       hours.set(rows.hourMs[i]!, { busyMinutes: rows.busyMinutes[i]!, idleMinutes: idle, idleMinuteCost });
     }
   }
+
+  addDailyIdleCost(rows, rowGpus, rowSlot, rowColumn);
 
   const gpus: GpuRow[] = [...gpuAcc.values()]
     .map((acc) => ({
