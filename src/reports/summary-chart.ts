@@ -67,8 +67,8 @@ export function renderSummaryChart(model: SummaryModel, options: SummaryChartOpt
   const notes = footnotes(tr, data);
   const notesTop = PLOT_TOP + PLOT_HEIGHT + 62;
   const legendBottom = PLOT_TOP + 30 + data.series.length * 22;
-  const plotBottom = notes.length > 0 ? notesTop + (notes.length - 1) * 17 : PLOT_TOP + PLOT_HEIGHT + 34;
-  const height = Math.max(plotBottom, legendBottom) + PAD;
+  const contentBottom = notes.length > 0 ? notesTop + (notes.length - 1) * 17 : PLOT_TOP + PLOT_HEIGHT + 34;
+  const height = Math.max(contentBottom, legendBottom) + PAD;
   const body = [
     svgRect(0, 0, WIDTH, height, "#ffffff"),
     ...header(tr, model, data),
@@ -119,30 +119,51 @@ function header(tr: Translator, model: SummaryModel, data: ChartData): string[] 
   ];
 }
 
+/** Where the plot puts a value and a day column. */
+interface PlotScale {
+  columnWidth: number;
+  ticks: number[];
+  y(value: number): number;
+}
+
+const PLOT_BOTTOM = PLOT_TOP + PLOT_HEIGHT;
+
 function plot(tr: Translator, model: SummaryModel, data: ChartData): string[] {
-  const out: string[] = [];
-  const days = model.dayStartsMs.length;
-  const columnWidth = (PLOT_RIGHT - PLOT_LEFT) / Math.max(1, days);
-  const barWidth = Math.min(40, columnWidth * 0.66);
-  const bottom = PLOT_TOP + PLOT_HEIGHT;
   const ticks = niceTicks(Math.max(0, ...data.dayTotals));
   const top = ticks[ticks.length - 1]!;
-  const step = ticks[1]! - ticks[0]!;
-  const y = (value: number) => bottom - (value / top) * PLOT_HEIGHT;
+  const scale: PlotScale = {
+    columnWidth: (PLOT_RIGHT - PLOT_LEFT) / Math.max(1, model.dayStartsMs.length),
+    ticks,
+    y: (value) => PLOT_BOTTOM - (value / top) * PLOT_HEIGHT,
+  };
+  const empty =
+    data.total > 0
+      ? []
+      : [
+          svgText((PLOT_LEFT + PLOT_RIGHT) / 2, PLOT_TOP + PLOT_HEIGHT / 2, tr.t("chart.empty"), {
+            size: 14,
+            fill: MUTED,
+            anchor: "middle",
+          }),
+        ];
+  return [...dayAxis(tr, model, scale), ...valueAxis(tr, model, data, scale), ...bars(data, scale), ...empty];
+}
 
+/** Weekends shaded, the day of the month under each column, the month where it starts. */
+function dayAxis(tr: Translator, model: SummaryModel, scale: PlotScale): string[] {
+  const out: string[] = [];
   let month = -1;
   model.dayStartsMs.forEach((startMs, day) => {
-    const x = PLOT_LEFT + day * columnWidth;
+    const x = PLOT_LEFT + day * scale.columnWidth;
     const local = localParts(startMs, model.timezone);
     if (local.weekday === "Sat" || local.weekday === "Sun") {
-      out.push(svgRect(x, PLOT_TOP, columnWidth, PLOT_HEIGHT, WEEKEND));
+      out.push(svgRect(x, PLOT_TOP, scale.columnWidth, PLOT_HEIGHT, WEEKEND));
     }
-    const centre = Math.round(x + columnWidth / 2);
-    out.push(svgText(centre, bottom + 18, String(local.day), { size: 12, fill: INK, anchor: "middle" }));
+    const centre = Math.round(x + scale.columnWidth / 2);
+    out.push(svgText(centre, PLOT_BOTTOM + 18, String(local.day), { size: 12, fill: INK, anchor: "middle" }));
     if (local.month !== month) {
-      out.push(
-        svgText(centre, bottom + 34, tr.date(startMs, "month"), { size: 11, fill: MUTED, anchor: "middle" }),
-      );
+      const name = tr.date(startMs, "month");
+      out.push(svgText(centre, PLOT_BOTTOM + 34, name, { size: 11, fill: MUTED, anchor: "middle" }));
       month = local.month;
     }
   });
@@ -150,44 +171,44 @@ function plot(tr: Translator, model: SummaryModel, data: ChartData): string[] {
   out.push(
     svgText(PLOT_RIGHT - 16, PLOT_TOP - 15, tr.t("chart.weekend"), { size: 11, fill: MUTED, anchor: "end" }),
   );
-  for (const tick of ticks) {
-    out.push(svgLine(PLOT_LEFT, y(tick), PLOT_RIGHT, y(tick), tick === 0 ? AXIS : GRID));
-    out.push(
-      svgText(PLOT_LEFT - 8, y(tick) + 4, axisValue(tr, data, tick, step), {
-        size: 11,
-        fill: MUTED,
-        anchor: "end",
-      }),
-    );
-  }
-  const axisTitle =
-    data.unit === "cost" ? tr.t("chart.axis.cost", { currency: model.currency }) : tr.t("chart.axis.hours");
-  out.push(svgText(PLOT_LEFT - 8, PLOT_TOP - 14, axisTitle, { size: 11, fill: MUTED, anchor: "start" }));
+  return out;
+}
 
-  if (data.total <= 0) {
-    out.push(
-      svgText((PLOT_LEFT + PLOT_RIGHT) / 2, PLOT_TOP + PLOT_HEIGHT / 2, tr.t("chart.empty"), {
-        size: 14,
-        fill: MUTED,
-        anchor: "middle",
-      }),
-    );
-    return out;
-  }
-  for (let day = 0; day < days; day++) {
-    const x = PLOT_LEFT + day * columnWidth + (columnWidth - barWidth) / 2;
+/** Grid lines with their values, and the unit above them. */
+function valueAxis(tr: Translator, model: SummaryModel, data: ChartData, scale: PlotScale): string[] {
+  const step = scale.ticks[1]! - scale.ticks[0]!;
+  const out = scale.ticks.flatMap((tick) => [
+    svgLine(PLOT_LEFT, scale.y(tick), PLOT_RIGHT, scale.y(tick), tick === 0 ? AXIS : GRID),
+    svgText(PLOT_LEFT - 8, scale.y(tick) + 4, axisValue(tr, data, tick, step), {
+      size: 11,
+      fill: MUTED,
+      anchor: "end",
+    }),
+  ]);
+  const unit =
+    data.unit === "cost" ? tr.t("chart.axis.cost", { currency: model.currency }) : tr.t("chart.axis.hours");
+  out.push(svgText(PLOT_LEFT - 8, PLOT_TOP - 14, unit, { size: 11, fill: MUTED, anchor: "start" }));
+  return out;
+}
+
+/** One stacked bar a day, the largest series at the bottom. */
+function bars(data: ChartData, scale: PlotScale): string[] {
+  const out: string[] = [];
+  const barWidth = Math.min(40, scale.columnWidth * 0.66);
+  data.dayTotals.forEach((_, day) => {
+    const x = PLOT_LEFT + day * scale.columnWidth + (scale.columnWidth - barWidth) / 2;
     let base = 0;
     data.series.forEach((series, i) => {
       const value = series.daily[day] ?? 0;
       if (value <= 0) return;
-      const y0 = y(base);
-      const y1 = y(base + value);
+      const y0 = scale.y(base);
+      const y1 = scale.y(base + value);
       out.push(
         svgRect(x, y1, barWidth, y0 - y1, colourOf(series, i), ' stroke="#ffffff" stroke-width="0.75"'),
       );
       base += value;
     });
-  }
+  });
   return out;
 }
 
