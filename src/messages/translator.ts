@@ -74,6 +74,8 @@ export function translatorFor(team: TeamMessageSettings, locale?: string | null)
 function buildTranslator(options: TranslatorOptions): Translator {
   const { language, timeZone, currency } = options;
   const fixed: TFunction = i18nextFor(timeZone, currency).getFixedT(language);
+  // NOTE: i18next reads its own options (`lng`, `ns`, `context`, `defaultValue`, …) from the same
+  // object as the arguments; the catalog test keeps those names out of the messages.
   const t = <K extends MessageId>(id: K, ...args: ArgsFor<K>): string => fixed(id, args[0] ?? {});
   return {
     language,
