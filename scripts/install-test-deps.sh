@@ -13,6 +13,7 @@ command -v ssh-keygen >/dev/null 2>&1 || missing+=(openssh-client)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 [ -e /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || missing+=(fonts-noto-cjk)
 command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
 [ ${#missing[@]} -eq 0 ] && exit 0
 packages=$(printf '%s\n' "${missing[@]}" | sort -u | tr '\n' ' ')
 echo "installing test dependencies: $packages"

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LANGUAGES } from "../messages/languages.ts";
 import { cronForInterval } from "../shared/cron-for-interval.ts";
 import { isValidTimeZone } from "../shared/time.ts";
 
@@ -181,6 +182,8 @@ export const configSchema = z.strictObject({
       name: text(100).default("our team"),
       timezone: timeZone.default("UTC"),
       currency: z.string().length(3).default("EUR"),
+      /** Channel posts, the summary and its chart in this language; `auto`: each person's Slack locale where one person reads. */
+      language: z.enum([...LANGUAGES, "auto"]).default("en"),
     })
     .prefault({}),
   slack: z

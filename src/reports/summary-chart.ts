@@ -1,153 +1,264 @@
-import { dayjs } from "../shared/time.ts";
-import { type Canvas, createCanvas, fitText, type Rgb, textWidth } from "./canvas.ts";
-import { encodePng } from "./png.ts";
-import { formatMoney } from "./summary-format.ts";
-import type { HostRow, SummaryModel } from "./summary-model.ts";
+import type { Language } from "../messages/languages.ts";
+import { type Translator, translator } from "../messages/translator.ts";
+import type { Logger } from "../shared/logger.ts";
+import { localParts } from "../shared/time.ts";
+import { type ChartFonts, CJK_FAMILY, LATIN_FAMILIES, systemChartFonts } from "./chart-fonts.ts";
+import { renderPng } from "./render-png.ts";
+import { type ChartData, type ChartSeries, niceTicks, summaryChartData } from "./summary-chart-data.ts";
+import type { SummaryModel } from "./summary-model.ts";
+import { fitText, fontFamily, svgLine, svgRect, svgText, type TextStyle } from "./svg.ts";
 
 export interface SummaryChart {
   png: Buffer;
+  /** The SVG the PNG was rendered from. */
+  svg: string;
   width: number;
   height: number;
-  /** Hosts drawn (the ones with the highest idle cost when there are more than fit). */
+  /** Hosts with a colour of their own (the rest are stacked as others). */
   hostsShown: number;
+  /** The file's title, in the chart's language. */
+  title: string;
   /** For the image's `alt_text`. */
   altText: string;
 }
 
-/** At most this many host rows; the rest are in the CSV. */
-export const CHART_MAX_HOSTS = 60;
+export interface SummaryChartOptions {
+  /** The language of every label (the summary's: `team.language`). */
+  language: Language;
+  /** Default: the fonts found on this machine ({@link systemChartFonts}). */
+  fonts?: ChartFonts;
+  /** Told once when a font the chart needs is missing. */
+  logger?: Pick<Logger, "warn">;
+}
 
 const WIDTH = 960;
-const MARGIN = 16;
-const LABEL_WIDTH = 132;
-const CELL_WIDTH = 30;
-const BAR_GAP = 24;
-const TITLE_HEIGHT = 40;
-const HEADER_HEIGHT = 30;
-const LEGEND_HEIGHT = 56;
+const PAD = 24;
+const LEGEND_WIDTH = 236;
+const PLOT_TOP = 104;
+const PLOT_HEIGHT = 300;
+const PLOT_LEFT = PAD + 64;
+const PLOT_RIGHT = WIDTH - PAD - LEGEND_WIDTH - 28;
+const LEGEND_LEFT = WIDTH - PAD - LEGEND_WIDTH;
 
-const WHITE: Rgb = [255, 255, 255];
-const INK: Rgb = [38, 38, 38];
-const MUTED: Rgb = [110, 110, 110];
-const NO_DATA: Rgb = [222, 222, 222];
-const BAR: Rgb = [214, 96, 77];
-const GRID: Rgb = [235, 235, 235];
+// NOTE: Latin fonts first, also in Chinese: resvg reads the whole 20 MB CJK collection again for
+// every text chunk it shapes with it (~25 ms of system time each), so only chunks with CJK
+// characters should reach it. Its fallback for a missing glyph takes the first face that has it,
+// whatever the weight, so bold Chinese text names the CJK family first.
+const BOLD_CJK = [CJK_FAMILY, ...LATIN_FAMILIES];
 
-/** Viridis, 0 % (dark purple) to 100 % (yellow). */
-const RAMP: readonly Rgb[] = [
-  [68, 1, 84],
-  [59, 82, 139],
-  [33, 145, 140],
-  [94, 201, 98],
-  [253, 231, 37],
-];
+const INK = "#1f2328";
+const MUTED = "#59636e";
+const GRID = "#e3e6ea";
+const AXIS = "#8c959f";
+const WEEKEND = "#f4f6f8";
+const OTHERS = "#b9b4ae";
+/** Tableau 10: distinct in hue and lightness, kind to the most common colour blindness. */
+const PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7"];
 
 /**
- * The summary chart: a host × day heatmap of mean GPU utilisation (grey: no readings) and, beside
- * each host, a bar of its idle cost (idle GPU-hours when no host has a price), hosts by idle cost.
+ * The summary chart: idle cost per day stacked by host (the hosts with the most idle cost, the rest
+ * as others; idle GPU-hours when no host has a price), with a legend of each host's period total,
+ * the period and the currency in the title, every label from the message catalog in `language`.
+ * Drawn as SVG and rendered to PNG with real fonts.
  */
-export function renderSummaryChart(model: SummaryModel): SummaryChart {
-  const hosts = model.hosts.slice(0, CHART_MAX_HOSTS);
-  const columns = model.dayStartsMs.length;
-  const rowHeight = hosts.length <= 20 ? 18 : hosts.length <= 40 ? 14 : 11;
-  const heatLeft = MARGIN + LABEL_WIDTH;
-  const heatWidth = columns * CELL_WIDTH;
-  const barLeft = heatLeft + heatWidth + BAR_GAP;
-  const barMax = WIDTH - MARGIN - barLeft - 70;
-  const top = MARGIN + TITLE_HEIGHT + HEADER_HEIGHT;
-  const footer = model.hosts.length > hosts.length ? 16 : 0;
-  const height = top + Math.max(1, hosts.length) * rowHeight + 12 + footer + LEGEND_HEIGHT;
-  const canvas = createCanvas(WIDTH, height, WHITE);
-
-  const zone = model.timezone;
-  const from = dayjs(model.period.fromMs).tz(zone).format("D MMM");
-  const to = dayjs(model.period.toMs - 1)
-    .tz(zone)
-    .format("D MMM YYYY");
-  canvas.text(MARGIN, MARGIN, `GPU utilisation by host and day, ${from} - ${to}`, INK, 2);
-
-  model.dayStartsMs.forEach((startMs, i) => {
-    const day = dayjs(startMs).tz(zone);
-    const x = heatLeft + i * CELL_WIDTH;
-    canvas.text(x + 3, top - 26, day.format("dd"), MUTED);
-    canvas.text(x + 3, top - 14, day.format("D"), INK);
-  });
-
-  const byCost = hosts.some((host) => (host.idleCost ?? 0) > 0);
-  const barValue = (host: HostRow) => (byCost ? (host.idleCost ?? 0) : host.idleGpuHours);
-  const largest = Math.max(0, ...hosts.map(barValue));
-  canvas.text(barLeft, top - 14, byCost ? `Idle cost (${model.currency})` : "Idle GPU-hours", INK);
-
-  hosts.forEach((host, row) => {
-    const y = top + row * rowHeight;
-    if (row % 2 === 1) canvas.fillRect(MARGIN, y, LABEL_WIDTH - 6, rowHeight, GRID);
-    const labelY = y + Math.floor((rowHeight - 7) / 2);
-    canvas.text(MARGIN + 2, labelY, fitText(host.host, LABEL_WIDTH - 10), INK);
-    host.dailyUtilPct.forEach((utilPct, i) => {
-      canvas.fillRect(
-        heatLeft + i * CELL_WIDTH,
-        y,
-        CELL_WIDTH - 1,
-        rowHeight - 1,
-        utilPct === null ? NO_DATA : ramp(utilPct),
-      );
-    });
-    const value = barValue(host);
-    const length = largest > 0 ? Math.max(value > 0 ? 1 : 0, Math.round((value / largest) * barMax)) : 0;
-    canvas.fillRect(barLeft, y + 2, length, rowHeight - 4, BAR);
-    const label = byCost
-      ? host.idleCost === null
-        ? "no price"
-        : formatMoney(host.idleCost, model.currency, { symbol: false })
-      : host.idleGpuHours.toFixed(0);
-    canvas.text(barLeft + length + 4, labelY, label, MUTED);
-  });
-  if (hosts.length === 0) canvas.text(heatLeft, top + 4, "no data in this period", MUTED);
-
-  let y = top + Math.max(1, hosts.length) * rowHeight + 12;
-  if (footer > 0) {
-    canvas.text(
-      MARGIN,
-      y,
-      `+ ${model.hosts.length - hosts.length} more hosts with less idle cost: see the CSV`,
-      MUTED,
-    );
-    y += footer;
-  }
-  drawLegend(canvas, MARGIN, y + 8);
-
+export function renderSummaryChart(model: SummaryModel, options: SummaryChartOptions): SummaryChart {
+  const tr = translator({ language: options.language, timeZone: model.timezone, currency: model.currency });
+  const data = summaryChartData(model);
+  const notes = footnotes(tr, data);
+  const notesTop = PLOT_TOP + PLOT_HEIGHT + 62;
+  const legendBottom = PLOT_TOP + 30 + data.series.length * 22;
+  const contentBottom = notes.length > 0 ? notesTop + (notes.length - 1) * 17 : PLOT_TOP + PLOT_HEIGHT + 34;
+  const height = Math.max(contentBottom, legendBottom) + PAD;
+  const body = [
+    svgRect(0, 0, WIDTH, height, "#ffffff"),
+    ...header(tr, model, data),
+    ...plot(tr, model, data),
+    ...legend(tr, data),
+    ...notes.map((note, i) => svgText(PAD, notesTop + i * 17, note, { size: 11.5, fill: MUTED })),
+  ];
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" ` +
+    `viewBox="0 0 ${WIDTH} ${height}" font-family="${fontFamily([...LATIN_FAMILIES, CJK_FAMILY])}">` +
+    `${body.join("")}</svg>`;
+  const from = model.period.fromMs;
+  const to = model.period.toMs - 1;
+  const shown = data.series.filter((series) => series.host !== null).length;
+  const others = data.series.find((series) => series.host === null)?.hosts ?? 0;
   return {
-    png: encodePng(canvas),
+    png: renderPng(svg, options.fonts ?? systemChartFonts(), options.logger),
+    svg,
     width: WIDTH,
     height,
-    hostsShown: hosts.length,
+    hostsShown: shown,
+    title: tr.t("chart.file.title"),
     altText:
-      `Heatmap of mean GPU utilisation for ${hosts.length} hosts over ${columns} days ` +
-      `(${from} to ${to}), with a bar of each host's ${byCost ? "idle cost" : "idle GPU-hours"}.`,
+      data.unit === "cost"
+        ? tr.t("chart.alt.cost", { from, to, shown, others, total: data.total })
+        : tr.t("chart.alt.hours", { from, to, shown, others, total: data.total }),
   };
 }
 
-function drawLegend(canvas: Canvas, x: number, y: number): void {
-  const width = 200;
-  for (let i = 0; i < width; i++) canvas.fillRect(x + i, y, 1, 12, ramp((i / (width - 1)) * 100));
-  canvas.text(x, y + 16, "0%", INK);
-  canvas.text(x + width / 2 - textWidth("50%") / 2, y + 16, "50%", INK);
-  canvas.text(x + width - textWidth("100%"), y + 16, "100%", INK);
-  canvas.text(x + width + 12, y + 3, "mean GPU utilisation per day", INK);
-  canvas.fillRect(x + width + 200, y, 12, 12, NO_DATA);
-  canvas.text(x + width + 218, y + 3, "no readings", INK);
+function header(tr: Translator, model: SummaryModel, data: ChartData): string[] {
+  const from = model.period.fromMs;
+  const to = model.period.toMs - 1;
+  const counts = {
+    days: model.dayStartsMs.length,
+    hosts: model.fleet.hosts,
+    gpus: model.fleet.gpus,
+    total: data.total,
+  };
+  const title =
+    data.unit === "cost"
+      ? tr.t("chart.title.cost", { from, to, currency: model.currency })
+      : tr.t("chart.title.hours", { from, to });
+  const subtitle =
+    data.unit === "cost" ? tr.t("chart.subtitle.cost", counts) : tr.t("chart.subtitle.hours", counts);
+  return [
+    svgText(PAD, 40, fitText(title, WIDTH - 2 * PAD, 19), { size: 19, fill: INK, ...bold(tr) }),
+    svgText(PAD, 64, fitText(subtitle, WIDTH - 2 * PAD, 13), { size: 13, fill: MUTED }),
+  ];
 }
 
-/** The colour of a utilisation 0–100 %. */
-export function ramp(utilPct: number): Rgb {
-  const t = (Math.min(100, Math.max(0, utilPct)) / 100) * (RAMP.length - 1);
-  const i = Math.min(RAMP.length - 2, Math.floor(t));
-  const f = t - i;
-  const a = RAMP[i]!;
-  const b = RAMP[i + 1]!;
-  return [
-    Math.round(a[0] + (b[0] - a[0]) * f),
-    Math.round(a[1] + (b[1] - a[1]) * f),
-    Math.round(a[2] + (b[2] - a[2]) * f),
-  ];
+/** Where the plot puts a value and a day column. */
+interface PlotScale {
+  columnWidth: number;
+  ticks: number[];
+  y(value: number): number;
+}
+
+const PLOT_BOTTOM = PLOT_TOP + PLOT_HEIGHT;
+
+function plot(tr: Translator, model: SummaryModel, data: ChartData): string[] {
+  const ticks = niceTicks(Math.max(0, ...data.dayTotals));
+  const top = ticks[ticks.length - 1]!;
+  const scale: PlotScale = {
+    columnWidth: (PLOT_RIGHT - PLOT_LEFT) / Math.max(1, model.dayStartsMs.length),
+    ticks,
+    y: (value) => PLOT_BOTTOM - (value / top) * PLOT_HEIGHT,
+  };
+  const empty =
+    data.total > 0
+      ? []
+      : [
+          svgText((PLOT_LEFT + PLOT_RIGHT) / 2, PLOT_TOP + PLOT_HEIGHT / 2, tr.t("chart.empty"), {
+            size: 14,
+            fill: MUTED,
+            anchor: "middle",
+          }),
+        ];
+  return [...dayAxis(tr, model, scale), ...valueAxis(tr, model, data, scale), ...bars(data, scale), ...empty];
+}
+
+/** Weekends shaded, the day of the month under each column, the month where it starts. */
+function dayAxis(tr: Translator, model: SummaryModel, scale: PlotScale): string[] {
+  const out: string[] = [];
+  let month = -1;
+  model.dayStartsMs.forEach((startMs, day) => {
+    const x = PLOT_LEFT + day * scale.columnWidth;
+    const local = localParts(startMs, model.timezone);
+    if (local.weekday === "Sat" || local.weekday === "Sun") {
+      out.push(svgRect(x, PLOT_TOP, scale.columnWidth, PLOT_HEIGHT, WEEKEND));
+    }
+    const centre = Math.round(x + scale.columnWidth / 2);
+    out.push(svgText(centre, PLOT_BOTTOM + 18, String(local.day), { size: 12, fill: INK, anchor: "middle" }));
+    if (local.month !== month) {
+      const name = tr.date(startMs, "month");
+      out.push(svgText(centre, PLOT_BOTTOM + 34, name, { size: 11, fill: MUTED, anchor: "middle" }));
+      month = local.month;
+    }
+  });
+  out.push(svgRect(PLOT_RIGHT - 10, PLOT_TOP - 24, 10, 10, WEEKEND, ' stroke="#c4cad1"'));
+  out.push(
+    svgText(PLOT_RIGHT - 16, PLOT_TOP - 15, tr.t("chart.weekend"), { size: 11, fill: MUTED, anchor: "end" }),
+  );
+  return out;
+}
+
+/** Grid lines with their values, and the unit above them. */
+function valueAxis(tr: Translator, model: SummaryModel, data: ChartData, scale: PlotScale): string[] {
+  const step = scale.ticks[1]! - scale.ticks[0]!;
+  const out = scale.ticks.flatMap((tick) => [
+    svgLine(PLOT_LEFT, scale.y(tick), PLOT_RIGHT, scale.y(tick), tick === 0 ? AXIS : GRID),
+    svgText(PLOT_LEFT - 8, scale.y(tick) + 4, axisValue(tr, data, tick, step), {
+      size: 11,
+      fill: MUTED,
+      anchor: "end",
+    }),
+  ]);
+  const unit =
+    data.unit === "cost" ? tr.t("chart.axis.cost", { currency: model.currency }) : tr.t("chart.axis.hours");
+  out.push(svgText(PLOT_LEFT - 8, PLOT_TOP - 14, unit, { size: 11, fill: MUTED, anchor: "start" }));
+  return out;
+}
+
+/** One stacked bar a day, the largest series at the bottom. */
+function bars(data: ChartData, scale: PlotScale): string[] {
+  const out: string[] = [];
+  const barWidth = Math.min(40, scale.columnWidth * 0.66);
+  data.dayTotals.forEach((_, day) => {
+    const x = PLOT_LEFT + day * scale.columnWidth + (scale.columnWidth - barWidth) / 2;
+    let base = 0;
+    data.series.forEach((series, i) => {
+      const value = series.daily[day] ?? 0;
+      if (value <= 0) return;
+      const y0 = scale.y(base);
+      const y1 = scale.y(base + value);
+      out.push(
+        svgRect(x, y1, barWidth, y0 - y1, colourOf(series, i), ' stroke="#ffffff" stroke-width="0.75"'),
+      );
+      base += value;
+    });
+  });
+  return out;
+}
+
+function legend(tr: Translator, data: ChartData): string[] {
+  if (data.series.length === 0) return [];
+  const days = data.dayTotals.length;
+  const title =
+    data.unit === "cost"
+      ? tr.t("chart.legend.title.cost", { count: days })
+      : tr.t("chart.legend.title.hours", { count: days });
+  const out = [svgText(LEGEND_LEFT, PLOT_TOP + 4, title, { size: 12.5, fill: INK, ...bold(tr) })];
+  data.series.forEach((series, i) => {
+    const top = PLOT_TOP + 20 + i * 22;
+    const value = legendValue(tr, data, series.total);
+    const valueWidth = 70;
+    const name = series.host ?? tr.t("chart.legend.others", { count: series.hosts });
+    out.push(svgRect(LEGEND_LEFT, top, 12, 12, colourOf(series, i), ' rx="2"'));
+    out.push(
+      svgText(LEGEND_LEFT + 20, top + 10.5, fitText(name, LEGEND_WIDTH - 20 - valueWidth - 6, 12), {
+        size: 12,
+        fill: INK,
+      }),
+    );
+    out.push(
+      svgText(LEGEND_LEFT + LEGEND_WIDTH, top + 10.5, value, { size: 12, fill: MUTED, anchor: "end" }),
+    );
+  });
+  return out;
+}
+
+function bold(tr: Translator): Pick<TextStyle, "weight" | "family"> {
+  return tr.language === "zh-CN" ? { weight: "bold", family: BOLD_CJK } : { weight: "bold" };
+}
+
+function footnotes(tr: Translator, data: ChartData): string[] {
+  if (data.unpricedGpus === 0) return [];
+  return data.unit === "cost"
+    ? [tr.t("chart.note.unpriced", { count: data.unpricedGpus })]
+    : [tr.t("chart.note.noPrice")];
+}
+
+function colourOf(series: ChartSeries, index: number): string {
+  return series.host === null ? OTHERS : (PALETTE[index % PALETTE.length] ?? OTHERS);
+}
+
+function axisValue(tr: Translator, data: ChartData, value: number, step: number): string {
+  const digits = step >= 1 ? 0 : step >= 0.1 ? 1 : 2;
+  return data.unit === "cost" ? tr.money(value, { digits }) : tr.number(value, digits);
+}
+
+function legendValue(tr: Translator, data: ChartData, value: number): string {
+  return data.unit === "cost" ? tr.money(value) : tr.number(value, value < 10 ? 1 : 0);
 }

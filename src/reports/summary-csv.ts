@@ -1,3 +1,4 @@
+import { type CsvCell, toCsv } from "../shared/csv.ts";
 import { slotLabel } from "../shared/gpu-slot.ts";
 import { dayjs } from "../shared/time.ts";
 import type { SummaryModel } from "./summary-model.ts";
@@ -8,8 +9,6 @@ export interface CsvFile {
   title: string;
   content: string;
 }
-
-type Cell = string | number | boolean | null;
 
 /**
  * The summary's full tables as CSV (RFC 4180, `\r\n`, a header row): hosts and GPUs, people, stops
@@ -25,7 +24,7 @@ export function summaryCsvFiles(model: SummaryModel, stem: string): CsvFile[] {
   const reclaim = new Map(model.reclaim.map((entry) => [entry.host, entry]));
   const renew = new Set(model.doNotRenew.map((flag) => flag.host));
 
-  const hostRows: Cell[][] = [];
+  const hostRows: CsvCell[][] = [];
   for (const host of [...model.hosts].sort((a, b) => compare(a.host, b.host))) {
     hostRows.push([
       "host",
@@ -64,7 +63,7 @@ export function summaryCsvFiles(model: SummaryModel, stem: string): CsvFile[] {
     {
       filename: `${stem}-hosts.csv`,
       title: "Hosts and GPUs",
-      content: csv(
+      content: toCsv(
         [
           "level",
           "host",
@@ -86,7 +85,7 @@ export function summaryCsvFiles(model: SummaryModel, stem: string): CsvFile[] {
     {
       filename: `${stem}-people.csv`,
       title: "People: claims, stops and snoozes",
-      content: csv(
+      content: toCsv(
         [
           "user",
           "claims",
@@ -114,10 +113,10 @@ export function summaryCsvFiles(model: SummaryModel, stem: string): CsvFile[] {
     {
       filename: `${stem}-actions.csv`,
       title: "Stops and snoozes",
-      content: csv(
+      content: toCsv(
         ["action", "host", "user", "at", "until", "hours", `saved_${cur}`, "forced"],
         [
-          ...model.stops.map((s): Cell[] => [
+          ...model.stops.map((s): CsvCell[] => [
             "stop",
             s.host,
             s.actor,
@@ -127,7 +126,7 @@ export function summaryCsvFiles(model: SummaryModel, stem: string): CsvFile[] {
             money(s.savedCost),
             s.forced,
           ]),
-          ...model.keeps.map((k): Cell[] => [
+          ...model.keeps.map((k): CsvCell[] => [
             "keep",
             k.host,
             k.actor,
@@ -145,7 +144,7 @@ export function summaryCsvFiles(model: SummaryModel, stem: string): CsvFile[] {
     files.push({
       filename: `${stem}-containers.csv`,
       title: "Containers: requests and use",
-      content: csv(
+      content: toCsv(
         [
           "namespace",
           "workload",
@@ -182,19 +181,6 @@ export function summaryCsvFiles(model: SummaryModel, stem: string): CsvFile[] {
     });
   }
   return files;
-}
-
-/** RFC 4180 text; a cell that a spreadsheet would run as a formula is prefixed with `'`. */
-export function csv(header: readonly string[], rows: readonly (readonly Cell[])[]): string {
-  return `${[header, ...rows].map((row) => row.map(cell).join(",")).join("\r\n")}\r\n`;
-}
-
-function cell(value: Cell): string {
-  if (value === null) return "";
-  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
-  const text =
-    typeof value === "boolean" ? (value ? "yes" : "no") : /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 function pct(value: number | null): number | null {

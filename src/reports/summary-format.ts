@@ -1,35 +1,13 @@
+import { formatMoney as formatMoneyIn, formatNumber } from "../messages/formatters.ts";
+
 /** Number formats shared by the summary message, CSV and chart. */
 
-const formatters = new Map<string, Intl.NumberFormat>();
-
 /**
- * `€1,234` (or `1,234` with `symbol: false`); amounts under 100 keep cents: `€12.50`. An unknown
- * currency code prints as `1,234 XYZ`.
+ * `€1,234` (or `1,234` with `symbol: false`); amounts under 100 keep cents: `€12.50`. English; the
+ * catalog's formatters (`src/messages/formatters.ts`) do the work.
  */
 export function formatMoney(amount: number, currency: string, options: { symbol?: boolean } = {}): string {
-  const digits = Math.abs(amount) < 100 ? 2 : 0;
-  const symbol = options.symbol ?? true;
-  const key = `${currency}|${digits}|${symbol}`;
-  let format = formatters.get(key);
-  if (format === undefined) {
-    try {
-      format = symbol
-        ? new Intl.NumberFormat("en-GB", {
-            style: "currency",
-            currency,
-            minimumFractionDigits: digits,
-            maximumFractionDigits: digits,
-          })
-        : new Intl.NumberFormat("en-GB", { minimumFractionDigits: digits, maximumFractionDigits: digits });
-    } catch {
-      format = new Intl.NumberFormat("en-GB", {
-        minimumFractionDigits: digits,
-        maximumFractionDigits: digits,
-      });
-    }
-    formatters.set(key, format);
-  }
-  return format.format(amount);
+  return formatMoneyIn("en", amount, currency, options);
 }
 
 /** `42 %`, `0.4 %` below 1, `—` for unknown. */
@@ -42,7 +20,7 @@ export function formatPct(pct: number | null): string {
 export function formatHours(hours: number): string {
   return hours < 10 && hours !== Math.round(hours)
     ? `${hours.toFixed(1)} h`
-    : `${Math.round(hours).toLocaleString("en-GB")} h`;
+    : `${formatNumber("en", Math.round(hours))} h`;
 }
 
 /** `▲ 12 pts`, `▼ 3 pts`, `= 0 pts` (percentage points), `new` without a previous value. */

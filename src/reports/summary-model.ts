@@ -106,6 +106,10 @@ export interface HostRow {
   previousIdleGpuHours: number;
   /** Mean utilisation per day column (see {@link SummaryModel.dayStartsMs}); `null` without readings. */
   dailyUtilPct: (number | null)[];
+  /** Idle GPU-hours per day column. */
+  dailyIdleGpuHours: number[];
+  /** Idle cost per day column, of the idle hours that have a price (all of it when `idleCost` is not null). */
+  dailyIdleCost: number[];
   paidByTheHour: boolean;
 }
 
@@ -240,6 +244,9 @@ class HostAcc extends GpuAcc {
   readonly gpus: GpuAcc[] = [];
   readonly dayUtil: Float64Array;
   readonly dayKnown: Float64Array;
+  /** Idle GPU-minutes and their cost (priced minutes only) per day column. */
+  readonly dayIdle: Float64Array;
+  readonly dayIdleCost: Float64Array;
   readonly hourBusy: Float64Array;
   readonly hourIdle: Float64Array;
   /** The most minutes any GPU had a reading: minutes the host was on. */
@@ -258,6 +265,8 @@ class HostAcc extends GpuAcc {
     super(name, -1);
     this.dayUtil = new Float64Array(days);
     this.dayKnown = new Float64Array(days);
+    this.dayIdle = new Float64Array(days);
+    this.dayIdleCost = new Float64Array(days);
     this.hourBusy = new Float64Array(hours);
     this.hourIdle = new Float64Array(hours);
     this.hourOn = new Float64Array(hours);
@@ -282,6 +291,25 @@ const newAcc = (): Acc => ({
   idleCost: 0,
   unpriced: false,
 });
+
+/** Each host's idle cost per day column, from the rows' idle minutes and their hour's price. */
+function addDailyIdleCost(
+  rows: HourRows,
+  rowGpus: readonly GpuAcc[],
+  rowSlot: Int32Array,
+  rowColumn: Uint16Array,
+): void {
+  for (let i = 0; i < rows.length; i++) {
+    const idle = rows.idleMinutes[i]!;
+    const slot = rowSlot[i]!;
+    if (idle <= 0 || slot < 0) continue;
+    const host = rowGpus[rows.gpu[i]!]!.hostAcc!;
+    const idleMinuteCost = host.idleMinuteCost[slot]!;
+    if (Number.isNaN(idleMinuteCost)) continue;
+    const day = rowColumn[i]!;
+    host.dayIdleCost[day] = host.dayIdleCost[day]! + idle * idleMinuteCost;
+  }
+}
 
 export function buildSummaryModel(input: SummaryInput): SummaryModel {
   const { period, pricing } = input;
@@ -317,6 +345,7 @@ export function buildSummaryModel(input: SummaryInput): SummaryModel {
     return gpu;
   });
   const rowSlot = new Int32Array(rows.length);
+  const rowColumn = new Uint16Array(rows.length);
   let column = 0;
   for (let i = 0; i < rows.length; i++) {
     const hourMs = rows.hourMs[i]!;
@@ -338,6 +367,8 @@ export function buildSummaryModel(input: SummaryInput): SummaryModel {
     host.idle += idle;
     host.dayUtil[column] = host.dayUtil[column]! + utilMinutes;
     host.dayKnown[column] = host.dayKnown[column]! + known;
+    host.dayIdle[column] = host.dayIdle[column]! + idle;
+    rowColumn[i] = column;
     const slot = (hourMs - firstHourMs) / HOUR_MS;
     if (slot < 0 || slot >= hourSlots) {
       rowSlot[i] = -1;
@@ -413,6 +444,8 @@ export function buildSummaryModel(input: SummaryInput): SummaryModel {
     }
   }
 
+  addDailyIdleCost(rows, rowGpus, rowSlot, rowColumn);
+
   const gpus: GpuRow[] = [...gpuAcc.values()]
     .map((acc) => ({
       host: acc.host,
@@ -452,6 +485,9 @@ export function buildSummaryModel(input: SummaryInput): SummaryModel {
       idleCost: acc === undefined ? 0 : acc.unpriced ? null : acc.idleCost,
       previousIdleGpuHours: (previous?.idle ?? 0) / 60,
       dailyUtilPct: acc === undefined ? dayStartsMs.map(() => null) : acc.dailyMeans(),
+      dailyIdleGpuHours:
+        acc === undefined ? dayStartsMs.map(() => 0) : Array.from(acc.dayIdle, (m) => m / 60),
+      dailyIdleCost: acc === undefined ? dayStartsMs.map(() => 0) : Array.from(acc.dayIdleCost),
       paidByTheHour: input.paidByTheHour(name),
     };
   });

@@ -1,3 +1,4 @@
+import { toCsv } from "../shared/csv.ts";
 import type { LedgerDay } from "../store/ledger-store.ts";
 import type { LedgerReport, LedgerTotals } from "./ledger-report.ts";
 
@@ -27,32 +28,31 @@ export const LEDGER_CSV_COLUMNS = [
  * energy to 3, money to 2, `usage_rate` as a fraction to 4; unknown values are empty.
  */
 export function ledgerCsv(report: Pick<LedgerReport, "rows" | "currency">): string {
-  const lines = [LEDGER_CSV_COLUMNS.join(",")];
-  for (const row of report.rows) {
-    const rate = usageRateOf(row);
-    lines.push(
-      [
+  return toCsv(
+    LEDGER_CSV_COLUMNS,
+    report.rows.map((row) => {
+      const rate = usageRateOf(row);
+      return [
         row.day,
-        csvField(row.host),
+        row.host,
         fixed(row.hours, 3),
         fixed(row.onHours, 3),
-        String(row.gpus),
+        row.gpus,
         fixed(row.busyGpuHours, 3),
         fixed(row.idleGpuHours, 3),
         fixed(row.unknownGpuHours, 3),
-        rate === null ? "" : fixed(rate, 4),
-        row.energyKWh === null ? "" : fixed(row.energyKWh, 3),
-        row.cost === null ? "" : fixed(row.cost, 2),
-        row.idleCost === null ? "" : fixed(row.idleCost, 2),
+        rate === null ? null : fixed(rate, 4),
+        row.energyKWh === null ? null : fixed(row.energyKWh, 3),
+        row.cost === null ? null : fixed(row.cost, 2),
+        row.idleCost === null ? null : fixed(row.idleCost, 2),
         fixed(row.capital, 2),
         fixed(row.upkeep, 2),
         fixed(row.energyCost, 2),
         fixed(row.rent, 2),
         report.currency,
-      ].join(","),
-    );
-  }
-  return `${lines.join("\r\n")}\r\n`;
+      ];
+    }),
+  );
 }
 
 /** The report as a table for a terminal: per host (highest idle cost first), the total, then per month. */
@@ -134,8 +134,4 @@ function usageRateOf(row: LedgerDay): number | null {
 function fixed(value: number, decimals: number): string {
   const text = value.toFixed(decimals);
   return /^-0(\.0+)?$/.test(text) ? text.slice(1) : text;
-}
-
-function csvField(text: string): string {
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

@@ -2,6 +2,7 @@ import { renewalMessage } from "../bot/views/reclaim-messages.ts";
 import type { Reply } from "../bot/views/reply-message.ts";
 import { renderSummaryMessage, summaryLateNotice } from "../bot/views/summary-message.ts";
 import type { RenewalFlag } from "../checks/renewal.ts";
+import { languageFor } from "../messages/languages.ts";
 import { renderSummaryChart, type SummaryChart } from "../reports/summary-chart.ts";
 import { type CsvFile, summaryCsvFiles } from "../reports/summary-csv.ts";
 import type { SummaryModel } from "../reports/summary-model.ts";
@@ -63,7 +64,10 @@ export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Pro
     lateSinceMs: slot.late ? slot.atMs : null,
     filesAttached,
   });
-  const chart = renderSummaryChart(model);
+  const chart = renderSummaryChart(model, {
+    language: languageFor(config.team.language),
+    logger: deps.logger,
+  });
   const csv = summaryCsvFiles(model, stem);
   // NOTE: queued on time, it may still reach Slack late (an outage): the outbox then says so.
   const late = slot.late
@@ -80,7 +84,7 @@ export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Pro
           {
             file: chart.png,
             filename: `${stem}.png`,
-            title: "GPU utilisation and idle cost",
+            title: chart.title,
             alt_text: chart.altText,
           },
           ...csv.map((file) => ({ content: file.content, filename: file.filename, title: file.title })),

@@ -7,12 +7,14 @@ export interface DecodedPng {
   bitDepth: number;
   colorType: number;
   chunkTypes: string[];
+  channels: number;
   pixels: Uint8Array;
 }
 
 /**
- * An independent PNG reader for 8-bit RGB, non-interlaced images: checks the signature, every
+ * An independent PNG reader for 8-bit RGB or RGBA, non-interlaced images: checks the signature, every
  * chunk's CRC-32 (bitwise, not zlib's), inflates the IDATs and undoes all five row filters.
+ * `pixels` holds `channels` bytes a pixel (3 for RGB, 4 for RGBA).
  */
 export function decodePng(png: Buffer): DecodedPng {
   assert.deepEqual(
@@ -42,23 +44,26 @@ export function decodePng(png: Buffer): DecodedPng {
   const bitDepth = header[8]!;
   const colorType = header[9]!;
   assert.equal(header[12], 0, "not interlaced");
+  assert.equal(bitDepth, 8, "8 bits a channel");
+  const channels = colorType === 6 ? 4 : colorType === 2 ? 3 : 0;
+  assert.ok(channels > 0, `colour type ${colorType} is RGB or RGBA`);
   const raw = inflateSync(Buffer.concat(idat));
-  const stride = width * 3;
+  const stride = width * channels;
   assert.equal(raw.length, (stride + 1) * height, "one filter byte and a row of pixels per line");
   const pixels = new Uint8Array(stride * height);
   for (let y = 0; y < height; y++) {
     const filter = raw[y * (stride + 1)]!;
     for (let x = 0; x < stride; x++) {
       const value = raw[y * (stride + 1) + 1 + x]!;
-      const left = x >= 3 ? pixels[y * stride + x - 3]! : 0;
+      const left = x >= channels ? pixels[y * stride + x - channels]! : 0;
       const up = y > 0 ? pixels[(y - 1) * stride + x]! : 0;
-      const upLeft = x >= 3 && y > 0 ? pixels[(y - 1) * stride + x - 3]! : 0;
+      const upLeft = x >= channels && y > 0 ? pixels[(y - 1) * stride + x - channels]! : 0;
       const predictor = [0, left, up, (left + up) >> 1, paeth(left, up, upLeft)][filter];
       assert.ok(predictor !== undefined, `filter type ${filter}`);
       pixels[y * stride + x] = (value + predictor) & 0xff;
     }
   }
-  return { width, height, bitDepth, colorType, chunkTypes, pixels };
+  return { width, height, bitDepth, colorType, chunkTypes, channels, pixels };
 }
 
 function paeth(a: number, b: number, c: number): number {

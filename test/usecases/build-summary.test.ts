@@ -624,13 +624,23 @@ describe("biweekly summary from a real SQLite history and a real Prometheus", ()
   });
 
   test("the chart is a valid PNG of sensible size; the CSVs hold every row", () => {
-    const chart = renderSummaryChart(model);
+    const chart = renderSummaryChart(model, { language: "en" });
     const png = decodePng(chart.png);
     assert.equal(png.width, chart.width);
     assert.equal(png.height, chart.height);
     assert.deepEqual(png.chunkTypes, ["IHDR", "IDAT", "IEND"]);
     assert.ok(chart.png.length < 1_000_000, `${chart.png.length} bytes`);
-    assert.equal(chart.hostsShown, 4);
+    const idleHosts = model.hosts.filter((h) => h.dailyIdleCost.some((cost) => cost > 0));
+    assert.ok(idleHosts.length >= 2, "hosts with idle cost");
+    assert.equal(chart.hostsShown, idleHosts.length, "each host with idle cost has its colour");
+    for (const host of idleHosts)
+      assert.ok(chart.svg.includes(`>${host.host}<`), `${host.host} in the legend`);
+    const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+    for (const host of model.hosts) {
+      close(sum(host.dailyIdleGpuHours), host.idleGpuHours, `${host.host}: idle GPU-hours by day add up`);
+      if (host.idleCost !== null)
+        close(sum(host.dailyIdleCost), host.idleCost, `${host.host}: idle cost by day`);
+    }
     const files = summaryCsvFiles(model, "gpu-summary");
     assert.deepEqual(
       files.map((f) => [f.filename, f.content.trimEnd().split("\r\n").length]),

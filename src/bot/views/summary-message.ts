@@ -173,7 +173,7 @@ export function renderSummaryMessage(model: SummaryModel, options: SummaryMessag
   blocks.push(
     context(
       options.filesAttached
-        ? "Attached: a host × day utilisation heatmap with idle cost per host, and the full tables as CSV. " +
+        ? "Attached: a chart of idle cost per day by host, and the full tables as CSV. " +
             "Idle means below the idle threshold; time without readings is never counted as idle."
         : "The chart and the CSV tables need `slack.channel` set to the channel ID (e.g. C0123ABCD) to be uploaded.",
     ),

@@ -33,6 +33,8 @@ const hostRow = (host: string, over: Partial<HostRow> = {}): HostRow => ({
   idleCost: 3_800,
   previousIdleGpuHours: 1_500,
   dailyUtilPct: Array.from({ length: 14 }, () => 12),
+  dailyIdleGpuHours: Array.from({ length: 14 }, () => 1_900 / 14),
+  dailyIdleCost: Array.from({ length: 14 }, () => 3_800 / 14),
   paidByTheHour: false,
   ...over,
 });
@@ -192,7 +194,7 @@ describe("the biweekly summary message", () => {
         "• ml/trainer/main: CPU peak 1.5 of 8 cores (19 %) → request 1.8; GPU memory max 29.3 GiB of 80.0 GiB (37 %) → 38.1 GiB would do",
       "*Reclaim*\n• gpu-a: pending reclaim since Sat 7 Mar (30-day mean 8 %), decision due Sat 21 Mar\n" +
         "*Do not renew* (rented or cloud, under 20 % two periods running)\n• cloud-b: 9 % this period, 12 % the one before",
-      "Attached: a host × day utilisation heatmap with idle cost per host, and the full tables as CSV. Idle means below the idle threshold; time without readings is never counted as idle.",
+      "Attached: a chart of idle cost per day by host, and the full tables as CSV. Idle means below the idle threshold; time without readings is never counted as idle.",
     ]);
   });
 

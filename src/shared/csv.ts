@@ -1,0 +1,27 @@
+import { stringify } from "csv-stringify/sync";
+
+/** One CSV cell: empty for `null` and for a number that is not finite; booleans are `yes`/`no`. */
+export type CsvCell = string | number | boolean | null;
+
+const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * RFC 4180 text through csv-stringify: a header row, `\r\n` after every record, a field quoted when
+ * it holds a comma, a quote or a line break (a quote doubled). A text cell that a spreadsheet would
+ * run as a formula (`=`, `+`, `-`, `@`, tab, CR first) is prefixed with `'`; numbers, and text that
+ * is a plain number, are left alone.
+ */
+export function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
+  return stringify([header, ...rows] as CsvCell[][], {
+    record_delimiter: "windows",
+    // NOTE: csv-stringify quotes a field with the record delimiter (`\r\n`) in it, not one with a
+    // lone `\n` or `\r`, which RFC 4180 readers would still split on.
+    quoted_match: /[\r\n]/,
+    cast: {
+      boolean: (value) => (value ? "yes" : "no"),
+      number: (value) => (Number.isFinite(value) ? String(value) : ""),
+      string: (value) => (FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value),
+    },
+  });
+}
