@@ -69,7 +69,7 @@ export class TeamWorld {
       waiting: [],
     }));
     for (let day = 0; day < params.days; day++) {
-      params.people.forEach((_, person) => this.#scheduleDay(person, day));
+      for (let person = 0; person < params.people.length; person++) this.#scheduleDay(person, day);
     }
   }
 
