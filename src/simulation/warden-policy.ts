@@ -1,7 +1,7 @@
 import { ACTION_IDS, claimIdsValueSchema, hostActionValueSchema } from "../bot/ids.ts";
 import { createOutboxWorker } from "../bot/outbox-worker.ts";
 import { DAY_MS, HOUR_MS, type ManualClock, MINUTE_MS } from "../shared/clock.ts";
-import { silentLogger } from "../shared/logger.ts";
+import { createLogger, silentLogger } from "../shared/logger.ts";
 import type { Source } from "../sources/observation.ts";
 import { createBotStateStore } from "../store/bot-state-store.ts";
 import { createCostStores } from "../store/cost-stores.ts";
@@ -20,6 +20,7 @@ import { pollFleet } from "../usecases/poll-fleet.ts";
 import { releaseClaims } from "../usecases/release-claims.ts";
 import { type StopHostDeps, stopAutomatically, stopHost } from "../usecases/stop-host.ts";
 import { tickClaims } from "../usecases/tick-claims.ts";
+import { recentSamples } from "./recent-samples.ts";
 import { buttonsOf, type Delivery, SimulatedSlack } from "./simulated-slack.ts";
 import { SIM_STOP_URL, teamConfig } from "./team-config.ts";
 import type { TeamEvent } from "./team-events.ts";
@@ -63,7 +64,12 @@ export function createWardenPolicy(input: {
     pendingReclaims: null,
   });
   const slack = new SimulatedSlack();
-  const outbox = createOutboxWorker({ store: state, client: slack.client, clock, logger: silentLogger });
+  const outbox = createOutboxWorker({
+    store: state,
+    client: slack.client,
+    clock,
+    logger: process.env.SIM_DEBUG ? createLogger("warn") : silentLogger,
+  });
   outbox.start();
   const answers = Rng.keyed(params.seed, STREAM_ANSWERS);
   const clicks: Click[] = [];
@@ -80,6 +86,12 @@ export function createWardenPolicy(input: {
   }) as typeof fetch;
 
   let deps: StopHostDeps & ClaimDeps;
+  const claimMetrics = recentSamples(
+    metrics,
+    Math.max(config.claims.claim_idle_nudge_minutes, config.claims.claim_idle_release_minutes ?? 0) *
+      MINUTE_MS +
+      HOUR_MS,
+  );
   const alerts = createIdleAlerts({
     config,
     metrics,
@@ -102,7 +114,7 @@ export function createWardenPolicy(input: {
     clock,
     logger: silentLogger,
     notifier: outbox,
-    metrics,
+    metrics: claimMetrics,
     fetch: simFetch,
   };
   alerts.restore();
