@@ -128,22 +128,23 @@ export function createWardenPolicy(input: {
   const log = (event: TeamEvent) => world.events.push(event);
   const personId = (person: number) => params.people[person]!.id;
 
-  /** When `person` acts on a message sent now: in minutes, the next working morning, or never. */
+  /**
+   * When `person` acts on a message sent now: within minutes (while awake, 07:00–23:00 local; at
+   * night it waits for the morning), the next working morning, or never; every delay × `slowdown`.
+   */
   function answerAtMs(person: number): number | null {
     const a = params.answers;
+    const cal = world.calendar;
     const draw = answers.next();
-    const delay = answers.logNormal(a.quickMedianMin, a.quickSigma) * MINUTE_MS;
-    const morning = answers.next() * 30 * MINUTE_MS;
-    if (a.nobody) return null;
+    const delayMs = answers.logNormal(a.quickMedianMin, a.quickSigma) * MINUTE_MS;
+    const morningMs = answers.next() * 30 * MINUTE_MS;
+    if (a.nobody || draw >= a.quickShare + a.nextMorningShare) return null;
     const nowMs = world.nowMs;
-    if (draw < a.quickShare) return nowMs + Math.max(MINUTE_MS, delay * a.slowdown);
-    if (draw >= a.quickShare + a.nextMorningShare) return null;
-    const arrival = world.calendar.nextArrivalMs(
-      person,
-      nowMs + (world.calendar.atWork(person, nowMs) ? 12 * HOUR_MS : 0),
-    );
-    if (arrival === null) return null;
-    return nowMs + (arrival + morning - nowMs) * a.slowdown;
+    const quickMs = nowMs + Math.max(MINUTE_MS, delayMs * a.slowdown);
+    const hour = cal.localHour(quickMs);
+    if (draw < a.quickShare && hour >= 7 && hour < 23) return quickMs;
+    const arrival = cal.nextArrivalMs(person, cal.atWork(person, nowMs) ? nowMs + 12 * HOUR_MS : nowMs);
+    return arrival === null ? null : nowMs + (arrival + morningMs - nowMs) * a.slowdown;
   }
 
   function later(person: number, click: Click): void {
