@@ -58,8 +58,9 @@ const summary: OutcomeSummary = {
   currency: DEFAULT_TEAM_PARAMS.currency,
 };
 for (const run of SENSITIVITY_RUNS) {
-  const byVariant = (summary.sensitivity[run.policy] ??= {});
+  const byVariant = summary.sensitivity[run.policy] ?? {};
   byVariant[run.answers] = results.get(run.key)!.figures;
+  summary.sensitivity[run.policy] = byVariant;
 }
 const none = summary.policies.none!;
 const warden = summary.policies["gpu-warden"]!;

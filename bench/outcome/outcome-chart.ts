@@ -13,7 +13,7 @@ const LEFT = 190;
 const RIGHT = 170;
 const TOP = 70;
 
-const escape = (text: string) =>
+const xmlEscape = (text: string) =>
   text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 
 /**
@@ -30,7 +30,7 @@ export function outcomeSvg(summary: OutcomeSummary): string {
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="DejaVu Sans">`,
     `<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`,
-    `<text x="20" y="30" font-size="18" font-weight="bold" fill="#111">${escape(`A simulated month: cost per policy (${summary.currency})`)}</text>`,
+    `<text x="20" y="30" font-size="18" font-weight="bold" fill="#111">${xmlEscape(`A simulated month: cost per policy (${summary.currency})`)}</text>`,
     `<rect x="${LEFT}" y="42" width="14" height="14" fill="#c0392b"/><text x="${LEFT + 20}" y="54" font-size="13" fill="#333">idle (on, every GPU idle)</text>`,
     `<rect x="${LEFT + 220}" y="42" width="14" height="14" fill="#95a5a6"/><text x="${LEFT + 240}" y="54" font-size="13" fill="#333">rest of the total</text>`,
     `<text x="${WIDTH - RIGHT + 12}" y="54" font-size="13" fill="#333">false stops · work lost</text>`,
@@ -40,16 +40,16 @@ export function outcomeSvg(summary: OutcomeSummary): string {
     const total = scale(f.total_cost);
     const idle = scale(f.idle_cost);
     parts.push(
-      `<text x="${LEFT - 10}" y="${y + 22}" font-size="14" text-anchor="end" fill="#111">${escape(name)}</text>`,
+      `<text x="${LEFT - 10}" y="${y + 22}" font-size="14" text-anchor="end" fill="#111">${xmlEscape(name)}</text>`,
       `<rect x="${LEFT}" y="${y + 6}" width="${total.toFixed(1)}" height="24" fill="#95a5a6"/>`,
       `<rect x="${LEFT}" y="${y + 6}" width="${idle.toFixed(1)}" height="24" fill="#c0392b"/>`,
       `<text x="${LEFT + total + 6}" y="${y + 23}" font-size="12" fill="#111">${money(f.total_cost)}</text>`,
-      `<text x="${LEFT + 4}" y="${y + 45}" font-size="11" fill="#c0392b">${escape(`idle ${money(f.idle_cost)}`)}</text>`,
+      `<text x="${LEFT + 4}" y="${y + 45}" font-size="11" fill="#c0392b">${xmlEscape(`idle ${money(f.idle_cost)}`)}</text>`,
       `<text x="${WIDTH - RIGHT + 12}" y="${y + 23}" font-size="13" fill="${f.false_stops > 0 ? "#c0392b" : "#1e8449"}">${f.false_stops} · ${f.work_lost_gpu_hours.toFixed(0)} GPU-h</text>`,
     );
   });
   parts.push(
-    `<text x="20" y="${height - 14}" font-size="11" fill="#555">${escape(`${summary.days} days, seed ${summary.seed}, 4 hosts × 8 GPUs, 6 people. npm run bench -- waste --write-docs`)}</text>`,
+    `<text x="20" y="${height - 14}" font-size="11" fill="#555">${xmlEscape(`${summary.days} days, seed ${summary.seed}, 4 hosts × 8 GPUs, 6 people. npm run bench -- waste --write-docs`)}</text>`,
     "</svg>",
   );
   return parts.join("\n");
