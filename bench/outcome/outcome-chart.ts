@@ -11,6 +11,8 @@ const WIDTH = 900;
 const ROW = 54;
 const LEFT = 190;
 const RIGHT = 170;
+/** Room after the longest bar for its figure. */
+const LABEL = 70;
 const TOP = 70;
 
 const xmlEscape = (text: string) =>
@@ -23,7 +25,7 @@ const xmlEscape = (text: string) =>
 export function outcomeSvg(summary: OutcomeSummary): string {
   const entries = Object.entries(summary.policies);
   const maxCost = Math.max(...entries.map(([, f]) => f.total_cost));
-  const plotWidth = WIDTH - LEFT - RIGHT;
+  const plotWidth = WIDTH - LEFT - RIGHT - LABEL;
   const height = TOP + entries.length * ROW + 50;
   const scale = (value: number) => (value / maxCost) * plotWidth;
   const money = (value: number) => `${Math.round(value).toLocaleString("en-US")}`;
