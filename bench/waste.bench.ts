@@ -16,11 +16,13 @@ import {
 import { report, round } from "./report.ts";
 
 // The outcome benchmark: the simulated team's month under every policy (and the bot's policies with
-// people answering slower, or never), each run in its own process, two at a time. With
-// `--write-docs` it also writes docs/outcome.png and the tables in docs/outcome.md and README.md.
+// people answering slower, or never), each run in its own process, one at a time so that each run's
+// seconds mean something (`--jobs=N` runs N at a time). With `--write-docs` it also writes
+// docs/outcome.png and the tables in docs/outcome.md and README.md.
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
 const writeDocs = process.argv.includes("--write-docs");
+const jobs = Math.max(1, Number(process.argv.find((arg) => arg.startsWith("--jobs="))?.slice(7) ?? 1) || 1);
 const runs = [...POLICY_RUNS, ...SENSITIVITY_RUNS];
 const startedAt = performance.now();
 
@@ -44,7 +46,7 @@ function runOne(key: string): Promise<OutcomeResult> {
 
 const results = new Map<string, OutcomeResult>();
 const queue = [...runs];
-const workers = Array.from({ length: Math.max(1, Math.min(2, cpus().length)) }, async () => {
+const workers = Array.from({ length: Math.min(jobs, cpus().length) }, async () => {
   for (let run = queue.shift(); run !== undefined; run = queue.shift())
     results.set(run.key, await runOne(run.key));
 });
@@ -111,5 +113,6 @@ report({
   days: summary.days,
   seed: summary.seed,
   poll_seconds: 60,
+  jobs,
   wall_seconds: round((performance.now() - startedAt) / 1000, 1),
 });
