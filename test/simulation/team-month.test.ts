@@ -19,7 +19,15 @@ describe("the simulated team month", () => {
       assert.deepEqual(second.figures, first.figures);
       assert.deepEqual(second.events, first.events);
       assert.ok(first.events.some((event) => event.kind === "message" && event.what === "alert"));
-      assert.ok(first.events.some((event) => event.kind === "host-stopped" && event.by === "policy"));
+      const stops = first.events.filter((event) => event.kind === "host-stopped" && event.by === "policy");
+      assert.ok(stops.length > 0);
+      const team = new Set(SHORT.people.map((person) => person.id));
+      for (const stop of stops) {
+        assert.ok(
+          stop.kind === "host-stopped" && team.has(stop.actor),
+          "without auto_stop, only people press Stop",
+        );
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -64,6 +72,15 @@ describe("the simulated team month", () => {
         for (const victim of victims)
           assert.ok(victim, `${month.policy}: a victim of the stop of ${stop.host} is not in the log`);
       }
+    }
+    const botStops = months[2]!.events.filter((e) => e.kind === "host-stopped" && e.by === "policy");
+    assert.ok(botStops.length > 0, "with nobody answering, auto_stop still stops idle hosts");
+    for (const stop of botStops) {
+      assert.equal(
+        stop.kind === "host-stopped" && stop.actor,
+        "gpu-warden",
+        "only the bot's countdown stops",
+      );
     }
     assert.ok(months[0]!.figures.false_stops > 0, "autostop-5 interrupts runs during setup and stage gaps");
     assert.ok(months[1]!.figures.work_lost_gpu_hours > 0, "nightly interrupts long runs");
