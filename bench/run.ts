@@ -3,13 +3,15 @@ import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-// Runs each benchmark (`bench/<name>.bench.ts`) in its own process: `npm run bench [-- NAME…]`.
+// Runs each benchmark (`bench/<name>.bench.ts`) in its own process: `npm run bench [-- NAME… --FLAG…]`.
 const here = dirname(fileURLToPath(import.meta.url));
 const all = readdirSync(here)
   .filter((file) => file.endsWith(".bench.ts"))
   .map((file) => file.slice(0, -".bench.ts".length))
   .sort();
-const wanted = process.argv.slice(2);
+const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
+/** Options such as `--write-docs` go to every benchmark run. */
+const flags = process.argv.slice(2).filter((arg) => arg.startsWith("--"));
 const unknown = wanted.filter((name) => !all.includes(name));
 if (unknown.length > 0) {
   process.stderr.write(`unknown benchmark(s): ${unknown.join(", ")}; known: ${all.join(", ")}\n`);
@@ -19,7 +21,7 @@ let failures = 0;
 for (const name of wanted.length > 0 ? wanted : all) {
   const result = spawnSync(
     process.execPath,
-    ["--import", "tsx", "--expose-gc", join(here, `${name}.bench.ts`)],
+    ["--import", "tsx", "--expose-gc", join(here, `${name}.bench.ts`), ...flags],
     {
       stdio: "inherit",
       env: { ...process.env, TZ: "UTC" },

@@ -1,0 +1,41 @@
+/** The simulation's event log: what happened, in order, with the ids that tie a stop to its victims. */
+export type TeamEvent =
+  | {
+      kind: "run-started";
+      atMs: number;
+      runId: number;
+      person: string;
+      host: string;
+      gpus: number;
+      /** The run this one restarts after an interruption, if any. */
+      restartOf: number | null;
+    }
+  | { kind: "run-finished"; atMs: number; runId: number; host: string }
+  | { kind: "notebook-opened"; atMs: number; notebookId: number; person: string; host: string }
+  | { kind: "notebook-closed"; atMs: number; notebookId: number; host: string }
+  | { kind: "host-started"; atMs: number; host: string; person: string; readyAtMs: number }
+  | {
+      kind: "host-stopped";
+      atMs: number;
+      host: string;
+      /** `policy` (the bot or the baseline rule), or a person tidying up by hand. */
+      by: "policy" | "person";
+      actor: string;
+      /** Runs in progress on the host (setup and stage gaps included): each a false stop. */
+      interruptedRuns: Array<{ runId: number; person: string; lostGpuHours: number }>;
+      /** Notebooks holding memory; `comesBackWithinDay`: its person was coming back within 24 h. */
+      notebooks: Array<{ notebookId: number; person: string; comesBackWithinDay: boolean }>;
+      falseStop: boolean;
+      /** Minutes the host had been on with every GPU idle; `null` when a GPU was busy. */
+      idleForMin: number | null;
+    }
+  | { kind: "start-wait"; atMs: number; person: string; host: string; waitMin: number }
+  | { kind: "message"; atMs: number; to: string; what: "alert" | "dm" | "escalation" | "notice" }
+  | {
+      kind: "answer";
+      atMs: number;
+      person: string;
+      host: string;
+      action: "keep" | "stop" | "claim" | "still-using" | "release" | "nothing";
+      outcome: string;
+    };

@@ -1,0 +1,189 @@
+import { createOutboxWorker } from "../bot/outbox-worker.ts";
+import { DAY_MS, HOUR_MS, type ManualClock, MINUTE_MS } from "../shared/clock.ts";
+import { silentLogger } from "../shared/logger.ts";
+import type { Source } from "../sources/observation.ts";
+import { createBotStateStore } from "../store/bot-state-store.ts";
+import { createCostStores } from "../store/cost-stores.ts";
+import { createMetricsStore } from "../store/metrics-store.ts";
+import { openDatabase } from "../store/open-database.ts";
+import { idlePolicyOf } from "../usecases/alert-policy.ts";
+import type { ClaimDeps } from "../usecases/claim-deps.ts";
+import { claimGpus } from "../usecases/claim-gpus.ts";
+import { costWardenDepsOf } from "../usecases/cost-warden-deps.ts";
+import { createIdleAlerts } from "../usecases/idle-alerts.ts";
+import { pollFleet } from "../usecases/poll-fleet.ts";
+import { releaseClaims } from "../usecases/release-claims.ts";
+import { type StopHostDeps, stopAutomatically, stopHost } from "../usecases/stop-host.ts";
+import { tickClaims } from "../usecases/tick-claims.ts";
+import { recentSamples } from "./recent-samples.ts";
+import { SimulatedSlack } from "./simulated-slack.ts";
+import { type Click, createTeamAnswers } from "./team-answers.ts";
+import { SIM_STOP_URL, teamConfig } from "./team-config.ts";
+import type { TeamLedger } from "./team-ledger.ts";
+import type { TeamPolicy } from "./team-policy.ts";
+import { Rng } from "./team-random.ts";
+import { observeHost } from "./team-readings.ts";
+import type { SimRun } from "./team-work.ts";
+import type { PeopleHooks, TeamWorld } from "./team-world.ts";
+
+const STREAM_CLAIMS = 10;
+
+/**
+ * The `gpu-warden` policy: the project's own poll, store, idle checks, alert lifecycle, outbox,
+ * claims job, stop, keep and claim use-cases, composed as `src/main.ts` composes them, over the
+ * simulated fleet. The people read what the outbox delivers and press the buttons (the use-cases the
+ * listeners call) after a delay drawn per message; the stop webhook switches the simulated host off.
+ */
+export function createWardenPolicy(input: {
+  world: TeamWorld;
+  ledger: TeamLedger;
+  clock: ManualClock;
+  autoStop: boolean;
+  storePath?: string;
+}): TeamPolicy {
+  const { world, ledger, clock } = input;
+  const params = world.params;
+  const config = teamConfig(params, { autoStop: input.autoStop, storePath: input.storePath ?? ":memory:" });
+  const db = openDatabase(config.store.path);
+  const metrics = createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 });
+  const state = createBotStateStore(db);
+  const costWarden = costWardenDepsOf({
+    config,
+    metrics,
+    stores: createCostStores(db),
+    audit: state.audit,
+    clock,
+    pendingReclaims: null,
+  });
+  const slack = new SimulatedSlack();
+  const outbox = createOutboxWorker({
+    store: state,
+    client: slack.client,
+    clock,
+    logger: silentLogger,
+  });
+  outbox.start();
+  const clicks: Click[] = [];
+  const claimsOfRun = new Map<number, number[]>();
+
+  const simFetch = (async (url: string | URL | Request, init?: RequestInit) => {
+    const host = String(url).slice(SIM_STOP_URL.length + 1);
+    const body = JSON.parse(String(init?.body ?? "{}")) as { actor?: string; reason?: string };
+    const by = body.reason === "/gpu stop" ? "person" : "policy";
+    world.powerOff(host, by, body.actor ?? "gpu-warden", ledger.idleForMin(host));
+    return new Response("switched off", { status: 200 });
+  }) as typeof fetch;
+
+  let deps: StopHostDeps & ClaimDeps;
+  const claimMetrics = recentSamples(
+    metrics,
+    Math.max(config.claims.claim_idle_nudge_minutes, config.claims.claim_idle_release_minutes ?? 0) *
+      MINUTE_MS +
+      HOUR_MS,
+  );
+  const alerts = createIdleAlerts({
+    config,
+    metrics,
+    state,
+    notifier: outbox,
+    warden: costWarden.wardens,
+    clock,
+    logger: silentLogger,
+    stopAutomatically: async (host, alertId) => {
+      await stopAutomatically(deps, host, alertId);
+    },
+  });
+  deps = {
+    config,
+    idlePolicy: idlePolicyOf(config),
+    state,
+    fleet: alerts,
+    alerts,
+    warden: costWarden.wardens,
+    clock,
+    logger: silentLogger,
+    notifier: outbox,
+    metrics: claimMetrics,
+    fetch: simFetch,
+  };
+  alerts.restore();
+
+  const source: Source = {
+    kind: "simulated",
+    hosts: params.hosts.map((host) => host.name),
+    poll: async () => world.hosts.map((host) => observeHost(world, host)),
+  };
+
+  const people = createTeamAnswers({ world, deps, clicks });
+  const personId = (person: number) => params.people[person]!.id;
+
+  const claimRng = Rng.keyed(params.seed, STREAM_CLAIMS);
+  const hooks: PeopleHooks = {
+    runStarted(run: SimRun) {
+      if (!claimRng.chance(params.claims.claimChance)) return;
+      const hours = Math.min(config.claims.max_days * 24, Math.ceil(run.plan.trainMin / 60) + 2);
+      const result = claimGpus(deps, {
+        actor: personId(run.person),
+        target: { kind: "slots", slots: { host: run.host, gpus: [...run.gpus].sort((a, b) => a - b) } },
+        durationMs: hours * HOUR_MS,
+      });
+      if (result.kind === "claimed")
+        claimsOfRun.set(
+          run.id,
+          result.groups.flatMap((group) => group.claimIds),
+        );
+    },
+    runFinishedNoticed(run: SimRun) {
+      const claimIds = claimsOfRun.get(run.id);
+      claimsOfRun.delete(run.id);
+      if (claimIds === undefined || !claimRng.chance(params.claims.releaseChance)) return;
+      releaseClaims(deps, { actor: personId(run.person), target: { kind: "ids", claimIds } });
+    },
+    tidy(person: number, host: string) {
+      clicks.push(async () => {
+        const result = await stopHost(deps, { host, actor: personId(person), reason: "/gpu stop" });
+        if (result.kind === "refused" && result.reason === "not-allowed") {
+          world.powerOff(host, "person", personId(person), ledger.idleForMin(host));
+        }
+      });
+    },
+  };
+
+  let lastPruneDay = 0;
+  return {
+    name: input.autoStop ? "gpu-warden-autostop" : "gpu-warden",
+    hooks,
+    async step(nowMs: number) {
+      const result = await pollFleet({
+        sources: [source],
+        store: metrics,
+        clock,
+        logger: silentLogger,
+        metrics: null,
+        timeoutMs: 54_000,
+      });
+      alerts.onPoll(result);
+      await alerts.settled();
+      while (clicks.length > 0) await clicks.shift()!();
+      await alerts.settled();
+      tickClaims(deps, nowMs);
+      await outbox.drain();
+      people.read(slack.take());
+      people.readEscalations();
+      const day = Math.floor((nowMs - params.startMs) / DAY_MS);
+      if (day > lastPruneDay) {
+        lastPruneDay = day;
+        while (!metrics.rollup(nowMs, config.policy.idle_util_pct, 24).complete) {}
+        while (
+          !metrics.prune(nowMs, config.store.raw_retention_days, config.store.rollup_retention_days, 500)
+            .complete
+        ) {}
+      }
+    },
+    async close() {
+      await alerts.settled();
+      await outbox.stop();
+      db.close();
+    },
+  };
+}
