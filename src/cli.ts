@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { describeConfig, describeConfigError } from "./config/describe-config.ts";
 import { ConfigError, type LoadedConfig, loadConfig } from "./config/load-config.ts";
 import { collectOnce, reportOnce, StoreMissingError, startBot } from "./main.ts";
+import { startPlayground } from "./playground/start-playground.ts";
 import { fleetTable } from "./reports/fleet-table.ts";
 import { createLogger } from "./shared/logger.ts";
 import { ReportRangeError } from "./usecases/ledger-report.ts";
@@ -12,7 +13,11 @@ import { ledgerCsv, ledgerTable } from "./usecases/ledger-table.ts";
 const USAGE = `gpu-warden — keeps a team's GPU machines busy or switched off
 
 usage:
-  gpu-warden start [--config FILE]              poll the fleet, alert, serve /healthz and /metrics
+  gpu-warden start [--config FILE] [--playground | --no-playground]
+                                                poll the fleet, alert, serve /healthz and /metrics;
+                                                with no Slack tokens (or --playground) it serves
+                                                the playground: a local Slack-like page with a
+                                                simulated fleet, at http://127.0.0.1:3000/
   gpu-warden collect --once [--json] [--config FILE]
                                                 poll every host once and print one line per host
   gpu-warden check-config [--config FILE]       validate the configuration and summarise it
@@ -97,7 +102,15 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
       return 0;
     }
     case "start": {
-      const bot = await startBot(context);
+      const playground =
+        values.playground === true || (values["no-playground"] !== true && !slackTokensSet(loaded.env));
+      const bot = playground ? await startPlayground(context) : await startBot(context);
+      if ("url" in bot) {
+        io.stdout.write(
+          `gpu-warden playground: ${bot.url} (a local Slack with a simulated fleet; ` +
+            `nothing real is touched; --no-playground prints alerts here instead)\n`,
+        );
+      }
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {
           logger.info({ signal }, "shutting down");
@@ -130,6 +143,8 @@ function parse(argv: readonly string[]) {
       since: { type: "string" },
       until: { type: "string" },
       csv: { type: "boolean" },
+      playground: { type: "boolean" },
+      "no-playground": { type: "boolean" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
     },
@@ -142,10 +157,21 @@ function parse(argv: readonly string[]) {
   if (command !== "collect" && (values.once || values.json)) {
     throw new UsageError(`--once and --json go with 'collect', not '${command}'`);
   }
+  if (command !== "start" && (values.playground || values["no-playground"])) {
+    throw new UsageError(`--playground and --no-playground go with 'start', not '${command}'`);
+  }
+  if (values.playground && values["no-playground"]) {
+    throw new UsageError("--playground or --no-playground, not both");
+  }
   if (command !== "report" && (values.since !== undefined || values.until !== undefined || values.csv)) {
     throw new UsageError(`--since, --until and --csv go with 'report', not '${command}'`);
   }
   return { command, values };
+}
+
+/** Slack tokens for Socket Mode or HTTP mode are set. */
+function slackTokensSet(env: LoadedConfig["env"]): boolean {
+  return env.slackBotToken !== null && (env.slackAppToken !== null || env.slackSigningSecret !== null);
 }
 
 function packageVersion(): string {

@@ -7,19 +7,20 @@ import { registerListeners } from "./bot/listeners/index.ts";
 import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "./bot/outbox-worker.ts";
 import type { LoadedConfig } from "./config/load-config.ts";
 import type { Config } from "./config/schema.ts";
+import type { JobTimer } from "./jobs/job-timer.ts";
 import { ledgerJob } from "./jobs/ledger-job.ts";
 import { reclaimReviewJob } from "./jobs/reclaim-review-job.ts";
 import { type Job, scheduleJobs } from "./jobs/schedule-jobs.ts";
 import { summaryJob } from "./jobs/summary-job.ts";
 import { wardenAnnounceJob } from "./jobs/warden-announce-job.ts";
-import { type RunningHttpServer, startHttpServer } from "./observability/http-server.ts";
+import { type HttpServerDeps, type RunningHttpServer, startHttpServer } from "./observability/http-server.ts";
 import { createMetrics } from "./observability/metrics.ts";
 import { fleetLine } from "./reports/fleet-line.ts";
 import { type Clock, DAY_MS, MINUTE_MS, systemClock } from "./shared/clock.ts";
 import { cronForInterval } from "./shared/cron-for-interval.ts";
 import type { Logger } from "./shared/logger.ts";
 import { createSources } from "./sources/create-sources.ts";
-import type { HostObservation } from "./sources/observation.ts";
+import type { HostObservation, Source } from "./sources/observation.ts";
 import { createBotStateStore } from "./store/bot-state-store.ts";
 import { createCostStores } from "./store/cost-stores.ts";
 import { createMetricsStore } from "./store/metrics-store.ts";
@@ -48,12 +49,23 @@ export interface BotContext {
   /** Where the console mode (no Slack tokens) prints the fleet and its alerts. */
   stdout: NodeJS.WritableStream;
   clock?: Clock;
+  /** The playground: its own sources, a timer on its clock, its page on the bot's HTTP port. */
+  sources?: Source[];
+  jobTimer?: JobTimer;
+  httpRoutes?: HttpServerDeps["extra"];
 }
 
 export interface RunningBot {
   httpUrl: string;
   mode: "socket" | "http" | "console";
   pollNow(): Promise<void>;
+  /** Runs a job now (see `RunningJobs.runNow`). */
+  runNow(job: string): Promise<void>;
+  /**
+   * Writes the simulated fleet's history from the last poll up to `untilMs`, one cycle per poll
+   * interval: what the polls would have written had the clock not jumped (the playground).
+   */
+  fillSimulated(untilMs: number): number;
   stop(): Promise<void>;
 }
 
@@ -122,7 +134,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   const { logger } = context;
   const clock = context.clock ?? systemClock;
   const metrics = createMetrics();
-  const sources = createSources(config, { ...context, clock });
+  const sources = context.sources ?? createSources(config, { ...context, clock });
   const db = openDatabase(config.store.path);
   const store = createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 });
   const state = createBotStateStore(db);
@@ -255,7 +267,11 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     if (started.mode === "http") {
       httpUrl = started.url ?? `http://${config.http.host}:${port}`;
     } else {
-      http = await startHttpServer({ registry: metrics.registry, health }, config.http.host, port);
+      http = await startHttpServer(
+        { registry: metrics.registry, health, ...(context.httpRoutes && { extra: context.httpRoutes }) },
+        config.http.host,
+        port,
+      );
       httpUrl = http.url;
     }
     outbox?.start();
@@ -290,6 +306,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     ],
     logger,
     { store: costStores.jobRuns, clock },
+    context.jobTimer,
   );
   const mode = slack?.mode ?? "console";
   logger.info({ url: httpUrl, mode, sources: sources.map((s) => s.kind) }, "gpu-warden started");
@@ -297,6 +314,17 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     httpUrl,
     mode,
     pollNow: () => running.runNow("poll"),
+    runNow: (job) => running.runNow(job),
+    fillSimulated(untilMs) {
+      const fromMs = lastPollAtMs ?? clock.now();
+      const stepMs = config.poll.interval_seconds * 1000;
+      if (untilMs - fromMs <= stepMs) return 0;
+      return backfillSimulated(sources, store, {
+        nowMs: untilMs,
+        windowMs: untilMs - fromMs - stepMs,
+        stepMs,
+      });
+    },
     async stop() {
       await running.stop();
       await alerts.settled();

@@ -1,0 +1,278 @@
+import { readFile } from "node:fs/promises";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ClockTimer } from "../jobs/clock-timer.ts";
+import type { RunningBot } from "../main.ts";
+import type { Logger } from "../shared/logger.ts";
+import { HOST_MODES, type HostMode } from "./controlled-fleet.ts";
+import { clockState, pageSnapshot, type SnapshotSources } from "./page-snapshot.ts";
+import { PLAYGROUND_CHANNEL, PLAYGROUND_USERS } from "./playground-config.ts";
+import { isObject, type JsonObject } from "./slack-emulator/json.ts";
+
+export interface PageRouteDeps extends SnapshotSources {
+  timer: ClockTimer;
+  /** The bot, once started (the routes exist before it: they are served on its port). */
+  bot: () => RunningBot | null;
+  logger: Logger;
+}
+
+export interface PageRoutes {
+  handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  /** Tells open pages that something changed (they fetch their snapshot again). */
+  changed(): void;
+  close(): void;
+}
+
+const PAGE_DIR = new URL("./page/", import.meta.url);
+const STATIC: Readonly<Record<string, string>> = {
+  "/": "index.html",
+  "/page/app.js": "app.js",
+  "/page/blocks.js": "blocks.js",
+  "/page/mrkdwn.js": "mrkdwn.js",
+  "/page/style.css": "style.css",
+};
+const TYPES: Readonly<Record<string, string>> = {
+  html: "text/html; charset=utf-8",
+  js: "text/javascript; charset=utf-8",
+  css: "text/css; charset=utf-8",
+  png: "image/png",
+  csv: "text/csv; charset=utf-8",
+};
+const RATES = [1, 60, 600];
+
+/**
+ * The playground page and its API on the bot's HTTP port: the page's files, a snapshot per person
+ * (`GET /api/state?user=`), server-sent change events (`GET /api/events`), what a person does
+ * (`POST /api/command|click|submit|close|home`, through the emulator as Slack would deliver it),
+ * the fleet panel (`POST /api/fleet`) and the clock control (`POST /api/clock`), and uploaded files.
+ */
+export function pageRoutes(deps: PageRouteDeps): PageRoutes {
+  const { emulator, fleet } = deps;
+  const streams = new Set<ServerResponse>();
+  let version = 0;
+  let lastPrint = "";
+  const changed = () => {
+    version++;
+    for (const stream of streams) stream.write(`event: change\ndata: ${version}\n\n`);
+  };
+  const watch = setInterval(() => {
+    const print = fingerprint(deps);
+    if (print !== lastPrint) {
+      lastPrint = print;
+      changed();
+    }
+  }, 100);
+  const keepAlive = setInterval(() => {
+    for (const stream of streams) stream.write(": keep-alive\n\n");
+  }, 15_000);
+
+  const actions: Record<string, (body: JsonObject) => Promise<object>> = {
+    command: async (body) => {
+      const text = String(body.text ?? "")
+        .replace(/^\s*\/gpu\b/, "")
+        .trim();
+      const delivery = await emulator.slashCommand({
+        user: userOf(body),
+        text,
+        channel: PLAYGROUND_CHANNEL.id,
+      });
+      return { acked: delivery.acked };
+    },
+    click: async (body) => {
+      const args: Parameters<typeof emulator.clickButton>[0] = {
+        user: userOf(body),
+        actionId: String(body.actionId),
+      };
+      if (typeof body.value === "string") args.value = body.value;
+      if (typeof body.blockId === "string") args.blockId = body.blockId;
+      if (typeof body.viewId === "string") args.view = { id: body.viewId };
+      else args.message = { channel: String(body.channel), ts: String(body.ts) };
+      const delivery = await emulator.clickButton(args);
+      return { acked: delivery.acked };
+    },
+    submit: async (body) => {
+      const values = isObject(body.values) ? (body.values as Record<string, Record<string, unknown>>) : {};
+      const delivery = await emulator.submitView({ user: userOf(body), viewId: String(body.viewId), values });
+      return { acked: delivery.acked };
+    },
+    close: async (body) => {
+      await emulator.closeView({ user: userOf(body), viewId: String(body.viewId) });
+      return {};
+    },
+    home: async (body) => {
+      await emulator.event({ type: "app_home_opened", user: userOf(body) });
+      return {};
+    },
+    fleet: async (body) => {
+      const mode = String(body.mode) as HostMode;
+      if (!HOST_MODES.includes(mode)) throw new BadRequest(`unknown mode ${mode}`);
+      fleet.setMode(String(body.host), mode);
+      changed();
+      await deps.bot()?.pollNow();
+      return {};
+    },
+    clock: async (body) => {
+      await clockAction(deps, String(body.action), Number(body.rate));
+      changed();
+      return clockState(deps);
+    },
+  };
+
+  return {
+    changed,
+    close() {
+      clearInterval(watch);
+      clearInterval(keepAlive);
+      for (const stream of streams) stream.end();
+      streams.clear();
+    },
+    async handle(req, res) {
+      const url = new URL(req.url ?? "/", "http://playground");
+      const path = url.pathname;
+      const file = STATIC[path];
+      if (req.method === "GET" && file !== undefined) {
+        const body = await readFile(new URL(file, PAGE_DIR));
+        res.writeHead(200, { "content-type": TYPES[file.split(".").pop() ?? ""] ?? "text/plain" }).end(body);
+        return true;
+      }
+      if (req.method === "GET" && path === "/api/state") {
+        const user = url.searchParams.get("user") ?? PLAYGROUND_USERS[0]?.id ?? "";
+        sendJson(res, 200, pageSnapshot(deps, user));
+        return true;
+      }
+      if (req.method === "GET" && path === "/api/events") {
+        res.writeHead(200, {
+          "content-type": "text/event-stream",
+          "cache-control": "no-cache",
+          connection: "keep-alive",
+        });
+        res.write(`event: change\ndata: ${version}\n\n`);
+        streams.add(res);
+        req.on("close", () => streams.delete(res));
+        return true;
+      }
+      if (req.method === "GET" && path.startsWith("/files/")) return sendFile(deps, path, url, res);
+      const action = path.startsWith("/api/") ? actions[path.slice("/api/".length)] : undefined;
+      if (req.method === "POST" && action !== undefined) {
+        try {
+          sendJson(res, 200, { ok: true, ...(await action(await readJson(req))) });
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          deps.logger.warn({ path, err: error }, "playground action refused");
+          sendJson(res, error instanceof BadRequest ? 400 : 409, { ok: false, error: message });
+        } finally {
+          changed();
+        }
+        return true;
+      }
+      return false;
+    },
+  };
+}
+
+class BadRequest extends Error {}
+
+function userOf(body: JsonObject): string {
+  const user = String(body.user ?? "");
+  if (!PLAYGROUND_USERS.some((known) => known.id === user)) throw new BadRequest(`unknown user ${user}`);
+  return user;
+}
+
+/**
+ * Speeds (1, 60, 600), pause, resume, and the two jumps. A jump holds the job timer, writes the
+ * fleet's history over the skipped time and rolls it up (as the bot would have, running), moves
+ * the clock, then lets the timer fire what fell due: once each, like a bot catching up.
+ */
+async function clockAction(deps: PageRouteDeps, action: string, rate: number): Promise<void> {
+  const { clock } = deps;
+  switch (action) {
+    case "rate":
+      if (!RATES.includes(rate)) throw new BadRequest(`rate must be one of ${RATES.join(", ")}`);
+      clock.setRate(rate);
+      if (clock.paused) clock.resume();
+      return;
+    case "pause":
+      clock.pause();
+      return;
+    case "resume":
+      clock.resume();
+      return;
+    case "next-summary":
+    case "next-month": {
+      const state = clockState(deps);
+      const targetMs = action === "next-summary" ? state.nextSummaryMs : state.nextMonthMs;
+      if (targetMs === null) throw new BadRequest("the summary is turned off");
+      await jumpTo(deps, targetMs + 5_000);
+      return;
+    }
+    default:
+      throw new BadRequest(`unknown clock action ${action}`);
+  }
+}
+
+async function jumpTo(deps: PageRouteDeps, targetMs: number): Promise<void> {
+  const { clock, timer } = deps;
+  const bot = deps.bot();
+  if (bot === null) throw new Error("the bot is still starting");
+  timer.hold();
+  try {
+    const cycles = bot.fillSimulated(targetMs);
+    clock.jumpTo(targetMs);
+    await bot.runNow("rollup");
+    await bot.pollNow();
+    deps.logger.info({ toMs: targetMs, cycles }, "playground clock jumped");
+  } finally {
+    timer.release();
+  }
+}
+
+async function sendFile(deps: PageRouteDeps, path: string, url: URL, res: ServerResponse): Promise<boolean> {
+  const id = decodeURIComponent(path.split("/")[2] ?? "");
+  const file = deps.emulator.state.files.get(id);
+  if (file?.bytes === undefined) return false;
+  const extension = file.filename.split(".").pop()?.toLowerCase() ?? "";
+  const headers: Record<string, string> = { "content-type": TYPES[extension] ?? "application/octet-stream" };
+  if (url.searchParams.has("download")) {
+    headers["content-disposition"] = `attachment; filename="${file.filename.replace(/[^\w.-]/g, "_")}"`;
+  }
+  res.writeHead(200, headers).end(file.bytes);
+  return true;
+}
+
+/** Cheap to compute, and different whenever anyone could see something new. */
+function fingerprint({ emulator, fleet, clock }: SnapshotSources): string {
+  const { state } = emulator;
+  let posts = 0;
+  for (const record of state.responseUrls.values()) posts += record.posts.length;
+  let views = 0;
+  for (const view of state.views.values())
+    views += view.versions.length + (view.errors === undefined ? 0 : 1);
+  const stacks = [...state.modalStacks.values()].map((stack) => stack.join(",")).join(";");
+  return [
+    state.calls.length,
+    posts,
+    state.ephemerals.length,
+    state.failures.length,
+    views,
+    stacks,
+    fleet.version,
+    clock.paused,
+    clock.rate,
+  ].join("|");
+}
+
+async function readJson(req: IncomingMessage): Promise<JsonObject> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  try {
+    const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
+    if (!isObject(parsed)) throw new BadRequest("a JSON object is expected");
+    return parsed;
+  } catch (error) {
+    if (error instanceof SyntaxError) throw new BadRequest("invalid JSON");
+    throw error;
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(body));
+}
