@@ -1,4 +1,5 @@
 import { slotsBetween } from "../checks/cadence.ts";
+import { COMMANDS } from "../bot/command-table.ts";
 import type { Config } from "../config/schema.ts";
 import { DAY_MS } from "../shared/clock.ts";
 import { dayjs } from "../shared/time.ts";
@@ -63,7 +64,10 @@ export interface PageSnapshot {
   team: string;
   users: readonly PlaygroundUser[];
   channel: { id: string; name: string; messages: PageMessage[] };
-  dm: PageMessage[];
+  /** The bot's DM with `me` (its id is null until the bot first writes). */
+  dm: { id: string | null; messages: PageMessage[] };
+  /** `/gpu` forms from the command table, for the composer's suggestions. */
+  commands: Array<{ text: string; summary: string }>;
   ephemerals: PageEphemeral[];
   home: { id: string; view: JsonObject } | null;
   modal: { id: string; view: JsonObject; errors: Record<string, string>; depth: number } | null;
@@ -99,6 +103,10 @@ export function pageSnapshot(sources: SnapshotSources, me: string): PageSnapshot
         .map((m) => pageMessage(sources, m, channel.thread(m.ts))),
     },
     dm: dmMessages(sources, me),
+    commands: COMMANDS.map((command) => ({
+      text: `/gpu ${command.example ?? command.usage}`,
+      summary: command.summary,
+    })),
     ephemerals: emulator.ephemerals(me).map((m) => ({
       ts: m.ts,
       atMs: simulatedAtTs(sources.clock, m.ts),
@@ -155,12 +163,15 @@ function fleetRows({ fleet, clock }: Pick<SnapshotSources, "fleet" | "clock">): 
   });
 }
 
-function dmMessages(sources: SnapshotSources, me: string): PageMessage[] {
+function dmMessages(sources: SnapshotSources, me: string): PageSnapshot["dm"] {
   const { emulator } = sources;
   const dm = [...emulator.state.channels.values()].find((c) => c.kind === "im" && c.imUser === me);
-  if (dm === undefined) return [];
+  if (dm === undefined) return { id: null, messages: [] };
   const view = emulator.channel(dm.id);
-  return view.messages.slice(-SHOWN_MESSAGES).map((m) => pageMessage(sources, m, view.thread(m.ts)));
+  return {
+    id: dm.id,
+    messages: view.messages.slice(-SHOWN_MESSAGES).map((m) => pageMessage(sources, m, view.thread(m.ts))),
+  };
 }
 
 function pageMessage(
