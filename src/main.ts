@@ -62,10 +62,11 @@ export interface RunningBot {
   /** Runs a job now (see `RunningJobs.runNow`). */
   runNow(job: string): Promise<void>;
   /**
-   * Writes the simulated fleet's history from the last poll up to `untilMs`, one cycle per poll
-   * interval: what the polls would have written had the clock not jumped (the playground).
+   * After the clock jumped (the playground): writes the simulated fleet's history from the last poll
+   * up to now, one cycle per poll interval — what the polls would have written — and rebuilds the
+   * idle states from it, as at start-up. Returns the cycles written.
    */
-  fillSimulated(untilMs: number): number;
+  catchUpSimulated(): number;
   stop(): Promise<void>;
 }
 
@@ -315,15 +316,14 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     mode,
     pollNow: () => running.runNow("poll"),
     runNow: (job) => running.runNow(job),
-    fillSimulated(untilMs) {
-      const fromMs = lastPollAtMs ?? clock.now();
+    catchUpSimulated() {
+      const nowMs = clock.now();
       const stepMs = config.poll.interval_seconds * 1000;
-      if (untilMs - fromMs <= stepMs) return 0;
-      return backfillSimulated(sources, store, {
-        nowMs: untilMs,
-        windowMs: untilMs - fromMs - stepMs,
-        stepMs,
-      });
+      const fromMs = lastPollAtMs ?? nowMs;
+      if (nowMs - fromMs <= stepMs) return 0;
+      const cycles = backfillSimulated(sources, store, { nowMs, windowMs: nowMs - fromMs - stepMs, stepMs });
+      alerts.restore();
+      return cycles;
     },
     async stop() {
       await running.stop();

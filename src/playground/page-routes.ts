@@ -215,8 +215,8 @@ async function jumpTo(deps: PageRouteDeps, targetMs: number): Promise<void> {
   if (bot === null) throw new Error("the bot is still starting");
   timer.hold();
   try {
-    const cycles = bot.fillSimulated(targetMs);
     clock.jumpTo(targetMs);
+    const cycles = bot.catchUpSimulated();
     await bot.runNow("rollup");
     await bot.pollNow();
     deps.logger.info({ toMs: targetMs, cycles }, "playground clock jumped");

@@ -1,5 +1,5 @@
-import { slotsBetween } from "../checks/cadence.ts";
 import { COMMANDS } from "../bot/command-table.ts";
+import { slotsBetween } from "../checks/cadence.ts";
 import type { Config } from "../config/schema.ts";
 import { DAY_MS } from "../shared/clock.ts";
 import { dayjs } from "../shared/time.ts";

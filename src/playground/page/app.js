@@ -202,12 +202,16 @@ function messageNode(message, channel, withReplies) {
   else if (message.text)
     main.insertAdjacentHTML("beforeend", `<div class="bk-text">${mrkdwn(message.text, names())}</div>`);
   for (const file of message.files) main.append(fileNode(file));
-  if (withReplies && message.replies.length > 0) {
+  if (withReplies) {
     const open = document.createElement("button");
     open.type = "button";
     open.className = "replies";
     open.dataset.focus = `thread:${message.ts}`;
-    open.textContent = `${message.replies.length} ${message.replies.length === 1 ? "reply" : "replies"} · last at ${timeText(message.replies.at(-1).atMs)}`;
+    const count = message.replies.length;
+    open.textContent =
+      count === 0
+        ? "Open thread"
+        : `${count} ${count === 1 ? "reply" : "replies"} · last at ${timeText(message.replies.at(-1).atMs)}`;
     open.addEventListener("click", () => openThread(message.ts));
     main.append(open);
   }
@@ -406,7 +410,6 @@ $("user").addEventListener("change", (event) => {
   ui.me = event.target.value;
   localStorage.setItem("gw-user", ui.me);
   ui.seenDm = 0;
-  ui.thread = null;
   if (ui.view === "home") void post("/api/home", {});
   void refresh();
 });
