@@ -105,13 +105,9 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
       const playground =
         values.playground === true || (values["no-playground"] !== true && !slackTokensSet(loaded.env));
       const bot = playground ? await startPlayground(context) : await startBot(context);
-      if ("url" in bot) {
-        io.stdout.write(
-          `gpu-warden playground: ${bot.url} (a local Slack with a simulated fleet; ` +
-            `nothing real is touched; --no-playground prints alerts here instead)\n`,
-        );
-      }
-      await new Promise<void>((resolve) => {
+      // NOTE: the signal handlers go in before the URL is printed: whoever reads that line may
+      // stop the process at once.
+      const stopped = new Promise<void>((resolve) => {
         const stop = (signal: string) => {
           logger.info({ signal }, "shutting down");
           bot.stop().then(resolve, (error: unknown) => {
@@ -122,6 +118,13 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
         process.once("SIGINT", () => stop("SIGINT"));
         process.once("SIGTERM", () => stop("SIGTERM"));
       });
+      if ("url" in bot) {
+        io.stdout.write(
+          `gpu-warden playground: ${bot.url} (a local Slack with a simulated fleet; ` +
+            `nothing real is touched; --no-playground prints alerts here instead)\n`,
+        );
+      }
+      await stopped;
       return 0;
     }
     default:
