@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { after, before, describe, it } from "node:test";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, chromium, type Locator, type Page } from "playwright-core";
 import { parseConfig, readEnv } from "../../src/config/load-config.ts";
 import { ADMIN, CLAIMANT, OWNER, STRANGER, WARDEN } from "../../src/playground/playground-config.ts";
 import { type RunningPlayground, startPlayground } from "../../src/playground/start-playground.ts";
@@ -67,10 +67,14 @@ describe("the playground in a real browser (Debian's chromium via playwright-cor
 
   const message = (text: string) => page.locator("#pane article.msg", { hasText: text }).last();
   const viewAs = (user: string) => page.selectOption("#user", user);
-  const shot = async (name: string) => {
+  /** A screenshot for the README with `top` scrolled to the top of the conversation. */
+  const shot = async (name: string, top: Locator, height = 900) => {
     if (SCREENSHOTS === undefined) return;
     mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.setViewportSize({ width: 1440, height });
+    await top.evaluate((node) => node.scrollIntoView({ block: "start" }));
     await page.screenshot({ path: join(SCREENSHOTS, `playground-${name}.png`) });
+    await page.setViewportSize({ width: 1440, height: 900 });
   };
 
   it("shows an idle alert; a stranger's Stop is refused, the owner's is confirmed and stops the host", async () => {
@@ -82,7 +86,7 @@ describe("the playground in a real browser (Debian's chromium via playwright-cor
     await alert.waitFor({ timeout: SHOWN_MS });
     assert.ok(performance.now() - started < SHOWN_MS);
     assert.match((await alert.textContent()) ?? "", /Owner: @alice/);
-    await shot("channel");
+    await shot("channel", alert);
 
     await viewAs(STRANGER);
     await alert.getByRole("button", { name: "Open thread" }).click();
@@ -119,7 +123,7 @@ describe("the playground in a real browser (Debian's chromium via playwright-cor
     await page.getByRole("button", { name: "gpu-warden · Home" }).click();
     await page.locator("#pane", { hasText: "gpu-b" }).waitFor({ timeout: SHOWN_MS });
     assert.match((await page.locator("#pane").textContent()) ?? "", /gpu-b:0|gpu-b.*GPU 0/);
-    await shot("home");
+    await shot("home", page.locator("#pane .blocks").first());
   });
 
   it("jumps to the next biweekly summary and shows its chart and CSVs", async () => {
@@ -136,8 +140,7 @@ describe("the playground in a real browser (Debian's chromium via playwright-cor
     );
     const csv = page.locator("#pane .file-doc a").first();
     assert.match((await csv.getAttribute("href")) ?? "", /\.csv\?download$/);
-    await chart.scrollIntoViewIfNeeded();
-    await shot("summary");
+    await shot("summary", page.locator("#pane article.msg", { has: page.locator(".file img") }).last(), 1500);
   });
 
   it("resolves a host's alert when the fleet panel makes it busy", async () => {

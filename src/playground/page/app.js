@@ -271,7 +271,7 @@ function renderFleet(snap) {
               `<span class="gpu" title="GPU ${i}: ${u ?? "?"} %"><span class="gpu-fill" style="height:${u ?? 0}%"></span><span class="gpu-pct">${u ?? "?"}</span></span>`,
           )
           .join("")}</div>`
-      : `<div class="problem">${host.mode === "off" ? "⏻ powered off" : "no data"}</div>`;
+      : `<div class="problem">${host.mode === "off" ? "🔌 powered off by a stop" : "no data"}</div>`;
     item.innerHTML = `<div class="host-head"><strong>${escapeHtml(host.host)}</strong><span class="muted">${escapeHtml(host.role)} · ${escapeHtml(host.model.replace("NVIDIA ", ""))}</span></div>${bars}`;
     const modes = document.createElement("div");
     modes.className = "modes";
