@@ -150,6 +150,39 @@ describe("the playground in a real browser (Debian's chromium via playwright-cor
     await page.getByRole("button", { name: "gpu-c: Busy" }).click();
     await page.getByRole("button", { name: "×600" }).click();
     await message("gpu-c is busy again").waitFor({ timeout: SHOWN_MS });
+  });
+
+  it("hands the warden's turn over on the 1st, and the warden decides a reclaim in a modal", async () => {
+    await page.getByRole("button", { name: "Pause" }).click();
+    await viewAs(WARDEN);
+    await page.getByRole("button", { name: /1st of next month/ }).click();
+    await message("cost warden for February").waitFor({ timeout: 60_000 });
+    assert.match((await message("cost warden for February").textContent()) ?? "", /@dave/);
+    await page.getByRole("button", { name: /1st of next month/ }).click();
+    await message("cost warden for March").waitFor({ timeout: 60_000 });
+
+    for (let i = 0; i < 2; i++) {
+      const before = await page.locator("#now").getAttribute("datetime");
+      await page.getByRole("button", { name: /Next summary/ }).click();
+      await page.locator(`#now:not([datetime="${before}"])`).waitFor({ timeout: 60_000 });
+    }
+    await page.getByRole("button", { name: /gpu-warden · Messages/ }).click();
+    const decision = message("Decide about gpu-f");
+    await decision.waitFor({ timeout: SHOWN_MS });
+    await decision.getByRole("button", { name: "Lend to…" }).click();
+    const modal = page.locator("#modal");
+    await modal.getByRole("heading", { name: "Lend a host" }).waitFor({ timeout: SHOWN_MS });
+    await modal.getByRole("button", { name: "Lend" }).click();
+    const error = modal.locator(".bk-error");
+    await error.waitFor({ timeout: SHOWN_MS });
+    assert.match((await error.textContent()) ?? "", /person|project/i, "the bot's error, under the field");
+    await modal.getByLabel("Person").selectOption(CLAIMANT);
+    await modal.getByRole("button", { name: "Lend" }).click();
+    await modal.waitFor({ state: "hidden", timeout: SHOWN_MS });
+    await page
+      .locator("#pane article.msg", { hasText: "lent to @bob" })
+      .first()
+      .waitFor({ timeout: SHOWN_MS });
     assert.deepEqual(problems, [], "no errors in the bot's log or the page");
   });
 });

@@ -184,6 +184,8 @@ function input(block, ctx) {
       field = el("span", "bk-unknown", `<code>${escapeHtml(element.type)}</code>`);
   }
   field.id = id;
+  if (!block.optional && "required" in field) field.required = true;
+  if (element.max_length && "maxLength" in field) field.maxLength = element.max_length;
   field.dataset.block = block.block_id;
   field.dataset.action = element.action_id;
   field.dataset.kind = element.type;
