@@ -103,10 +103,17 @@ describe("the playground in a real browser (Debian's chromium via playwright-cor
 
     await viewAs(OWNER);
     await page.locator("article.ephemeral").first().waitFor({ state: "detached", timeout: SHOWN_MS });
-    await thread.getByRole("button", { name: "Stop this host" }).click();
+    await thread.getByRole("button", { name: "Stop this host" }).focus();
+    await page.keyboard.press("Enter");
     await confirm.waitFor({ state: "visible", timeout: SHOWN_MS });
     assert.match((await confirm.textContent()) ?? "", /gpu-a/);
-    await confirm.locator("#confirm-ok").click();
+    assert.equal(
+      await page.evaluate("document.activeElement.id"),
+      "confirm-deny",
+      "the safe choice has the focus",
+    );
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
     await message("gpu-a was stopped").waitFor({ timeout: SHOWN_MS });
     assert.match((await message("gpu-a was stopped").textContent()) ?? "", /Stopped by @alice/);
     await page
