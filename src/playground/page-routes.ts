@@ -1,19 +1,12 @@
 import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ClockTimer } from "../jobs/clock-timer.ts";
-import type { RunningBot } from "../main.ts";
-import type { Logger } from "../shared/logger.ts";
-import { HOST_MODES, type HostMode } from "./controlled-fleet.ts";
-import { clockState, pageSnapshot, type SnapshotSources } from "./page-snapshot.ts";
-import { PLAYGROUND_CHANNEL, PLAYGROUND_USERS } from "./playground-config.ts";
+import { BadRequest, type PageActionDeps, pageActions } from "./page-actions.ts";
+import { pageSnapshot, type SnapshotSources } from "./page-snapshot.ts";
+import { PLAYGROUND_USERS } from "./playground-config.ts";
 import { isObject, type JsonObject } from "./slack-emulator/json.ts";
 
-export interface PageRouteDeps extends SnapshotSources {
-  timer: ClockTimer;
-  /** The bot, once started (the routes exist before it: they are served on its port). */
-  bot: () => RunningBot | null;
-  logger: Logger;
-}
+/** The bot is a function: the routes exist before it (they are served on its port). */
+export type PageRouteDeps = PageActionDeps;
 
 export interface PageRoutes {
   handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
@@ -37,7 +30,6 @@ const TYPES: Readonly<Record<string, string>> = {
   png: "image/png",
   csv: "text/csv; charset=utf-8",
 };
-const RATES = [1, 60, 600];
 
 /**
  * The playground page and its API on the bot's HTTP port: the page's files, a snapshot per person
@@ -46,7 +38,6 @@ const RATES = [1, 60, 600];
  * the fleet panel (`POST /api/fleet`) and the clock control (`POST /api/clock`), and uploaded files.
  */
 export function pageRoutes(deps: PageRouteDeps): PageRoutes {
-  const { emulator, fleet } = deps;
   const streams = new Set<ServerResponse>();
   let version = 0;
   let lastPrint = "";
@@ -65,57 +56,7 @@ export function pageRoutes(deps: PageRouteDeps): PageRoutes {
     for (const stream of streams) stream.write(": keep-alive\n\n");
   }, 15_000);
 
-  const actions: Record<string, (body: JsonObject) => Promise<object>> = {
-    command: async (body) => {
-      const text = String(body.text ?? "")
-        .replace(/^\s*\/gpu\b/, "")
-        .trim();
-      const delivery = await emulator.slashCommand({
-        user: userOf(body),
-        text,
-        channel: PLAYGROUND_CHANNEL.id,
-      });
-      return { acked: delivery.acked };
-    },
-    click: async (body) => {
-      const args: Parameters<typeof emulator.clickButton>[0] = {
-        user: userOf(body),
-        actionId: String(body.actionId),
-      };
-      if (typeof body.value === "string") args.value = body.value;
-      if (typeof body.blockId === "string") args.blockId = body.blockId;
-      if (typeof body.viewId === "string") args.view = { id: body.viewId };
-      else args.message = { channel: String(body.channel), ts: String(body.ts) };
-      const delivery = await emulator.clickButton(args);
-      return { acked: delivery.acked };
-    },
-    submit: async (body) => {
-      const values = isObject(body.values) ? (body.values as Record<string, Record<string, unknown>>) : {};
-      const delivery = await emulator.submitView({ user: userOf(body), viewId: String(body.viewId), values });
-      return { acked: delivery.acked };
-    },
-    close: async (body) => {
-      await emulator.closeView({ user: userOf(body), viewId: String(body.viewId) });
-      return {};
-    },
-    home: async (body) => {
-      await emulator.event({ type: "app_home_opened", user: userOf(body) });
-      return {};
-    },
-    fleet: async (body) => {
-      const mode = String(body.mode) as HostMode;
-      if (!HOST_MODES.includes(mode)) throw new BadRequest(`unknown mode ${mode}`);
-      fleet.setMode(String(body.host), mode);
-      changed();
-      await deps.bot()?.pollNow();
-      return {};
-    },
-    clock: async (body) => {
-      await clockAction(deps, String(body.action), Number(body.rate));
-      changed();
-      return clockState(deps);
-    },
-  };
+  const actions = pageActions(deps, changed);
 
   return {
     changed,
@@ -167,62 +108,6 @@ export function pageRoutes(deps: PageRouteDeps): PageRoutes {
       return false;
     },
   };
-}
-
-class BadRequest extends Error {}
-
-function userOf(body: JsonObject): string {
-  const user = String(body.user ?? "");
-  if (!PLAYGROUND_USERS.some((known) => known.id === user)) throw new BadRequest(`unknown user ${user}`);
-  return user;
-}
-
-/**
- * Speeds (1, 60, 600), pause, resume, and the two jumps. A jump holds the job timer, writes the
- * fleet's history over the skipped time and rolls it up (as the bot would have, running), moves
- * the clock, then lets the timer fire what fell due: once each, like a bot catching up.
- */
-async function clockAction(deps: PageRouteDeps, action: string, rate: number): Promise<void> {
-  const { clock } = deps;
-  switch (action) {
-    case "rate":
-      if (!RATES.includes(rate)) throw new BadRequest(`rate must be one of ${RATES.join(", ")}`);
-      clock.setRate(rate);
-      if (clock.paused) clock.resume();
-      return;
-    case "pause":
-      clock.pause();
-      return;
-    case "resume":
-      clock.resume();
-      return;
-    case "next-summary":
-    case "next-month": {
-      const state = clockState(deps);
-      const targetMs = action === "next-summary" ? state.nextSummaryMs : state.nextMonthMs;
-      if (targetMs === null) throw new BadRequest("the summary is turned off");
-      await jumpTo(deps, targetMs + 5_000);
-      return;
-    }
-    default:
-      throw new BadRequest(`unknown clock action ${action}`);
-  }
-}
-
-async function jumpTo(deps: PageRouteDeps, targetMs: number): Promise<void> {
-  const { clock, timer } = deps;
-  const bot = deps.bot();
-  if (bot === null) throw new Error("the bot is still starting");
-  timer.hold();
-  try {
-    clock.jumpTo(targetMs);
-    const cycles = bot.catchUpSimulated();
-    await bot.runNow("rollup");
-    await bot.pollNow();
-    deps.logger.info({ toMs: targetMs, cycles }, "playground clock jumped");
-  } finally {
-    timer.release();
-  }
 }
 
 async function sendFile(deps: PageRouteDeps, path: string, url: URL, res: ServerResponse): Promise<boolean> {
