@@ -4,6 +4,7 @@ import { BadRequest, type PageActionDeps, pageActions } from "./page-actions.ts"
 import { pageSnapshot, type SnapshotSources } from "./page-snapshot.ts";
 import { PLAYGROUND_USERS } from "./playground-config.ts";
 import { isObject, type JsonObject } from "./slack-emulator/json.ts";
+import { trimEmulatorState } from "./trim-emulator-state.ts";
 
 /** The bot is a function: the routes exist before it (they are served on its port). */
 export type PageRouteDeps = PageActionDeps;
@@ -45,8 +46,9 @@ export function pageRoutes(deps: PageRouteDeps): PageRoutes {
     version++;
     for (const stream of streams) stream.write(`event: change\ndata: ${version}\n\n`);
   };
+  let droppedCalls = 0;
   const watch = setInterval(() => {
-    const print = fingerprint(deps);
+    const print = fingerprint(deps, droppedCalls);
     if (print !== lastPrint) {
       lastPrint = print;
       changed();
@@ -54,6 +56,9 @@ export function pageRoutes(deps: PageRouteDeps): PageRoutes {
   }, 100);
   const keepAlive = setInterval(() => {
     for (const stream of streams) stream.write(": keep-alive\n\n");
+    // NOTE: right after a fingerprint, and the fingerprint taken again: trimming is no change.
+    droppedCalls += trimEmulatorState(deps.emulator.state);
+    lastPrint = fingerprint(deps, droppedCalls);
   }, 15_000);
 
   const actions = pageActions(deps, changed);
@@ -124,7 +129,7 @@ async function sendFile(deps: PageRouteDeps, path: string, url: URL, res: Server
 }
 
 /** Cheap to compute, and different whenever anyone could see something new. */
-function fingerprint({ emulator, fleet, clock }: SnapshotSources): string {
+function fingerprint({ emulator, fleet, clock }: SnapshotSources, droppedCalls: number): string {
   const { state } = emulator;
   let posts = 0;
   for (const record of state.responseUrls.values()) posts += record.posts.length;
@@ -133,7 +138,7 @@ function fingerprint({ emulator, fleet, clock }: SnapshotSources): string {
     views += view.versions.length + (view.errors === undefined ? 0 : 1);
   const stacks = [...state.modalStacks.values()].map((stack) => stack.join(",")).join(";");
   return [
-    state.calls.length,
+    droppedCalls + state.calls.length,
     posts,
     state.ephemerals.length,
     state.failures.length,
