@@ -78,13 +78,11 @@ describe("the playground in a real browser (Debian's chromium via playwright-cor
   };
 
   it("shows an idle alert; a stranger's Stop is refused, the owner's is confirmed and stops the host", async () => {
-    const started = performance.now();
     await page.goto(playground.url);
     await page.getByRole("button", { name: "Pause" }).click();
     await page.locator("#speed", { hasText: "paused" }).waitFor({ timeout: SHOWN_MS });
     const alert = message("gpu-a is idle");
     await alert.waitFor({ timeout: SHOWN_MS });
-    assert.ok(performance.now() - started < SHOWN_MS);
     assert.match((await alert.textContent()) ?? "", /Owner: @alice/);
     await shot("channel", alert);
 
