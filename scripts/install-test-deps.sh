@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system programs the tests drive for real: Prometheus (+ promtool), OpenSSH's sshd,
-# Chromium (driven by playwright-core), the Noto CJK fonts (charts with Chinese labels) and
+# Chromium (driven by playwright-core), the Noto CJK fonts (charts with Chinese labels), Noto Color
+# Emoji (the playground's screenshots) and
 # systemd-analyze (the service unit).
 # Does nothing when they are already there.
 set -euo pipefail
@@ -12,6 +13,7 @@ command -v ssh >/dev/null 2>&1 || missing+=(openssh-client)
 command -v ssh-keygen >/dev/null 2>&1 || missing+=(openssh-client)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 [ -e /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || missing+=(fonts-noto-cjk)
+[ -e /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing+=(fonts-noto-color-emoji)
 command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
 [ ${#missing[@]} -eq 0 ] && exit 0

@@ -5,16 +5,21 @@ import { describeConfig, describeConfigError } from "./config/describe-config.ts
 import { ConfigError, type LoadedConfig, loadConfig } from "./config/load-config.ts";
 import { describeCliProblem } from "./describe-cli-problem.ts";
 import { backupOnce, collectOnce, reportOnce, restoreOnce, StoreMissingError, startBot } from "./main.ts";
+import { startPlayground } from "./playground/start-playground.ts";
 import { fleetTable } from "./reports/fleet-table.ts";
 import { createLogger } from "./shared/logger.ts";
-import { NothingToWatchError, nothingToWatch } from "./sources/nothing-to-watch.ts";
+import { NothingToWatchError, nothingToWatch, slackTokensSet } from "./sources/nothing-to-watch.ts";
 import { ReportRangeError } from "./usecases/ledger-report.ts";
 import { ledgerCsv, ledgerTable } from "./usecases/ledger-table.ts";
 
 const USAGE = `gpu-warden — keeps a team's GPU machines busy or switched off
 
 usage:
-  gpu-warden start [--config FILE]              poll the fleet, alert, serve /healthz and /metrics
+  gpu-warden start [--config FILE] [--playground | --no-playground]
+                                                poll the fleet, alert, serve /healthz and /metrics;
+                                                with no Slack tokens (or --playground) it serves
+                                                the playground: a local Slack-like page with a
+                                                simulated fleet, at http://127.0.0.1:3000/
   gpu-warden collect --once [--json] [--config FILE]
                                                 poll every host once and print one line per host;
                                                 exit code 1 when no host could be read
@@ -139,7 +144,8 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
       }
     case "start": {
       // NOTE: the handlers go in before start-up, so a SIGTERM that comes while the bot is still
-      // starting (systemd, a quick Ctrl-C) stops it cleanly instead of killing it mid-write.
+      // starting (systemd, a quick Ctrl-C) stops it cleanly instead of killing it mid-write; and
+      // before the playground's URL is printed, since whoever reads that line may stop it at once.
       const signals = new Map<NodeJS.Signals, () => void>();
       const signalled = new Promise<NodeJS.Signals>((resolve) => {
         for (const signal of ["SIGINT", "SIGTERM"] as const) {
@@ -147,12 +153,20 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
           process.once(signal, signals.get(signal)!);
         }
       });
-      let bot: Awaited<ReturnType<typeof startBot>>;
+      const playground =
+        values.playground === true || (values["no-playground"] !== true && !slackTokensSet(loaded.env));
+      let bot: Awaited<ReturnType<typeof startBot>> | Awaited<ReturnType<typeof startPlayground>>;
       try {
-        bot = await startBot(context);
+        bot = playground ? await startPlayground(context) : await startBot(context);
       } catch (error) {
         for (const [signal, handler] of signals) process.off(signal, handler);
         return explained(error, io.stderr);
+      }
+      if ("url" in bot) {
+        io.stdout.write(
+          `gpu-warden playground: ${bot.url} (a local Slack with a simulated fleet; ` +
+            `nothing real is touched; --no-playground prints alerts here instead)\n`,
+        );
       }
       const signal = await signalled;
       logger.info({ signal }, "shutting down");
@@ -192,6 +206,8 @@ function parse(argv: readonly string[]) {
       since: { type: "string" },
       until: { type: "string" },
       csv: { type: "boolean" },
+      playground: { type: "boolean" },
+      "no-playground": { type: "boolean" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
     },
@@ -205,6 +221,12 @@ function parse(argv: readonly string[]) {
   if (rest.length > (takesFile ? 1 : 0)) throw new UsageError(`unexpected argument '${rest.at(-1)}'`);
   if (command !== "collect" && (values.once || values.json)) {
     throw new UsageError(`--once and --json go with 'collect', not '${command}'`);
+  }
+  if (command !== "start" && (values.playground || values["no-playground"])) {
+    throw new UsageError(`--playground and --no-playground go with 'start', not '${command}'`);
+  }
+  if (values.playground && values["no-playground"]) {
+    throw new UsageError("--playground or --no-playground, not both");
   }
   if (command !== "report" && (values.since !== undefined || values.until !== undefined || values.csv)) {
     throw new UsageError(`--since, --until and --csv go with 'report', not '${command}'`);

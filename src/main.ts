@@ -9,12 +9,13 @@ import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "./bot
 import { slackPeopleDirectory } from "./bot/slack-people.ts";
 import type { LoadedConfig } from "./config/load-config.ts";
 import type { Config } from "./config/schema.ts";
+import type { JobTimer } from "./jobs/job-timer.ts";
 import { ledgerJob } from "./jobs/ledger-job.ts";
 import { reclaimReviewJob } from "./jobs/reclaim-review-job.ts";
 import { type Job, scheduleJobs } from "./jobs/schedule-jobs.ts";
 import { summaryJob } from "./jobs/summary-job.ts";
 import { wardenAnnounceJob } from "./jobs/warden-announce-job.ts";
-import { type RunningHttpServer, startHttpServer } from "./observability/http-server.ts";
+import { type HttpServerDeps, type RunningHttpServer, startHttpServer } from "./observability/http-server.ts";
 import { createMetrics } from "./observability/metrics.ts";
 import { fleetLine } from "./reports/fleet-line.ts";
 import { type Clock, DAY_MS, MINUTE_MS, systemClock } from "./shared/clock.ts";
@@ -22,7 +23,7 @@ import { cronForInterval } from "./shared/cron-for-interval.ts";
 import type { Logger } from "./shared/logger.ts";
 import { createSources } from "./sources/create-sources.ts";
 import { NothingToWatchError, nothingToWatch, slackTokensSet } from "./sources/nothing-to-watch.ts";
-import type { HostObservation } from "./sources/observation.ts";
+import type { HostObservation, Source } from "./sources/observation.ts";
 import { type BackupResult, backupStore, type RestoreResult, restoreStore } from "./store/backup-store.ts";
 import { createBotStateStore } from "./store/bot-state-store.ts";
 import { createCostStores } from "./store/cost-stores.ts";
@@ -55,12 +56,24 @@ export interface BotContext {
   /** Where the console mode (no Slack tokens) prints the fleet and its alerts. */
   stdout: NodeJS.WritableStream;
   clock?: Clock;
+  /** The playground: its own sources, a timer on its clock, its page on the bot's HTTP port. */
+  sources?: Source[];
+  jobTimer?: JobTimer;
+  httpRoutes?: HttpServerDeps["extra"];
 }
 
 export interface RunningBot {
   httpUrl: string;
   mode: "socket" | "http" | "console";
   pollNow(): Promise<void>;
+  /** Runs a job now (see `RunningJobs.runNow`). */
+  runNow(job: string): Promise<void>;
+  /**
+   * After the clock jumped (the playground): writes the simulated fleet's history from the last poll
+   * up to now, one cycle per poll interval — what the polls would have written — and rebuilds the
+   * idle states from it, as at start-up. Returns the cycles written.
+   */
+  catchUpSimulated(): number;
   stop(): Promise<void>;
 }
 
@@ -149,8 +162,10 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   const { logger } = context;
   const clock = context.clock ?? systemClock;
   const slackOn = slackTokensSet(env);
-  if (nothingToWatch(context.loaded, context.pathEnv)) throw new NothingToWatchError(context.loaded.file);
-  const sources = createSources(config, { ...context, clock });
+  if (context.sources === undefined && nothingToWatch(context.loaded, context.pathEnv)) {
+    throw new NothingToWatchError(context.loaded.file);
+  }
+  const sources = context.sources ?? createSources(config, { ...context, clock });
   const owned = openOwnedStore(config.store.path, clock.now());
   const { db } = owned;
   const store = createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 });
@@ -315,7 +330,11 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     if (started.mode === "http") {
       httpUrl = started.url ?? `http://${config.http.host}:${port}`;
     } else {
-      http = await startHttpServer({ registry: metrics.registry, health }, config.http.host, port);
+      http = await startHttpServer(
+        { registry: metrics.registry, health, ...(context.httpRoutes && { extra: context.httpRoutes }) },
+        config.http.host,
+        port,
+      );
       httpUrl = http.url;
     }
     outbox?.start();
@@ -351,6 +370,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     ],
     logger,
     { store: costStores.jobRuns, clock },
+    context.jobTimer,
   );
   const mode = slack?.mode ?? "console";
   logger.info({ url: httpUrl, mode, sources: sources.map((s) => s.kind) }, "gpu-warden started");
@@ -358,6 +378,16 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     httpUrl,
     mode,
     pollNow: () => running.runNow("poll"),
+    runNow: (job) => running.runNow(job),
+    catchUpSimulated() {
+      const nowMs = clock.now();
+      const stepMs = config.poll.interval_seconds * 1000;
+      const fromMs = lastPollAtMs ?? nowMs;
+      if (nowMs - fromMs <= stepMs) return 0;
+      const cycles = backfillSimulated(sources, store, { nowMs, windowMs: nowMs - fromMs - stepMs, stepMs });
+      alerts.restore();
+      return cycles;
+    },
     async stop() {
       await running.stop();
       await alerts.settled();

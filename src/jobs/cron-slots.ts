@@ -57,7 +57,7 @@ export function localSlotKey(atMs: number, timezone: string): string {
   return `${at.year}-${pad(at.month)}-${pad(at.day)}T${pad(at.hour)}:${pad(at.minute)}`;
 }
 
-interface LocalParts {
+export interface LocalParts {
   year: number;
   month: number;
   day: number;
@@ -69,7 +69,8 @@ interface LocalParts {
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-function localParts(timezone: string): (atMs: number) => LocalParts {
+/** The wall-clock parts of an instant in `timezone` (formatters cached per zone). */
+export function localParts(timezone: string): (atMs: number) => LocalParts {
   let format = formatters.get(timezone);
   if (format === undefined) {
     format = new Intl.DateTimeFormat("en-US", {

@@ -1,7 +1,7 @@
-import cron, { type ScheduledTask } from "node-cron";
 import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
 import type { JobRunStore } from "../store/job-run-store.ts";
+import { type JobTimer, nodeCronTimer, type TimerTask } from "./job-timer.ts";
 import { createSlotRunner, type PersistedJob } from "./slot-runner.ts";
 
 /**
@@ -35,12 +35,13 @@ export interface RunningJobs {
  * Schedules every job. Cron jobs run on node-cron and never overlap themselves: a slot that comes
  * while the previous run is still going is skipped and logged as slow, never stacked. Persisted
  * jobs run on a slot runner over `persistence` (required when there are any): see
- * {@link createSlotRunner}.
+ * {@link createSlotRunner}. `timer` fires both: node-cron on the wall clock unless told otherwise.
  */
 export function scheduleJobs(
   allJobs: readonly Job[],
   logger: Logger,
   persistence?: { store: JobRunStore; clock: Clock },
+  timer: JobTimer = nodeCronTimer(logger),
 ): RunningJobs {
   const jobs = allJobs.filter((job): job is CronJob => job.catchUp === undefined);
   const persisted = allJobs.filter((job): job is PersistedJob => job.catchUp !== undefined);
@@ -52,7 +53,7 @@ export function scheduleJobs(
       ? null
       : createSlotRunner({ jobs: persisted, store: persistence.store, clock: persistence.clock, logger });
   const running = new Map<string, Promise<void>>();
-  const tasks: ScheduledTask[] = [];
+  const tasks: TimerTask[] = [];
   const byName = new Map(jobs.map((job) => [job.name, job]));
 
   const runJob = (job: CronJob, trigger: "scheduled" | "start" | "manual"): Promise<void> => {
@@ -81,25 +82,15 @@ export function scheduleJobs(
     return tracked;
   };
 
-  const cronLogger = {
-    info: (message: string) => logger.debug({ component: "node-cron" }, message),
-    warn: (message: string) => logger.warn({ component: "node-cron" }, message),
-    error: (message: string | Error) =>
-      logger.error({ component: "node-cron", err: message }, "node-cron error"),
-    debug: (message: string) => logger.debug({ component: "node-cron" }, message),
-  };
   for (const job of jobs) {
-    const task = cron.schedule(job.schedule, () => runJob(job, "scheduled"), {
-      name: job.name,
-      timezone: job.timezone,
-      noOverlap: false,
-      logger: cronLogger,
-    });
-    task.on("execution:missed", () => logger.warn({ job: job.name }, "job slot missed (event loop blocked)"));
-    tasks.push(task);
+    tasks.push(
+      timer.schedule({ name: job.name, expression: job.schedule, timezone: job.timezone }, () => {
+        void runJob(job, "scheduled");
+      }),
+    );
     if (job.runAtStart) void runJob(job, "start");
   }
-  slots?.start();
+  if (slots) tasks.push(timer.startSlots(slots));
 
   return {
     runNow(name) {
@@ -110,7 +101,6 @@ export function scheduleJobs(
     },
     async stop() {
       for (const task of tasks) await task.destroy();
-      await slots?.stop();
       await Promise.all(running.values());
     },
   };

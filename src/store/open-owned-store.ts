@@ -16,6 +16,11 @@ export interface OwnedStore {
  * left as it was) or `StoreLockedError`.
  */
 export function openOwnedStore(path: string, nowMs: number): OwnedStore {
+  if (path === ":memory:") {
+    // NOTE: an in-memory store (the playground) belongs to this process alone: nothing to lock.
+    const db = openDatabase(path);
+    return { db, lock: { path: "", release() {} }, close: () => db.close() };
+  }
   inspectStorePath(path);
   let lock: StoreLock;
   try {

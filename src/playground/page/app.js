@@ -1,0 +1,464 @@
+// The playground page: renders what one person sees (channel, thread, DMs, App Home, modals) from
+// the bot's real Block Kit, sends what they do to the emulator, and steers the fleet and the clock.
+
+import { inputValues, renderBlocks, textHtml } from "./blocks.js";
+import { escapeHtml, mrkdwn, plain } from "./mrkdwn.js";
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const ui = {
+  me: params.get("user") ?? localStorage.getItem("gw-user") ?? "U0ALICE",
+  view: params.get("view") ?? "channel",
+  thread: null,
+  snap: null,
+  fetchedAt: 0,
+  seenDm: 0,
+};
+
+// ---- server ----
+
+async function post(path, body) {
+  const res = await fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ user: ui.me, ...body }),
+  });
+  const json = await res.json();
+  if (!json.ok) toast(json.error ?? `HTTP ${res.status}`);
+  return json;
+}
+
+let loading = false;
+let again = false;
+async function refresh() {
+  if (loading) {
+    again = true;
+    return;
+  }
+  loading = true;
+  try {
+    const res = await fetch(`/api/state?user=${encodeURIComponent(ui.me)}`);
+    ui.snap = await res.json();
+    ui.fetchedAt = performance.now();
+    render();
+  } finally {
+    loading = false;
+    if (again) {
+      again = false;
+      void refresh();
+    }
+  }
+}
+
+function toast(text) {
+  const node = $("toast");
+  node.textContent = text;
+  node.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => (node.hidden = true), 5000);
+}
+
+// ---- rendering ----
+
+const names = () => Object.fromEntries((ui.snap?.users ?? []).map((u) => [u.id, u.name]));
+
+function timeText(ms, withDay = false) {
+  const zone = ui.snap?.clock.timezone ?? "UTC";
+  const options = withDay
+    ? { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZone: zone }
+    : { hour: "2-digit", minute: "2-digit", timeZone: zone };
+  return new Intl.DateTimeFormat("en-GB", options).format(ms);
+}
+
+function render() {
+  const snap = ui.snap;
+  $("team").textContent = snap.team;
+  renderUsers(snap);
+  renderNav(snap);
+  renderCommands(snap);
+  const focus = focusKey();
+  renderPane(snap);
+  renderThread(snap);
+  renderFleet(snap);
+  renderClockButtons(snap);
+  renderModal(snap);
+  restoreFocus(focus);
+}
+
+function renderUsers(snap) {
+  const select = $("user");
+  if (select.options.length === 0) {
+    for (const user of snap.users) {
+      const option = document.createElement("option");
+      option.value = user.id;
+      option.textContent = `${user.name} — ${user.role}`;
+      select.append(option);
+    }
+  }
+  select.value = ui.me;
+}
+
+function renderNav(snap) {
+  for (const button of document.querySelectorAll("[data-view]")) {
+    if (button.dataset.view === ui.view) button.setAttribute("aria-current", "page");
+    else button.removeAttribute("aria-current");
+  }
+  const unread = snap.dm.messages.length - ui.seenDm;
+  if (ui.view === "dm") ui.seenDm = snap.dm.messages.length;
+  $("dm-count").hidden = ui.view === "dm" || unread <= 0;
+  $("dm-count").textContent = String(unread);
+  $("title").textContent = {
+    channel: `# ${snap.channel.name}`,
+    home: "gpu-warden · Home",
+    dm: "gpu-warden · Messages",
+  }[ui.view];
+  $("composer").hidden = ui.view === "home";
+}
+
+function renderCommands(snap) {
+  const list = $("commands");
+  if (list.options.length > 0) return;
+  for (const command of snap.commands) {
+    const option = document.createElement("option");
+    option.value = command.text;
+    option.label = command.summary;
+    list.append(option);
+  }
+}
+
+function renderPane(snap) {
+  const pane = $("pane");
+  const atBottom = pane.scrollHeight - pane.scrollTop - pane.clientHeight < 40;
+  const before = pane.dataset.count;
+  pane.replaceChildren();
+  if (ui.view === "home") {
+    if (snap.home) pane.append(renderBlocks(snap.home.view.blocks, context({ viewId: snap.home.id })));
+    else pane.append(note("Opening the App Home…"));
+    return;
+  }
+  const conversation = ui.view === "dm" ? snap.dm : snap.channel;
+  const ephemerals = snap.ephemerals.filter((e) => e.channel === conversation.id && e.threadTs === null);
+  const items = [
+    ...conversation.messages.map((message) => ({
+      ts: message.ts,
+      node: () => messageNode(message, conversation.id, true),
+    })),
+    ...ephemerals.map((message) => ({ ts: message.ts, node: () => ephemeralNode(message) })),
+  ].sort((a, b) => Number(a.ts) - Number(b.ts));
+  if (items.length === 0)
+    pane.append(note(ui.view === "dm" ? "No messages from gpu-warden yet." : "Nothing posted yet."));
+  for (const item of items) pane.append(item.node());
+  pane.dataset.count = String(items.length);
+  if (atBottom || before !== pane.dataset.count) pane.scrollTop = pane.scrollHeight;
+}
+
+function renderThread(snap) {
+  const aside = $("thread");
+  const conversation = ui.view === "dm" ? snap.dm : snap.channel;
+  const parent = ui.thread && conversation.messages.find((m) => m.ts === ui.thread);
+  aside.hidden = !parent;
+  if (!parent) return;
+  const pane = $("thread-pane");
+  pane.replaceChildren(messageNode(parent, conversation.id, false));
+  const replies = [
+    ...parent.replies.map((reply) => ({
+      ts: reply.ts,
+      node: () => messageNode(reply, conversation.id, false),
+    })),
+    ...snap.ephemerals
+      .filter((e) => e.threadTs === parent.ts)
+      .map((message) => ({ ts: message.ts, node: () => ephemeralNode(message) })),
+  ].sort((a, b) => Number(a.ts) - Number(b.ts));
+  const count = document.createElement("p");
+  count.className = "reply-count-line";
+  count.textContent = `${parent.replies.length} ${parent.replies.length === 1 ? "reply" : "replies"}`;
+  pane.append(count);
+  for (const reply of replies) pane.append(reply.node());
+}
+
+function note(text) {
+  const p = document.createElement("p");
+  p.className = "note";
+  p.textContent = text;
+  return p;
+}
+
+function context(target) {
+  return {
+    names: names(),
+    users: ui.snap.users,
+    onButton: (element, block, button) => clickButton(element, block, button, target),
+  };
+}
+
+function messageNode(message, channel, withReplies) {
+  const node = document.createElement("article");
+  node.className = "msg";
+  node.dataset.ts = message.ts;
+  node.innerHTML = `<div class="avatar" aria-hidden="true">GW</div><div class="msg-main"><div class="msg-meta"><strong>gpu-warden</strong> <span class="app-tag">APP</span> <time>${timeText(message.atMs)}</time>${message.edited ? ' <span class="edited">(edited)</span>' : ""}</div></div>`;
+  const main = node.querySelector(".msg-main");
+  if (message.blocks.length > 0)
+    main.append(renderBlocks(message.blocks, context({ channel, ts: message.ts })));
+  else if (message.text)
+    main.insertAdjacentHTML("beforeend", `<div class="bk-text">${mrkdwn(message.text, names())}</div>`);
+  for (const file of message.files) main.append(fileNode(file));
+  if (withReplies) {
+    const open = document.createElement("button");
+    open.type = "button";
+    open.className = "replies";
+    open.dataset.focus = `thread:${message.ts}`;
+    const count = message.replies.length;
+    open.textContent =
+      count === 0
+        ? "Open thread"
+        : `${count} ${count === 1 ? "reply" : "replies"} · last at ${timeText(message.replies.at(-1).atMs)}`;
+    open.addEventListener("click", () => openThread(message.ts));
+    main.append(open);
+  }
+  return node;
+}
+
+function ephemeralNode(message) {
+  const node = document.createElement("article");
+  node.className = "msg ephemeral";
+  node.dataset.ts = message.ts;
+  node.innerHTML = `<div class="avatar" aria-hidden="true">GW</div><div class="msg-main"><div class="msg-meta"><strong>gpu-warden</strong> <span class="app-tag">APP</span> <time>${timeText(message.atMs)}</time> <span class="only-you">👁 Only visible to you</span></div></div>`;
+  const main = node.querySelector(".msg-main");
+  if (message.blocks.length > 0)
+    main.append(renderBlocks(message.blocks, context({ channel: message.channel, ts: message.ts })));
+  else main.insertAdjacentHTML("beforeend", `<div class="bk-text">${mrkdwn(message.text, names())}</div>`);
+  return node;
+}
+
+function fileNode(file) {
+  const node = document.createElement("div");
+  node.className = "file";
+  if (file.image) {
+    node.innerHTML = `<a href="${escapeHtml(file.url)}" target="_blank" rel="noopener"><img src="${escapeHtml(file.url)}" alt="${escapeHtml(file.title)}"></a><div class="file-name">${escapeHtml(file.title)}</div>`;
+  } else {
+    node.classList.add("file-doc");
+    node.innerHTML = `<span class="file-icon" aria-hidden="true">CSV</span><a href="${escapeHtml(file.url)}?download" download="${escapeHtml(file.name)}">${escapeHtml(file.title)}</a>`;
+  }
+  return node;
+}
+
+function openThread(ts) {
+  ui.thread = ts;
+  render();
+  $("close-thread").focus();
+}
+
+// ---- fleet and clock ----
+
+const MODES = [
+  ["scripted", "Script"],
+  ["busy", "Busy"],
+  ["idle", "Idle"],
+  ["silent", "No data"],
+];
+
+function renderFleet(snap) {
+  const list = $("fleet");
+  list.replaceChildren();
+  for (const host of snap.fleet) {
+    const item = document.createElement("li");
+    item.className = `host mode-${host.mode}`;
+    item.dataset.host = host.host;
+    const bars = host.utilPct.length
+      ? `<div class="gpus" aria-label="GPU utilisation">${host.utilPct
+          .map(
+            (u, i) =>
+              `<span class="gpu" title="GPU ${i}: ${u ?? "?"} %"><span class="gpu-fill" style="height:${u ?? 0}%"></span><span class="gpu-pct">${u ?? "?"}</span></span>`,
+          )
+          .join("")}</div>`
+      : `<div class="problem">${host.mode === "off" ? "🔌 powered off by a stop" : "no data"}</div>`;
+    item.innerHTML = `<div class="host-head"><strong>${escapeHtml(host.host)}</strong><span class="muted">${escapeHtml(host.role)} · ${escapeHtml(host.model.replace("NVIDIA ", ""))}</span></div>${bars}`;
+    const modes = document.createElement("div");
+    modes.className = "modes";
+    modes.setAttribute("role", "group");
+    modes.setAttribute("aria-label", `${host.host} behaviour`);
+    const choices = host.mode === "off" ? [["scripted", "Power on"]] : MODES;
+    for (const [mode, label] of choices) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = label;
+      button.dataset.focus = `fleet:${host.host}:${mode}`;
+      button.setAttribute("aria-pressed", String(host.mode === mode));
+      button.setAttribute("aria-label", `${host.host}: ${label}`);
+      button.addEventListener("click", () => post("/api/fleet", { host: host.host, mode }));
+      modes.append(button);
+    }
+    item.append(modes);
+    list.append(item);
+  }
+}
+
+function renderClockButtons(snap) {
+  for (const button of document.querySelectorAll("[data-clock]")) {
+    const { clock, rate } = button.dataset;
+    if (clock === "rate")
+      button.setAttribute("aria-pressed", String(!snap.clock.paused && Number(rate) === snap.clock.rate));
+    if (clock === "pause") button.setAttribute("aria-pressed", String(snap.clock.paused));
+  }
+  $("next-summary").title = snap.clock.nextSummaryMs ? `to ${timeText(snap.clock.nextSummaryMs, true)}` : "";
+  $("next-month").title = `to ${timeText(snap.clock.nextMonthMs, true)}`;
+  $("speed").textContent = snap.clock.paused
+    ? "paused"
+    : snap.clock.rate === 1
+      ? "real time"
+      : `×${snap.clock.rate}`;
+}
+
+function tickClock() {
+  const clock = ui.snap?.clock;
+  if (clock) {
+    const now = clock.nowMs + (clock.paused ? 0 : (performance.now() - ui.fetchedAt) * clock.rate);
+    $("now").textContent = timeText(now, true);
+    $("now").dateTime = new Date(now).toISOString();
+  }
+}
+
+// ---- buttons, confirm dialogs, modals ----
+
+async function clickButton(element, block, button, target) {
+  if (element.confirm && !(await confirmDialog(element.confirm))) return;
+  button.disabled = true;
+  try {
+    await post("/api/click", {
+      actionId: element.action_id,
+      value: element.value,
+      blockId: block.block_id,
+      ...target,
+    });
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function confirmDialog(confirm) {
+  const dialog = $("confirm");
+  $("confirm-title").innerHTML = plain(confirm.title?.text ?? "Are you sure?");
+  $("confirm-text").innerHTML = textHtml(confirm.text, names());
+  $("confirm-ok").innerHTML = plain(confirm.confirm?.text ?? "Yes");
+  $("confirm-deny").innerHTML = plain(confirm.deny?.text ?? "Cancel");
+  $("confirm-ok").className = confirm.style === "danger" ? "danger" : "primary";
+  dialog.returnValue = "";
+  dialog.showModal();
+  $("confirm-deny").focus();
+  return new Promise((resolve) =>
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "confirm"), { once: true }),
+  );
+}
+
+let shownModal = null;
+function renderModal(snap) {
+  const dialog = $("modal");
+  const modal = snap.modal;
+  if (!modal) {
+    shownModal = null;
+    if (dialog.open) dialog.close();
+    return;
+  }
+  const key = `${modal.id}:${JSON.stringify(modal.view)}:${JSON.stringify(modal.errors)}`;
+  if (key === shownModal && dialog.open) return;
+  const values = {};
+  for (const field of $("modal-body").querySelectorAll("[id]"))
+    if ("value" in field) values[field.id] = field.value;
+  const sameView = shownModal?.startsWith(`${modal.id}:`);
+  shownModal = key;
+  const { view } = modal;
+  $("modal-title").innerHTML = plain(view.title?.text ?? "");
+  $("modal-body").replaceChildren(
+    renderBlocks(view.blocks, {
+      ...context({ viewId: modal.id }),
+      errors: modal.errors,
+      values: sameView ? values : {},
+    }),
+  );
+  $("modal-submit").hidden = !view.submit;
+  $("modal-submit").innerHTML = plain(view.submit?.text ?? "Submit");
+  $("modal-close").innerHTML = plain(view.close?.text ?? "Cancel");
+  dialog.dataset.viewId = modal.id;
+  if (!dialog.open) dialog.showModal();
+  const invalid = $("modal-body").querySelector("[aria-invalid=true]");
+  (invalid ?? $("modal-body").querySelector("input, textarea, select") ?? $("modal-submit")).focus();
+}
+
+// ---- focus across re-renders ----
+
+function focusKey() {
+  return document.activeElement?.dataset?.focus ?? null;
+}
+
+function restoreFocus(key) {
+  if (!key) return;
+  const node = [...document.querySelectorAll("[data-focus]")].find((n) => n.dataset.focus === key);
+  node?.focus();
+}
+
+// ---- wiring ----
+
+function setView(view) {
+  ui.view = view;
+  ui.thread = null;
+  if (view === "home") void post("/api/home", {});
+  render();
+  $("pane").focus();
+}
+
+$("user").addEventListener("change", (event) => {
+  ui.me = event.target.value;
+  localStorage.setItem("gw-user", ui.me);
+  ui.seenDm = 0;
+  if (ui.view === "home") void post("/api/home", {});
+  void refresh();
+});
+for (const button of document.querySelectorAll("[data-view]"))
+  button.addEventListener("click", () => setView(button.dataset.view));
+for (const button of document.querySelectorAll("[data-clock]")) {
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      await post("/api/clock", { action: button.dataset.clock, rate: Number(button.dataset.rate) });
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+$("close-thread").addEventListener("click", () => {
+  ui.thread = null;
+  render();
+});
+$("composer").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const input = $("command");
+  const text = input.value.trim();
+  if (!/^\/gpu(\s|$)/.test(text)) {
+    toast("The playground sends /gpu commands — try /gpu help");
+    return;
+  }
+  input.value = "";
+  const channel = ui.view === "dm" ? (ui.snap.dm.id ?? undefined) : ui.snap.channel.id;
+  await post("/api/command", { text, channel });
+});
+$("modal-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  await post("/api/submit", { viewId: $("modal").dataset.viewId, values: inputValues($("modal-body")) });
+});
+$("modal-close").addEventListener("click", () => post("/api/close", { viewId: $("modal").dataset.viewId }));
+$("modal").addEventListener("cancel", (event) => {
+  event.preventDefault();
+  void post("/api/close", { viewId: $("modal").dataset.viewId });
+});
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && ui.thread && !$("modal").open && !$("confirm").open) {
+    ui.thread = null;
+    render();
+  }
+});
+
+new EventSource("/api/events").addEventListener("change", () => void refresh());
+setInterval(tickClock, 250);
+setInterval(() => void refresh(), 5000);
+if (ui.view === "home") void post("/api/home", {});
+void refresh();
