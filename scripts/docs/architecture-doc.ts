@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ImportEdge, importEdges } from "./import-graph.ts";
 import { KNOWN_EXCEPTIONS, LAYER_RULES, type LayerRule } from "./layers.ts";
@@ -48,7 +48,7 @@ function rulesTable(edges: ImportEdge[]): string {
       .filter((edge) => edge.from === rule.part)
       .map((edge) => `${edge.to} ${edge.imports}${edge.typeOnly ? " (types)" : ""}`)
       .join(", ");
-    const folder = rule.part === "main" || rule.part === "cli" ? `src/${rule.part}.ts` : `src/${rule.part}/`;
+    const folder = existsSync(`src/${rule.part}.ts`) ? `src/${rule.part}.ts` : `src/${rule.part}/`;
     lines.push(
       `| \`${folder}\` | ${rule.owns} | ${rule.may.join(", ") || "—"} | ${rule.types.join(", ") || "—"} | ${now || "—"} |`,
     );

@@ -26,6 +26,18 @@ export const LAYER_RULES: readonly LayerRule[] = [
     types: [],
   },
   {
+    part: "describe-cli-problem",
+    owns: "the one line (and exit code) the CLI prints for a store, lock or sources problem",
+    may: ["sources", "store", "shared"],
+    types: [],
+  },
+  {
+    part: "simulation",
+    owns: "the outcome benchmark's simulated team month; composes the bot like main does",
+    may: ANY,
+    types: [],
+  },
+  {
     part: "playground",
     owns: "the local Slack emulator (Web API, Socket Mode, signed HTTP) for tests and the playground",
     may: ANY,
@@ -59,13 +71,13 @@ export const LAYER_RULES: readonly LayerRule[] = [
   {
     part: "usecases",
     owns: "one verb-noun per file (poll-fleet, stop-host, claim-gpus…); the ports they need (ports.ts)",
-    may: ["checks", "reports", "executors", "sources", "shared", "config"],
+    may: ["checks", "reports", "executors", "sources", "messages", "shared", "config"],
     types: ["store", "observability"],
   },
   {
     part: "reports",
-    owns: "summary models, tables and the chart (PNG)",
-    may: ["checks", "shared", "config"],
+    owns: "summary models, tables and the chart (SVG rendered to PNG)",
+    may: ["checks", "messages", "shared", "config"],
     types: ["store", "sources"],
   },
   {
@@ -95,6 +107,12 @@ export const LAYER_RULES: readonly LayerRule[] = [
   {
     part: "config",
     owns: "the zod schema, loading and describing the configuration",
+    may: ["messages", "shared"],
+    types: [],
+  },
+  {
+    part: "messages",
+    owns: "the message catalog (en, zh-CN; ICU through i18next) and the one place for Intl formatters",
     may: ["shared"],
     types: [],
   },

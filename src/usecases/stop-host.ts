@@ -3,6 +3,7 @@ import type { IdlePolicy } from "../checks/idle-policy.ts";
 import { hostSampleAt } from "../checks/sweep.ts";
 import type { ActionConfig } from "../config/schema.ts";
 import { type ActionOutcome, describeAction, runAction } from "../executors/run-action.ts";
+import { slotLabel } from "../shared/gpu-slot.ts";
 import type { GpuReading } from "../sources/observation.ts";
 import type { LatestObservation } from "../store/metrics-types.ts";
 import type { StopRun } from "../store/stop-run-store.ts";
@@ -129,7 +130,7 @@ export function assessHostNow(
       const busy = sample.gpus
         .filter((gpu) => gpu.class === "busy")
         .sort((a, b) => (b.utilPct ?? 0) - (a.utilPct ?? 0))
-        .map((gpu) => `GPU ${gpu.index} at ${Math.round(gpu.utilPct ?? 0)} %`);
+        .map((gpu) => `GPU ${slotLabel(gpu.index)} at ${Math.round(gpu.utilPct ?? 0)} %`);
       const shown = busy.length > 3 ? [...busy.slice(0, 2), `${busy.length - 2} more`] : busy;
       return { kind: "busy", text: `${host} is busy now: ${listWords(shown, "and")}`, sinceMs: null };
     }
@@ -147,7 +148,7 @@ export function assessHostNow(
       if (sample.gpus.length === 0) {
         return { kind: "no-data", text: `${host} reports no GPUs: ${NOT_SEEN}`, sinceMs };
       }
-      const blind = sample.gpus.filter((gpu) => gpu.class === "unknown").map((gpu) => String(gpu.index));
+      const blind = sample.gpus.filter((gpu) => gpu.class === "unknown").map((gpu) => slotLabel(gpu.index));
       const gpus = blind.length === 1 ? `GPU ${blind[0]} has` : `GPUs ${blind.join(", ")} have`;
       return {
         kind: "no-data",
@@ -156,7 +157,7 @@ export function assessHostNow(
       };
     }
     case "suspect": {
-      const gpus = sample.gpus.filter((gpu) => gpu.class === "suspect").map((gpu) => String(gpu.index));
+      const gpus = sample.gpus.filter((gpu) => gpu.class === "suspect").map((gpu) => slotLabel(gpu.index));
       const which = gpus.length === 1 ? `GPU ${gpus[0]} reports` : `GPUs ${gpus.join(", ")} report`;
       return {
         kind: "suspect",

@@ -59,7 +59,7 @@ function start(store: string, env: Record<string, string> = {}, extraConfig = ""
     config,
     `http: { port: 0 }\nstore: { path: ${JSON.stringify(store)} }\npoll: { interval_seconds: 3600 }\n${extraConfig}`,
   );
-  const result = spawnSync(process.execPath, [bin, "start", "--config", config], {
+  const result = spawnSync(process.execPath, [bin, "start", "--no-playground", "--config", config], {
     cwd: dir,
     encoding: "utf8",
     env: { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent", TZ: "UTC", ...env },

@@ -1,4 +1,5 @@
 import type { types } from "@slack/bolt";
+import { slotLabel } from "../../shared/gpu-slot.ts";
 import {
   actorText,
   costOver,
@@ -86,8 +87,8 @@ function describe(view: ResolvedAlertView): { title: string; detail: string | nu
       };
     }
     case "suspect": {
-      const gpus =
-        ending.gpus.length === 1 ? `GPU ${ending.gpus[0]} reports` : `GPUs ${ending.gpus.join(", ")} report`;
+      const labels = ending.gpus.map(slotLabel);
+      const gpus = labels.length === 1 ? `GPU ${labels[0]} reports` : `GPUs ${labels.join(", ")} report`;
       return {
         title: `❔ ${host}: suspect readings`,
         detail:

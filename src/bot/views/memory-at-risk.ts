@@ -1,3 +1,4 @@
+import { slotLabel } from "../../shared/gpu-slot.ts";
 import type { GpuProcess } from "../../sources/observation.ts";
 import { code, escapeMrkdwn, formatGiB, truncate, truncateMiddle } from "./alert-format.ts";
 
@@ -27,7 +28,7 @@ export function holdsMemory(gpu: GpuMemory): boolean {
 export function memoryAtRiskText(gpus: readonly GpuMemory[], maxChars: number): string | null {
   const held = gpus.filter(holdsMemory).sort((a, b) => a.index - b.index);
   if (held.length === 0) return null;
-  const indexes = held.slice(0, GPUS_SHOWN).map((gpu) => String(gpu.index));
+  const indexes = held.slice(0, GPUS_SHOWN).map((gpu) => slotLabel(gpu.index));
   if (held.length > GPUS_SHOWN) indexes.push(`${held.length - GPUS_SHOWN} more`);
   const which = held.length === 1 ? `GPU ${indexes[0]} holds` : `GPUs ${indexes.join(", ")} hold`;
   const known = held.filter((gpu) => gpu.memUsedMiB !== null);

@@ -1,5 +1,6 @@
 import type { types } from "@slack/bolt";
 import type { SuspectSpan } from "../../reports/suspect-spans.ts";
+import { slotLabel } from "../../shared/gpu-slot.ts";
 import { dayjs } from "../../shared/time.ts";
 import type { LedgerReport } from "../../usecases/ledger-report.ts";
 import { percent } from "../../usecases/ledger-table.ts";
@@ -68,7 +69,7 @@ export function ledgerReportReply(
   if (suspect.length > 0) {
     const spans = suspect
       .slice(0, 3)
-      .map((span) => `${escapeMrkdwn(span.host)} GPU ${span.gpu} ${span.hours.toFixed(1)} h`);
+      .map((span) => `${escapeMrkdwn(span.host)} GPU ${slotLabel(span.gpu)} ${span.hours.toFixed(1)} h`);
     if (suspect.length > 3) spans.push(`${suspect.length - 3} more`);
     notes.push(
       `❔ Suspect readings (100 % with no memory at idle power, a known driver fault) are counted busy here: ${spans.join(", ")}.`,

@@ -2,6 +2,7 @@ import { groupClaims } from "../../checks/claim-groups.ts";
 import { formatGpuList } from "../../checks/claim-target.ts";
 import type { UnclaimedUse } from "../../checks/claim-usage.ts";
 import { formatDuration } from "../../shared/duration.ts";
+import { slotLabel } from "../../shared/gpu-slot.ts";
 import type { Claim } from "../../store/claim-store.ts";
 import { localWhen, mention, slackEscape } from "../../usecases/action-text.ts";
 import type { HostSummary, SuspectGpu } from "../../usecases/read-fleet-status.ts";
@@ -82,7 +83,7 @@ export function suspectWords(gpus: readonly SuspectGpu[]): string {
   const shown = gpus.slice(0, 3).map((gpu) => {
     const memory = gpu.memUsedMiB === null ? "memory unknown" : "no memory held";
     const power = gpu.powerW === null ? "" : `, ${Math.round(gpu.powerW)} W`;
-    return `GPU ${gpu.index} at ${Math.round(gpu.utilPct)} % with ${memory}${power}`;
+    return `GPU ${slotLabel(gpu.index)} at ${Math.round(gpu.utilPct)} % with ${memory}${power}`;
   });
   if (gpus.length > 3) shown.push(`${gpus.length - 3} more`);
   const what = gpus.length === 1 ? "suspect reading" : "suspect readings";

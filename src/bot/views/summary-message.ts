@@ -8,6 +8,7 @@ import {
   formatRelativeChange,
 } from "../../reports/summary-format.ts";
 import type { SummaryModel } from "../../reports/summary-model.ts";
+import { slotLabel } from "../../shared/gpu-slot.ts";
 import { dayjs } from "../../shared/time.ts";
 import { escapeMrkdwn, formatGiB } from "./alert-format.ts";
 import { context, LIMITS, type Reply, section } from "./reply-message.ts";
@@ -159,7 +160,7 @@ export function renderSummaryMessage(model: SummaryModel, options: SummaryMessag
       .slice(0, 5)
       .map(
         (span) =>
-          `${escapeMrkdwn(span.host)} GPU ${span.gpu} ${formatHours(span.hours)}${span.ongoing ? " (ongoing)" : ""}`,
+          `${escapeMrkdwn(span.host)} GPU ${slotLabel(span.gpu)} ${formatHours(span.hours)}${span.ongoing ? " (ongoing)" : ""}`,
       );
     if (suspect.length > 5) spans.push(`${suspect.length - 5} more`);
     blocks.push(

@@ -1,4 +1,5 @@
 import type { types } from "@slack/bolt";
+import { slotLabel } from "../../shared/gpu-slot.ts";
 import { escapeMrkdwn, formatWhen, truncate } from "./alert-format.ts";
 import type { SlackMessage } from "./alert-message.ts";
 
@@ -28,7 +29,7 @@ export function suspectReadingMessage(view: SuspectReadingView): SlackMessage {
   const figures = gpus.map((gpu) => {
     const memory = gpu.memUsedMiB === null ? "memory unknown" : "no memory held";
     const power = gpu.powerW === null ? "" : ` at ${Math.round(gpu.powerW)} W`;
-    return `GPU ${gpu.index} reports ${Math.round(gpu.utilPct)} % with ${memory}${power}`;
+    return `GPU ${slotLabel(gpu.index)} reports ${Math.round(gpu.utilPct)} % with ${memory}${power}`;
   });
   const since = formatWhen(view.sinceMs, view.nowMs, view.timezone);
   const why =
@@ -44,7 +45,7 @@ export function suspectReadingMessage(view: SuspectReadingView): SlackMessage {
     { type: "section", text: { type: "mrkdwn", text: truncate(text, 3000) } },
     { type: "context", elements: [{ type: "mrkdwn", text: `Times in ${escapeMrkdwn(view.timezone)}.` }] },
   ];
-  const which = gpus.length === 1 ? `GPU ${gpus[0]?.index}` : `${gpus.length} GPUs`;
+  const which = gpus.length === 1 ? `GPU ${slotLabel(gpus[0]?.index ?? 0)}` : `${gpus.length} GPUs`;
   return {
     text: truncate(`❔ Suspect readings on ${host}: ${which} at full utilisation with no memory`, 3000),
     blocks,
