@@ -4,8 +4,8 @@ import { parseArgs } from "node:util";
 import { describeConfig, describeConfigError } from "./config/describe-config.ts";
 import { ConfigError, type LoadedConfig, loadConfig } from "./config/load-config.ts";
 import { describeCliProblem } from "./describe-cli-problem.ts";
-import { backupOnce, collectOnce, reportOnce, restoreOnce, StoreMissingError, startBot } from "./main.ts";
-import { startPlayground } from "./playground/start-playground.ts";
+import type { startBot } from "./main.ts";
+import type { startPlayground } from "./playground/start-playground.ts";
 import { fleetTable } from "./reports/fleet-table.ts";
 import { createLogger } from "./shared/logger.ts";
 import { NothingToWatchError, nothingToWatch, slackTokensSet } from "./sources/nothing-to-watch.ts";
@@ -94,6 +94,7 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
         );
         return 2;
       }
+      const { reportOnce, StoreMissingError } = await loadMain();
       try {
         const report = reportOnce(context, { since: values.since, until: values.until });
         io.stdout.write(values.csv ? ledgerCsv(report) : ledgerTable(report));
@@ -111,7 +112,7 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
       }
     }
     case "collect": {
-      const observations = await collectOnce(context);
+      const observations = await (await loadMain()).collectOnce(context);
       io.stdout.write(values.json ? `${JSON.stringify(observations, null, 2)}\n` : fleetTable(observations));
       if (observations.some((obs) => obs.ok)) return 0;
       io.stderr.write(
@@ -121,7 +122,7 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
     }
     case "backup":
       try {
-        const done = await backupOnce(context, parsed.file!);
+        const done = await (await loadMain()).backupOnce(context, parsed.file!);
         io.stdout.write(
           `backed up ${done.store} to ${done.file} (${kib(done.bytes)} KiB, schema version ${done.schemaVersion})\n`,
         );
@@ -131,7 +132,7 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
       }
     case "restore":
       try {
-        const done = await restoreOnce(context, parsed.file!);
+        const done = await (await loadMain()).restoreOnce(context, parsed.file!);
         const migrated =
           done.fromVersion === done.schemaVersion ? "" : `, brought up to version ${done.schemaVersion}`;
         const kept = done.keptAs === null ? "" : `; the store it replaced is kept as ${done.keptAs}`;
@@ -157,7 +158,9 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
         values.playground === true || (values["no-playground"] !== true && !slackTokensSet(loaded.env));
       let bot: Awaited<ReturnType<typeof startBot>> | Awaited<ReturnType<typeof startPlayground>>;
       try {
-        bot = playground ? await startPlayground(context) : await startBot(context);
+        bot = playground
+          ? await (await import("./playground/start-playground.ts")).startPlayground(context)
+          : await (await loadMain()).startBot(context);
       } catch (error) {
         for (const [signal, handler] of signals) process.off(signal, handler);
         return explained(error, io.stderr);
@@ -232,6 +235,14 @@ function parse(argv: readonly string[]) {
     throw new UsageError(`--since, --until and --csv go with 'report', not '${command}'`);
   }
   return { command, values, file: takesFile ? rest[0] : undefined };
+}
+
+/**
+ * NOTE: the composition root (and with it Bolt, SQLite and every use-case) is loaded only by the
+ * commands that need it, so `--version`, `help` and `check-config` start in a fraction of the time.
+ */
+function loadMain(): Promise<typeof import("./main.ts")> {
+  return import("./main.ts");
 }
 
 function kib(bytes: number): string {
