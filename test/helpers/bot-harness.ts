@@ -8,6 +8,7 @@ import { createSlackApp, type SlackApp } from "../../src/bot/app.ts";
 import type { BotDeps } from "../../src/bot/bot-deps.ts";
 import { registerListeners } from "../../src/bot/listeners/index.ts";
 import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "../../src/bot/outbox-worker.ts";
+import { alertWords } from "../../src/bot/views/renderers.ts";
 import type { IdleEpisodeState } from "../../src/checks/idle-episode.ts";
 import { type Config, configSchema } from "../../src/config/schema.ts";
 import type { EphemeralMessage, StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
@@ -150,6 +151,7 @@ export class BotHarness {
       warden,
       clock,
       logger,
+      words: alertWords,
       stopAutomatically: async (host, alertId) => {
         await stopAutomatically(this.deps, host, alertId);
       },
