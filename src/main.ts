@@ -7,7 +7,7 @@ import { registerListeners } from "./bot/listeners/index.ts";
 import { messagePermalink, workspaceUrlOf } from "./bot/message-link.ts";
 import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "./bot/outbox-worker.ts";
 import { slackPeopleDirectory } from "./bot/slack-people.ts";
-import { alertWords, summaryWords } from "./bot/views/renderers.ts";
+import { alertWords, reclaimWords, summaryWords, wardenWords } from "./bot/views/renderers.ts";
 import type { LoadedConfig } from "./config/load-config.ts";
 import type { Config } from "./config/schema.ts";
 import type { JobTimer } from "./jobs/job-timer.ts";
@@ -353,7 +353,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     [
       ...jobsFor(config, { poll, store, state, clock }),
       ledgerJob(costWarden.costLedger),
-      wardenAnnounceJob(botDeps),
+      wardenAnnounceJob({ ...botDeps, words: wardenWords }),
       summaryJob({
         config,
         metrics: store,
@@ -368,7 +368,17 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
         words: summaryWords,
         people: slack === null ? undefined : slackPeopleDirectory(slack.client, clock, logger),
       }),
-      reclaimReviewJob({ config, metrics: store, reclaims, state, notifier, warden, clock, logger }),
+      reclaimReviewJob({
+        config,
+        metrics: store,
+        reclaims,
+        state,
+        notifier,
+        warden,
+        clock,
+        logger,
+        words: reclaimWords,
+      }),
       claimsJob(botDeps),
     ],
     logger,

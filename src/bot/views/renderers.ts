@@ -1,14 +1,23 @@
 import type { AlertWords } from "../../usecases/alert-words.ts";
+import type { ReclaimWords } from "../../usecases/reclaim-words.ts";
 import type { SummaryWords } from "../../usecases/summary-words.ts";
+import type { WardenWords } from "../../usecases/warden-words.ts";
 import { alertDirectMessage } from "./alert-direct-message.ts";
 import { alertEscalationText } from "./alert-escalation.ts";
 import { idleAlertMessage } from "./alert-message.ts";
 import { noDataMessage } from "./alert-no-data.ts";
 import { resolvedAlertMessage } from "./alert-resolved.ts";
-import { renewalMessage } from "./reclaim-messages.ts";
+import {
+  reclaimClearedMessage,
+  reclaimDecidedMessage,
+  reclaimDecisionMessage,
+  reclaimPendingMessage,
+  renewalMessage,
+} from "./reclaim-messages.ts";
 import { stopDoubtDirectText, stopDoubtThreadText } from "./stop-doubt.ts";
 import { renderSummaryMessage, summaryLateNotice } from "./summary-message.ts";
 import { suspectReadingMessage } from "./suspect-reading-message.ts";
+import { wardenAnnouncement, wardenChangeAnnouncement, wardenChecklistMessage } from "./warden-messages.ts";
 
 /**
  * The bot's implementations of the use-cases' word ports, one object per port, built from the views.
@@ -32,4 +41,19 @@ export const summaryWords: SummaryWords = {
   summary: renderSummaryMessage,
   lateNotice: summaryLateNotice,
   renewal: renewalMessage,
+};
+
+/** The reclaim review's and decisions' messages. */
+export const reclaimWords: ReclaimWords = {
+  pending: reclaimPendingMessage,
+  cleared: reclaimClearedMessage,
+  decision: reclaimDecisionMessage,
+  decided: reclaimDecidedMessage,
+};
+
+/** The cost warden announcements. */
+export const wardenWords: WardenWords = {
+  announcement: wardenAnnouncement,
+  checklist: wardenChecklistMessage,
+  change: wardenChangeAnnouncement,
 };
