@@ -13,7 +13,7 @@ import { createSlackApp, type SlackApp } from "../src/bot/app.ts";
 import type { BotDeps } from "../src/bot/bot-deps.ts";
 import { registerListeners } from "../src/bot/listeners/index.ts";
 import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "../src/bot/outbox-worker.ts";
-import { alertWords } from "../src/bot/views/renderers.ts";
+import { alertWords, claimWords, reclaimWords, wardenWords } from "../src/bot/views/renderers.ts";
 import { wardenForMonth } from "../src/checks/warden-rotation.ts";
 import { type Config, configSchema } from "../src/config/schema.ts";
 import { ManualClock } from "../src/shared/clock.ts";
@@ -146,7 +146,7 @@ export function createBenchBot(options: {
     warden,
     clock,
     logger,
-    words: alertWords,
+    alertWords,
   });
   const deps: BotDeps = {
     config,
@@ -154,6 +154,9 @@ export function createBenchBot(options: {
     state,
     fleet: alerts,
     alerts,
+    claimWords,
+    reclaimWords,
+    wardenWords,
     warden,
     clock,
     logger,

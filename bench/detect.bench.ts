@@ -79,7 +79,7 @@ const alerts = createIdleAlerts({
   warden: { current: () => null },
   clock,
   logger: silentLogger,
-  words: alertWords,
+  alertWords,
 });
 alerts.restore();
 

@@ -7,7 +7,7 @@ import { registerListeners } from "./bot/listeners/index.ts";
 import { messagePermalink, workspaceUrlOf } from "./bot/message-link.ts";
 import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "./bot/outbox-worker.ts";
 import { slackPeopleDirectory } from "./bot/slack-people.ts";
-import { alertWords, reclaimWords, summaryWords, wardenWords } from "./bot/views/renderers.ts";
+import { alertWords, claimWords, reclaimWords, summaryWords, wardenWords } from "./bot/views/renderers.ts";
 import type { LoadedConfig } from "./config/load-config.ts";
 import type { Config } from "./config/schema.ts";
 import type { JobTimer } from "./jobs/job-timer.ts";
@@ -223,7 +223,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     warden,
     clock,
     logger,
-    words: alertWords,
+    alertWords,
     stopAutomatically: async (host, alertId) => {
       if (botDeps) await stopAutomatically(botDeps, host, alertId);
     },
@@ -238,6 +238,9 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     state,
     fleet: alerts,
     alerts,
+    claimWords,
+    reclaimWords,
+    wardenWords,
     warden,
     clock,
     logger,
@@ -353,7 +356,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     [
       ...jobsFor(config, { poll, store, state, clock }),
       ledgerJob(costWarden.costLedger),
-      wardenAnnounceJob({ ...botDeps, words: wardenWords }),
+      wardenAnnounceJob(botDeps),
       summaryJob({
         config,
         metrics: store,
@@ -365,7 +368,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
         logger,
         notifier,
         warden,
-        words: summaryWords,
+        summaryWords,
         people: slack === null ? undefined : slackPeopleDirectory(slack.client, clock, logger),
       }),
       reclaimReviewJob({
@@ -377,7 +380,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
         warden,
         clock,
         logger,
-        words: reclaimWords,
+        reclaimWords,
       }),
       claimsJob(botDeps),
     ],

@@ -10,7 +10,7 @@ export interface AnnounceWardenDeps extends WardenChecklistDeps {
   notifier: Notifier;
   logger: Logger;
   /** The announcements' words (the bot's views: `wardenWords`). */
-  words: WardenWords;
+  wardenWords: WardenWords;
 }
 
 /** A scheduled slot as the announcement needs it (see `JobSlot`). */
@@ -36,13 +36,13 @@ export function announceWarden(
     return "no-roster";
   }
   const nextMonth = addMonths(month, 1);
-  const announcement = deps.words.announcement({
+  const announcement = deps.wardenWords.announcement({
     month,
     warden,
     next: { month: nextMonth, user: deps.wardens.wardenOf(nextMonth) },
     late: slot.late,
   });
-  const checklist = deps.words.checklist(readWardenChecklist(deps, warden, month, deps.clock.now()));
+  const checklist = deps.wardenWords.checklist(readWardenChecklist(deps, warden, month, deps.clock.now()));
   const done = slot.commit(() => {
     deps.notifier.send("chat.postMessage", { channel: deps.config.slack.channel, ...announcement });
     deps.notifier.send("chat.postMessage", { channel: warden, ...checklist });
@@ -53,10 +53,10 @@ export function announceWarden(
 /** After a swap or a skip: the channel is told, and the new warden gets the checklist. */
 export function announceWardenChange(deps: AnnounceWardenDeps, change: WardenChange, actor: string): void {
   const nowMs = deps.clock.now();
-  const checklist = deps.words.checklist(readWardenChecklist(deps, change.to, change.month, nowMs));
+  const checklist = deps.wardenWords.checklist(readWardenChecklist(deps, change.to, change.month, nowMs));
   deps.notifier.send("chat.postMessage", {
     channel: deps.config.slack.channel,
-    ...deps.words.change(change, actor),
+    ...deps.wardenWords.change(change, actor),
   });
   deps.notifier.send("chat.postMessage", { channel: change.to, ...checklist });
 }

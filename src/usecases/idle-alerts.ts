@@ -55,7 +55,7 @@ export interface IdleAlertsDeps {
   clock: Clock;
   logger: Logger;
   /** The alert messages' words (the bot's views: `alertWords`). */
-  words: AlertWords;
+  alertWords: AlertWords;
   /** The stop use-case with the bot as the actor, for hosts with `auto_stop`; none: no automatic stops. */
   stopAutomatically?: (host: string, alertId: number) => Promise<void>;
   /** The host's owners now (a reclaim decision may have lent it); default `hosts.<host>.owners`. */
@@ -100,7 +100,7 @@ interface AlertFacts {
 }
 
 export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
-  const { config, metrics, state: store, notifier, warden, clock, logger, words } = deps;
+  const { config, metrics, state: store, notifier, warden, clock, logger, alertWords } = deps;
   const policy = idlePolicyOf(config);
   const channel = config.slack.channel;
   const timezone = config.team.timezone;
@@ -123,13 +123,13 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     hostHourCost(hostCostBasis(settingsOf(host), config.costs), tariff, clock.now());
   const ownersOf = (host: string): string[] => [...(deps.owners?.(host) ?? settingsOf(host)?.owners ?? [])];
   const transaction = <T>(fn: () => T): T => store.transaction(fn);
-  const suspectDeps = { config, state: store, notifier, warden, owners: ownersOf, words };
+  const suspectDeps = { config, state: store, notifier, warden, owners: ownersOf, alertWords };
   const followUpDeps = {
     config,
     state: store,
     metrics,
     notifier,
-    words,
+    alertWords,
     owners: ownersOf,
     staleAfterMs: policy.staleAfterMinutes * MINUTE_MS,
   };
@@ -323,7 +323,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
         alert = { ...alert, autoStopAtMs: stopAtMs };
       }
       const facts = factsOf(alert, nowMs);
-      const message = words.idle(idleView(facts, nowMs));
+      const message = alertWords.idle(idleView(facts, nowMs));
       const dm: Omit<AlertDirectMessageView, "role"> = {
         host,
         idleSinceMs,
@@ -334,7 +334,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
         channel,
       };
       for (const user of new Set([...facts.owners, ...facts.claimants])) {
-        const direct = words.direct({
+        const direct = alertWords.direct({
           ...dm,
           role: facts.owners.includes(user) ? "owner" : "claimant",
         });
@@ -358,7 +358,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     const key = factsKey(facts);
     const last = rendered.get(alert.id);
     if (!force && last !== undefined && last.facts === key && nowMs - last.atMs < ALERT_REFRESH_MS) return;
-    sendUpdate(alert, words.idle(idleView(facts, nowMs)));
+    sendUpdate(alert, alertWords.idle(idleView(facts, nowMs)));
     rendered.set(alert.id, { atMs: nowMs, facts: key });
   }
 
@@ -376,7 +376,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     transaction(() => {
       store.alerts.markEscalated(alert.id);
       if (who === null) return;
-      const text = words.escalation({
+      const text = alertWords.escalation({
         host: alert.host,
         warden: who,
         idleSinceMs: alert.idleSinceMs ?? alert.openedAtMs,
@@ -448,7 +448,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     if (alert === null) return;
     transaction(() => {
       if (!store.alerts.resolve(alert.id, resolutionOf(ending), nowMs)) return;
-      const message = words.resolved({
+      const message = alertWords.resolved({
         host,
         idleSinceMs: alert.idleSinceMs ?? alert.openedAtMs,
         endedAtMs,
@@ -498,7 +498,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
       // NOTE: a stale message only restates the last sample's time, in the source's words and zone
       // (Prometheus: UTC); the notice gives that time itself, in the team's zone.
       const stale = latest !== null && !latest.ok && latest.cause === "stale";
-      const message = words.noData({
+      const message = alertWords.noData({
         host,
         sinceMs: unknownSinceMs,
         lastSampleAtMs: lastMs,
@@ -524,7 +524,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     if (alert === null) return;
     transaction(() => {
       if (!store.alerts.resolve(alert.id, "data-back", nowMs)) return;
-      const message = words.noData({
+      const message = alertWords.noData({
         host,
         sinceMs: alert.idleSinceMs ?? alert.openedAtMs,
         lastSampleAtMs: null,

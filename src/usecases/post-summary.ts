@@ -32,7 +32,7 @@ export interface PostSummaryDeps extends SummaryDeps {
   /** Names people in the summary without notifying them; without it they show as member IDs. */
   people?: PeopleDirectory | undefined;
   /** The summary's words (the bot's views: `summaryWords`). */
-  words: SummaryWords;
+  summaryWords: SummaryWords;
 }
 
 export interface PostedSummary {
@@ -64,7 +64,7 @@ export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Pro
   const named = [...model.people.map((p) => p.user), ...model.stops.map((s) => s.actor)].filter((id) =>
     /^[UW][A-Z0-9]{2,}$/.test(id),
   );
-  const message = deps.words.summary(model, {
+  const message = deps.summaryWords.summary(model, {
     teamName: config.team.name,
     names: (await deps.people?.names(named)) ?? new Map(),
     lateSinceMs: slot.late ? slot.atMs : null,
@@ -78,7 +78,7 @@ export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Pro
   // NOTE: queued on time, it may still reach Slack late (an outage): the outbox then says so.
   const late = slot.late
     ? {}
-    : { $ifLate: ifLate(SUMMARY_ON_TIME_MS, [deps.words.lateNotice(slot.atMs, zone, "slack")]) };
+    : { $ifLate: ifLate(SUMMARY_ON_TIME_MS, [deps.summaryWords.lateNotice(slot.atMs, zone, "slack")]) };
   const renewalFlagged: string[] = [];
   const posted = slot.commit(() => {
     if (filesAttached) {
@@ -114,7 +114,7 @@ export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Pro
     );
     const warden = deps.warden.current(slot.atMs);
     if (fresh.length > 0 && warden !== null) {
-      const dm = deps.words.renewal(fresh, model.renewalBelowPct, warden);
+      const dm = deps.summaryWords.renewal(fresh, model.renewalBelowPct, warden);
       deps.notifier.send("chat.postMessage", { channel: warden, text: dm.text, blocks: dm.blocks });
     }
     renewalFlagged.push(...fresh.map((flag) => flag.host));

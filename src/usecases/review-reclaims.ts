@@ -27,7 +27,7 @@ export interface ReclaimDeps {
   clock: Clock;
   logger: Logger;
   /** The reclaim messages' words (the bot's views: `reclaimWords`). */
-  words: Pick<ReclaimWords, "pending" | "cleared" | "decision">;
+  reclaimWords: Pick<ReclaimWords, "pending" | "cleared" | "decision">;
 }
 
 export interface ReclaimReview {
@@ -111,7 +111,7 @@ export function reviewReclaims(deps: ReclaimDeps, nowMs = deps.clock.now()): Rec
           });
           if (created === null) return null;
           audit(deps, nowMs, "reclaim-pending", created, { windowMeanPct: step.windowMeanPct });
-          tellWarden(deps, nowMs, (ctx) => deps.words.pending(created, ctx));
+          tellWarden(deps, nowMs, (ctx) => deps.reclaimWords.pending(created, ctx));
           return created;
         });
         if (started !== null) review.started.push(host.name);
@@ -122,7 +122,9 @@ export function reviewReclaims(deps: ReclaimDeps, nowMs = deps.clock.now()): Rec
           const detail = { dayStartMs: step.dayStartMs, dayMeanPct: step.dayMeanPct };
           if (!reclaims.end(entry!.id, "cleared", nowMs, BOT_ACTOR, detail)) return false;
           audit(deps, nowMs, "reclaim-cleared", entry!, detail);
-          tellWarden(deps, nowMs, (ctx) => deps.words.cleared(entry!, step.dayStartMs, step.dayMeanPct, ctx));
+          tellWarden(deps, nowMs, (ctx) =>
+            deps.reclaimWords.cleared(entry!, step.dayStartMs, step.dayMeanPct, ctx),
+          );
           return true;
         });
         if (cleared) review.cleared.push(host.name);
@@ -133,7 +135,7 @@ export function reviewReclaims(deps: ReclaimDeps, nowMs = deps.clock.now()): Rec
           if (!reclaims.markDue(entry!.id, nowMs)) return false;
           const updated = reclaims.byId(entry!.id)!;
           audit(deps, nowMs, "reclaim-due", updated, {});
-          tellWarden(deps, nowMs, (ctx) => deps.words.decision(updated, ctx));
+          tellWarden(deps, nowMs, (ctx) => deps.reclaimWords.decision(updated, ctx));
           return true;
         });
         if (due) review.due.push(host.name);

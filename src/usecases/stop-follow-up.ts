@@ -16,7 +16,7 @@ export interface StopFollowUpDeps {
   owners: (host: string) => readonly string[];
   /** A gap longer than this between two samples leaves the host unobserved: no verdict. */
   staleAfterMs: number;
-  words: Pick<AlertWords, "stopDoubtThread" | "stopDoubtDirect">;
+  alertWords: Pick<AlertWords, "stopDoubtThread" | "stopDoubtDirect">;
 }
 
 /**
@@ -106,7 +106,7 @@ function tell(
   });
   const alert = run.alertId === null ? state.alerts.latest(host) : state.alerts.byId(run.alertId);
   const channel = alert?.channel ?? config.slack.channel;
-  const thread = deps.words.stopDoubtThread(view);
+  const thread = deps.alertWords.stopDoubtThread(view);
   notifier.send(
     "chat.postMessage",
     alert === null ? { channel, text: thread } : { channel, thread_ts: alertTs(alert.id), text: thread },
@@ -117,7 +117,7 @@ function tell(
   for (const user of readers) {
     notifier.send("chat.postMessage", {
       channel: user,
-      text: deps.words.stopDoubtDirect({ ...view, pressedByReader: human }),
+      text: deps.alertWords.stopDoubtDirect({ ...view, pressedByReader: human }),
     });
   }
 }

@@ -1,6 +1,6 @@
 import type { RenewalFlag } from "../checks/renewal.ts";
 import type { SummaryModel } from "../reports/summary-model.ts";
-import type { RenderedMessage, RenderedReply } from "./ports.ts";
+import type { RenderedReply } from "./ports.ts";
 
 /** Turns the biweekly summary's facts into Slack messages (the bot's views implement it). */
 export interface SummaryWords {

@@ -13,7 +13,7 @@ export interface SuspectNoticeDeps {
   notifier: Notifier;
   warden: WardenLookup;
   owners: (host: string) => readonly string[];
-  words: Pick<AlertWords, "suspectReading">;
+  alertWords: Pick<AlertWords, "suspectReading">;
 }
 
 /** What the store keeps per host: the GPUs in a suspect episode, and when each began. */
@@ -89,7 +89,7 @@ function tell(
       : [{ index: gpu.index, utilPct: gpu.utilPct, memUsedMiB: gpu.memUsedMiB, powerW: gpu.powerW }],
   );
   for (const user of people) {
-    const message = deps.words.suspectReading({
+    const message = deps.alertWords.suspectReading({
       host,
       gpus: shown,
       sinceMs,

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
-import { wardenWords } from "../../src/bot/views/renderers.ts";
 import { createSlotRunner } from "../../src/jobs/slot-runner.ts";
 import { wardenAnnounceJob } from "../../src/jobs/warden-announce-job.ts";
 import { MINUTE_MS } from "../../src/shared/clock.ts";
@@ -209,7 +208,7 @@ describe("/gpu report and /gpu warden over the real Bolt app", { timeout: 120_00
     while (!h.metrics.rollup(h.clock.now(), 10, 1000).complete) {}
     const runner = () =>
       createSlotRunner({
-        jobs: [wardenAnnounceJob({ ...h.deps, words: wardenWords })],
+        jobs: [wardenAnnounceJob(h.deps)],
         store: createJobRunStore(h.db),
         clock: h.clock,
         logger: silentLogger,

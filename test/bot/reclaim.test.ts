@@ -97,7 +97,7 @@ describe("reclaim workflow over the real Bolt app, the emulator and a SQLite fil
       warden: h.deps.warden,
       clock: h.clock,
       logger: h.logger,
-      words: reclaimWords,
+      reclaimWords,
     };
     startMs = h.clock.now();
     write(startMs - 31 * DAY, startMs, (host) => (host === "gpu-e" ? 60 : 5));

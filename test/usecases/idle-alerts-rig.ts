@@ -80,7 +80,7 @@ export class AlertRig {
       warden: { current: () => this.wardenId },
       clock: this.clock,
       logger: silentLogger,
-      words: alertWords,
+      alertWords,
       stopAutomatically: async (host, alertId) => {
         this.stops.push({ host, alertId, atMs: this.clock.now() });
       },

@@ -48,7 +48,7 @@ const job = summaryJob({
   logger: silentLogger,
   notifier: outbox,
   warden: { current: () => CAROL },
-  words: summaryWords,
+  summaryWords,
 });
 const runner = createSlotRunner({
   jobs: [

@@ -1,6 +1,6 @@
 import type { types } from "@slack/bolt";
 import { slotLabel } from "../../shared/gpu-slot.ts";
-import type { GpuProcess, LoginSession } from "../../sources/observation.ts";
+import type { LoginSession } from "../../sources/observation.ts";
 import type { AlertGpu, IdleAlertView } from "../../usecases/alert-words.ts";
 import { ACTION_IDS, claimValue, KEEP_ACTION_IDS, type KeepChoice, keepValue, stopValue } from "../ids.ts";
 import {

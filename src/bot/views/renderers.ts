@@ -1,4 +1,5 @@
 import type { AlertWords } from "../../usecases/alert-words.ts";
+import type { ClaimWords } from "../../usecases/claim-words.ts";
 import type { ReclaimWords } from "../../usecases/reclaim-words.ts";
 import type { SummaryWords } from "../../usecases/summary-words.ts";
 import type { WardenWords } from "../../usecases/warden-words.ts";
@@ -7,6 +8,8 @@ import { alertEscalationText } from "./alert-escalation.ts";
 import { idleAlertMessage } from "./alert-message.ts";
 import { noDataMessage } from "./alert-no-data.ts";
 import { resolvedAlertMessage } from "./alert-resolved.ts";
+import { claimEndedDm, claimFreeDm, claimNudgeDm, claimReminderDm } from "./claim-dm.ts";
+import { homeView } from "./home-view.ts";
 import {
   reclaimClearedMessage,
   reclaimDecidedMessage,
@@ -56,4 +59,13 @@ export const wardenWords: WardenWords = {
   announcement: wardenAnnouncement,
   checklist: wardenChecklistMessage,
   change: wardenChangeAnnouncement,
+};
+
+/** The claim DMs and the App Home. */
+export const claimWords: ClaimWords = {
+  reminder: claimReminderDm,
+  nudge: claimNudgeDm,
+  ended: claimEndedDm,
+  free: claimFreeDm,
+  home: homeView,
 };

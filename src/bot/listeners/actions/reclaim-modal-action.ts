@@ -3,7 +3,6 @@ import { checkOpen } from "../../../usecases/decide-reclaim.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { parseActionValue, reclaimValueSchema } from "../../ids.ts";
 import { keepModal, lendModal } from "../../views/reclaim-modals.ts";
-import { reclaimWords } from "../../views/renderers.ts";
 import { textReply } from "../../views/reply-message.ts";
 import { badButtonReply } from "./reply-options.ts";
 
@@ -23,7 +22,7 @@ export function reclaimModalAction(
       ? badButtonReply(parsed.problem).text
       : entry === null
         ? "That reclaim case does not exist any more."
-        : checkOpen({ ...deps, words: reclaimWords }, entry, body.user.id)?.text;
+        : checkOpen(deps, entry, body.user.id)?.text;
     if (refusal !== undefined || entry === null) {
       await respond({ ...textReply(refusal ?? ""), response_type: "ephemeral", replace_original: false });
       return;

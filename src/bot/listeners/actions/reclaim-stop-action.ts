@@ -3,7 +3,6 @@ import { decideReclaim } from "../../../usecases/decide-reclaim.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { parseActionValue, reclaimValueSchema } from "../../ids.ts";
 import { reclaimDecidedMessage } from "../../views/reclaim-messages.ts";
-import { reclaimWords } from "../../views/renderers.ts";
 import { textReply } from "../../views/reply-message.ts";
 import { badButtonReply } from "./reply-options.ts";
 
@@ -26,14 +25,11 @@ export function reclaimStopAction(
       });
       return;
     }
-    const result = await decideReclaim(
-      { ...deps, words: reclaimWords },
-      {
-        caseId: parsed.value.case,
-        actor: body.user.id,
-        decision: { kind: "stop" },
-      },
-    );
+    const result = await decideReclaim(deps, {
+      caseId: parsed.value.case,
+      actor: body.user.id,
+      decision: { kind: "stop" },
+    });
     if (result.kind === "decided") {
       await respond({
         ...reclaimDecidedMessage(result.entry, deps.config.team.timezone),

@@ -2,7 +2,6 @@ import { addMonths } from "../../../checks/local-day.ts";
 import { announceWardenChange } from "../../../usecases/announce-warden.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import type { WardenAction } from "../../parse-report-warden.ts";
-import { wardenWords } from "../../views/renderers.ts";
 import type { Reply } from "../../views/reply-message.ts";
 import { textReply } from "../../views/reply-message.ts";
 import { wardenChangeReply, wardenRosterReply, wardenStatusReply } from "../../views/warden-messages.ts";
@@ -33,7 +32,7 @@ export function gpuWarden(deps: BotDeps, user: string, action: WardenAction): Re
       const result =
         action.kind === "swap" ? deps.wardens.swap(user, action.user, nowMs) : deps.wardens.skip(user, nowMs);
       if (!result.ok) return textReply(result.text);
-      announceWardenChange({ ...deps, words: wardenWords }, result.change, user);
+      announceWardenChange(deps, result.change, user);
       return wardenChangeReply(result.change);
     }
     default:

@@ -3,7 +3,6 @@ import { decideReclaim, type ReclaimDecision } from "../../../usecases/decide-re
 import type { BotDeps } from "../../bot-deps.ts";
 import { RECLAIM_INPUTS, reclaimViewMetadataSchema } from "../../ids.ts";
 import { reclaimDecidedMessage } from "../../views/reclaim-messages.ts";
-import { reclaimWords } from "../../views/renderers.ts";
 
 /**
  * Submitting the lend or keep modal: the decision is made before the ack, so a problem (nothing
@@ -42,10 +41,7 @@ export function reclaimDecisionView(
             kind: "keep",
             reason: values[RECLAIM_INPUTS.reason.block]?.[RECLAIM_INPUTS.reason.action]?.value ?? "",
           };
-    const result = await decideReclaim(
-      { ...deps, words: reclaimWords },
-      { caseId: parsed.data.case, actor: body.user.id, decision },
-    );
+    const result = await decideReclaim(deps, { caseId: parsed.data.case, actor: body.user.id, decision });
     if (result.kind !== "decided") {
       await ack({ response_action: "errors", errors: { [firstBlock]: result.text } });
       return;
