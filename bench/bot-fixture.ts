@@ -13,6 +13,7 @@ import { createSlackApp, type SlackApp } from "../src/bot/app.ts";
 import type { BotDeps } from "../src/bot/bot-deps.ts";
 import { registerListeners } from "../src/bot/listeners/index.ts";
 import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "../src/bot/outbox-worker.ts";
+import { alertWords, claimWords, reclaimWords, wardenWords } from "../src/bot/views/renderers.ts";
 import { wardenForMonth } from "../src/checks/warden-rotation.ts";
 import { type Config, configSchema } from "../src/config/schema.ts";
 import { ManualClock } from "../src/shared/clock.ts";
@@ -137,13 +138,25 @@ export function createBenchBot(options: {
   const warden = {
     current: (atMs: number) => wardenForMonth(config.warden.roster, atMs, config.team.timezone),
   };
-  const alerts = createIdleAlerts({ config, metrics, state, notifier: outbox, warden, clock, logger });
+  const alerts = createIdleAlerts({
+    config,
+    metrics,
+    state,
+    notifier: outbox,
+    warden,
+    clock,
+    logger,
+    alertWords,
+  });
   const deps: BotDeps = {
     config,
     idlePolicy: idlePolicyOf(config),
     state,
     fleet: alerts,
     alerts,
+    claimWords,
+    reclaimWords,
+    wardenWords,
     warden,
     clock,
     logger,

@@ -7,6 +7,7 @@ import { registerListeners } from "./bot/listeners/index.ts";
 import { messagePermalink, workspaceUrlOf } from "./bot/message-link.ts";
 import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "./bot/outbox-worker.ts";
 import { slackPeopleDirectory } from "./bot/slack-people.ts";
+import { alertWords, claimWords, reclaimWords, summaryWords, wardenWords } from "./bot/views/renderers.ts";
 import type { LoadedConfig } from "./config/load-config.ts";
 import type { Config } from "./config/schema.ts";
 import type { JobTimer } from "./jobs/job-timer.ts";
@@ -222,6 +223,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     warden,
     clock,
     logger,
+    alertWords,
     stopAutomatically: async (host, alertId) => {
       if (botDeps) await stopAutomatically(botDeps, host, alertId);
     },
@@ -236,6 +238,9 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     state,
     fleet: alerts,
     alerts,
+    claimWords,
+    reclaimWords,
+    wardenWords,
     warden,
     clock,
     logger,
@@ -363,9 +368,20 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
         logger,
         notifier,
         warden,
+        summaryWords,
         people: slack === null ? undefined : slackPeopleDirectory(slack.client, clock, logger),
       }),
-      reclaimReviewJob({ config, metrics: store, reclaims, state, notifier, warden, clock, logger }),
+      reclaimReviewJob({
+        config,
+        metrics: store,
+        reclaims,
+        state,
+        notifier,
+        warden,
+        clock,
+        logger,
+        reclaimWords,
+      }),
       claimsJob(botDeps),
     ],
     logger,

@@ -72,7 +72,9 @@ export function importGraphSection(root: string): string {
     "",
     "Known exceptions:",
     "",
-    ...KNOWN_EXCEPTIONS.map((known) => `- \`${known.from}\` → \`${known.to}\`: ${known.why}.`),
+    ...(KNOWN_EXCEPTIONS.length === 0
+      ? ["- none."]
+      : KNOWN_EXCEPTIONS.map((known) => `- \`${known.from}\` → \`${known.to}\`: ${known.why}.`)),
     "",
     GRAPH_END,
   ].join("\n");

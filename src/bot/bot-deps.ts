@@ -1,10 +1,17 @@
 import type { ReclaimStore } from "../store/reclaim-store.ts";
 import type { ClaimDeps } from "../usecases/claim-deps.ts";
 import type { CostWardenDeps } from "../usecases/cost-warden-deps.ts";
+import type { ReclaimWords } from "../usecases/reclaim-words.ts";
 import type { StopHostDeps } from "../usecases/stop-host.ts";
+import type { WardenWords } from "../usecases/warden-words.ts";
 
 /**
  * What the Slack listeners need; `main.ts` builds it. The fleet view and the alert port are usually
  * the same object (`createIdleAlerts`). The slash command's name comes from `surface.ts`.
  */
-export type BotDeps = StopHostDeps & ClaimDeps & { reclaims: ReclaimStore } & CostWardenDeps;
+export type BotDeps = StopHostDeps &
+  ClaimDeps & {
+    reclaims: ReclaimStore;
+    reclaimWords: ReclaimWords;
+    wardenWords: WardenWords;
+  } & CostWardenDeps;

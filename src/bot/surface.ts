@@ -1,3 +1,4 @@
+import { GPU_COMMAND } from "../shared/gpu-command.ts";
 import { COMMANDS } from "./command-table.ts";
 
 /**
@@ -6,8 +7,7 @@ import { COMMANDS } from "./command-table.ts";
  * compares them, and the registrations, and the methods the code calls).
  */
 
-/** The one slash command; listeners register it under this name. */
-export const GPU_COMMAND = "/gpu";
+export { GPU_COMMAND };
 
 export interface SlashCommandSurface {
   command: string;

@@ -1,4 +1,5 @@
 import { createOutboxWorker } from "../bot/outbox-worker.ts";
+import { alertWords, claimWords } from "../bot/views/renderers.ts";
 import { DAY_MS, HOUR_MS, type ManualClock, MINUTE_MS } from "../shared/clock.ts";
 import { silentLogger } from "../shared/logger.ts";
 import type { Source } from "../sources/observation.ts";
@@ -89,6 +90,7 @@ export function createWardenPolicy(input: {
     warden: costWarden.wardens,
     clock,
     logger: silentLogger,
+    alertWords,
     stopAutomatically: async (host, alertId) => {
       await stopAutomatically(deps, host, alertId);
     },
@@ -99,6 +101,7 @@ export function createWardenPolicy(input: {
     state,
     fleet: alerts,
     alerts,
+    claimWords,
     warden: costWarden.wardens,
     clock,
     logger: silentLogger,

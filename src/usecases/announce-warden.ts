@@ -1,18 +1,16 @@
-import {
-  wardenAnnouncement,
-  wardenChangeAnnouncement,
-  wardenChecklistMessage,
-} from "../bot/views/warden-messages.ts";
 import { addMonths } from "../checks/local-day.ts";
 import type { Logger } from "../shared/logger.ts";
 import type { Notifier } from "./ports.ts";
 import type { WardenChange, WardenRotation } from "./rotate-warden.ts";
 import { readWardenChecklist, type WardenChecklistDeps } from "./warden-checklist.ts";
+import type { WardenWords } from "./warden-words.ts";
 
 export interface AnnounceWardenDeps extends WardenChecklistDeps {
   wardens: WardenRotation;
   notifier: Notifier;
   logger: Logger;
+  /** The announcements' words (the bot's views: `wardenWords`). */
+  wardenWords: WardenWords;
 }
 
 /** A scheduled slot as the announcement needs it (see `JobSlot`). */
@@ -38,13 +36,13 @@ export function announceWarden(
     return "no-roster";
   }
   const nextMonth = addMonths(month, 1);
-  const announcement = wardenAnnouncement({
+  const announcement = deps.wardenWords.announcement({
     month,
     warden,
     next: { month: nextMonth, user: deps.wardens.wardenOf(nextMonth) },
     late: slot.late,
   });
-  const checklist = wardenChecklistMessage(readWardenChecklist(deps, warden, month, deps.clock.now()));
+  const checklist = deps.wardenWords.checklist(readWardenChecklist(deps, warden, month, deps.clock.now()));
   const done = slot.commit(() => {
     deps.notifier.send("chat.postMessage", { channel: deps.config.slack.channel, ...announcement });
     deps.notifier.send("chat.postMessage", { channel: warden, ...checklist });
@@ -55,10 +53,10 @@ export function announceWarden(
 /** After a swap or a skip: the channel is told, and the new warden gets the checklist. */
 export function announceWardenChange(deps: AnnounceWardenDeps, change: WardenChange, actor: string): void {
   const nowMs = deps.clock.now();
-  const checklist = wardenChecklistMessage(readWardenChecklist(deps, change.to, change.month, nowMs));
+  const checklist = deps.wardenWords.checklist(readWardenChecklist(deps, change.to, change.month, nowMs));
   deps.notifier.send("chat.postMessage", {
     channel: deps.config.slack.channel,
-    ...wardenChangeAnnouncement(change, actor),
+    ...deps.wardenWords.change(change, actor),
   });
   deps.notifier.send("chat.postMessage", { channel: change.to, ...checklist });
 }

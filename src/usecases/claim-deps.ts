@@ -4,6 +4,7 @@ import type { Config } from "../config/schema.ts";
 import { DAY_MS, HOUR_MS, MINUTE_MS } from "../shared/clock.ts";
 import type { MetricsStore } from "../store/metrics-types.ts";
 import type { HostActionDeps } from "./authorise.ts";
+import type { ClaimWords } from "./claim-words.ts";
 import type { Notifier } from "./ports.ts";
 
 /** What the claim use-cases need: the host actions' deps, plus DMs, the stored GPUs and their samples. */
@@ -13,6 +14,8 @@ export interface ClaimDeps extends HostActionDeps {
   /** The fleet's GPUs with their model names, and recent samples for "claimed but idle". */
   metrics: Pick<MetricsStore, "hosts" | "gpuSamplesSince">;
   idlePolicy: IdlePolicy;
+  /** The claim DMs' and the Home tab's words (the bot's views: `claimWords`). */
+  claimWords: ClaimWords;
 }
 
 /** The claim rules from `claims.*` in the config, in milliseconds. */

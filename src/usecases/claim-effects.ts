@@ -1,10 +1,10 @@
-import { type ClaimEnding, claimEndedDm } from "../bot/views/claim-dm.ts";
 import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
 import { slotsText } from "../checks/claim-target.ts";
 import type { Claim } from "../store/claim-store.ts";
 import { BOT_ACTOR } from "./action-text.ts";
 import type { ClaimDeps } from "./claim-deps.ts";
 import { notifyWaiters } from "./claim-waitlist.ts";
+import type { ClaimEnding } from "./claim-words.ts";
 import { publishHome } from "./publish-home.ts";
 
 /** The audit action of each way a claim ends. */
@@ -47,7 +47,7 @@ export function recordEnded(
       },
     });
     if (how.kind === "released") continue;
-    const dm = claimEndedDm(group, how, endedAtMs, { nowMs, zone: deps.config.team.timezone });
+    const dm = deps.claimWords.ended(group, how, endedAtMs, { nowMs, zone: deps.config.team.timezone });
     deps.notifier.send("chat.postMessage", { channel: group.user, text: dm.text, blocks: dm.blocks });
     deps.logger.info(
       { host: group.host, claim: slotsText(group), holder: group.user, ending: how.kind, actor },

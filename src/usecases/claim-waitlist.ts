@@ -1,4 +1,3 @@
-import { claimFreeDm } from "../bot/views/claim-dm.ts";
 import { type GpuSlots, slotsText } from "../checks/claim-target.ts";
 import type { Claim } from "../store/claim-store.ts";
 import type { ClaimDeps } from "./claim-deps.ts";
@@ -65,7 +64,7 @@ export function notifyWaiters(deps: ClaimDeps, host: string, nowMs: number): str
     }
     for (const [user, entry] of freeByUser) {
       const gpus = entry.gpus.includes(null) ? null : (entry.gpus as number[]).sort((a, b) => a - b);
-      const dm = claimFreeDm(host, gpus, SLASH_COMMAND);
+      const dm = deps.claimWords.free(host, gpus, SLASH_COMMAND);
       notifier.send("chat.postMessage", { channel: user, text: dm.text, blocks: dm.blocks });
       state.claims.waitlist.markNotified(entry.ids, nowMs);
     }

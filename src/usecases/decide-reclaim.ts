@@ -1,8 +1,8 @@
-import { reclaimDecidedMessage } from "../bot/views/reclaim-messages.ts";
 import type { ReclaimCase, ReclaimStore } from "../store/reclaim-store.ts";
 import { mention } from "./action-text.ts";
 import { isAdmin } from "./authorise.ts";
 import type { Notifier } from "./ports.ts";
+import type { ReclaimWords } from "./reclaim-words.ts";
 import { type StopHostDeps, stopHost } from "./stop-host.ts";
 
 /** The cost warden's choice at the end of a reclaim observation. */
@@ -21,6 +21,8 @@ export type DecisionResult =
 export interface DecideReclaimDeps extends StopHostDeps {
   reclaims: ReclaimStore;
   notifier: Notifier;
+  /** The decided case's words (the bot's views: `reclaimWords`). */
+  reclaimWords: Pick<ReclaimWords, "decided">;
 }
 
 /**
@@ -94,14 +96,14 @@ export async function decideReclaim(
 
 /** Whether `actor` may decide `entry` now; `null` when they may. */
 export function checkOpen(
-  deps: Pick<DecideReclaimDeps, "warden" | "config" | "clock">,
+  deps: Pick<DecideReclaimDeps, "warden" | "config" | "clock" | "reclaimWords">,
   entry: ReclaimCase,
   actor: string,
 ): DecisionResult | null {
   if (entry.state !== "pending" && entry.state !== "due") {
     return {
       kind: "refused",
-      text: `Already decided: ${reclaimDecidedMessage(entry, deps.config.team.timezone).text}`,
+      text: `Already decided: ${deps.reclaimWords.decided(entry, deps.config.team.timezone).text}`,
     };
   }
   const warden = deps.warden.current(deps.clock.now());
@@ -131,7 +133,7 @@ function close(
   return deps.state.transaction((): DecisionResult => {
     if (!deps.reclaims.end(entry.id, state, nowMs, actor, detail)) {
       const now = deps.reclaims.byId(entry.id);
-      const what = now === null ? "the case is gone" : reclaimDecidedMessage(now, zone).text;
+      const what = now === null ? "the case is gone" : deps.reclaimWords.decided(now, zone).text;
       return { kind: "refused", text: `Already decided: ${what}` };
     }
     const ended = deps.reclaims.byId(entry.id)!;
@@ -142,7 +144,7 @@ function close(
       host: entry.host,
       detail: { caseId: entry.id, ...detail },
     });
-    const message = reclaimDecidedMessage(ended, zone);
+    const message = deps.reclaimWords.decided(ended, zone);
     deps.notifier.send("chat.postMessage", {
       channel: deps.config.slack.channel,
       text: `Reclaim decision on ${message.text}`,

@@ -1,15 +1,4 @@
-import type { AlertDirectMessageView } from "../bot/views/alert-direct-message.ts";
-import { alertDirectMessage } from "../bot/views/alert-direct-message.ts";
-import { alertEscalationText } from "../bot/views/alert-escalation.ts";
-import {
-  type AlertGpu,
-  type IdleAlertView,
-  idleAlertMessage,
-  type SlackMessage,
-} from "../bot/views/alert-message.ts";
-import { noDataMessage } from "../bot/views/alert-no-data.ts";
-import { type AlertEnding, resolvedAlertMessage } from "../bot/views/alert-resolved.ts";
-import { bucketUtil } from "../bot/views/sparkline.ts";
+import { bucketUtil } from "../checks/bucket-util.ts";
 import type { HostSample } from "../checks/classify-host.ts";
 import { hostCostBasis, hostHourCost } from "../checks/cost-model.ts";
 import { type EpisodeEndReason, evaluateHost, type IdleEpisodeState } from "../checks/idle-episode.ts";
@@ -24,8 +13,22 @@ import type { BotStateStore } from "../store/bot-state-store.ts";
 import type { LatestObservation, MetricsStore } from "../store/metrics-types.ts";
 import { samplesFromHistory } from "./alert-history.ts";
 import { idlePolicyOf, restoreWindowMinutes } from "./alert-policy.ts";
+import type {
+  AlertDirectMessageView,
+  AlertEnding,
+  AlertGpu,
+  AlertWords,
+  IdleAlertView,
+} from "./alert-words.ts";
 import type { PollResult } from "./poll-fleet.ts";
-import { type AlertPort, alertTs, type FleetView, type Notifier, type WardenLookup } from "./ports.ts";
+import {
+  type AlertPort,
+  alertTs,
+  type FleetView,
+  type Notifier,
+  type RenderedMessage,
+  type WardenLookup,
+} from "./ports.ts";
 import { type PriorHistory, priorSamples } from "./seed-history.ts";
 import { followUpStop, latestStopVerdict } from "./stop-follow-up.ts";
 import { noticeSuspectReadings } from "./suspect-notices.ts";
@@ -51,6 +54,8 @@ export interface IdleAlertsDeps {
   warden: WardenLookup;
   clock: Clock;
   logger: Logger;
+  /** The alert messages' words (the bot's views: `alertWords`). */
+  alertWords: AlertWords;
   /** The stop use-case with the bot as the actor, for hosts with `auto_stop`; none: no automatic stops. */
   stopAutomatically?: (host: string, alertId: number) => Promise<void>;
   /** The host's owners now (a reclaim decision may have lent it); default `hosts.<host>.owners`. */
@@ -95,7 +100,7 @@ interface AlertFacts {
 }
 
 export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
-  const { config, metrics, state: store, notifier, warden, clock, logger } = deps;
+  const { config, metrics, state: store, notifier, warden, clock, logger, alertWords } = deps;
   const policy = idlePolicyOf(config);
   const channel = config.slack.channel;
   const timezone = config.team.timezone;
@@ -118,12 +123,13 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     hostHourCost(hostCostBasis(settingsOf(host), config.costs), tariff, clock.now());
   const ownersOf = (host: string): string[] => [...(deps.owners?.(host) ?? settingsOf(host)?.owners ?? [])];
   const transaction = <T>(fn: () => T): T => store.transaction(fn);
-  const suspectDeps = { config, state: store, notifier, warden, owners: ownersOf };
+  const suspectDeps = { config, state: store, notifier, warden, owners: ownersOf, alertWords };
   const followUpDeps = {
     config,
     state: store,
     metrics,
     notifier,
+    alertWords,
     owners: ownersOf,
     staleAfterMs: policy.staleAfterMinutes * MINUTE_MS,
   };
@@ -275,7 +281,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     return cached.byGpu;
   }
 
-  function sendUpdate(alert: AlertRecord, message: SlackMessage): void {
+  function sendUpdate(alert: AlertRecord, message: RenderedMessage): void {
     notifier.send(
       "chat.update",
       {
@@ -317,7 +323,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
         alert = { ...alert, autoStopAtMs: stopAtMs };
       }
       const facts = factsOf(alert, nowMs);
-      const message = idleAlertMessage(idleView(facts, nowMs));
+      const message = alertWords.idle(idleView(facts, nowMs));
       const dm: Omit<AlertDirectMessageView, "role"> = {
         host,
         idleSinceMs,
@@ -328,7 +334,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
         channel,
       };
       for (const user of new Set([...facts.owners, ...facts.claimants])) {
-        const direct = alertDirectMessage({
+        const direct = alertWords.direct({
           ...dm,
           role: facts.owners.includes(user) ? "owner" : "claimant",
         });
@@ -352,7 +358,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     const key = factsKey(facts);
     const last = rendered.get(alert.id);
     if (!force && last !== undefined && last.facts === key && nowMs - last.atMs < ALERT_REFRESH_MS) return;
-    sendUpdate(alert, idleAlertMessage(idleView(facts, nowMs)));
+    sendUpdate(alert, alertWords.idle(idleView(facts, nowMs)));
     rendered.set(alert.id, { atMs: nowMs, facts: key });
   }
 
@@ -370,7 +376,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     transaction(() => {
       store.alerts.markEscalated(alert.id);
       if (who === null) return;
-      const text = alertEscalationText({
+      const text = alertWords.escalation({
         host: alert.host,
         warden: who,
         idleSinceMs: alert.idleSinceMs ?? alert.openedAtMs,
@@ -442,7 +448,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     if (alert === null) return;
     transaction(() => {
       if (!store.alerts.resolve(alert.id, resolutionOf(ending), nowMs)) return;
-      const message = resolvedAlertMessage({
+      const message = alertWords.resolved({
         host,
         idleSinceMs: alert.idleSinceMs ?? alert.openedAtMs,
         endedAtMs,
@@ -492,7 +498,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
       // NOTE: a stale message only restates the last sample's time, in the source's words and zone
       // (Prometheus: UTC); the notice gives that time itself, in the team's zone.
       const stale = latest !== null && !latest.ok && latest.cause === "stale";
-      const message = noDataMessage({
+      const message = alertWords.noData({
         host,
         sinceMs: unknownSinceMs,
         lastSampleAtMs: lastMs,
@@ -518,7 +524,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     if (alert === null) return;
     transaction(() => {
       if (!store.alerts.resolve(alert.id, "data-back", nowMs)) return;
-      const message = noDataMessage({
+      const message = alertWords.noData({
         host,
         sinceMs: alert.idleSinceMs ?? alert.openedAtMs,
         lastSampleAtMs: null,

@@ -8,6 +8,19 @@ import type { OutboxRole } from "../store/outbox-store.ts";
  * everything they send goes through the {@link Notifier} (a durable outbox).
  */
 
+/** A message as the outbox posts it: the fallback text and its Block Kit blocks (from a words port). */
+export interface RenderedMessage {
+  /** The notification and accessibility fallback. */
+  text: string;
+  blocks: unknown[];
+}
+
+/** A message for one person or a post whose blocks are optional (the views' `Reply`). */
+export interface RenderedReply {
+  text: string;
+  blocks?: unknown[];
+}
+
 /** A Web API method the outbox may call. */
 export type SlackMethod =
   | "chat.postMessage"

@@ -1,6 +1,3 @@
-import { renewalMessage } from "../bot/views/reclaim-messages.ts";
-import type { Reply } from "../bot/views/reply-message.ts";
-import { renderSummaryMessage, summaryLateNotice } from "../bot/views/summary-message.ts";
 import type { RenewalFlag } from "../checks/renewal.ts";
 import { languageFor } from "../messages/languages.ts";
 import { renderSummaryChart, type SummaryChart } from "../reports/summary-chart.ts";
@@ -9,7 +6,14 @@ import type { SummaryModel } from "../reports/summary-model.ts";
 import { MINUTE_MS } from "../shared/clock.ts";
 import { dayjs } from "../shared/time.ts";
 import { buildSummary, type SummaryDeps, summaryPeriod } from "./build-summary.ts";
-import { ifLate, type Notifier, type PeopleDirectory, type WardenLookup } from "./ports.ts";
+import {
+  ifLate,
+  type Notifier,
+  type PeopleDirectory,
+  type RenderedReply,
+  type WardenLookup,
+} from "./ports.ts";
+import type { SummaryWords } from "./summary-words.ts";
 
 /** A summary posted within this long of its slot is on time (the last hour's rollup lands after it). */
 export const SUMMARY_ON_TIME_MS = 30 * MINUTE_MS;
@@ -27,11 +31,13 @@ export interface PostSummaryDeps extends SummaryDeps {
   warden: WardenLookup;
   /** Names people in the summary without notifying them; without it they show as member IDs. */
   people?: PeopleDirectory | undefined;
+  /** The summary's words (the bot's views: `summaryWords`). */
+  summaryWords: SummaryWords;
 }
 
 export interface PostedSummary {
   model: SummaryModel;
-  message: Reply;
+  message: RenderedReply;
   chart: SummaryChart;
   csv: CsvFile[];
   /** `false`: another run had already posted this slot; nothing was queued. */
@@ -58,7 +64,7 @@ export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Pro
   const named = [...model.people.map((p) => p.user), ...model.stops.map((s) => s.actor)].filter((id) =>
     /^[UW][A-Z0-9]{2,}$/.test(id),
   );
-  const message = renderSummaryMessage(model, {
+  const message = deps.summaryWords.summary(model, {
     teamName: config.team.name,
     names: (await deps.people?.names(named)) ?? new Map(),
     lateSinceMs: slot.late ? slot.atMs : null,
@@ -72,7 +78,7 @@ export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Pro
   // NOTE: queued on time, it may still reach Slack late (an outage): the outbox then says so.
   const late = slot.late
     ? {}
-    : { $ifLate: ifLate(SUMMARY_ON_TIME_MS, [summaryLateNotice(slot.atMs, zone, "slack")]) };
+    : { $ifLate: ifLate(SUMMARY_ON_TIME_MS, [deps.summaryWords.lateNotice(slot.atMs, zone, "slack")]) };
   const renewalFlagged: string[] = [];
   const posted = slot.commit(() => {
     if (filesAttached) {
@@ -108,7 +114,7 @@ export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Pro
     );
     const warden = deps.warden.current(slot.atMs);
     if (fresh.length > 0 && warden !== null) {
-      const dm = renewalMessage(fresh, model.renewalBelowPct, warden);
+      const dm = deps.summaryWords.renewal(fresh, model.renewalBelowPct, warden);
       deps.notifier.send("chat.postMessage", { channel: warden, text: dm.text, blocks: dm.blocks });
     }
     renewalFlagged.push(...fresh.map((flag) => flag.host));

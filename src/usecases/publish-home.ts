@@ -1,5 +1,4 @@
-import { GPU_COMMAND } from "../bot/surface.ts";
-import { homeView } from "../bot/views/home-view.ts";
+import { GPU_COMMAND } from "../shared/gpu-command.ts";
 import type { ClaimDeps } from "./claim-deps.ts";
 import { readHome } from "./read-home.ts";
 
@@ -8,6 +7,6 @@ import { readHome } from "./read-home.ts";
  * that user's claims change. `notice` is shown at the top (what a click on the Home tab did).
  */
 export function publishHome(deps: ClaimDeps, user: string, notice: string | null = null): void {
-  const view = homeView(readHome(deps, user, notice), GPU_COMMAND);
+  const view = deps.claimWords.home(readHome(deps, user, notice), GPU_COMMAND);
   deps.notifier.send("views.publish", { user_id: user, view });
 }

@@ -1,9 +1,4 @@
 import {
-  reclaimClearedMessage,
-  reclaimDecisionMessage,
-  reclaimPendingMessage,
-} from "../bot/views/reclaim-messages.ts";
-import {
   DEFAULT_RECLAIM,
   type ReclaimDay,
   type ReclaimPolicy,
@@ -19,6 +14,7 @@ import type { GpuHourRollup, HostRecord, MetricsStore } from "../store/metrics-t
 import type { ReclaimCase, ReclaimStore } from "../store/reclaim-store.ts";
 import { BOT_ACTOR } from "./action-text.ts";
 import type { Notifier, WardenLookup } from "./ports.ts";
+import type { ReclaimWords } from "./reclaim-words.ts";
 
 /** What the reclaim review and decisions need. */
 export interface ReclaimDeps {
@@ -30,6 +26,8 @@ export interface ReclaimDeps {
   warden: WardenLookup;
   clock: Clock;
   logger: Logger;
+  /** The reclaim messages' words (the bot's views: `reclaimWords`). */
+  reclaimWords: Pick<ReclaimWords, "pending" | "cleared" | "decision">;
 }
 
 export interface ReclaimReview {
@@ -113,7 +111,7 @@ export function reviewReclaims(deps: ReclaimDeps, nowMs = deps.clock.now()): Rec
           });
           if (created === null) return null;
           audit(deps, nowMs, "reclaim-pending", created, { windowMeanPct: step.windowMeanPct });
-          tellWarden(deps, nowMs, (ctx) => reclaimPendingMessage(created, ctx));
+          tellWarden(deps, nowMs, (ctx) => deps.reclaimWords.pending(created, ctx));
           return created;
         });
         if (started !== null) review.started.push(host.name);
@@ -125,7 +123,7 @@ export function reviewReclaims(deps: ReclaimDeps, nowMs = deps.clock.now()): Rec
           if (!reclaims.end(entry!.id, "cleared", nowMs, BOT_ACTOR, detail)) return false;
           audit(deps, nowMs, "reclaim-cleared", entry!, detail);
           tellWarden(deps, nowMs, (ctx) =>
-            reclaimClearedMessage(entry!, step.dayStartMs, step.dayMeanPct, ctx),
+            deps.reclaimWords.cleared(entry!, step.dayStartMs, step.dayMeanPct, ctx),
           );
           return true;
         });
@@ -137,7 +135,7 @@ export function reviewReclaims(deps: ReclaimDeps, nowMs = deps.clock.now()): Rec
           if (!reclaims.markDue(entry!.id, nowMs)) return false;
           const updated = reclaims.byId(entry!.id)!;
           audit(deps, nowMs, "reclaim-due", updated, {});
-          tellWarden(deps, nowMs, (ctx) => reclaimDecisionMessage(updated, ctx));
+          tellWarden(deps, nowMs, (ctx) => deps.reclaimWords.decision(updated, ctx));
           return true;
         });
         if (due) review.due.push(host.name);

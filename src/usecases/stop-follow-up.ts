@@ -1,4 +1,3 @@
-import { stopDoubtDirectText, stopDoubtThreadText } from "../bot/views/stop-doubt.ts";
 import type { HostSample } from "../checks/classify-host.ts";
 import type { Config } from "../config/schema.ts";
 import { MINUTE_MS } from "../shared/clock.ts";
@@ -6,6 +5,7 @@ import type { BotStateStore } from "../store/bot-state-store.ts";
 import type { MetricsStore } from "../store/metrics-types.ts";
 import type { StopRun } from "../store/stop-run-store.ts";
 import { BOT_ACTOR } from "./action-text.ts";
+import type { AlertWords } from "./alert-words.ts";
 import { alertTs, type Notifier } from "./ports.ts";
 
 export interface StopFollowUpDeps {
@@ -16,6 +16,7 @@ export interface StopFollowUpDeps {
   owners: (host: string) => readonly string[];
   /** A gap longer than this between two samples leaves the host unobserved: no verdict. */
   staleAfterMs: number;
+  alertWords: Pick<AlertWords, "stopDoubtThread" | "stopDoubtDirect">;
 }
 
 /**
@@ -105,7 +106,7 @@ function tell(
   });
   const alert = run.alertId === null ? state.alerts.latest(host) : state.alerts.byId(run.alertId);
   const channel = alert?.channel ?? config.slack.channel;
-  const thread = stopDoubtThreadText(view);
+  const thread = deps.alertWords.stopDoubtThread(view);
   notifier.send(
     "chat.postMessage",
     alert === null ? { channel, text: thread } : { channel, thread_ts: alertTs(alert.id), text: thread },
@@ -116,7 +117,7 @@ function tell(
   for (const user of readers) {
     notifier.send("chat.postMessage", {
       channel: user,
-      text: stopDoubtDirectText({ ...view, pressedByReader: human }),
+      text: deps.alertWords.stopDoubtDirect({ ...view, pressedByReader: human }),
     });
   }
 }

@@ -1,10 +1,10 @@
-import { suspectReadingMessage } from "../bot/views/suspect-reading-message.ts";
 import type { HostSample } from "../checks/classify-host.ts";
 import { localDayBounds } from "../checks/local-day.ts";
 import type { Config } from "../config/schema.ts";
 import { type SuspectSpan, suspectSpans } from "../reports/suspect-spans.ts";
 import type { AuditStore } from "../store/audit-store.ts";
 import type { BotStateStore } from "../store/bot-state-store.ts";
+import type { AlertWords } from "./alert-words.ts";
 import type { Notifier, WardenLookup } from "./ports.ts";
 
 export interface SuspectNoticeDeps {
@@ -13,6 +13,7 @@ export interface SuspectNoticeDeps {
   notifier: Notifier;
   warden: WardenLookup;
   owners: (host: string) => readonly string[];
+  alertWords: Pick<AlertWords, "suspectReading">;
 }
 
 /** What the store keeps per host: the GPUs in a suspect episode, and when each began. */
@@ -88,7 +89,7 @@ function tell(
       : [{ index: gpu.index, utilPct: gpu.utilPct, memUsedMiB: gpu.memUsedMiB, powerW: gpu.powerW }],
   );
   for (const user of people) {
-    const message = suspectReadingMessage({
+    const message = deps.alertWords.suspectReading({
       host,
       gpus: shown,
       sinceMs,

@@ -1,4 +1,3 @@
-import { claimNudgeDm, claimReminderDm } from "../bot/views/claim-dm.ts";
 import { claimDue, idleLookbackFromMs } from "../checks/claim-due.ts";
 import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
 import { claimIdleSinceMs, type UtilPoint } from "../checks/claim-idle.ts";
@@ -84,7 +83,7 @@ export function tickClaims(deps: ClaimDeps, nowMs: number = deps.clock.now()): C
           case "nudge": {
             const idleFromMs = decision.idleFromMs ?? nowMs;
             const releaseAtMs = rules.releaseMs === null ? null : idleFromMs + rules.releaseMs;
-            const dm = claimNudgeDm(group, idleFromMs, releaseAtMs, at);
+            const dm = deps.claimWords.nudge(group, idleFromMs, releaseAtMs, at);
             state.claims.markNudged(group.claimIds, nowMs);
             notifier.send("chat.postMessage", { channel: group.user, text: dm.text, blocks: dm.blocks });
             state.audit.record({
@@ -98,7 +97,7 @@ export function tickClaims(deps: ClaimDeps, nowMs: number = deps.clock.now()): C
             break;
           }
           case "remind": {
-            const dm = claimReminderDm(group, at);
+            const dm = deps.claimWords.reminder(group, at);
             state.claims.markReminded(group.claimIds, nowMs);
             notifier.send("chat.postMessage", { channel: group.user, text: dm.text, blocks: dm.blocks });
             result.reminded++;

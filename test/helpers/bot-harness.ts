@@ -8,6 +8,7 @@ import { createSlackApp, type SlackApp } from "../../src/bot/app.ts";
 import type { BotDeps } from "../../src/bot/bot-deps.ts";
 import { registerListeners } from "../../src/bot/listeners/index.ts";
 import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "../../src/bot/outbox-worker.ts";
+import { alertWords, claimWords, reclaimWords, wardenWords } from "../../src/bot/views/renderers.ts";
 import type { IdleEpisodeState } from "../../src/checks/idle-episode.ts";
 import { type Config, configSchema } from "../../src/config/schema.ts";
 import type { EphemeralMessage, StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
@@ -150,6 +151,7 @@ export class BotHarness {
       warden,
       clock,
       logger,
+      alertWords,
       stopAutomatically: async (host, alertId) => {
         await stopAutomatically(this.deps, host, alertId);
       },
@@ -160,6 +162,9 @@ export class BotHarness {
       state: this.state,
       fleet: this.alerts,
       alerts: this.alerts,
+      claimWords,
+      reclaimWords,
+      wardenWords,
       warden,
       clock,
       logger,
@@ -469,6 +474,9 @@ export class UseCaseRig {
       state: this.state,
       fleet: this.fleet,
       alerts: this.alerts,
+      claimWords,
+      reclaimWords,
+      wardenWords,
       warden: costWarden.wardens,
       clock: this.clock,
       logger: silentLogger,

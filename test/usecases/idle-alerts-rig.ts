@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Database } from "better-sqlite3";
 import { messagePermalink } from "../../src/bot/message-link.ts";
 import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "../../src/bot/outbox-worker.ts";
+import { alertWords } from "../../src/bot/views/renderers.ts";
 import { type Config, configSchema } from "../../src/config/schema.ts";
 import type { StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
 import {
@@ -79,6 +80,7 @@ export class AlertRig {
       warden: { current: () => this.wardenId },
       clock: this.clock,
       logger: silentLogger,
+      alertWords,
       stopAutomatically: async (host, alertId) => {
         this.stops.push({ host, alertId, atMs: this.clock.now() });
       },

@@ -8,6 +8,7 @@
  */
 import { writeSync } from "node:fs";
 import { createOutboxClient, createOutboxWorker } from "../../src/bot/outbox-worker.ts";
+import { summaryWords } from "../../src/bot/views/renderers.ts";
 import { configSchema } from "../../src/config/schema.ts";
 import { createSlotRunner } from "../../src/jobs/slot-runner.ts";
 import { summaryJob } from "../../src/jobs/summary-job.ts";
@@ -47,6 +48,7 @@ const job = summaryJob({
   logger: silentLogger,
   notifier: outbox,
   warden: { current: () => CAROL },
+  summaryWords,
 });
 const runner = createSlotRunner({
   jobs: [

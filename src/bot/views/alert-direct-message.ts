@@ -1,19 +1,9 @@
 import type { types } from "@slack/bolt";
+import type { AlertDirectMessageView } from "../../usecases/alert-words.ts";
 import { costOver, escapeMrkdwn, formatDuration, formatMoney, formatWhen, truncate } from "./alert-format.ts";
 import type { SlackMessage } from "./alert-message.ts";
 
-export interface AlertDirectMessageView {
-  host: string;
-  idleSinceMs: number;
-  nowMs: number;
-  timezone: string;
-  currency: string;
-  costPerHour: number | null;
-  /** Why this person hears first. */
-  role: "owner" | "claimant";
-  /** Where the alert is: a channel id (`C…`) or name (`#gpu`). */
-  channel: string;
-}
+export type { AlertDirectMessageView };
 
 /** The DM an owner or claimant gets just before the channel alert. */
 export function alertDirectMessage(view: AlertDirectMessageView): SlackMessage {

@@ -1,13 +1,7 @@
+import type { AlertEscalationView } from "../../usecases/alert-words.ts";
 import { costOver, escapeMrkdwn, formatDuration, formatMoney, mention } from "./alert-format.ts";
 
-export interface AlertEscalationView {
-  host: string;
-  warden: string;
-  idleSinceMs: number;
-  nowMs: number;
-  currency: string;
-  costPerHour: number | null;
-}
+export type { AlertEscalationView };
 
 /** The thread reply that brings the cost warden in once an episode has lasted `escalate_after`. */
 export function alertEscalationText(view: AlertEscalationView): string {

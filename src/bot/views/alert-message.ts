@@ -1,6 +1,7 @@
 import type { types } from "@slack/bolt";
 import { slotLabel } from "../../shared/gpu-slot.ts";
-import type { GpuProcess, LoginSession } from "../../sources/observation.ts";
+import type { LoginSession } from "../../sources/observation.ts";
+import type { AlertGpu, IdleAlertView } from "../../usecases/alert-words.ts";
 import { ACTION_IDS, claimValue, KEEP_ACTION_IDS, type KeepChoice, keepValue, stopValue } from "../ids.ts";
 import {
   actorText,
@@ -20,54 +21,7 @@ import { HELD_MIN_MIB, memoryAtRiskText } from "./memory-at-risk.ts";
 import { sparkline } from "./sparkline.ts";
 import { stopDoubtAlertNote } from "./stop-doubt.ts";
 
-/** One GPU as the alert shows it. */
-export interface AlertGpu {
-  index: number;
-  /** Latest utilisation; `null` when unknown. */
-  utilPct: number | null;
-  memUsedMiB: number | null;
-  memTotalMiB: number | null;
-  /** Who holds the memory, from the latest observation. */
-  processes: readonly GpuProcess[];
-  /** Utilisation per sparkline column, oldest first; `null` columns had no reading. */
-  history: readonly (number | null)[];
-}
-
-/** Everything the open idle alert shows; instants are epoch ms, shown in `timezone`. */
-export interface IdleAlertView {
-  alertId: number;
-  host: string;
-  nowMs: number;
-  idleSinceMs: number;
-  timezone: string;
-  currency: string;
-  /** The host's `cost_per_hour`; `null` leaves money out. */
-  costPerHour: number | null;
-  gpus: readonly AlertGpu[];
-  /** The span the sparkline columns cover. */
-  historyMinutes: number;
-  /** `null`: the source cannot see login sessions. */
-  sessions: readonly LoginSession[] | null;
-  owners: readonly string[];
-  claimants: readonly string[];
-  snooze: { untilMs: number; byUser: string } | null;
-  /** When the automatic stop is due (the countdown); `null`: no automatic stop. */
-  autoStopAtMs: number | null;
-  /** The cost warden the alert was escalated to. */
-  escalatedTo: string | null;
-  /** A stop that is running for this alert, and who asked for it. */
-  stopping: { actor: string } | null;
-  /** `policy.keep_until_tomorrow_at`, e.g. `09:00`. */
-  keepUntilTomorrowAt: string;
-  /** The stop would only show what it runs. */
-  dryRun: boolean;
-  /** An earlier stop of this host after which it kept reporting; `null`: none. */
-  stopDoubt?: {
-    stoppedAtMs: number;
-    earlierAlertAtMs: number | null;
-    earlierAlertLink: string | null;
-  } | null;
-}
+export type { AlertGpu, IdleAlertView };
 
 export interface SlackMessage {
   /** The notification and accessibility fallback. */

@@ -1,24 +1,9 @@
 import type { types } from "@slack/bolt";
+import type { NoDataView } from "../../usecases/alert-words.ts";
 import { escapeMrkdwn, formatDuration, formatWhen, truncate } from "./alert-format.ts";
 import type { SlackMessage } from "./alert-message.ts";
 
-export interface NoDataView {
-  host: string;
-  /** First poll without data. */
-  sinceMs: number;
-  /**
-   * When the host's latest real reading was taken (from the store, the idle checks or the source);
-   * `null`: none on record. The notice dates the outage from it, not from the bot's first poll.
-   */
-  lastSampleAtMs: number | null;
-  /** The latest failed observation's one-line message (it names the host and the cause). */
-  cause: string | null;
-  nowMs: number;
-  /** The team's zone: every time in the notice is in it. */
-  timezone: string;
-  /** When data came back; `null` while the notice is open. */
-  backAtMs: number | null;
-}
+export type { NoDataView };
 
 /** The one "no data from host X since …" notice, and the same message once data is back. */
 export function noDataMessage(view: NoDataView): SlackMessage {

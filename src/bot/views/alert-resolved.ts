@@ -1,5 +1,6 @@
 import type { types } from "@slack/bolt";
 import { slotLabel } from "../../shared/gpu-slot.ts";
+import type { AlertEnding, ResolvedAlertView } from "../../usecases/alert-words.ts";
 import {
   actorText,
   costOver,
@@ -12,37 +13,9 @@ import {
 } from "./alert-format.ts";
 import type { SlackMessage } from "./alert-message.ts";
 
+export type { AlertEnding, ResolvedAlertView };
+
 const CAUSE_MAX = 500;
-
-/**
- * How an idle alert ended, with what the resolved message says about it:
- * - `busy`: GPU work or an active session came back;
- * - `stopped`: the stop workflow ran (`actor` a user id, anything else is the bot itself);
- * - `suspect`: a GPU reports an implausible reading (full utilisation, no memory, idle power);
- * - `unknown`: no data (`cause`: the latest failure), so the bot cannot tell: never "idle";
- * - `snoozed`: someone kept the host;
- * - `exempt`: the host is `never_stop` now;
- * - `policy`: under the current policy the host no longer counts as idle.
- */
-export type AlertEnding =
-  | { kind: "busy" }
-  | { kind: "suspect"; gpus: readonly number[] }
-  | { kind: "stopped"; actor: string | null; dryRun: boolean }
-  | { kind: "unknown"; cause: string | null }
-  | { kind: "snoozed"; untilMs: number | null; byUser: string | null }
-  | { kind: "exempt" }
-  | { kind: "policy" };
-
-export interface ResolvedAlertView {
-  host: string;
-  idleSinceMs: number;
-  endedAtMs: number;
-  nowMs: number;
-  timezone: string;
-  currency: string;
-  costPerHour: number | null;
-  ending: AlertEnding;
-}
 
 /** The idle alert once it is over: what ended it, how long it lasted, what it cost; no buttons. */
 export function resolvedAlertMessage(view: ResolvedAlertView): SlackMessage {

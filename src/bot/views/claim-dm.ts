@@ -3,14 +3,11 @@ import { slotsText } from "../../checks/claim-target.ts";
 import { formatDuration } from "../../shared/duration.ts";
 import { localWhen, mention } from "../../usecases/action-text.ts";
 import { noteWords } from "../../usecases/claim-text.ts";
+import type { ClaimEnding, DmClock } from "../../usecases/claim-words.ts";
 import { ACTION_IDS, claimIdsValue, slotsValue } from "../ids.ts";
 import { actions, button, type Reply, section } from "./reply-message.ts";
 
-/** What the claim DMs need besides the claim: the time now, the team's zone. */
-export interface DmClock {
-  nowMs: number;
-  zone: string;
-}
+export type { ClaimEnding, DmClock };
 
 /** *Extend 4 h* and *Release* for the claim group. */
 export function claimButtons(group: Pick<ClaimGroup, "claimIds">): ReturnType<typeof actions> {
@@ -62,12 +59,6 @@ export function claimNudgeDm(
     ],
   };
 }
-
-/** How a claim ended, for its holder. */
-export type ClaimEnding =
-  | { kind: "expired" }
-  | { kind: "idle"; idleFromMs: number }
-  | { kind: "forced"; actor: string; role: string };
 
 /** The notice to the holder when a claim ends without them: expiry, idle release, force release. */
 export function claimEndedDm(group: ClaimGroup, ending: ClaimEnding, endedAtMs: number, at: DmClock): Reply {

@@ -3,17 +3,12 @@ import type { RenewalFlag } from "../../checks/renewal.ts";
 import { formatPct } from "../../reports/summary-format.ts";
 import { dayjs } from "../../shared/time.ts";
 import type { ReclaimCase } from "../../store/reclaim-store.ts";
+import type { ReclaimMessageContext } from "../../usecases/reclaim-words.ts";
 import { RECLAIM_ACTION_IDS, reclaimValue } from "../ids.ts";
 import { escapeMrkdwn, mention } from "./alert-format.ts";
 import { actions, button, context, type Reply, section } from "./reply-message.ts";
 
-/** What the reclaim messages need to know besides the case. */
-export interface ReclaimMessageContext {
-  timezone: string;
-  belowPct: number;
-  /** The warden the message is for; `null`: it goes to the channel because no warden is set. */
-  warden: string | null;
-}
+export type { ReclaimMessageContext };
 
 const date = (ms: number, zone: string) => dayjs(ms).tz(zone).format("ddd D MMM");
 

@@ -1,17 +1,7 @@
+import type { StopDoubtView } from "../../usecases/alert-words.ts";
 import { actorText, escapeMrkdwn, formatWhen } from "./alert-format.ts";
 
-/** A stop that exited 0 (or answered 2xx) after which the host kept reporting. */
-export interface StopDoubtView {
-  host: string;
-  /** When the stop command finished. */
-  stoppedAtMs: number;
-  /** Who pressed Stop (a user id), or the bot for an automatic stop. */
-  actor: string;
-  /** The host's latest reading. */
-  lastReportAtMs: number;
-  nowMs: number;
-  timezone: string;
-}
+export type { StopDoubtView };
 
 /** For the stopped alert's thread. */
 export function stopDoubtThreadText(view: StopDoubtView): string {

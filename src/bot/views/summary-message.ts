@@ -10,24 +10,11 @@ import {
 import type { SummaryModel } from "../../reports/summary-model.ts";
 import { slotLabel } from "../../shared/gpu-slot.ts";
 import { dayjs } from "../../shared/time.ts";
+import type { SummaryMessageOptions } from "../../usecases/summary-words.ts";
 import { escapeMrkdwn, formatGiB } from "./alert-format.ts";
 import { context, LIMITS, type Reply, section } from "./reply-message.ts";
 
-export interface SummaryMessageOptions {
-  teamName: string;
-  /** The slot was due at this instant but posted later (the bot was down). */
-  lateSinceMs: number | null;
-  /** The chart and CSVs come with the message; otherwise the message says how to get them. */
-  filesAttached: boolean;
-  /** Rows per list before `…and N more (in the CSV)`. */
-  maxRows?: number;
-  /**
-   * People's names by member ID. The summary notifies nobody: no one has to act on it, and a
-   * `<@U…>` mention would ping every claimant every two weeks. A person without a name shows as
-   * their member ID.
-   */
-  names?: ReadonlyMap<string, string>;
-}
+export type { SummaryMessageOptions };
 
 /**
  * Text budget of one list: each section stays under Slack's 3,000 characters, and all of them

@@ -1,26 +1,10 @@
 import type { types } from "@slack/bolt";
 import { slotLabel } from "../../shared/gpu-slot.ts";
+import type { SuspectGpuView, SuspectReadingView } from "../../usecases/alert-words.ts";
 import { escapeMrkdwn, formatWhen, truncate } from "./alert-format.ts";
 import type { SlackMessage } from "./alert-message.ts";
 
-/** One GPU with an implausible reading, as the notice shows it. */
-export interface SuspectGpuView {
-  index: number;
-  utilPct: number;
-  memUsedMiB: number | null;
-  powerW: number | null;
-}
-
-export interface SuspectReadingView {
-  host: string;
-  /** The GPUs that turned suspect in this poll (the ones this person has not been told about). */
-  gpus: readonly SuspectGpuView[];
-  sinceMs: number;
-  nowMs: number;
-  timezone: string;
-  /** Why this person hears it: they own the host, or it has no owner and they are the cost warden. */
-  role: "owner" | "warden";
-}
+export type { SuspectGpuView, SuspectReadingView };
 
 /** The one DM per GPU and episode about an implausible reading (full utilisation, no memory, idle power). */
 export function suspectReadingMessage(view: SuspectReadingView): SlackMessage {

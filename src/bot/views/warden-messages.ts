@@ -2,6 +2,7 @@ import type { types } from "@slack/bolt";
 import { dayjs } from "../../shared/time.ts";
 import type { WardenChange } from "../../usecases/rotate-warden.ts";
 import type { WardenChecklist } from "../../usecases/warden-checklist.ts";
+import type { WardenAnnouncementFacts } from "../../usecases/warden-words.ts";
 import { escapeMrkdwn, formatMoney, formatWhen, mention, truncate } from "./alert-format.ts";
 import type { SlackMessage } from "./alert-message.ts";
 import { context, type Reply, section, textReply } from "./reply-message.ts";
@@ -14,13 +15,7 @@ export function monthName(month: string): string {
 }
 
 /** The channel post on the 1st: who the cost warden is this month, and who is next. */
-export function wardenAnnouncement(input: {
-  month: string;
-  warden: string;
-  next: { month: string; user: string | null } | null;
-  /** Posted after the 1st because the bot was not running then. */
-  late: boolean;
-}): SlackMessage {
+export function wardenAnnouncement(input: WardenAnnouncementFacts): SlackMessage {
   const next =
     input.next?.user == null ? "" : ` Next: ${mention(input.next.user)} (${monthName(input.next.month)}).`;
   const late = input.late ? " _(Announced late: the bot was not running on the 1st.)_" : "";

@@ -6,7 +6,8 @@ import { formatDuration, formatWhen, joinLines } from "../../../src/bot/views/al
 import { type AlertGpu, type IdleAlertView, idleAlertMessage } from "../../../src/bot/views/alert-message.ts";
 import { noDataMessage } from "../../../src/bot/views/alert-no-data.ts";
 import { type AlertEnding, resolvedAlertMessage } from "../../../src/bot/views/alert-resolved.ts";
-import { bucketUtil, sparkline } from "../../../src/bot/views/sparkline.ts";
+import { sparkline } from "../../../src/bot/views/sparkline.ts";
+import { bucketUtil } from "../../../src/checks/bucket-util.ts";
 import {
   type SlackEmulator,
   startSlackEmulator,

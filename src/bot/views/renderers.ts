@@ -1,0 +1,71 @@
+import type { AlertWords } from "../../usecases/alert-words.ts";
+import type { ClaimWords } from "../../usecases/claim-words.ts";
+import type { ReclaimWords } from "../../usecases/reclaim-words.ts";
+import type { SummaryWords } from "../../usecases/summary-words.ts";
+import type { WardenWords } from "../../usecases/warden-words.ts";
+import { alertDirectMessage } from "./alert-direct-message.ts";
+import { alertEscalationText } from "./alert-escalation.ts";
+import { idleAlertMessage } from "./alert-message.ts";
+import { noDataMessage } from "./alert-no-data.ts";
+import { resolvedAlertMessage } from "./alert-resolved.ts";
+import { claimEndedDm, claimFreeDm, claimNudgeDm, claimReminderDm } from "./claim-dm.ts";
+import { homeView } from "./home-view.ts";
+import {
+  reclaimClearedMessage,
+  reclaimDecidedMessage,
+  reclaimDecisionMessage,
+  reclaimPendingMessage,
+  renewalMessage,
+} from "./reclaim-messages.ts";
+import { stopDoubtDirectText, stopDoubtThreadText } from "./stop-doubt.ts";
+import { renderSummaryMessage, summaryLateNotice } from "./summary-message.ts";
+import { suspectReadingMessage } from "./suspect-reading-message.ts";
+import { wardenAnnouncement, wardenChangeAnnouncement, wardenChecklistMessage } from "./warden-messages.ts";
+
+/**
+ * The bot's implementations of the use-cases' word ports, one object per port, built from the views.
+ * The composition roots (main, the simulation, the benchmarks, the test rigs) pass them in.
+ */
+
+/** The alert use-cases' messages (idle alerts, no-data notices, suspect readings, stop doubts). */
+export const alertWords: AlertWords = {
+  idle: idleAlertMessage,
+  direct: alertDirectMessage,
+  escalation: alertEscalationText,
+  noData: noDataMessage,
+  resolved: resolvedAlertMessage,
+  suspectReading: suspectReadingMessage,
+  stopDoubtThread: stopDoubtThreadText,
+  stopDoubtDirect: stopDoubtDirectText,
+};
+
+/** The biweekly summary's messages. */
+export const summaryWords: SummaryWords = {
+  summary: renderSummaryMessage,
+  lateNotice: summaryLateNotice,
+  renewal: renewalMessage,
+};
+
+/** The reclaim review's and decisions' messages. */
+export const reclaimWords: ReclaimWords = {
+  pending: reclaimPendingMessage,
+  cleared: reclaimClearedMessage,
+  decision: reclaimDecisionMessage,
+  decided: reclaimDecidedMessage,
+};
+
+/** The cost warden announcements. */
+export const wardenWords: WardenWords = {
+  announcement: wardenAnnouncement,
+  checklist: wardenChecklistMessage,
+  change: wardenChangeAnnouncement,
+};
+
+/** The claim DMs and the App Home. */
+export const claimWords: ClaimWords = {
+  reminder: claimReminderDm,
+  nudge: claimNudgeDm,
+  ended: claimEndedDm,
+  free: claimFreeDm,
+  home: homeView,
+};

@@ -1,0 +1,2 @@
+/** The one slash command; listeners register it under this name. */
+export const GPU_COMMAND = "/gpu";

@@ -1,0 +1,179 @@
+import type { GpuProcess, LoginSession } from "../sources/observation.ts";
+import type { RenderedMessage } from "./ports.ts";
+
+/**
+ * What the alert use-cases (idle alerts, no-data notices, suspect readings, stop follow-ups) tell
+ * people, as data: the facts of each message. The surface turns them into words through
+ * {@link AlertWords} (the bot's views implement it).
+ */
+
+/** Turns the alert use-cases' facts into Slack messages. */
+export interface AlertWords {
+  /** The open idle alert. */
+  idle(view: IdleAlertView): RenderedMessage;
+  /** The DM an owner or claimant gets just before the channel alert. */
+  direct(view: AlertDirectMessageView): RenderedMessage;
+  /** The thread reply that brings the cost warden in. */
+  escalation(view: AlertEscalationView): string;
+  /** The no-data notice, open or back. */
+  noData(view: NoDataView): RenderedMessage;
+  /** The idle alert once it is over. */
+  resolved(view: ResolvedAlertView): RenderedMessage;
+  /** The DM about a GPU's implausible readings. */
+  suspectReading(view: SuspectReadingView): RenderedMessage;
+  /** For the stopped alert's thread: the host kept reporting after the stop. */
+  stopDoubtThread(view: StopDoubtView): string;
+  /** The same, to whoever pressed Stop (or the owners after an automatic stop). */
+  stopDoubtDirect(view: StopDoubtView & { pressedByReader: boolean }): string;
+}
+
+/** One GPU as the alert shows it. */
+export interface AlertGpu {
+  index: number;
+  /** Latest utilisation; `null` when unknown. */
+  utilPct: number | null;
+  memUsedMiB: number | null;
+  memTotalMiB: number | null;
+  /** Who holds the memory, from the latest observation. */
+  processes: readonly GpuProcess[];
+  /** Utilisation per sparkline column, oldest first; `null` columns had no reading. */
+  history: readonly (number | null)[];
+}
+
+/** Everything the open idle alert shows; instants are epoch ms, shown in `timezone`. */
+export interface IdleAlertView {
+  alertId: number;
+  host: string;
+  nowMs: number;
+  idleSinceMs: number;
+  timezone: string;
+  currency: string;
+  /** The host's `cost_per_hour`; `null` leaves money out. */
+  costPerHour: number | null;
+  gpus: readonly AlertGpu[];
+  /** The span the sparkline columns cover. */
+  historyMinutes: number;
+  /** `null`: the source cannot see login sessions. */
+  sessions: readonly LoginSession[] | null;
+  owners: readonly string[];
+  claimants: readonly string[];
+  snooze: { untilMs: number; byUser: string } | null;
+  /** When the automatic stop is due (the countdown); `null`: no automatic stop. */
+  autoStopAtMs: number | null;
+  /** The cost warden the alert was escalated to. */
+  escalatedTo: string | null;
+  /** A stop that is running for this alert, and who asked for it. */
+  stopping: { actor: string } | null;
+  /** `policy.keep_until_tomorrow_at`, e.g. `09:00`. */
+  keepUntilTomorrowAt: string;
+  /** The stop would only show what it runs. */
+  dryRun: boolean;
+  /** An earlier stop of this host after which it kept reporting; `null`: none. */
+  stopDoubt?: {
+    stoppedAtMs: number;
+    earlierAlertAtMs: number | null;
+    earlierAlertLink: string | null;
+  } | null;
+}
+
+export interface AlertDirectMessageView {
+  host: string;
+  idleSinceMs: number;
+  nowMs: number;
+  timezone: string;
+  currency: string;
+  costPerHour: number | null;
+  /** Why this person hears first. */
+  role: "owner" | "claimant";
+  /** Where the alert is: a channel id (`C…`) or name (`#gpu`). */
+  channel: string;
+}
+
+export interface AlertEscalationView {
+  host: string;
+  warden: string;
+  idleSinceMs: number;
+  nowMs: number;
+  currency: string;
+  costPerHour: number | null;
+}
+
+export interface NoDataView {
+  host: string;
+  /** First poll without data. */
+  sinceMs: number;
+  /**
+   * When the host's latest real reading was taken (from the store, the idle checks or the source);
+   * `null`: none on record. The notice dates the outage from it, not from the bot's first poll.
+   */
+  lastSampleAtMs: number | null;
+  /** The latest failed observation's one-line message (it names the host and the cause). */
+  cause: string | null;
+  nowMs: number;
+  /** The team's zone: every time in the notice is in it. */
+  timezone: string;
+  /** When data came back; `null` while the notice is open. */
+  backAtMs: number | null;
+}
+
+/**
+ * How an idle alert ended, with what the resolved message says about it:
+ * - `busy`: GPU work or an active session came back;
+ * - `stopped`: the stop workflow ran (`actor` a user id, anything else is the bot itself);
+ * - `suspect`: a GPU reports an implausible reading (full utilisation, no memory, idle power);
+ * - `unknown`: no data (`cause`: the latest failure), so the bot cannot tell: never "idle";
+ * - `snoozed`: someone kept the host;
+ * - `exempt`: the host is `never_stop` now;
+ * - `policy`: under the current policy the host no longer counts as idle.
+ */
+export type AlertEnding =
+  | { kind: "busy" }
+  | { kind: "suspect"; gpus: readonly number[] }
+  | { kind: "stopped"; actor: string | null; dryRun: boolean }
+  | { kind: "unknown"; cause: string | null }
+  | { kind: "snoozed"; untilMs: number | null; byUser: string | null }
+  | { kind: "exempt" }
+  | { kind: "policy" };
+
+export interface ResolvedAlertView {
+  host: string;
+  idleSinceMs: number;
+  endedAtMs: number;
+  nowMs: number;
+  timezone: string;
+  currency: string;
+  costPerHour: number | null;
+  ending: AlertEnding;
+}
+
+/** One GPU with an implausible reading, as the notice shows it. */
+export interface SuspectGpuView {
+  index: number;
+  utilPct: number;
+  memUsedMiB: number | null;
+  powerW: number | null;
+}
+
+export interface SuspectReadingView {
+  host: string;
+  /** The GPUs that turned suspect in this poll (the ones this person has not been told about). */
+  gpus: readonly SuspectGpuView[];
+  sinceMs: number;
+  nowMs: number;
+  timezone: string;
+  /** Why this person hears it: they own the host, or it has no owner and they are the cost warden. */
+  role: "owner" | "warden";
+}
+
+/** A stop that exited 0 (or answered 2xx) after which the host kept reporting. */
+export interface StopDoubtView {
+  host: string;
+  /** When the stop command finished. */
+  stoppedAtMs: number;
+  /** Who pressed Stop (a user id), or the bot for an automatic stop. */
+  actor: string;
+  /** The host's latest reading. */
+  lastReportAtMs: number;
+  nowMs: number;
+  timezone: string;
+}

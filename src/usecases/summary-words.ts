@@ -1,0 +1,29 @@
+import type { RenewalFlag } from "../checks/renewal.ts";
+import type { SummaryModel } from "../reports/summary-model.ts";
+import type { RenderedReply } from "./ports.ts";
+
+/** Turns the biweekly summary's facts into Slack messages (the bot's views implement it). */
+export interface SummaryWords {
+  /** The summary message for the team channel. */
+  summary(model: SummaryModel, options: SummaryMessageOptions): RenderedReply;
+  /** The block that says a summary was posted late: the bot was down, or Slack did not take it. */
+  lateNotice(dueMs: number, zone: string, why: "bot-down" | "slack"): unknown;
+  /** The cost warden's DM about hosts not to renew. */
+  renewal(flags: readonly RenewalFlag[], belowPct: number, warden: string | null): RenderedReply;
+}
+
+export interface SummaryMessageOptions {
+  teamName: string;
+  /** The slot was due at this instant but posted later (the bot was down). */
+  lateSinceMs: number | null;
+  /** The chart and CSVs come with the message; otherwise the message says how to get them. */
+  filesAttached: boolean;
+  /** Rows per list before `…and N more (in the CSV)`. */
+  maxRows?: number;
+  /**
+   * People's names by member ID. The summary notifies nobody: no one has to act on it, and a
+   * `<@U…>` mention would ping every claimant every two weeks. A person without a name shows as
+   * their member ID.
+   */
+  names?: ReadonlyMap<string, string>;
+}
