@@ -115,8 +115,18 @@ function replyCount(ctx: WebApiContext, message: StoredMessage): number {
   ).length;
 }
 
+/**
+ * NOTE: `chat.postMessage` also takes a channel's name (`#gpu`); `chat.update` and the
+ * conversations.* methods take only IDs.
+ */
+function channelIdByName(ctx: WebApiContext, channel: unknown): unknown {
+  if (typeof channel !== "string" || !channel.startsWith("#")) return channel;
+  const name = channel.slice(1);
+  return [...ctx.state.channels.values()].find((c) => c.name === name && c.kind !== "im")?.id ?? channel;
+}
+
 function postMessage(ctx: WebApiContext, args: JsonObject): JsonObject {
-  const channel = writableChannel(ctx, args.channel);
+  const channel = writableChannel(ctx, channelIdByName(ctx, args.channel));
   if (!isChannel(channel)) return channel;
   const check = checkMessageContent(args, {
     maxTextChars: undefined,
