@@ -49,9 +49,9 @@ export interface OutboxWorker extends Notifier {
  * order, and its waits are in the database (they survive a restart).
  *
  * NOTE: `chat.postMessage` has no idempotency key. If the client gives up waiting while Slack
- * still completes the call, our retry posts the message twice (observed with the real SDK). The
- * timeout is therefore generous (30 s, far above Slack's normal latency): a duplicate needs Slack
- * to take longer than that and still succeed; the worker logs that risk when it happens.
+ * still completes the call, a plain retry posts the message twice (observed with the real SDK). The
+ * timeout is therefore generous (30 s, far above Slack's normal latency), and the worker looks for
+ * such a post before sending it again (see {@link createOutboxWorker}).
  */
 export function createOutboxClient(options: {
   botToken: string;
@@ -105,6 +105,13 @@ const realSleep: Sleep = (ms, signal) =>
  * errors back off exponentially up to a cap; errors Slack will never accept (`channel_not_found`,
  * `not_in_channel`, `invalid_blocks`…) set the item aside with one log line that says how to fix it,
  * and its conversation moves on.
+ *
+ * A `chat.postMessage` carries its outbox id in the message's metadata and is marked in flight in
+ * the store before the call. When the answer is lost (the process killed between Slack's answer and
+ * the record, a timeout, a broken connection), the next attempt first looks for the message in the
+ * conversation (`findOutboxPost`) and adopts its ts rather than posting it again. The normal path
+ * makes no extra Slack call: only an item found in flight is looked for. A DM to a user ID, or a
+ * channel name never answered before, cannot be looked for: it is posted again, with a warning.
  */
 export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const { store, client, clock, logger } = options;
