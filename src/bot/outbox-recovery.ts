@@ -5,7 +5,13 @@ export const OUTBOX_EVENT_TYPE = "gpu_warden_outbox_item";
 
 /** How far before the recorded start of a call a message that call posted is looked for (clock skew). */
 const LOOK_BEFORE_MS = 10 * 60_000;
-/** Messages read per page, and pages read at most, when looking for a post after a crash. */
+/**
+ * Messages read per page, and pages read at most, when looking for a post after a crash.
+ *
+ * NOTE: since 2025 Slack gives commercially distributed apps outside its Marketplace far smaller
+ * history pages and fewer calls per minute; internal apps (gpu-warden's case) keep Tier 3. Smaller
+ * pages only mean more of them (`has_more`); a 429 is retried by the worker like any other.
+ */
 const PAGE_SIZE = 200;
 const MAX_PAGES = 5;
 

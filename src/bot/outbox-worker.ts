@@ -313,7 +313,8 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
           record(item, args, { ...found });
           return;
         }
-        store.outbox.markInFlight(item.id, clock.now());
+        // NOTE: the first unrecorded attempt's time is kept: a late answer to it may still post.
+        if (sinceMs === null) store.outbox.markInFlight(item.id, clock.now());
       }
       posting = true;
       record(item, args, await call(item.method, args));

@@ -53,6 +53,7 @@ export interface OutboxStore {
   /**
    * Records, durably and before the Web API call, that the item's call is about to be made: after a
    * crash, {@link inFlightSince} says the call may have reached Slack although it was never recorded.
+   * The worker records the first such call only (a later answer to it may still post).
    * Cleared when the item is sent or set aside; kept through retries (a timed-out call may have
    * completed).
    */
