@@ -5,9 +5,10 @@ import type { BotStateStore } from "../store/bot-state-store.ts";
 import type { OutboxItem } from "../store/outbox-store.ts";
 import type { IfLate, Notifier, SlackMethod } from "../usecases/ports.ts";
 import { boltLogger } from "./bolt-logger.ts";
-import { classifySlackFailure } from "./classify-slack-failure.ts";
+import { classifySlackFailure, type SlackFailure } from "./classify-slack-failure.ts";
 import { createLeanFetch } from "./lean-fetch.ts";
 import { ConversationIndex } from "./outbox-conversation.ts";
+import { conversationId, type FoundPost, findOutboxPost, withOutboxMetadata } from "./outbox-recovery.ts";
 import { missingScope, slackErrorHint } from "./slack-error-hint.ts";
 
 const { WebClient } = bolt.webApi;
@@ -16,7 +17,7 @@ const { WebClient } = bolt.webApi;
 export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
 
 export interface OutboxWorkerOptions {
-  store: Pick<BotStateStore, "outbox" | "alerts" | "transaction">;
+  store: Pick<BotStateStore, "outbox" | "alerts" | "meta" | "transaction">;
   /** A client that neither retries nor waits on 429 by itself: see {@link createOutboxClient}. */
   client: webApi.WebClient;
   clock: Clock;
@@ -48,9 +49,9 @@ export interface OutboxWorker extends Notifier {
  * order, and its waits are in the database (they survive a restart).
  *
  * NOTE: `chat.postMessage` has no idempotency key. If the client gives up waiting while Slack
- * still completes the call, our retry posts the message twice (observed with the real SDK). The
- * timeout is therefore generous (30 s, far above Slack's normal latency): a duplicate needs Slack
- * to take longer than that and still succeed; the worker logs that risk when it happens.
+ * still completes the call, a plain retry posts the message twice (observed with the real SDK). The
+ * timeout is therefore generous (30 s, far above Slack's normal latency), and the worker looks for
+ * such a post before sending it again (see {@link createOutboxWorker}).
  */
 export function createOutboxClient(options: {
   botToken: string;
@@ -104,6 +105,13 @@ const realSleep: Sleep = (ms, signal) =>
  * errors back off exponentially up to a cap; errors Slack will never accept (`channel_not_found`,
  * `not_in_channel`, `invalid_blocks`…) set the item aside with one log line that says how to fix it,
  * and its conversation moves on.
+ *
+ * A `chat.postMessage` carries its outbox id in the message's metadata and is marked in flight in
+ * the store before the call. When the answer is lost (the process killed between Slack's answer and
+ * the record, a timeout, a broken connection), the next attempt first looks for the message in the
+ * conversation (`findOutboxPost`) and adopts its ts rather than posting it again. The normal path
+ * makes no extra Slack call: only an item found in flight is looked for. A DM to a user ID, or a
+ * channel name never answered before, cannot be looked for: it is posted again, with a warning.
  */
 export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const { store, client, clock, logger } = options;
@@ -202,6 +210,72 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     );
   };
 
+  /** Channel names (`#gpu`) → the IDs Slack answered with, so a post to a name can be looked for. */
+  const channelIds = new Map<string, string>();
+  const channelIdOf = (channel: unknown): string | undefined => {
+    if (typeof channel !== "string" || !isChannelName(channel)) return conversationId(channel);
+    if (!channelIds.has(channel)) {
+      const stored = store.meta.get(channelKey(channel));
+      if (stored !== null) channelIds.set(channel, stored);
+    }
+    return channelIds.get(channel);
+  };
+
+  const record = (item: OutboxItem, args: Record<string, unknown>, result: Record<string, unknown>) => {
+    const atMs = clock.now();
+    store.transaction(() => {
+      const ts = stringArg(result.ts);
+      const channel = stringArg(result.channel) ?? stringArg(args.channel);
+      if (item.role === "alert-post" && item.alertId !== null) {
+        if (ts !== undefined && channel !== undefined) store.alerts.setTs(item.alertId, channel, ts);
+      }
+      const named = stringArg(args.channel);
+      if (
+        named !== undefined &&
+        isChannelName(named) &&
+        channel !== undefined &&
+        channelIds.get(named) !== channel
+      ) {
+        store.meta.set(channelKey(named), channel);
+        channelIds.set(named, channel);
+      }
+      store.outbox.markSent(item.id, atMs);
+    });
+  };
+
+  /**
+   * A call for this item began before (and was never recorded): the message Slack may have posted
+   * then, found by its metadata; `undefined` when it is not there or cannot be looked for.
+   */
+  const findEarlierPost = async (
+    item: OutboxItem,
+    args: Record<string, unknown>,
+    sinceMs: number,
+  ): Promise<FoundPost | undefined> => {
+    const channel = channelIdOf(args.channel);
+    const context = { outboxId: item.id, alertId: item.alertId, channel: args.channel };
+    if (channel === undefined) {
+      log.warn(
+        context,
+        "a post may have reached Slack before a restart; it cannot be looked for, so it may appear twice",
+      );
+      return undefined;
+    }
+    try {
+      const threadTs = stringArg(args.thread_ts);
+      return await findOutboxPost(client, { channel, threadTs, item, sinceMs });
+    } catch (error) {
+      const failure = classifySlackFailure(error);
+      if (failure.kind !== "permanent") throw error;
+      const hint = slackErrorHint(failure.code, { botName, channel, needed: missingScope(error) });
+      log.warn(
+        { ...context, slackError: failure.code, hint },
+        `could not look for a post that may have reached Slack before a restart (${failure.code}); posting it, so it may appear twice`,
+      );
+      return undefined;
+    }
+  };
+
   const deliver = async (item: OutboxItem): Promise<void> => {
     if (store.outbox.isSuperseded(item)) {
       store.outbox.markDead(item.id, "superseded", clock.now());
@@ -224,20 +298,30 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         "the alert message was never posted; posting this thread reply in the channel instead",
       );
     }
+    const args = item.method === "chat.postMessage" ? withOutboxMetadata(resolved.args, item) : resolved.args;
+    const traceable = args !== resolved.args;
+    let posting = false;
     try {
-      const result = await call(item.method, resolved.args);
-      const atMs = clock.now();
-      store.transaction(() => {
-        if (item.role === "alert-post" && item.alertId !== null) {
-          const ts = stringArg(result.ts);
-          const channel = stringArg(result.channel) ?? stringArg(resolved.args.channel);
-          if (ts !== undefined && channel !== undefined) store.alerts.setTs(item.alertId, channel, ts);
+      if (traceable) {
+        const sinceMs = store.outbox.inFlightSince(item.id);
+        const found = sinceMs === null ? undefined : await findEarlierPost(item, args, sinceMs);
+        if (found !== undefined) {
+          log.info(
+            { outboxId: item.id, alertId: item.alertId, channel: found.channel, ts: found.ts },
+            "found the message an interrupted post had already sent; not posting it again",
+          );
+          record(item, args, { ...found });
+          return;
         }
-        store.outbox.markSent(item.id, atMs);
-      });
+        // NOTE: the first unrecorded attempt's time is kept: a late answer to it may still post.
+        if (sinceMs === null) store.outbox.markInFlight(item.id, clock.now());
+      }
+      posting = true;
+      record(item, args, await call(item.method, args));
     } catch (error) {
       const failure = classifySlackFailure(error);
       const nowMs = clock.now();
+      if (traceable && posting && !mayHaveCompleted(failure)) store.outbox.clearInFlight(item.id);
       switch (failure.kind) {
         case "permanent":
           giveUp(item, failure.code, { needed: missingScope(error), slackDetail: platformDetail(error) });
@@ -264,7 +348,6 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         case "transient": {
           const waitMs = backoffMs(item.attempts);
           store.outbox.retryLater(item.id, failure.code, nowMs + waitMs);
-          const risk = failure.timedOut && NOT_IDEMPOTENT.has(item.method);
           log.warn(
             {
               outboxId: item.id,
@@ -273,9 +356,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
               attempts: item.attempts + 1,
               waitMs,
             },
-            risk
-              ? `${item.method} timed out; retrying — Slack may have completed it anyway, so it can appear twice`
-              : "Slack call failed; retrying after a back-off",
+            failureLine(item.method, failure.timedOut, traceable),
           );
           return;
         }
@@ -370,6 +451,28 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       });
     },
   };
+}
+
+function failureLine(method: string, timedOut: boolean, traceable: boolean): string {
+  if (!timedOut || !NOT_IDEMPOTENT.has(method)) return "Slack call failed; retrying after a back-off";
+  if (traceable)
+    return `${method} timed out; Slack may have completed it, so it is looked for before it is sent again`;
+  return `${method} timed out; retrying — Slack may have completed it anyway, so it can appear twice`;
+}
+
+/** No answer came (a timeout, a broken connection, an error of our own): Slack may have done it. */
+function mayHaveCompleted(failure: SlackFailure): boolean {
+  if (failure.kind === "unexpected") return true;
+  return failure.kind === "transient" && (failure.timedOut || failure.code === "request_failed");
+}
+
+/** A channel given by name (`#gpu`), not by a conversation or user ID. */
+function isChannelName(channel: string): boolean {
+  return conversationId(channel) === undefined && !/^[UW][A-Z0-9]+$/.test(channel);
+}
+
+function channelKey(name: string): string {
+  return `slack.channel_id.${name}`;
 }
 
 /** Slack's own words on a refused call (`errors`, `response_metadata.messages`), when it gave any. */

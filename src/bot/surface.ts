@@ -37,16 +37,19 @@ export const BOT_EVENTS: readonly string[] = ["app_home_opened"];
 export const HOME_TAB_ENABLED = BOT_EVENTS.includes("app_home_opened");
 
 /**
- * The bot scope each Web API method needs (`null`: none). DMs are `chat.postMessage` to a user id,
- * which needs only `chat:write` (and the Messages tab).
+ * The bot scopes each Web API method needs (`null`: none). DMs are `chat.postMessage` to a user id,
+ * which needs only `chat:write` (and the Messages tab). History is read only to find a post whose
+ * answer a crash lost (the outbox's recovery), in the team channel: public or private.
  */
-export const METHOD_SCOPES: Readonly<Record<string, string | null>> = {
+export const METHOD_SCOPES: Readonly<Record<string, string | readonly string[] | null>> = {
   "chat.postMessage": "chat:write",
   "chat.update": "chat:write",
   "chat.postEphemeral": "chat:write",
   "chat.delete": "chat:write",
   "conversations.open": "im:write",
   "conversations.info": "channels:read",
+  "conversations.history": ["channels:history", "groups:history"],
+  "conversations.replies": ["channels:history", "groups:history"],
   "users.info": "users:read",
   "files.uploadV2": "files:write",
   "files.getUploadURLExternal": "files:write",
@@ -64,7 +67,8 @@ export function botScopes(methods: Iterable<string>, hasCommands = SLASH_COMMAND
   for (const method of methods) {
     const scope = METHOD_SCOPES[method];
     if (scope === undefined) throw new Error(`no scope known for ${method}: add it to METHOD_SCOPES`);
-    if (scope !== null) scopes.add(scope);
+    if (typeof scope === "string") scopes.add(scope);
+    else if (scope !== null) for (const one of scope) scopes.add(one);
   }
   if (hasCommands) scopes.add("commands");
   return [...scopes].sort();

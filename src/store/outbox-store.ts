@@ -50,6 +50,18 @@ export interface OutboxStore {
   pendingRoutes(minId?: number): OutboxRoute[];
   /** A pending item by id; `null` once it is sent, dead or gone. */
   pendingById(id: number): OutboxItem | null;
+  /**
+   * Records, durably and before the Web API call, that the item's call is about to be made: after a
+   * crash, {@link inFlightSince} says the call may have reached Slack although it was never recorded.
+   * The worker records the first such call only (a later answer to it may still post).
+   * Cleared when the item is sent or set aside; kept through retries (a timed-out call may have
+   * completed).
+   */
+  markInFlight(id: number, atMs: number): void;
+  /** Slack answered the call with a failure, so it did not post: no need to look for it later. */
+  clearInFlight(id: number): void;
+  /** When a call for this item was last begun without being recorded as sent or dead; `null`: never. */
+  inFlightSince(id: number): number | null;
   markSent(id: number, atMs: number): void;
   /** Gives up on an item Slack will never accept (e.g. invalid_blocks); the queue moves on. */
   markDead(id: number, error: string, atMs: number): void;
@@ -104,6 +116,13 @@ export function createOutboxStore(db: Database): OutboxStore {
   );
   const selectPendingById = db.prepare("SELECT * FROM outbox WHERE state = 'pending' AND id = ?");
   const countPending = db.prepare("SELECT count(*) FROM outbox WHERE state = 'pending'").pluck();
+  // NOTE: kept in the meta table (one row per call under way) rather than a new outbox column, so
+  // no schema step is needed; the row lives only between the start of a call and its record.
+  const upsertInFlight = db.prepare(
+    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+  );
+  const selectInFlight = db.prepare("SELECT value FROM meta WHERE key = ?").pluck();
+  const deleteInFlight = db.prepare("DELETE FROM meta WHERE key = ?");
 
   return {
     enqueue: (item, atMs) =>
@@ -131,11 +150,23 @@ export function createOutboxStore(db: Database): OutboxStore {
         placeholderAlertId: typeof row.placeholderAlertId === "number" ? row.placeholderAlertId : null,
       })),
     pendingById: (id) => itemOf(selectPendingById.get(id) as OutboxRow | undefined),
+    markInFlight: (id, atMs) => {
+      upsertInFlight.run(inFlightKey(id), String(atMs));
+    },
+    clearInFlight: (id) => {
+      deleteInFlight.run(inFlightKey(id));
+    },
+    inFlightSince: (id) => {
+      const value = selectInFlight.get(inFlightKey(id)) as string | undefined;
+      return value === undefined ? null : Number(value);
+    },
     markSent: (id, atMs) => {
       updateSent.run(atMs, id);
+      deleteInFlight.run(inFlightKey(id));
     },
     markDead: (id, error, atMs) => {
       updateDead.run(error, atMs, id);
+      deleteInFlight.run(inFlightKey(id));
     },
     retryLater: (id, error, notBeforeMs) => {
       updateRetry.run(error, notBeforeMs, id);
@@ -146,6 +177,10 @@ export function createOutboxStore(db: Database): OutboxStore {
       selectNewerUpdate.get(item.alertId, item.id) === 1,
     pendingCount: () => countPending.get() as number,
   };
+}
+
+function inFlightKey(id: number): string {
+  return `outbox.in_flight.${id}`;
 }
 
 function itemOf(row: OutboxRow | undefined): OutboxItem | null {

@@ -331,7 +331,7 @@ describe("outbox worker against the Slack emulator", { timeout: 30_000 }, () => 
     assert.deepEqual(rig.waits, [1_000]);
   });
 
-  test("a post that times out is retried and the duplicate risk is logged", async () => {
+  test("a post that times out is looked for in the channel before it is retried", async () => {
     const worker = rig.worker(300);
     worker.start();
     rig.emulator.failNext("chat.postMessage", { hang: true });
@@ -340,7 +340,15 @@ describe("outbox worker against the Slack emulator", { timeout: 30_000 }, () => 
     assert.deepEqual(rig.texts(GPUS), ["once, hopefully"]);
     assert.deepEqual(
       rig.logs.filter((l) => l.level === 40 && l.component === "outbox").map((l) => l.msg),
-      ["chat.postMessage timed out; retrying — Slack may have completed it anyway, so it can appear twice"],
+      [
+        "chat.postMessage timed out; Slack may have completed it, so it is looked for before it is sent again",
+      ],
+    );
+    assert.deepEqual(
+      rig.emulator
+        .calls("conversations.history")
+        .map((c) => [c.args.channel, c.args.include_all_metadata, c.status]),
+      [[GPUS, "true", 200]],
     );
   });
 

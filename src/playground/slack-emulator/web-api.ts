@@ -1,5 +1,6 @@
 import type { EmulatorIdentity } from "./emulator-identity.ts";
 import type { EmulatedChannel, EmulatorState, StoredMessage, StoredView } from "./emulator-state.ts";
+import { historyPage } from "./history-page.ts";
 import { isObject, type JsonObject, objectList, stringField } from "./json.ts";
 import {
   checkMessageContent,
@@ -114,14 +115,26 @@ function replyCount(ctx: WebApiContext, message: StoredMessage): number {
   ).length;
 }
 
+/**
+ * NOTE: `chat.postMessage` also takes a channel's name (`#gpu`); `chat.update` and the
+ * conversations.* methods take only IDs.
+ */
+function channelIdByName(ctx: WebApiContext, channel: unknown): unknown {
+  if (typeof channel !== "string" || !channel.startsWith("#")) return channel;
+  const name = channel.slice(1);
+  return [...ctx.state.channels.values()].find((c) => c.name === name && c.kind !== "im")?.id ?? channel;
+}
+
 function postMessage(ctx: WebApiContext, args: JsonObject): JsonObject {
-  const channel = writableChannel(ctx, args.channel);
+  const channel = writableChannel(ctx, channelIdByName(ctx, args.channel));
   if (!isChannel(channel)) return channel;
   const check = checkMessageContent(args, {
     maxTextChars: undefined,
     blocksTextLimitChars: ctx.blocksTextLimitChars,
   });
   if (!check.ok) return check.body;
+  const badMetadata = metadataProblem(args.metadata);
+  if (badMetadata !== undefined) return badMetadata;
   const { state, identity } = ctx;
   const threadTs = stringField(args, "thread_ts");
   const message = state.addMessage({
@@ -273,11 +286,13 @@ function readableChannel(ctx: WebApiContext, args: JsonObject): EmulatedChannel 
 function conversationHistory(ctx: WebApiContext, args: JsonObject): JsonObject {
   const channel = readableChannel(ctx, args);
   if (!isChannel(channel)) return channel;
-  const messages = ctx.state.messages
+  const newestFirst = ctx.state.messages
     .filter((m) => m.channel === channel.id && !m.deleted && (m.threadTs === undefined || m.replyBroadcast))
-    .reverse()
-    .map((m) => messageObject(m, ctx.identity, replyCount(ctx, m)));
-  return { ok: true, messages, has_more: false };
+    .reverse();
+  const page = historyPage(newestFirst, args, { defaultLimit: 100, maxLimit: 999 });
+  if (!page.ok) return page.body;
+  const messages = page.messages.map((m) => shownMessage(ctx, m, replyCount(ctx, m), page.withMetadata));
+  return pageAnswer(messages, page.nextCursor);
 }
 
 function conversationReplies(ctx: WebApiContext, args: JsonObject): JsonObject {
@@ -287,12 +302,49 @@ function conversationReplies(ctx: WebApiContext, args: JsonObject): JsonObject {
   const parent = ts === undefined ? undefined : ctx.state.findMessage(channel.id, ts);
   if (parent === undefined || parent.deleted) return platformError("thread_not_found");
   const replies = ctx.state.messages.filter(
-    (m) => m.channel === channel.id && m.threadTs === parent.ts && !m.deleted,
+    (m) => m.channel === channel.id && m.threadTs === parent.ts && m.ts !== parent.ts && !m.deleted,
   );
-  const messages = [parent, ...replies].map((m) =>
-    messageObject(m, ctx.identity, m === parent ? replies.length : 0),
+  const page = historyPage([parent, ...replies], args, { defaultLimit: 1000, maxLimit: 1000 });
+  if (!page.ok) return page.body;
+  const messages = page.messages.map((m) =>
+    shownMessage(ctx, m, m === parent ? replies.length : 0, page.withMetadata),
   );
-  return { ok: true, messages, has_more: false };
+  return pageAnswer(messages, page.nextCursor);
+}
+
+/** A message as history shows it: its metadata only when `include_all_metadata` asked for it. */
+function shownMessage(
+  ctx: WebApiContext,
+  message: StoredMessage,
+  replies: number,
+  withMetadata: boolean,
+): JsonObject {
+  const object = messageObject(message, ctx.identity, replies);
+  if (!withMetadata) delete object.metadata;
+  return object;
+}
+
+function pageAnswer(messages: JsonObject[], nextCursor: string | undefined): JsonObject {
+  const answer: JsonObject = { ok: true, messages, has_more: nextCursor !== undefined };
+  if (nextCursor !== undefined) answer.response_metadata = { next_cursor: nextCursor };
+  return answer;
+}
+
+/**
+ * Slack's checks on `metadata`: a JSON object (else `invalid_metadata_format`) with a string
+ * `event_type` and an object `event_payload` (else `invalid_metadata_schema`).
+ */
+function metadataProblem(metadata: unknown): JsonObject | undefined {
+  if (metadata === undefined) return undefined;
+  if (!isObject(metadata)) return platformError("invalid_metadata_format");
+  if (
+    typeof metadata.event_type !== "string" ||
+    metadata.event_type === "" ||
+    !isObject(metadata.event_payload)
+  ) {
+    return platformError("invalid_metadata_schema");
+  }
+  return undefined;
 }
 
 function userInfo(ctx: WebApiContext, args: JsonObject): JsonObject {

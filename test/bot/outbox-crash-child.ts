@@ -1,0 +1,70 @@
+/**
+ * A bot process in miniature for `outbox-crash.test.ts`: the real outbox worker over a SQLite file,
+ * posting an alert (and later editing it) to the Slack emulator.
+ *
+ * - `crash-after-post`: opens an alert and queues its post; once Slack has answered the
+ *   `chat.postMessage`, and before the worker can record the answer, prints `posted` and waits to be
+ *   killed (SIGKILL). The window is reached through the client the worker is given, not by timing.
+ * - `restart`: a new worker over the same file delivers what is pending, queues an edit of the
+ *   alert, delivers it, prints the alert's stored ts and exits.
+ *
+ * argv: <db path> <Slack API URL> <bot token> <crash-after-post | restart>
+ */
+import { createOutboxClient, createOutboxWorker } from "../../src/bot/outbox-worker.ts";
+import { systemClock } from "../../src/shared/clock.ts";
+import { silentLogger } from "../../src/shared/logger.ts";
+import { createBotStateStore } from "../../src/store/bot-state-store.ts";
+import { openDatabase } from "../../src/store/open-database.ts";
+
+const CHANNEL = "C0GPUTEAM";
+
+const [dbPath, apiUrl, botToken, mode] = process.argv.slice(2);
+if (dbPath === undefined || apiUrl === undefined || botToken === undefined) {
+  throw new Error("usage: outbox-crash-child <db> <api url> <bot token> <mode>");
+}
+const db = openDatabase(dbPath);
+const state = createBotStateStore(db);
+const client = createOutboxClient({ botToken, slackApiUrl: apiUrl, logger: silentLogger });
+if (mode === "crash-after-post") {
+  const apiCall = client.apiCall.bind(client);
+  client.apiCall = async (method, options) => {
+    const result = await apiCall(method, options);
+    if (method !== "chat.postMessage") return result;
+    process.stdout.write("posted\n");
+    return new Promise<never>(() => setInterval(() => {}, 60_000));
+  };
+}
+const outbox = createOutboxWorker({ store: state, client, clock: systemClock, logger: silentLogger });
+outbox.start();
+
+if (mode === "crash-after-post") {
+  const nowMs = systemClock.now();
+  const { alert } = state.alerts.open({
+    host: "gpu-a",
+    kind: "idle",
+    openedAtMs: nowMs,
+    idleSinceMs: nowMs,
+    channel: CHANNEL,
+  });
+  outbox.send(
+    "chat.postMessage",
+    { channel: CHANNEL, text: "gpu-a idle for 30 min" },
+    { alertId: alert.id, role: "alert-post" },
+  );
+} else {
+  await outbox.drain(30_000);
+  const alert = state.alerts.openFor("gpu-a", "idle") ?? assert("an open alert");
+  outbox.send(
+    "chat.update",
+    { channel: CHANNEL, ts: { $alertTs: alert.id }, text: "gpu-a idle for 45 min" },
+    { alertId: alert.id, role: "alert-update" },
+  );
+  await outbox.drain(30_000);
+  await outbox.stop();
+  process.stdout.write(`${state.alerts.byId(alert.id)?.ts ?? "no ts"}\n`);
+  db.close();
+}
+
+function assert(what: string): never {
+  throw new Error(`expected ${what}`);
+}

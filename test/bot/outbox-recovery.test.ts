@@ -1,0 +1,202 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { afterEach, beforeEach, describe, test } from "node:test";
+import { setImmediate as yieldToLoop } from "node:timers/promises";
+import type { Database } from "better-sqlite3";
+import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "../../src/bot/outbox-worker.ts";
+import {
+  type SlackEmulator,
+  startSlackEmulator,
+} from "../../src/playground/slack-emulator/start-slack-emulator.ts";
+import { ManualClock } from "../../src/shared/clock.ts";
+import { createLogger } from "../../src/shared/logger.ts";
+import { type BotStateStore, createBotStateStore } from "../../src/store/bot-state-store.ts";
+import { openDatabase } from "../../src/store/open-database.ts";
+import { alertTs } from "../../src/usecases/ports.ts";
+
+const GPUS = "C0GPUS";
+const START_MS = Date.parse("2026-03-02T09:00:00Z");
+
+/**
+ * A worker whose process "dies" once Slack has answered a `chat.postMessage`: the answer never
+ * reaches the worker (its call hangs for good), as with a kill -9 between the call and the record.
+ * A second worker over the same store then plays the restarted process.
+ */
+class Rig {
+  readonly clock = new ManualClock(START_MS);
+  readonly dir = mkdtempSync(join(tmpdir(), "gpu-warden-outbox-recovery-"));
+  readonly warnings: string[] = [];
+  emulator!: SlackEmulator;
+  db!: Database;
+  store!: BotStateStore;
+  readonly running: OutboxWorker[] = [];
+
+  readonly logger = createLogger(
+    "debug",
+    new Writable({
+      write: (chunk: Buffer, _encoding, callback) => {
+        for (const line of chunk.toString("utf8").split("\n")) {
+          if (line === "") continue;
+          const parsed = JSON.parse(line) as { level: number; msg: string; component?: string };
+          if (parsed.level === 40 && parsed.component === "outbox") this.warnings.push(parsed.msg);
+        }
+        callback();
+      },
+    }),
+  );
+
+  async open(): Promise<void> {
+    this.emulator = await startSlackEmulator({
+      clock: this.clock,
+      users: [{ id: "U0ALICE", name: "alice" }],
+      channels: [{ id: GPUS, name: "gpus" }],
+    });
+    this.db = openDatabase(join(this.dir, "state.db"));
+    this.store = createBotStateStore(this.db);
+  }
+
+  /**
+   * A started worker. With `dies`, its process "dies" at its first `chat.postMessage`, before the
+   * request goes out or once Slack has answered it: from then on no call of it ever returns.
+   */
+  worker(dies?: { when: "before-post" | "after-post"; onDeath: () => void }): OutboxWorker {
+    const client = createOutboxClient({
+      botToken: this.emulator.identity.botToken,
+      slackApiUrl: this.emulator.apiUrl,
+      logger: this.logger,
+    });
+    if (dies !== undefined) {
+      const apiCall = client.apiCall.bind(client);
+      let dead = false;
+      const never = () => new Promise<never>(() => {});
+      client.apiCall = async (method, args) => {
+        if (dead) return never();
+        if (method === "chat.postMessage" && dies.when === "before-post") dead = true;
+        else {
+          const result = await apiCall(method, args);
+          if (method !== "chat.postMessage") return result;
+          dead = true;
+        }
+        dies.onDeath();
+        return never();
+      };
+    }
+    const worker = createOutboxWorker({
+      store: this.store,
+      client,
+      clock: this.clock,
+      logger: this.logger,
+      sleep: async (ms) => {
+        this.clock.advance(ms);
+        await yieldToLoop();
+      },
+    });
+    worker.start();
+    if (dies === undefined) this.running.push(worker);
+    return worker;
+  }
+
+  /** Sends through a worker that dies at its first post (by default once Slack has answered it). */
+  async postThenDie(send: (worker: OutboxWorker) => void, when: "before-post" | "after-post" = "after-post") {
+    await new Promise<void>((resolve) => send(this.worker({ when, onDeath: resolve })));
+  }
+
+  texts(threadTs?: string): string[] {
+    const view = this.emulator.channel(GPUS);
+    return (threadTs === undefined ? view.messages : view.thread(threadTs)).map((m) => m.text);
+  }
+
+  async close(): Promise<void> {
+    for (const worker of this.running) await worker.stop();
+    await this.emulator.close();
+    this.db.close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+describe("outbox: a post whose answer was lost is found, not posted twice", { timeout: 30_000 }, () => {
+  let rig: Rig;
+  beforeEach(async () => {
+    rig = new Rig();
+    await rig.open();
+  });
+  afterEach(() => rig.close());
+
+  test("a thread reply is found with conversations.replies; the next reply follows it", async () => {
+    const { alert } = rig.store.alerts.open({
+      host: "gpu-a",
+      kind: "idle",
+      openedAtMs: START_MS,
+      idleSinceMs: START_MS,
+      channel: GPUS,
+    });
+    const first = rig.worker();
+    first.send(
+      "chat.postMessage",
+      { channel: GPUS, text: "gpu-a idle" },
+      { alertId: alert.id, role: "alert-post" },
+    );
+    await first.drain();
+    await first.stop();
+    const parentTs = rig.store.alerts.byId(alert.id)?.ts ?? assert.fail("the alert was posted");
+
+    await rig.postThenDie((worker) =>
+      worker.send("chat.postMessage", { channel: GPUS, thread_ts: alertTs(alert.id), text: "note 1" }),
+    );
+    const restarted = rig.worker();
+    restarted.send("chat.postMessage", { channel: GPUS, thread_ts: alertTs(alert.id), text: "note 2" });
+    await restarted.drain();
+
+    assert.deepEqual(rig.texts(parentTs), ["note 1", "note 2"]);
+    assert.equal(rig.emulator.calls("conversations.replies").length, 1);
+    assert.equal(rig.store.outbox.pendingCount(), 0);
+  });
+
+  test("a post to a channel name (#gpus) is looked for under the ID Slack answered with before", async () => {
+    const first = rig.worker();
+    first.send("chat.postMessage", { channel: "#gpus", text: "hello" });
+    await first.drain();
+    await first.stop();
+
+    await rig.postThenDie((worker) => worker.send("chat.postMessage", { channel: "#gpus", text: "once" }));
+    await rig.worker().drain();
+
+    assert.deepEqual(rig.texts(), ["hello", "once"]);
+    assert.deepEqual(
+      rig.emulator.calls("conversations.history").map((call) => call.args.channel),
+      [GPUS],
+    );
+    assert.deepEqual(rig.warnings, []);
+  });
+
+  test("a call that never reached Slack is posted on restart, once", async () => {
+    await rig.postThenDie(
+      (worker) => worker.send("chat.postMessage", { channel: GPUS, text: "lost on the way" }),
+      "before-post",
+    );
+    await rig.worker().drain();
+
+    assert.deepEqual(rig.texts(), ["lost on the way"]);
+    assert.equal(rig.emulator.calls("conversations.history").length, 1);
+    assert.equal(rig.emulator.calls("chat.postMessage").length, 1);
+  });
+
+  test("a DM to a user ID cannot be looked for: it is posted again, with a warning", async () => {
+    await rig.postThenDie((worker) =>
+      worker.send("chat.postMessage", { channel: "U0ALICE", text: "your host" }),
+    );
+    await rig.worker().drain();
+
+    const dm = rig.emulator.state.dmChannel("U0ALICE").id;
+    assert.deepEqual(
+      rig.emulator.channel(dm).messages.map((m) => m.text),
+      ["your host", "your host"],
+    );
+    assert.deepEqual(rig.warnings, [
+      "a post may have reached Slack before a restart; it cannot be looked for, so it may appear twice",
+    ]);
+  });
+});
