@@ -1,0 +1,50 @@
+import { queueLapsedDm } from "../bot/views/queue-messages.ts";
+import type { Claim } from "../store/claim-store.ts";
+import { BOT_ACTOR } from "./action-text.ts";
+import type { ClaimDeps } from "./claim-deps.ts";
+import { afterClaimsChanged } from "./claim-effects.ts";
+import { grantWaiting, type QueueGrantMade } from "./queue-grant-pass.ts";
+
+/** What one {@link tickQueue} did. */
+export interface QueueTickResult {
+  /** Grants not confirmed in time, released and passed on. */
+  passed: number;
+  granted: QueueGrantMade[];
+}
+
+/**
+ * The waiting list's part of the claims job: grants not confirmed within `queue.confirm_minutes`
+ * are released (audited `queue-pass`, the person told), then a grant pass gives what is free (GPUs
+ * released, a host answering again, a busy GPU gone idle) to the next in line.
+ */
+export function tickQueue(deps: ClaimDeps, nowMs: number = deps.clock.now()): QueueTickResult {
+  const { state } = deps;
+  const ended: Claim[] = [];
+  const passed = state.transaction(() => {
+    const due = state.queue.unconfirmedBy(nowMs);
+    for (const request of due) {
+      state.queue.move(request.id, "granted", "lapsed", nowMs);
+      const claimIds = state.queue.grantsOf(request.id).map((grant) => grant.claimId);
+      const released = state.claims.release(claimIds, nowMs, BOT_ACTOR, "released");
+      ended.push(...released);
+      state.audit.record({
+        atMs: nowMs,
+        actor: BOT_ACTOR,
+        action: "queue-pass",
+        host: released[0]?.host ?? null,
+        detail: {
+          requestId: request.id,
+          holder: request.user,
+          claimIds: released.map((claim) => claim.id),
+          confirmByMs: request.confirmByMs,
+        },
+      });
+      if (released.length === 0) continue;
+      const dm = queueLapsedDm(request, released, { nowMs, zone: deps.config.team.timezone });
+      deps.notifier.send("chat.postMessage", { channel: request.user, text: dm.text, blocks: dm.blocks });
+    }
+    return due.length;
+  });
+  if (ended.length > 0) afterClaimsChanged(deps, { ended }, nowMs);
+  return { passed, granted: grantWaiting(deps, nowMs) };
+}
