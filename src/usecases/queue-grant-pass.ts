@@ -18,16 +18,26 @@ export interface QueueGrantMade {
 }
 
 /**
+ * One grant pass and what follows it: see {@link grantPass}; then the hosts' alerts and the
+ * granted people's Home tabs are refreshed.
+ */
+export function grantWaiting(deps: ClaimDeps, nowMs: number = deps.clock.now()): QueueGrantMade[] {
+  const made = grantPass(deps, nowMs);
+  afterGrants(deps, made);
+  return made;
+}
+
+/**
  * One grant pass: walks the waiting list first come first served and gives each request that fits
  * the free, idle GPUs it asks for (see {@link fitRequest}), as real claims made in one IMMEDIATE
  * transaction with their grant rows, the audit entries and the grant DMs (host, GPUs,
  * `CUDA_VISIBLE_DEVICES`, until when, *Confirm* / *Extend* / *Release*). The claims' unique index
- * makes granting a GPU twice impossible. Then the hosts' alerts and the people's Home tabs follow.
+ * makes granting a GPU twice impossible, even from passes racing in other processes.
  */
-export function grantWaiting(deps: ClaimDeps, nowMs: number = deps.clock.now()): QueueGrantMade[] {
+export function grantPass(deps: ClaimDeps, nowMs: number): QueueGrantMade[] {
   const { state } = deps;
   const confirmMs = deps.config.queue.confirm_minutes * MINUTE_MS;
-  const made = state.transaction((): QueueGrantMade[] => {
+  return state.transaction((): QueueGrantMade[] => {
     const waiting = state.queue.waiting();
     if (waiting.length === 0) return [];
     const seats: GpuSeat[] = [...fleetGpusNow(deps, nowMs).values()].flat();
@@ -75,11 +85,14 @@ export function grantWaiting(deps: ClaimDeps, nowMs: number = deps.clock.now()):
     }
     return grants;
   });
+}
+
+/** The hosts' open alerts (they name the claimants) and the granted people's Home tabs. */
+export function afterGrants(deps: ClaimDeps, made: readonly QueueGrantMade[]): void {
   for (const host of new Set(made.flatMap((grant) => grant.claims.map((claim) => claim.host)))) {
     deps.alerts.refresh(host);
   }
   for (const user of new Set(made.map((grant) => grant.request.user))) publishHome(deps, user);
-  return made;
 }
 
 function record(
