@@ -197,7 +197,7 @@ describe("claims over the real Bolt app (Socket Mode)", { timeout: 60_000 }, () 
     await h.emulator.waitFor(() => h.ephemeralTexts(EVE).length === 2, "the answer");
     const answer = h.latestEphemeral(EVE);
     assert.equal(answer.text, `gpu-a:3 is claimed by <@${BOB}> until 14:01.`);
-    assert.deepEqual(buttons(answer.blocks), ["claim_notify"]);
+    assert.deepEqual(buttons(answer.blocks), ["queue_wait", "claim_notify"]);
   });
 
   test("App Home: published on app_home_opened, refreshed when claims change, Release works from it", async () => {

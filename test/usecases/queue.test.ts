@@ -1,8 +1,13 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { afterEach, describe, test } from "node:test";
 import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
+import { createBotStateStore } from "../../src/store/bot-state-store.ts";
+import { createMetricsStore } from "../../src/store/metrics-store.ts";
+import { openDatabase } from "../../src/store/open-database.ts";
 import type { QueueWant } from "../../src/store/queue-store.ts";
 import { claimGpus } from "../../src/usecases/claim-gpus.ts";
+import { extendClaims } from "../../src/usecases/extend-claims.ts";
 import {
   cancelQueued,
   claimOrWait,
@@ -181,6 +186,59 @@ describe("the waiting list (use-cases over a real SQLite file)", () => {
     assert.equal(rig.state.queue.byId(1)?.state, "confirmed");
     assert.equal(rig.state.audit.byAction("queue-confirm").length, 1);
     assert.equal(rig.state.audit.byAction("queue-pass").length, 1, "only ALICE's unconfirmed grant passed");
+  });
+
+  test("Extend on the grant DM counts as a confirmation", () => {
+    start();
+    hold(BOB, "gpu-a", [0, 1, 2]);
+    hold(BOB, "gpu-b1", null);
+    wait(EVE, one);
+    wait(ALICE, one);
+    releaseClaims(rig.deps, { actor: BOB, target: { kind: "slots", slots: { host: "gpu-a", gpus: [0] } } });
+    const [grant] = rig.state.queue.grantsOf(1);
+    extendClaims(rig.deps, {
+      actor: EVE,
+      target: { kind: "ids", claimIds: [grant?.claimId ?? 0] },
+      byMs: 4 * HOUR_MS,
+    });
+    advance(20);
+    assert.deepEqual(holders("gpu-a").at(-1), [0, EVE]);
+    assert.equal(rig.state.queue.byId(1)?.state, "confirmed");
+    assert.deepEqual(
+      rig.state.audit.byAction("queue-confirm").map((entry) => [entry.actor, entry.detail.by]),
+      [[EVE, "extend"]],
+    );
+    assert.deepEqual(rig.state.audit.byAction("queue-pass"), []);
+  });
+
+  test("a restart between a grant and its deadline: the grant passes on once, from the stored state", () => {
+    start();
+    hold(BOB, "gpu-a", [0, 1, 2]);
+    hold(BOB, "gpu-b1", null);
+    wait(EVE, one);
+    wait(ALICE, one);
+    releaseClaims(rig.deps, { actor: BOB, target: { kind: "slots", slots: { host: "gpu-a", gpus: [0] } } });
+    rig.db.close();
+    const db = openDatabase(join(rig.dir, "gpu-warden.db"));
+    try {
+      const deps = { ...rig.deps, state: createBotStateStore(db), metrics: createMetricsStore(db) };
+      rig.clock.advance(20 * MINUTE_MS);
+      observe();
+      tickClaims(deps);
+      tickClaims(deps);
+      assert.deepEqual(
+        deps.state.claims.activeOn("gpu-a", rig.clock.now()).map((claim) => [claim.gpuIndex, claim.user]),
+        [
+          [1, BOB],
+          [2, BOB],
+          [0, ALICE],
+        ],
+      );
+      assert.equal(deps.state.audit.byAction("queue-pass").length, 1);
+      assert.equal(deps.state.audit.byAction("queue-grant").length, 2);
+    } finally {
+      db.close();
+    }
   });
 
   test("cancel takes my requests out of line, audited; --wait claims at once when it can", () => {
