@@ -180,48 +180,52 @@ describe("the waiting list over the real Bolt app (Socket Mode)", { timeout: 120
   });
 });
 
-describe("no GPU is ever granted twice", { timeout: 120_000 }, () => {
-  let h: BotHarness;
-  afterEach(() => h.closeChecked());
+for (const transport of ["socket", "http"] as const) {
+  describe(`no GPU is ever granted twice (${transport === "socket" ? "Socket Mode" : "signed HTTP"})`, {
+    timeout: 120_000,
+  }, () => {
+    let h: BotHarness;
+    afterEach(() => h.closeChecked());
 
-  test("a release freeing 2 GPUs while 50 queued requests arrive concurrently: each GPU granted once, in line order", async () => {
-    h = await BotHarness.start({
-      transport: "socket",
-      config: standardConfig({ "gpu-a": { owners: [ALICE] } }),
+    test("a release freeing 2 GPUs while 50 queued requests arrive concurrently: each GPU granted once, in line order", async () => {
+      h = await BotHarness.start({ transport, config: standardConfig({ "gpu-a": { owners: [ALICE] } }) });
+      const waiters = Array.from({ length: 50 }, (_, i) => `U0W${String(i).padStart(3, "0")}`);
+      for (const id of waiters) h.emulator.addUser({ id });
+      h.pollFor(1, allHosts(idleHost("gpu-a")));
+      await h.user.slashCommand({ user: BOB, text: "claim gpu-a:0,1 for 2h" });
+      await h.user.slashCommand({ user: CAROL, text: "claim gpu-a:2,3 for 2h" });
+      const first = await Promise.all(
+        waiters.slice(0, 25).map((user) => h.user.slashCommand({ user, text: "claim 1 for 1h --wait" })),
+      );
+      assert.ok(first.every((delivery) => String(delivery.ackPayload?.text).startsWith("You are in line")));
+      const [released, ...rest] = await Promise.all([
+        h.user.slashCommand({ user: BOB, text: "release" }),
+        ...waiters.slice(25).map((user) => h.user.slashCommand({ user, text: "claim 1 for 1h --wait" })),
+      ]);
+      assert.equal(released?.ackPayload?.text, "Released gpu-a:0,1.");
+      assert.ok(rest.every((delivery) => delivery.acked));
+      await h.settle();
+      const grants = h.state.queue.allGrants();
+      const perGpu = new Map<string, number>();
+      for (const grant of grants)
+        perGpu.set(
+          `${grant.host}:${grant.gpuIndex}`,
+          (perGpu.get(`${grant.host}:${grant.gpuIndex}`) ?? 0) + 1,
+        );
+      const held = h.state.claims.activeOn("gpu-a", h.clock.now());
+      const direct = held.filter(
+        (claim) => claim.user !== CAROL && !grants.some((g) => g.claimId === claim.id),
+      );
+      assert.deepEqual(
+        [...perGpu.values()].every((count) => count === 1),
+        true,
+      );
+      assert.equal(grants.length + direct.length, 2, "the two freed GPUs went out exactly once");
+      assert.deepEqual(held.map((claim) => claim.gpuIndex).sort(), [0, 1, 2, 3]);
+      const queuedFirst = h.state.queue.allGrants().map((grant) => h.state.queue.byId(grant.requestId)?.user);
+      assert.deepEqual(queuedFirst, waiters.slice(0, grants.length), "granted in line order");
+      for (const user of queuedFirst) assert.equal(h.dmTexts(user ?? "").length, 1);
+      assert.equal(h.state.queue.waiting().length, 50 - 2);
     });
-    const waiters = Array.from({ length: 50 }, (_, i) => `U0W${String(i).padStart(3, "0")}`);
-    for (const id of waiters) h.emulator.addUser({ id });
-    h.pollFor(1, allHosts(idleHost("gpu-a")));
-    await h.user.slashCommand({ user: BOB, text: "claim gpu-a:0,1 for 2h" });
-    await h.user.slashCommand({ user: CAROL, text: "claim gpu-a:2,3 for 2h" });
-    const first = await Promise.all(
-      waiters.slice(0, 25).map((user) => h.user.slashCommand({ user, text: "claim 1 for 1h --wait" })),
-    );
-    assert.ok(first.every((delivery) => String(delivery.ackPayload?.text).startsWith("You are in line")));
-    const [released, ...rest] = await Promise.all([
-      h.user.slashCommand({ user: BOB, text: "release" }),
-      ...waiters.slice(25).map((user) => h.user.slashCommand({ user, text: "claim 1 for 1h --wait" })),
-    ]);
-    assert.equal(released?.ackPayload?.text, "Released gpu-a:0,1.");
-    assert.ok(rest.every((delivery) => delivery.acked));
-    await h.settle();
-    const grants = h.state.queue.allGrants();
-    const perGpu = new Map<string, number>();
-    for (const grant of grants)
-      perGpu.set(`${grant.host}:${grant.gpuIndex}`, (perGpu.get(`${grant.host}:${grant.gpuIndex}`) ?? 0) + 1);
-    const held = h.state.claims.activeOn("gpu-a", h.clock.now());
-    const direct = held.filter(
-      (claim) => claim.user !== CAROL && !grants.some((g) => g.claimId === claim.id),
-    );
-    assert.deepEqual(
-      [...perGpu.values()].every((count) => count === 1),
-      true,
-    );
-    assert.equal(grants.length + direct.length, 2, "the two freed GPUs went out exactly once");
-    assert.deepEqual(held.map((claim) => claim.gpuIndex).sort(), [0, 1, 2, 3]);
-    const queuedFirst = h.state.queue.allGrants().map((grant) => h.state.queue.byId(grant.requestId)?.user);
-    assert.deepEqual(queuedFirst, waiters.slice(0, grants.length), "granted in line order");
-    for (const user of queuedFirst) assert.equal(h.dmTexts(user ?? "").length, 1);
-    assert.equal(h.state.queue.waiting().length, 50 - 2);
   });
-});
+}
