@@ -20,15 +20,22 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: "claim",
-    usage: "claim <host>[:<gpus>] [for <duration>] [note…]",
+    usage: "claim <host>[:<gpus>] [for <duration>] [note…] [--wait]",
     summary: "claim a host or some of its GPUs (0 / 0,1 / 0-3; a MIG instance: 0.3)",
     example: "claim gpu-a:0,1 for 4h llama sft",
   },
   {
     name: "claim",
-    usage: "claim <n> [<model>] [for <duration>] [note…]",
-    summary: "claim any n free GPUs (of a model), packed onto one host where possible",
-    example: "claim 2 a100 for 8h",
+    usage: "claim <n> [<model>] [for <duration>] [note…] [--wait]",
+    summary:
+      "claim any n free GPUs (of a model), packed onto one host where possible; --wait: join the line if none are free",
+    example: "claim 2 a100 for 8h tuning --wait",
+  },
+  {
+    name: "queue",
+    usage: "queue [cancel]",
+    summary: "the waiting list with each request's position; cancel: leave it",
+    example: "queue cancel",
   },
   {
     name: "release",

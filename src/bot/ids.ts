@@ -31,6 +31,10 @@ export const ACTION_IDS = {
   claimNotify: "claim_notify",
   /** Claim the named GPUs (the "it is free now" DM). Value: {@link SlotsValue}. */
   claimSlots: "claim_slots",
+  /** "Wait for it" on a conflict answer: join the waiting list. Value: {@link QueueWaitValue}. */
+  queueWait: "queue_wait",
+  /** "Confirm" on a grant DM: keep the granted GPUs. Value: {@link QueueRequestValue}. */
+  queueConfirm: "queue_confirm",
 } as const;
 
 export type ActionId = (typeof ACTION_IDS)[keyof typeof ACTION_IDS];
@@ -72,6 +76,35 @@ export const slotsValueSchema = z.object({
   gpus: z.array(z.number().int().min(0).max(MAX_SLOT_INDEX)).min(1).max(256).nullable(),
 });
 export type SlotsValue = z.infer<typeof slotsValueSchema>;
+
+/** `{"want":{"kind":"count","count":2,"model":"a100"},"durationMs":28800000,"note":"tuning"}`. */
+export const queueWaitValueSchema = z.object({
+  want: z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("slots"), host: hostName, gpus: slotsValueSchema.shape.gpus }),
+    z.object({
+      kind: z.literal("count"),
+      count: z.number().int().min(1).max(256),
+      model: z.string().max(100).nullable(),
+    }),
+  ]),
+  durationMs: z.number().int().positive().nullable(),
+  note: z.string().max(400),
+});
+export type QueueWaitValue = z.infer<typeof queueWaitValueSchema>;
+
+/** `{"request":7}`: the waiting-list request a Confirm button acts on. */
+export const queueRequestValueSchema = z.object({ request: z.number().int().positive() });
+export type QueueRequestValue = z.infer<typeof queueRequestValueSchema>;
+
+/** The value of a *Wait for it* button. */
+export function queueWaitValue(value: QueueWaitValue): string {
+  return JSON.stringify(value);
+}
+
+/** The value of a *Confirm* button on a grant DM. */
+export function queueRequestValue(requestId: number): string {
+  return JSON.stringify({ request: requestId });
+}
 
 /** The value of a claim button (release, extend, still using it, force release). */
 export function claimIdsValue(claimIds: readonly number[]): string {

@@ -19,7 +19,15 @@ export type ParsedCommand =
   | { kind: "status"; host: string | null }
   | { kind: "keep"; host: string; span: KeepSpan; spanText: string }
   | { kind: "stop"; host: string }
-  | { kind: "claim"; target: ClaimTarget; durationMs: number | null; note: string }
+  | {
+      kind: "claim";
+      target: ClaimTarget;
+      durationMs: number | null;
+      note: string;
+      /** `--wait`: join the waiting list when it cannot be claimed now. */
+      wait?: true;
+    }
+  | { kind: "queue"; cancel: boolean }
   | { kind: "release"; target: { kind: "default" } | { kind: "all" } | { kind: "slots"; slots: GpuSlots } }
   | { kind: "extend"; slots: GpuSlots; durationMs: number }
   | { kind: "mine" }
@@ -64,6 +72,13 @@ export function parseCommand(text: string): ParsedCommand {
     }
     case "claim":
       return parseClaim(args);
+    case "queue": {
+      const [what, ...rest] = args;
+      if (what === undefined) return { kind: "queue", cancel: false };
+      if (what.toLowerCase() !== "cancel") return tooMany(name, args);
+      if (rest.length > 0) return tooMany(name, rest);
+      return { kind: "queue", cancel: true };
+    }
     case "release": {
       const [what, ...rest] = args;
       if (what === undefined) return { kind: "release", target: { kind: "default" } };
@@ -121,8 +136,20 @@ export function parseKeepSpan(text: string): KeepSpan | null {
   return ms === null ? null : { kind: "for", ms };
 }
 
-/** `claim <host>[:<gpus>] | <n> [<model>]`, then `[for <duration>]` (or a bare duration), then the note. */
-function parseClaim(args: readonly string[]): ParsedCommand {
+/** `--wait`, also as Slack may autocorrect it (`—wait`, with an em dash). */
+const WAIT_FLAG = /^(--|—|–)wait$/i;
+
+/**
+ * `claim <host>[:<gpus>] | <n> [<model>]`, then `[for <duration>]` (or a bare duration), then the
+ * note; `--wait` anywhere after the target.
+ */
+function parseClaim(all: readonly string[]): ParsedCommand {
+  const wait = all.slice(1).some((word) => WAIT_FLAG.test(word));
+  const parsed = parseClaimWords(wait ? all.filter((word, i) => i === 0 || !WAIT_FLAG.test(word)) : all);
+  return wait && parsed.kind === "claim" ? { ...parsed, wait: true } : parsed;
+}
+
+function parseClaimWords(args: readonly string[]): ParsedCommand {
   const [what, ...rest] = args;
   if (what === undefined) {
     return invalid("claim", "`claim` needs a host (gpu-a, gpu-a:0,1) or a number of GPUs (2, or 2 a100).");

@@ -281,6 +281,18 @@ export const configSchema = z.strictObject({
       path: ["default_hours"],
     })
     .prefault({}),
+  /** The waiting list (`/gpu claim … --wait`). */
+  queue: z
+    .strictObject({
+      /** A grant nobody confirms within this long is released and passes to the next in line. */
+      confirm_minutes: z
+        .number()
+        .int()
+        .min(1)
+        .max(24 * 60)
+        .default(15),
+    })
+    .prefault({}),
   /** The monthly cost warden roster, in order (Slack user ids). */
   warden: z
     .strictObject({

@@ -5,6 +5,7 @@ import { type ClaimStore, createClaimStore } from "./claim-store.ts";
 import { createDeliveryStore, type DeliveryStore } from "./delivery-store.ts";
 import { createMetaStore, type MetaStore } from "./meta-store.ts";
 import { createOutboxStore, type OutboxStore } from "./outbox-store.ts";
+import { createQueueStore, type QueueStore } from "./queue-store.ts";
 import { createSnoozeStore, type SnoozeStore } from "./snooze-store.ts";
 import { createStopRunStore, type StopRunStore } from "./stop-run-store.ts";
 
@@ -15,6 +16,8 @@ export interface BotStateStore {
   audit: AuditStore;
   snoozes: SnoozeStore;
   claims: ClaimStore;
+  /** The waiting list (`/gpu claim … --wait`). */
+  queue: QueueStore;
   stopRuns: StopRunStore;
   deliveries: DeliveryStore;
   meta: MetaStore;
@@ -37,6 +40,7 @@ export function createBotStateStore(db: Database): BotStateStore {
     audit: createAuditStore(db),
     snoozes: createSnoozeStore(db),
     claims: createClaimStore(db),
+    queue: createQueueStore(db),
     stopRuns: createStopRunStore(db),
     deliveries,
     meta: createMetaStore(db),

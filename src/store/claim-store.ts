@@ -53,6 +53,8 @@ export interface ClaimStore {
   /** Claims on the host in force at `atMs`. */
   activeOn(host: string, atMs: number): Claim[];
   activeAt(atMs: number): Claim[];
+  /** Every unreleased claim, whatever its end (each still holds its slot in the unique index). */
+  held(): Claim[];
   /** `user`'s claims in force at `atMs`, by host then GPU. */
   activeOf(user: string, atMs: number): Claim[];
   /** Unreleased claims by id (any end time), in id order; unknown or released ids are left out. */
@@ -128,6 +130,7 @@ export function createClaimStore(db: Database): ClaimStore {
   const selectActive = db.prepare(
     `SELECT * FROM claim WHERE released_ms IS NULL AND from_ms <= ? AND until_ms > ? ${ORDER}`,
   );
+  const selectHeld = db.prepare(`SELECT * FROM claim WHERE released_ms IS NULL ${ORDER}`);
   const selectActiveOf = db.prepare(
     `SELECT * FROM claim WHERE user = ? AND released_ms IS NULL AND from_ms <= ? AND until_ms > ? ${ORDER}`,
   );
@@ -187,6 +190,7 @@ export function createClaimStore(db: Database): ClaimStore {
     },
     activeOn: (host, atMs) => (selectActiveOn.all(host, atMs, atMs) as ClaimRow[]).map(toClaim),
     activeAt: (atMs) => (selectActive.all(atMs, atMs) as ClaimRow[]).map(toClaim),
+    held: () => (selectHeld.all() as ClaimRow[]).map(toClaim),
     activeOf: (user, atMs) => (selectActiveOf.all(user, atMs, atMs) as ClaimRow[]).map(toClaim),
     unreleased: (ids) => byIds(ids).filter((claim) => claim.releasedAtMs === null),
     byIds,

@@ -3,6 +3,7 @@ import { botStateMigration } from "./bot-state-migration.ts";
 import { claimsMigration } from "./migration-003-claims.ts";
 import { ledgerMigration } from "./migration-004-ledger.ts";
 import { reclaimMigration } from "./migration-005-reclaim.ts";
+import { queueMigration } from "./migration-006-queue.ts";
 
 /** One schema step. `version` is its position in {@link migrations}, starting at 1. */
 export interface Migration {
@@ -124,6 +125,7 @@ export const migrations: readonly Migration[] = [
   claimsMigration,
   ledgerMigration,
   reclaimMigration,
+  queueMigration,
 ];
 
 /**

@@ -6,6 +6,7 @@ import type { ClaimDeps } from "./claim-deps.ts";
 import { notifyWaiters } from "./claim-waitlist.ts";
 import type { ClaimEnding } from "./claim-words.ts";
 import { publishHome } from "./publish-home.ts";
+import { grantWaiting } from "./queue-grant-pass.ts";
 
 /** The audit action of each way a claim ends. */
 const END_ACTIONS: Readonly<Record<ClaimEnding["kind"] | "released", string>> = {
@@ -67,8 +68,9 @@ export function expireDue(deps: ClaimDeps, nowMs: number, host?: string): Claim[
 }
 
 /**
- * What follows a change of claims: the waitlists of hosts where claims ended, the open idle alerts
- * of the hosts (they name the claimants), and the Home tabs of the people concerned.
+ * What follows a change of claims: the waitlists of hosts where claims ended, a grant pass of the
+ * waiting list when claims ended, the open idle alerts of the hosts (they name the claimants), and
+ * the Home tabs of the people concerned.
  */
 export function afterClaimsChanged(
   deps: ClaimDeps,
@@ -79,6 +81,7 @@ export function afterClaimsChanged(
   const hosts = new Set([...(change.hosts ?? []), ...ended.map((claim) => claim.host)]);
   const users = new Set([...(change.users ?? []), ...ended.map((claim) => claim.user)]);
   for (const host of new Set(ended.map((claim) => claim.host))) notifyWaiters(deps, host, nowMs);
+  if (ended.length > 0) grantWaiting(deps, nowMs);
   for (const host of hosts) deps.alerts.refresh(host);
   for (const user of users) {
     if (user !== BOT_ACTOR) publishHome(deps, user);

@@ -1,4 +1,6 @@
 import type { ClaimGroup } from "../checks/claim-groups.ts";
+import type { Claim } from "../store/claim-store.ts";
+import type { QueueRequest } from "../store/queue-store.ts";
 import type { RenderedReply } from "./ports.ts";
 import type { HomeModel } from "./read-home.ts";
 
@@ -24,6 +26,15 @@ export interface ClaimWords {
   ended(group: ClaimGroup, ending: ClaimEnding, endedAtMs: number, at: DmClock): RenderedReply;
   /** A waiter's DM: the GPUs they wait for are free. */
   free(host: string, gpus: readonly number[] | null, slashCommand: string): RenderedReply;
+  /** A waiter's DM: the GPUs granted from the waiting list, to confirm by `confirmByMs`. */
+  queueGrant(
+    request: QueueRequest,
+    claims: readonly Claim[],
+    confirmByMs: number,
+    at: DmClock,
+  ): RenderedReply;
+  /** A waiter's DM: the grant was not confirmed in time and passed to the next in line. */
+  queueLapsed(request: QueueRequest, released: readonly Claim[], at: DmClock): RenderedReply;
   /** The App Home view of `model` (for `views.publish`). */
   home(model: HomeModel, slashCommand: string): unknown;
 }

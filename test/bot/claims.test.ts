@@ -76,7 +76,7 @@ for (const transport of ["socket", "http"] as const) {
       );
       assert.equal(conflicts.length, 99);
       for (const delivery of conflicts) {
-        assert.deepEqual(buttons(delivery.ackPayload?.blocks as unknown[]), ["claim_notify"]);
+        assert.deepEqual(buttons(delivery.ackPayload?.blocks as unknown[]), ["queue_wait", "claim_notify"]);
       }
       assert.equal(h.state.audit.byAction("claim").length, 1);
       await h.settle();
@@ -154,9 +154,10 @@ describe("claims over the real Bolt app (Socket Mode)", { timeout: 60_000 }, () 
       `gpu-a is claimed by <@${BOB}> until tomorrow 10:01 (big run). Only <@${BOB}>, the cost warden (<@${CAROL}>) or an admin (<@U0DAVE>) can release it.`,
     );
     const eveConflict = await h.user.slashCommand({ user: EVE, text: "claim gpu-a:0" });
-    assert.deepEqual(buttons(eveConflict.ackPayload?.blocks as unknown[]), ["claim_notify"]);
+    assert.deepEqual(buttons(eveConflict.ackPayload?.blocks as unknown[]), ["queue_wait", "claim_notify"]);
     const wardenConflict = await h.user.slashCommand({ user: CAROL, text: "claim gpu-a:0" });
     assert.deepEqual(buttons(wardenConflict.ackPayload?.blocks as unknown[]), [
+      "queue_wait",
       "claim_notify",
       "claim_force_release",
     ]);
@@ -185,8 +186,8 @@ describe("claims over the real Bolt app (Socket Mode)", { timeout: 60_000 }, () 
     const early = await h.user.slashCommand({ user: EVE, text: "claim gpu-c" });
     assert.equal(
       early.ackPayload?.text,
-      "no host gpu-c; did you mean gpu-a?\nRight form: `/gpu claim <host>[:<gpus>] [for <duration>] [note…]` — e.g. " +
-        "`/gpu claim gpu-a:0,1 for 4h llama sft` or `/gpu claim <n> [<model>] [for <duration>] [note…]` — e.g. `/gpu claim 2 a100 for 8h`",
+      "no host gpu-c; did you mean gpu-a?\nRight form: `/gpu claim <host>[:<gpus>] [for <duration>] [note…] [--wait]` — e.g. " +
+        "`/gpu claim gpu-a:0,1 for 4h llama sft` or `/gpu claim <n> [<model>] [for <duration>] [note…] [--wait]` — e.g. `/gpu claim 2 a100 for 8h tuning --wait`",
     );
     await h.user.slashCommand({ user: BOB, text: "claim gpu-a:3 for 4h" });
     h.pollFor(6, allHosts(idleHost("gpu-a")));
@@ -196,7 +197,7 @@ describe("claims over the real Bolt app (Socket Mode)", { timeout: 60_000 }, () 
     await h.emulator.waitFor(() => h.ephemeralTexts(EVE).length === 2, "the answer");
     const answer = h.latestEphemeral(EVE);
     assert.equal(answer.text, `gpu-a:3 is claimed by <@${BOB}> until 14:01.`);
-    assert.deepEqual(buttons(answer.blocks), ["claim_notify"]);
+    assert.deepEqual(buttons(answer.blocks), ["queue_wait", "claim_notify"]);
   });
 
   test("App Home: published on app_home_opened, refreshed when claims change, Release works from it", async () => {

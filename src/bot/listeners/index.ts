@@ -17,6 +17,8 @@ import { claimStillUsingAction } from "./actions/claim-still-using-action.ts";
 import { dismissAction } from "./actions/dismiss-action.ts";
 import { extendClaimAction } from "./actions/extend-claim-action.ts";
 import { keepHostAction } from "./actions/keep-host-action.ts";
+import { queueConfirmAction } from "./actions/queue-confirm-action.ts";
+import { queueWaitAction } from "./actions/queue-wait-action.ts";
 import { reclaimModalAction } from "./actions/reclaim-modal-action.ts";
 import { reclaimStopAction } from "./actions/reclaim-stop-action.ts";
 import { releaseClaimAction } from "./actions/release-claim-action.ts";
@@ -50,6 +52,8 @@ export function registerListeners(app: App, deps: BotDeps): void {
     [ACTION_IDS.claimForceRelease, releaseClaimAction(deps)],
     [ACTION_IDS.claimExtend4h, extendClaimAction(deps)],
     [ACTION_IDS.claimStillUsing, claimStillUsingAction(deps)],
+    [ACTION_IDS.queueWait, queueWaitAction(deps)],
+    [ACTION_IDS.queueConfirm, queueConfirmAction(deps)],
     [RECLAIM_ACTION_IDS.stop, reclaimStopAction(deps)],
     [RECLAIM_ACTION_IDS.lend, reclaimModalAction(deps, "lend")],
     [RECLAIM_ACTION_IDS.keep, reclaimModalAction(deps, "keep")],

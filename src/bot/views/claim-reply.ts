@@ -1,12 +1,12 @@
 import { slotsText } from "../../checks/claim-target.ts";
 import { formatDuration } from "../../shared/duration.ts";
 import { localWhen } from "../../usecases/action-text.ts";
-import type { ClaimGpusResult } from "../../usecases/claim-gpus.ts";
+import type { ClaimGpusResult, ClaimTarget } from "../../usecases/claim-gpus.ts";
 import { noteWords } from "../../usecases/claim-text.ts";
 import type { ExtendResult } from "../../usecases/extend-claims.ts";
 import type { HomeClaim } from "../../usecases/read-home.ts";
 import type { ReleaseResult } from "../../usecases/release-claims.ts";
-import { ACTION_IDS, claimIdsValue, slotsValue } from "../ids.ts";
+import { ACTION_IDS, claimIdsValue, queueWaitValue, slotsValue } from "../ids.ts";
 import { claimButtons } from "./claim-dm.ts";
 import {
   actions,
@@ -19,25 +19,57 @@ import {
   textReply,
 } from "./reply-message.ts";
 
+/** What was asked for, so that a conflict answer can offer *Wait for it* with the same request. */
+export interface AskedClaim {
+  target: ClaimTarget;
+  durationMs: number | null;
+  note: string;
+}
+
+/** *Wait for it*: joins the waiting list with the request that met the conflict. */
+function waitButton(asked: AskedClaim): ReturnType<typeof button> {
+  const { target } = asked;
+  const want =
+    target.kind === "count"
+      ? { kind: "count" as const, count: target.count, model: target.model }
+      : {
+          kind: "slots" as const,
+          host: target.slots.host,
+          gpus: target.slots.gpus === null ? null : [...target.slots.gpus],
+        };
+  return button({
+    actionId: ACTION_IDS.queueWait,
+    text: "Wait for it",
+    value: queueWaitValue({ want, durationMs: asked.durationMs, note: asked.note }),
+    style: "primary",
+  });
+}
+
 /**
  * The answer to `/gpu claim` (and the claim buttons). A conflict says who holds it, until when and
- * with what note, with *Notify me when free*, and for the cost warden or an admin *Release it*.
+ * with what note, with *Wait for it* (a place in line: granted first come first served) when what
+ * was asked is known, *Notify me when free* (a DM, no place kept), and for the cost warden or an
+ * admin *Release it*. Too few free GPUs offers *Wait for it* too.
  */
-export function claimReply(result: ClaimGpusResult, slashCommand: string): Reply {
+export function claimReply(result: ClaimGpusResult, slashCommand: string, asked?: AskedClaim): Reply {
   switch (result.kind) {
     case "claimed":
     case "already-yours":
-    case "short":
       return textReply(result.text);
+    case "short":
+      return asked === undefined
+        ? textReply(result.text)
+        : { text: textReply(result.text).text, blocks: [section(result.text), actions([waitButton(asked)])] };
     case "invalid":
       return errorReply(result.text, "claim", slashCommand);
     case "held": {
       const elements = [
+        ...(asked === undefined ? [] : [waitButton(asked)]),
         button({
           actionId: ACTION_IDS.claimNotify,
           text: "Notify me when free",
           value: slotsValue(result.slots.host, result.slots.gpus),
-          style: "primary",
+          ...(asked === undefined ? { style: "primary" as const } : {}),
         }),
       ];
       if (result.forceable) {

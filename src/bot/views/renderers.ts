@@ -10,6 +10,7 @@ import { noDataMessage } from "./alert-no-data.ts";
 import { resolvedAlertMessage } from "./alert-resolved.ts";
 import { claimEndedDm, claimFreeDm, claimNudgeDm, claimReminderDm } from "./claim-dm.ts";
 import { homeView } from "./home-view.ts";
+import { queueGrantDm, queueLapsedDm } from "./queue-messages.ts";
 import {
   reclaimClearedMessage,
   reclaimDecidedMessage,
@@ -67,5 +68,7 @@ export const claimWords: ClaimWords = {
   nudge: claimNudgeDm,
   ended: claimEndedDm,
   free: claimFreeDm,
+  queueGrant: queueGrantDm,
+  queueLapsed: queueLapsedDm,
   home: homeView,
 };

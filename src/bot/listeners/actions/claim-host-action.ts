@@ -20,6 +20,11 @@ export function claimHostAction(
     }
     const { host, alertId } = parsed.value;
     const result = claimHost(deps, { host, actor: body.user.id, alertId });
-    await respond({ ...claimReply(result, GPU_COMMAND), ...options });
+    const asked = {
+      target: { kind: "slots" as const, slots: { host, gpus: null } },
+      durationMs: null,
+      note: "",
+    };
+    await respond({ ...claimReply(result, GPU_COMMAND, asked), ...options });
   };
 }

@@ -18,11 +18,9 @@ export function claimSlotsAction(
       await answerClaimClick(deps, body, respond, badButtonReply(parsed.problem));
       return;
     }
-    const result = claimGpus(deps, {
-      actor: body.user.id,
-      target: { kind: "slots", slots: parsed.value },
-      durationMs: null,
-    });
-    await answerClaimClick(deps, body, respond, claimReply(result, GPU_COMMAND));
+    const target = { kind: "slots" as const, slots: parsed.value };
+    const result = claimGpus(deps, { actor: body.user.id, target, durationMs: null });
+    const asked = { target, durationMs: null, note: "" };
+    await answerClaimClick(deps, body, respond, claimReply(result, GPU_COMMAND, asked));
   };
 }

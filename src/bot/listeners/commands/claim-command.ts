@@ -1,17 +1,20 @@
 import type { ClaimTarget } from "../../../usecases/claim-gpus.ts";
 import { claimGpus } from "../../../usecases/claim-gpus.ts";
+import { claimOrWait } from "../../../usecases/queue-requests.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { GPU_COMMAND } from "../../surface.ts";
 import { claimReply } from "../../views/claim-reply.ts";
+import { claimOrWaitReply } from "../../views/queue-messages.ts";
 import type { Reply } from "../../views/reply-message.ts";
 
-/** `/gpu claim <host>[:<gpus>] | <n> [<model>] [for <duration>] [note…]`. */
+/** `/gpu claim <host>[:<gpus>] | <n> [<model>] [for <duration>] [note…] [--wait]`. */
 export function claimCommand(
   deps: BotDeps,
   user: string,
-  parsed: { target: ClaimTarget; durationMs: number | null; note: string },
+  parsed: { target: ClaimTarget; durationMs: number | null; note: string; wait?: true },
 ): Reply {
   const { target, durationMs, note } = parsed;
-  const result = claimGpus(deps, { actor: user, target, durationMs, note });
-  return claimReply(result, GPU_COMMAND);
+  const request = { actor: user, target, durationMs, note };
+  if (parsed.wait === true) return claimOrWaitReply(claimOrWait(deps, request), GPU_COMMAND);
+  return claimReply(claimGpus(deps, request), GPU_COMMAND, { target, durationMs, note });
 }

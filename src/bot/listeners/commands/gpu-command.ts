@@ -15,6 +15,7 @@ import { gpuStatus } from "./gpu-status.ts";
 import { gpuStop } from "./gpu-stop.ts";
 import { gpuWarden } from "./gpu-warden.ts";
 import { mineCommand } from "./mine-command.ts";
+import { queueCommand } from "./queue-command.ts";
 import { releaseCommand } from "./release-command.ts";
 
 /**
@@ -89,6 +90,8 @@ export function answerCommand(deps: BotDeps, user: string, text: string): Reply 
       return extendCommand(deps, user, parsed.slots, parsed.durationMs);
     case "mine":
       return mineCommand(deps, user);
+    case "queue":
+      return queueCommand(deps, user, parsed.cancel);
     case "report":
       return gpuReport(deps, user, parsed.days).reply;
     case "warden":

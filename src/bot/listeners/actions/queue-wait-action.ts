@@ -1,0 +1,22 @@
+import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs } from "@slack/bolt";
+import { joinQueue } from "../../../usecases/queue-requests.ts";
+import type { BotDeps } from "../../bot-deps.ts";
+import { parseActionValue, queueWaitValueSchema } from "../../ids.ts";
+import { GPU_COMMAND } from "../../surface.ts";
+import { joinQueueReply } from "../../views/queue-messages.ts";
+import { answerClaimClick } from "./claim-answer.ts";
+import { badButtonReply } from "./reply-options.ts";
+
+/** *Wait for it* on a conflict answer: the clicker joins the waiting list with the same request. */
+export function queueWaitAction(
+  deps: BotDeps,
+): Middleware<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>> {
+  return async ({ ack, action, body, respond }) => {
+    await ack();
+    const parsed = parseActionValue(queueWaitValueSchema, action.value);
+    const reply = parsed.ok
+      ? joinQueueReply(joinQueue(deps, { actor: body.user.id, ...parsed.value }), GPU_COMMAND)
+      : badButtonReply(parsed.problem);
+    await answerClaimClick(deps, body, respond, reply);
+  };
+}

@@ -1,0 +1,169 @@
+import type { Database } from "better-sqlite3";
+
+/** Where a request stands: in line, granted and awaiting *Confirm*, confirmed, or ended without a claim. */
+export type QueueState = "waiting" | "granted" | "confirmed" | "lapsed" | "cancelled";
+
+/** What a request waits for: some GPUs of a host (`gpus` null: the whole host), or any `count` GPUs (of a model). */
+export type QueueWant =
+  | { kind: "slots"; host: string; gpus: readonly number[] | null }
+  | { kind: "count"; count: number; model: string | null };
+
+export interface QueueRequest {
+  id: number;
+  user: string;
+  want: QueueWant;
+  durationMs: number;
+  note: string;
+  createdAtMs: number;
+  state: QueueState;
+  grantedAtMs: number | null;
+  /** A grant not confirmed by then passes on. */
+  confirmByMs: number | null;
+  endedAtMs: number | null;
+}
+
+export type NewQueueRequest = Pick<QueueRequest, "user" | "want" | "durationMs" | "note" | "createdAtMs">;
+
+/** One GPU (or whole host, `gpuIndex` null) granted to a request, as the claim `claimId`. */
+export interface QueueGrant {
+  requestId: number;
+  claimId: number;
+  host: string;
+  gpuIndex: number | null;
+  grantedAtMs: number;
+}
+
+/**
+ * The waiting list: requests in line (`id` order) and the claims granted to them. Write inside the
+ * transaction that adds the claims (see {@link QueueStore.grant}).
+ */
+export interface QueueStore {
+  add(request: NewQueueRequest): QueueRequest;
+  byId(id: number): QueueRequest | null;
+  /** Requests still in line, first come first. */
+  waiting(): QueueRequest[];
+  /** Granted requests not confirmed by `atMs`. */
+  unconfirmedBy(atMs: number): QueueRequest[];
+  /**
+   * Marks a waiting request granted with its claims; false (and nothing written) when it no longer
+   * waits. A claim id already granted throws (unique).
+   */
+  grant(
+    requestId: number,
+    claims: ReadonlyArray<{ id: number; host: string; gpuIndex: number | null }>,
+    atMs: number,
+    confirmByMs: number,
+  ): boolean;
+  grantsOf(requestId: number): QueueGrant[];
+  /** Moves a request from `from` to `to`; false when it was not in `from`. */
+  move(requestId: number, from: QueueState, to: QueueState, atMs: number): boolean;
+  /** Every grant ever made, for counting (tests, benchmark). */
+  allGrants(): QueueGrant[];
+}
+
+interface RequestRow {
+  id: number;
+  user: string;
+  host: string | null;
+  gpus: string | null;
+  count: number | null;
+  model: string | null;
+  duration_ms: number;
+  note: string;
+  created_ms: number;
+  state: QueueState;
+  granted_ms: number | null;
+  confirm_by_ms: number | null;
+  ended_ms: number | null;
+}
+
+interface GrantRow {
+  request_id: number;
+  claim_id: number;
+  host: string;
+  gpu_index: number | null;
+  granted_ms: number;
+}
+
+const toWant = (row: RequestRow): QueueWant =>
+  row.host === null
+    ? { kind: "count", count: row.count ?? 1, model: row.model }
+    : { kind: "slots", host: row.host, gpus: row.gpus === null ? null : (JSON.parse(row.gpus) as number[]) };
+
+const toRequest = (row: RequestRow): QueueRequest => ({
+  id: row.id,
+  user: row.user,
+  want: toWant(row),
+  durationMs: row.duration_ms,
+  note: row.note,
+  createdAtMs: row.created_ms,
+  state: row.state,
+  grantedAtMs: row.granted_ms,
+  confirmByMs: row.confirm_by_ms,
+  endedAtMs: row.ended_ms,
+});
+
+const toGrant = (row: GrantRow): QueueGrant => ({
+  requestId: row.request_id,
+  claimId: row.claim_id,
+  host: row.host,
+  gpuIndex: row.gpu_index,
+  grantedAtMs: row.granted_ms,
+});
+
+export function createQueueStore(db: Database): QueueStore {
+  const insert = db.prepare(
+    `INSERT INTO queue_request (user, host, gpus, count, model, duration_ms, note, created_ms)
+     VALUES (:user, :host, :gpus, :count, :model, :durationMs, :note, :createdAtMs)`,
+  );
+  const selectById = db.prepare("SELECT * FROM queue_request WHERE id = ?");
+  const selectWaiting = db.prepare("SELECT * FROM queue_request WHERE state = 'waiting' ORDER BY id");
+  const selectUnconfirmed = db.prepare(
+    "SELECT * FROM queue_request WHERE state = 'granted' AND confirm_by_ms <= ? ORDER BY id",
+  );
+  const markGranted = db.prepare(
+    `UPDATE queue_request SET state = 'granted', granted_ms = ?, confirm_by_ms = ?
+      WHERE id = ? AND state = 'waiting'`,
+  );
+  const insertGrant = db.prepare(
+    "INSERT INTO queue_grant (request_id, claim_id, host, gpu_index, granted_ms) VALUES (?, ?, ?, ?, ?)",
+  );
+  const selectGrants = db.prepare("SELECT * FROM queue_grant WHERE request_id = ? ORDER BY id");
+  const selectAllGrants = db.prepare("SELECT * FROM queue_grant ORDER BY id");
+  const updateState = db.prepare(
+    `UPDATE queue_request SET state = :to, ended_ms = CASE WHEN :to IN ('lapsed', 'cancelled') THEN :atMs ELSE ended_ms END
+      WHERE id = :id AND state = :from`,
+  );
+  const byId = (id: number): QueueRequest | null => {
+    const row = selectById.get(id) as RequestRow | undefined;
+    return row === undefined ? null : toRequest(row);
+  };
+
+  return {
+    add: (request) => {
+      const { want } = request;
+      const id = insert.run({
+        user: request.user,
+        host: want.kind === "slots" ? want.host : null,
+        gpus: want.kind === "slots" && want.gpus !== null ? JSON.stringify(want.gpus) : null,
+        count: want.kind === "count" ? want.count : null,
+        model: want.kind === "count" ? want.model : null,
+        durationMs: request.durationMs,
+        note: request.note,
+        createdAtMs: request.createdAtMs,
+      }).lastInsertRowid;
+      return byId(Number(id)) as QueueRequest;
+    },
+    byId,
+    waiting: () => (selectWaiting.all() as RequestRow[]).map(toRequest),
+    unconfirmedBy: (atMs) => (selectUnconfirmed.all(atMs) as RequestRow[]).map(toRequest),
+    grant: (requestId, claims, atMs, confirmByMs) => {
+      if (markGranted.run(atMs, confirmByMs, requestId).changes !== 1) return false;
+      for (const claim of claims) insertGrant.run(requestId, claim.id, claim.host, claim.gpuIndex, atMs);
+      return true;
+    },
+    grantsOf: (requestId) => (selectGrants.all(requestId) as GrantRow[]).map(toGrant),
+    move: (requestId, from, to, atMs) => updateState.run({ id: requestId, from, to, atMs }).changes === 1,
+    allGrants: () => (selectAllGrants.all() as GrantRow[]).map(toGrant),
+  };
+}

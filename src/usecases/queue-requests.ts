@@ -1,0 +1,169 @@
+import type { Claim } from "../store/claim-store.ts";
+import type { QueueRequest, QueueWant } from "../store/queue-store.ts";
+import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
+import { type ClaimGpusResult, type ClaimTarget, claimGpus } from "./claim-gpus.ts";
+import { grantWaiting } from "./queue-grant-pass.ts";
+
+/** A request to wait for: what, for how long (`null`: `claims.default_hours`), with what note. */
+export interface WaitRequest {
+  actor: string;
+  want: QueueWant;
+  durationMs: number | null;
+  note: string;
+}
+
+export type JoinQueueResult =
+  /** In line at `position` (1 is next). */
+  | { kind: "queued"; request: QueueRequest; position: number }
+  /** The same request of the actor's was already in line. */
+  | { kind: "already-waiting"; request: QueueRequest; position: number }
+  /** Granted at once (the GPUs were free): the grant DM is on its way. */
+  | { kind: "granted"; request: QueueRequest; claims: Claim[] }
+  | { kind: "too-long"; maxMs: number; durationMs: number };
+
+/** The claim target of a waiting-list want, and back. */
+export function targetOf(want: QueueWant): ClaimTarget {
+  return want.kind === "count"
+    ? { kind: "count", count: want.count, model: want.model }
+    : { kind: "slots", slots: { host: want.host, gpus: want.gpus } };
+}
+
+export function wantOf(target: ClaimTarget): QueueWant {
+  return target.kind === "count"
+    ? { kind: "count", count: target.count, model: target.model }
+    : { kind: "slots", host: target.slots.host, gpus: target.slots.gpus };
+}
+
+/**
+ * Puts a request in line (audited `queue-join`), then runs a grant pass, so a request whose GPUs
+ * are free now is granted at once. One waiting request per person and want.
+ */
+export function joinQueue(deps: ClaimDeps, wait: WaitRequest): JoinQueueResult {
+  const { state } = deps;
+  const nowMs = deps.clock.now();
+  const rules = claimRulesOf(deps.config);
+  const durationMs = wait.durationMs ?? rules.defaultMs;
+  if (durationMs > rules.maxMs) return { kind: "too-long", maxMs: rules.maxMs, durationMs };
+  const key = JSON.stringify(wait.want);
+  const joined = state.transaction((): JoinQueueResult => {
+    const waiting = state.queue.waiting();
+    const same = waiting.findIndex(
+      (request) => request.user === wait.actor && JSON.stringify(request.want) === key,
+    );
+    if (same !== -1) {
+      return { kind: "already-waiting", request: waiting[same] as QueueRequest, position: same + 1 };
+    }
+    const request = state.queue.add({
+      user: wait.actor,
+      want: wait.want,
+      durationMs,
+      note: wait.note,
+      createdAtMs: nowMs,
+    });
+    state.audit.record({
+      atMs: nowMs,
+      actor: wait.actor,
+      action: "queue-join",
+      host: wait.want.kind === "slots" ? wait.want.host : null,
+      detail: {
+        requestId: request.id,
+        want: wait.want,
+        durationMs,
+        note: wait.note,
+        position: waiting.length + 1,
+      },
+    });
+    return { kind: "queued", request, position: waiting.length + 1 };
+  });
+  if (joined.kind !== "queued") return joined;
+  const grant = grantWaiting(deps, nowMs).find((made) => made.request.id === joined.request.id);
+  if (grant !== undefined) return { kind: "granted", request: joined.request, claims: grant.claims };
+  const position = state.queue.waiting().findIndex((request) => request.id === joined.request.id) + 1;
+  return { ...joined, position };
+}
+
+export type ClaimOrWaitResult =
+  | { kind: "claim"; result: ClaimGpusResult }
+  | { kind: "wait"; result: JoinQueueResult };
+
+/**
+ * `/gpu claim … --wait`: claims now when it can; when someone holds the GPUs or too few are free,
+ * joins the waiting list instead.
+ */
+export function claimOrWait(
+  deps: ClaimDeps,
+  request: { actor: string; target: ClaimTarget; durationMs: number | null; note: string },
+): ClaimOrWaitResult {
+  const result = claimGpus(deps, request);
+  if (result.kind !== "held" && result.kind !== "short") return { kind: "claim", result };
+  const { actor, durationMs, note } = request;
+  return { kind: "wait", result: joinQueue(deps, { actor, want: wantOf(request.target), durationMs, note }) };
+}
+
+export type ConfirmGrantResult =
+  | { kind: "confirmed"; request: QueueRequest; claims: Claim[] }
+  | { kind: "not-yours" }
+  /** Confirmed before, passed on, cancelled, or its claims ended. */
+  | { kind: "gone"; request: QueueRequest | null };
+
+/** *Confirm* on a grant DM: the granted claims stay the person's until their end. Audited. */
+export function confirmGrant(
+  deps: ClaimDeps,
+  input: { actor: string; requestId: number },
+): ConfirmGrantResult {
+  const { state } = deps;
+  const nowMs = deps.clock.now();
+  return state.transaction((): ConfirmGrantResult => {
+    const request = state.queue.byId(input.requestId);
+    if (request === null) return { kind: "gone", request: null };
+    if (request.user !== input.actor) return { kind: "not-yours" };
+    const claims = state.claims
+      .unreleased(state.queue.grantsOf(request.id).map((grant) => grant.claimId))
+      .filter((claim) => claim.untilMs > nowMs);
+    if (claims.length === 0 || !state.queue.move(request.id, "granted", "confirmed", nowMs)) {
+      return { kind: "gone", request };
+    }
+    state.audit.record({
+      atMs: nowMs,
+      actor: input.actor,
+      action: "queue-confirm",
+      host: claims[0]?.host ?? null,
+      detail: { requestId: request.id, claimIds: claims.map((claim) => claim.id) },
+    });
+    return { kind: "confirmed", request, claims };
+  });
+}
+
+/** `/gpu queue cancel`: takes the actor's waiting requests out of line. Audited, one entry each. */
+export function cancelQueued(deps: ClaimDeps, actor: string): QueueRequest[] {
+  const { state } = deps;
+  const nowMs = deps.clock.now();
+  return state.transaction(() => {
+    const mine = state.queue.waiting().filter((request) => request.user === actor);
+    const cancelled = mine.filter((request) => state.queue.move(request.id, "waiting", "cancelled", nowMs));
+    for (const request of cancelled) {
+      state.audit.record({
+        atMs: nowMs,
+        actor,
+        action: "queue-cancel",
+        host: request.want.kind === "slots" ? request.want.host : null,
+        detail: { requestId: request.id, want: request.want, waitedMs: nowMs - request.createdAtMs },
+      });
+    }
+    return cancelled;
+  });
+}
+
+/** The line as `/gpu queue` shows it: waiting requests in order, and grants awaiting *Confirm*. */
+export interface QueueView {
+  waiting: Array<{ request: QueueRequest; position: number }>;
+  awaitingConfirm: QueueRequest[];
+}
+
+export function readQueue(deps: ClaimDeps): QueueView {
+  const { queue } = deps.state;
+  return {
+    waiting: queue.waiting().map((request, i) => ({ request, position: i + 1 })),
+    awaitingConfirm: queue.unconfirmedBy(Number.MAX_SAFE_INTEGER),
+  };
+}
