@@ -11,6 +11,7 @@ import type {
   HistoryRequest,
   HistorySource,
   HostObservation,
+  HostReadings,
   HostUtilHistory,
 } from "./observation.ts";
 import { failed, SOME_GPU_SILENT } from "./observation.ts";
@@ -394,17 +395,13 @@ export function createPrometheusSource(
     const observations: HostObservation[] = [];
     for (const [host, gpus] of fleet.hosts) {
       const busyPct = busy.get(host);
-      observations.push({
-        host,
-        source: "prometheus",
-        atMs,
-        ok: true,
-        gpus: [...gpus.values()].sort((a, b) => a.index - b.index).map(toReading),
-        sessions: null,
-        cpuLoad1: load1.get(host) ?? null,
-        cpuUtilPct: busyPct === undefined ? null : round(clamp(busyPct, 0, 100), 2),
-        containers: containers.get(host) ?? [],
-      });
+      observations.push(
+        prometheusObservation(host, atMs, gpus, {
+          cpuLoad1: load1.get(host) ?? null,
+          cpuUtilPct: busyPct === undefined ? null : round(clamp(busyPct, 0, 100), 2),
+          containers: containers.get(host) ?? [],
+        }),
+      );
     }
     for (const host of fleet.stale.keys()) {
       // NOTE: the subquery sees a sample only if one of its 30 s steps fell inside the series' life;
@@ -810,20 +807,30 @@ function historyObservations(
     for (const host of [...hosts.keys()].sort()) {
       const gpus = hosts.get(host)!;
       splitMigGpus(gpus);
-      observations.push({
-        host,
-        source: "prometheus",
-        atMs,
-        ok: true,
-        gpus: [...gpus.values()].sort((a, b) => a.index - b.index).map(toReading),
-        sessions: null,
-        cpuLoad1: null,
-        cpuUtilPct: null,
-        containers: [],
-      });
+      observations.push(
+        prometheusObservation(host, atMs, gpus, { cpuLoad1: null, cpuUtilPct: null, containers: [] }),
+      );
     }
   }
   return observations;
+}
+
+/** A host's answered observation from Prometheus: its GPUs by index; no login sessions (unknown). */
+function prometheusObservation(
+  host: string,
+  atMs: number,
+  gpus: Map<number, GpuAccumulator>,
+  cpu: Pick<HostReadings, "cpuLoad1" | "cpuUtilPct" | "containers">,
+): HostObservation {
+  return {
+    host,
+    source: "prometheus",
+    atMs,
+    ok: true,
+    gpus: [...gpus.values()].sort((a, b) => a.index - b.index).map(toReading),
+    sessions: null,
+    ...cpu,
+  };
 }
 
 function toReading(gpu: GpuAccumulator): GpuReading {
