@@ -4,10 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { after, describe, it } from "node:test";
-import { parseConfig, readEnv } from "../src/config/load-config.ts";
-import { startBot } from "../src/main.ts";
+import { parseConfig } from "../src/config/load-config.ts";
 import { DAY_MS, ManualClock, MINUTE_MS } from "../src/shared/clock.ts";
-import { silentLogger } from "../src/shared/logger.ts";
+import { startConsoleBot } from "./helpers/console-bot.ts";
 import { type HistorySeries, startPrometheus } from "./helpers/prometheus.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gw-main-history-"));
@@ -58,14 +57,7 @@ describe("startBot against a Prometheus with days of history", () => {
       printed += chunk.toString();
     });
     try {
-      const bot = await startBot({
-        loaded: { config, env: readEnv({}), file: null },
-        logger: silentLogger,
-        pathEnv: "",
-        hostName: "test",
-        stdout: out,
-        clock: new ManualClock(NOW),
-      });
+      const bot = await startConsoleBot(config, { clock: new ManualClock(NOW), stdout: out });
       try {
         await bot.pollNow();
       } finally {

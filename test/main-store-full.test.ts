@@ -3,12 +3,10 @@ import { spawnSync } from "node:child_process";
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { after, describe, it } from "node:test";
-import { parseConfig, readEnv } from "../src/config/load-config.ts";
-import { startBot } from "../src/main.ts";
+import { parseConfig } from "../src/config/load-config.ts";
 import { ManualClock, MINUTE_MS } from "../src/shared/clock.ts";
-import { silentLogger } from "../src/shared/logger.ts";
+import { startConsoleBot } from "./helpers/console-bot.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gw-full-live-"));
 const disk = join(dir, "disk");
@@ -27,23 +25,15 @@ describe("a disk that fills up while the bot runs", () => {
   }, async () => {
     const clock = new ManualClock(Date.UTC(2026, 10, 2, 9, 0));
     const store = join(disk, "gpu-warden.db");
-    const bot = await startBot({
-      loaded: {
-        config: parseConfig({
-          http: { port: 0 },
-          store: { path: store },
-          poll: { interval_seconds: 60 },
-          sources: [{ kind: "simulated", hosts: 12, gpus_per_host: 8, seed: 42 }],
-        }),
-        env: readEnv({}),
-        file: null,
-      },
-      logger: silentLogger,
-      pathEnv: "",
-      hostName: "test",
-      stdout: new PassThrough(),
-      clock,
-    });
+    const bot = await startConsoleBot(
+      parseConfig({
+        http: { port: 0 },
+        store: { path: store },
+        poll: { interval_seconds: 60 },
+        sources: [{ kind: "simulated", hosts: 12, gpus_per_host: 8, seed: 42 }],
+      }),
+      { clock },
+    );
     const health = async () => {
       const response = await fetch(`${bot.httpUrl}/healthz`);
       return { status: response.status, body: (await response.json()) as Record<string, unknown> };

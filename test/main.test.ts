@@ -4,17 +4,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { after, describe, it } from "node:test";
-import { parseConfig, readEnv } from "../src/config/load-config.ts";
+import { parseConfig } from "../src/config/load-config.ts";
 import type { SourceConfig } from "../src/config/schema.ts";
-import { startBot } from "../src/main.ts";
 import { systemClock } from "../src/shared/clock.ts";
-import { silentLogger } from "../src/shared/logger.ts";
 import { createSimulatedSource } from "../src/sources/simulated-source.ts";
 
 type SimulatedSourceConfig = Extract<SourceConfig, { kind: "simulated" }>;
 
 import { createMetricsStore } from "../src/store/metrics-store.ts";
 import { openDatabase } from "../src/store/open-database.ts";
+import { startConsoleBot } from "./helpers/console-bot.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gw-main-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,13 +27,7 @@ describe("startBot", () => {
       poll: { interval_seconds: 3600 },
       sources: [{ kind: "simulated", hosts: 3, gpus_per_host: 4, seed: 1 }],
     });
-    const bot = await startBot({
-      loaded: { config, env: readEnv({}), file: null },
-      logger: silentLogger,
-      pathEnv: "",
-      hostName: "test",
-      stdout: new PassThrough(),
-    });
+    const bot = await startConsoleBot(config);
     try {
       await bot.pollNow();
       const health = (await (await fetch(`${bot.httpUrl}/healthz`)).json()) as {
@@ -83,13 +76,7 @@ describe("startBot without Slack tokens", () => {
     out.on("data", (chunk: Buffer) => {
       printed += chunk.toString();
     });
-    const bot = await startBot({
-      loaded: { config, env: readEnv({}), file: null },
-      logger: silentLogger,
-      pathEnv: "",
-      hostName: "test",
-      stdout: out,
-    });
+    const bot = await startConsoleBot(config, { stdout: out });
     try {
       await bot.pollNow();
     } finally {

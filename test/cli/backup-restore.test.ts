@@ -11,15 +11,13 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { PassThrough } from "node:stream";
 import { after, describe, it } from "node:test";
 import { setImmediate } from "node:timers/promises";
 import BetterSqlite3 from "better-sqlite3";
-import { parseConfig, readEnv } from "../../src/config/load-config.ts";
-import { startBot } from "../../src/main.ts";
+import { parseConfig } from "../../src/config/load-config.ts";
 import { ManualClock, MINUTE_MS } from "../../src/shared/clock.ts";
-import { silentLogger } from "../../src/shared/logger.ts";
 import { migrations } from "../../src/store/migrations.ts";
+import { startConsoleBot } from "../helpers/console-bot.ts";
 
 const bin = resolve("bin/gpu-warden.js");
 const dir = mkdtempSync(join(tmpdir(), "gw-backup-"));
@@ -85,23 +83,15 @@ describe("gpu-warden backup and restore", () => {
 
   it("backs up while the bot polls, refuses to restore while it runs, then restores an identical ledger", async () => {
     const clock = new ManualClock(Date.UTC(2026, 10, 2, 9, 0));
-    const bot = await startBot({
-      loaded: {
-        config: parseConfig({
-          http: { port: 0 },
-          store: { path: store },
-          poll: { interval_seconds: 60 },
-          sources: [{ kind: "simulated", hosts: 12, gpus_per_host: 8, seed: 42 }],
-        }),
-        env: readEnv({}),
-        file: null,
-      },
-      logger: silentLogger,
-      pathEnv: "",
-      hostName: "test",
-      stdout: new PassThrough(),
-      clock,
-    });
+    const bot = await startConsoleBot(
+      parseConfig({
+        http: { port: 0 },
+        store: { path: store },
+        poll: { interval_seconds: 60 },
+        sources: [{ kind: "simulated", hosts: 12, gpus_per_host: 8, seed: 42 }],
+      }),
+      { clock },
+    );
     let polls = 0;
     let backedUp: Awaited<ReturnType<typeof gpuWardenAsync>>;
     try {

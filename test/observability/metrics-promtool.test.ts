@@ -3,11 +3,9 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { after, describe, it } from "node:test";
-import { parseConfig, readEnv } from "../../src/config/load-config.ts";
-import { startBot } from "../../src/main.ts";
-import { silentLogger } from "../../src/shared/logger.ts";
+import { parseConfig } from "../../src/config/load-config.ts";
+import { startConsoleBot } from "../helpers/console-bot.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gw-metrics-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -20,13 +18,7 @@ describe("GET /metrics", () => {
       poll: { interval_seconds: 3600 },
       sources: [{ kind: "simulated", hosts: 3, gpus_per_host: 2, seed: 1 }],
     });
-    const bot = await startBot({
-      loaded: { config, env: readEnv({}), file: null },
-      logger: silentLogger,
-      pathEnv: "",
-      hostName: "test",
-      stdout: new PassThrough(),
-    });
+    const bot = await startConsoleBot(config);
     let body: string;
     try {
       await bot.pollNow();

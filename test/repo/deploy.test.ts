@@ -4,13 +4,11 @@ import { once } from "node:events";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { PassThrough } from "node:stream";
 import { after, describe, test } from "node:test";
 import { parse, parseAllDocuments } from "yaml";
 import { parseConfig, readEnv } from "../../src/config/load-config.ts";
-import { startBot } from "../../src/main.ts";
-import { silentLogger } from "../../src/shared/logger.ts";
 import { REPO_ROOT } from "../helpers/built-bin.ts";
+import { startConsoleBot } from "../helpers/console-bot.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gw-deploy-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -325,22 +323,14 @@ describe("Dockerfile (no Docker engine here: checked against the repository and 
       return code;
     };
 
-    const bot = await startBot({
-      loaded: {
-        config: parseConfig({
-          http: { port: 0 },
-          store: { path: join(dir, "health.db") },
-          poll: { interval_seconds: 3600 },
-          sources: [{ kind: "simulated", hosts: 2, seed: 1 }],
-        }),
-        env: readEnv({}),
-        file: null,
-      },
-      logger: silentLogger,
-      pathEnv: "",
-      hostName: "test",
-      stdout: new PassThrough(),
-    });
+    const bot = await startConsoleBot(
+      parseConfig({
+        http: { port: 0 },
+        store: { path: join(dir, "health.db") },
+        poll: { interval_seconds: 3600 },
+        sources: [{ kind: "simulated", hosts: 2, seed: 1 }],
+      }),
+    );
     const port = Number(new URL(bot.httpUrl).port);
     try {
       assert.equal(await probe(port), 0);
