@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
-import type { StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
 import { viewProblems } from "../../src/playground/slack-emulator/validate-blocks.ts";
 import { observed } from "../checks/builders.ts";
 import {
@@ -13,39 +12,7 @@ import {
   idleHost,
   standardConfig,
 } from "../helpers/bot-harness.ts";
-
-interface Block {
-  type: string;
-  text?: { text: string };
-  elements?: Array<{ action_id?: string; value?: string; text?: string | { text: string } }>;
-}
-
-/** What a person reads in blocks: section and context texts, joined by lines. */
-function shown(blocks: unknown[] | undefined): string {
-  return ((blocks ?? []) as Block[])
-    .flatMap((block) => {
-      if (block.type === "section") return [block.text?.text ?? ""];
-      if (block.type === "context") {
-        return (block.elements ?? []).map((element) =>
-          typeof element.text === "string" ? element.text : (element.text?.text ?? ""),
-        );
-      }
-      return [];
-    })
-    .join("\n");
-}
-
-function buttons(blocks: unknown[] | undefined): string[] {
-  return ((blocks ?? []) as Block[]).flatMap((block) =>
-    block.type === "actions" ? (block.elements ?? []).map((element) => String(element.action_id)) : [],
-  );
-}
-
-function lastDm(h: BotHarness, user: string): StoredMessage {
-  const message = h.emulator.dms(user).at(-1);
-  if (message === undefined) throw new Error(`no DM to ${user}`);
-  return message;
-}
+import { actionIds as buttons, lastDm, shownText as shown } from "../helpers/shown-blocks.ts";
 
 for (const transport of ["socket", "http"] as const) {
   describe(`100 concurrent claims of one GPU over ${transport === "socket" ? "Socket Mode" : "signed HTTP"}`, {
@@ -253,7 +220,7 @@ describe("claims over the real Bolt app (Socket Mode)", { timeout: 60_000 }, () 
     await h.user.event({ type: "app_home_opened", user: BOB });
     await h.settle();
     const home = h.emulator.home(BOB)!;
-    const blocks = home.view.blocks as Block[];
+    const blocks = home.view.blocks as unknown[];
     assert.ok(blocks.length <= 100, `${blocks.length} blocks`);
     assert.deepEqual(viewProblems(home.view, "home"), []);
     const text = shown(blocks);

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import { helpText } from "../../src/bot/command-table.ts";
 import { parseCommand } from "../../src/bot/parse-command.ts";
-import type { StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
 import { HOUR_MS } from "../../src/shared/clock.ts";
 import {
   ALICE,
@@ -14,39 +13,7 @@ import {
   idleHost,
   standardConfig,
 } from "../helpers/bot-harness.ts";
-
-interface Block {
-  type: string;
-  text?: { text: string };
-  elements?: Array<{ action_id?: string; text?: string | { text: string } }>;
-}
-
-/** What a person reads in blocks: section and context texts, joined by lines. */
-function shown(blocks: unknown[] | undefined): string {
-  return ((blocks ?? []) as Block[])
-    .flatMap((block) => {
-      if (block.type === "section") return [block.text?.text ?? ""];
-      if (block.type === "context") {
-        return (block.elements ?? []).map((element) =>
-          typeof element.text === "string" ? element.text : (element.text?.text ?? ""),
-        );
-      }
-      return [];
-    })
-    .join("\n");
-}
-
-function buttons(blocks: unknown[] | undefined): string[] {
-  return ((blocks ?? []) as Block[]).flatMap((block) =>
-    block.type === "actions" ? (block.elements ?? []).map((element) => String(element.action_id)) : [],
-  );
-}
-
-function lastDm(h: BotHarness, user: string): StoredMessage {
-  const message = h.emulator.dms(user).at(-1);
-  if (message === undefined) throw new Error(`no DM to ${user}`);
-  return message;
-}
+import { actionIds as buttons, lastDm, shownText as shown } from "../helpers/shown-blocks.ts";
 
 describe("the waiting-list grammar", () => {
   test("--wait on both claim forms, queue and queue cancel; help lists them", () => {

@@ -18,36 +18,11 @@ import {
   poweroffRuns,
   standardConfig,
 } from "../helpers/bot-harness.ts";
+import { actionIds, shownText as shown } from "../helpers/shown-blocks.ts";
 
 const DAY = 24 * HOUR_MS;
 const STEP = 5 * MINUTE_MS;
 const LOW = ["gpu-c", "gpu-f", "gpu-g", "gpu-h"];
-
-interface Block {
-  type: string;
-  text?: { text: string };
-  elements?: Array<{ action_id?: string; text?: string | { text: string } }>;
-}
-
-function shown(blocks: unknown[] | undefined): string {
-  return ((blocks ?? []) as Block[])
-    .flatMap((block) => {
-      if (block.type === "section") return [block.text?.text ?? ""];
-      if (block.type === "context") {
-        return (block.elements ?? []).map((e) =>
-          typeof e.text === "string" ? e.text : (e.text?.text ?? ""),
-        );
-      }
-      return [];
-    })
-    .join("\n");
-}
-
-function buttons(message: StoredMessage): string[] {
-  return (message.blocks as unknown as Block[]).flatMap((block) =>
-    block.type === "actions" ? (block.elements ?? []).map((e) => String(e.action_id)) : [],
-  );
-}
 
 describe("reclaim workflow over the real Bolt app, the emulator and a SQLite file", {
   timeout: 120_000,
@@ -158,7 +133,7 @@ describe("reclaim workflow over the real Bolt app, the emulator and a SQLite fil
         .includes(`gpu-f is no longer pending reclaim: it averaged 40 % on ${date(firstMidnight)}.`),
     );
     for (const host of ["gpu-c", "gpu-g", "gpu-h"]) {
-      assert.deepEqual(buttons(decision(host)), ["reclaim_stop", "reclaim_lend", "reclaim_keep"]);
+      assert.deepEqual(actionIds(decision(host).blocks), ["reclaim_stop", "reclaim_lend", "reclaim_keep"]);
     }
   });
 
@@ -187,7 +162,7 @@ describe("reclaim workflow over the real Bolt app, the emulator and a SQLite fil
     await h.settle();
     const message = decision("gpu-c");
     assert.equal(message.text, "gpu-c: kept by <@U0CAROL>: “reserved for the March eval runs”.");
-    assert.deepEqual(buttons(message), [], "the buttons are gone");
+    assert.deepEqual(actionIds(message.blocks), [], "the buttons are gone");
     assert.ok(
       h.emulator
         .channel(CHANNEL)

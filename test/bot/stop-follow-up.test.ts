@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
-import type { StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
 import {
   ALICE,
   allHosts,
@@ -10,20 +9,7 @@ import {
   poweroffRuns,
   standardConfig,
 } from "../helpers/bot-harness.ts";
-
-type Block = Record<string, unknown> & { type: string };
-
-/** Every section and context text of a message, one per line. */
-function shownText(message: StoredMessage): string {
-  const out: string[] = [];
-  for (const block of message.blocks as Block[]) {
-    if (block.type === "section") out.push((block.text as { text: string }).text);
-    if (block.type === "context") {
-      for (const element of block.elements as { text?: string }[]) if (element.text) out.push(element.text);
-    }
-  }
-  return out.join("\n");
-}
+import { shownText } from "../helpers/shown-blocks.ts";
 
 describe("a stop that did not stop, over the real Bolt app", { timeout: 60_000 }, () => {
   let h: BotHarness;
@@ -71,7 +57,7 @@ describe("a stop that did not stop, over the real Bolt app", { timeout: 60_000 }
     const next = h.alertMessage("gpu-a");
     assert.notEqual(next.ts, first.ts, "a new idle episode, a new alert");
     assert.match(
-      shownText(next),
+      shownText(next.blocks),
       /^⚠️ The stop at \*10:06\* may not have worked: gpu-a kept reporting\. See the thread of the alert of 10:05\.$/m,
     );
     assert.deepEqual(
