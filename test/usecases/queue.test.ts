@@ -57,6 +57,14 @@ describe("the waiting list (use-cases over a real SQLite file)", () => {
     joinQueue(rig.deps, { actor, want, durationMs: 2 * HOUR_MS, note });
   const holders = (host: string) =>
     rig.state.claims.activeOn(host, rig.clock.now()).map((claim) => [claim.gpuIndex, claim.user]);
+  /** BOB holds every GPU but gpu-a:3 (busy), and EVE then ALICE wait for one GPU each. */
+  const eveThenAliceWaiting = () => {
+    start();
+    hold(BOB, "gpu-a", [0, 1, 2]);
+    hold(BOB, "gpu-b1", null);
+    wait(EVE, one);
+    wait(ALICE, one);
+  };
   const grantsPerGpu = () => {
     const counts = new Map<string, number>();
     for (const grant of rig.state.queue.allGrants()) {
@@ -146,11 +154,7 @@ describe("the waiting list (use-cases over a real SQLite file)", () => {
   });
 
   test("an unconfirmed grant passes to the next in line after queue.confirm_minutes", () => {
-    start();
-    hold(BOB, "gpu-a", [0, 1, 2]);
-    hold(BOB, "gpu-b1", null);
-    wait(EVE, one);
-    wait(ALICE, one);
+    eveThenAliceWaiting();
     releaseClaims(rig.deps, { actor: BOB, target: { kind: "slots", slots: { host: "gpu-a", gpus: [0] } } });
     assert.deepEqual(holders("gpu-a"), [
       [1, BOB],
@@ -172,11 +176,7 @@ describe("the waiting list (use-cases over a real SQLite file)", () => {
   });
 
   test("Confirm keeps the grant past confirm_minutes; only its holder may confirm", () => {
-    start();
-    hold(BOB, "gpu-a", [0, 1, 2]);
-    hold(BOB, "gpu-b1", null);
-    wait(EVE, one);
-    wait(ALICE, one);
+    eveThenAliceWaiting();
     releaseClaims(rig.deps, { actor: BOB, target: { kind: "all" } });
     assert.equal(confirmGrant(rig.deps, { actor: ALICE, requestId: 1 }).kind, "not-yours");
     rig.clock.advance(5 * MINUTE_MS);
@@ -189,11 +189,7 @@ describe("the waiting list (use-cases over a real SQLite file)", () => {
   });
 
   test("Extend on the grant DM counts as a confirmation", () => {
-    start();
-    hold(BOB, "gpu-a", [0, 1, 2]);
-    hold(BOB, "gpu-b1", null);
-    wait(EVE, one);
-    wait(ALICE, one);
+    eveThenAliceWaiting();
     releaseClaims(rig.deps, { actor: BOB, target: { kind: "slots", slots: { host: "gpu-a", gpus: [0] } } });
     const [grant] = rig.state.queue.grantsOf(1);
     extendClaims(rig.deps, {
@@ -212,11 +208,7 @@ describe("the waiting list (use-cases over a real SQLite file)", () => {
   });
 
   test("a restart between a grant and its deadline: the grant passes on once, from the stored state", () => {
-    start();
-    hold(BOB, "gpu-a", [0, 1, 2]);
-    hold(BOB, "gpu-b1", null);
-    wait(EVE, one);
-    wait(ALICE, one);
+    eveThenAliceWaiting();
     releaseClaims(rig.deps, { actor: BOB, target: { kind: "slots", slots: { host: "gpu-a", gpus: [0] } } });
     rig.db.close();
     const db = openDatabase(join(rig.dir, "gpu-warden.db"));
@@ -242,11 +234,7 @@ describe("the waiting list (use-cases over a real SQLite file)", () => {
   });
 
   test("cancel takes my requests out of line, audited; --wait claims at once when it can", () => {
-    start();
-    hold(BOB, "gpu-a", [0, 1, 2]);
-    hold(BOB, "gpu-b1", null);
-    wait(EVE, one);
-    wait(ALICE, one);
+    eveThenAliceWaiting();
     wait(EVE, { kind: "slots", host: "gpu-a", gpus: [1] });
     assert.deepEqual(
       cancelQueued(rig.deps, EVE).map((request) => request.id),
