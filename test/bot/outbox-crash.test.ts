@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,6 +7,7 @@ import {
   type SlackEmulator,
   startSlackEmulator,
 } from "../../src/playground/slack-emulator/start-slack-emulator.ts";
+import { runChildScript } from "../helpers/kill-child.ts";
 
 /** The child posts here (see outbox-crash-child.ts). */
 const CHANNEL = "C0GPUTEAM";
@@ -29,33 +29,11 @@ after(async () => {
  * with SIGKILL (no shutdown code runs) and waits for it to die.
  */
 function runChild(mode: "crash-after-post" | "restart"): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(
-      process.execPath,
-      ["--import", "tsx", child, db, slack.apiUrl, slack.identity.botToken, mode],
-      { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, TZ: "UTC" } },
-    );
-    let out = "";
-    let err = "";
-    const timer = setTimeout(() => {
-      proc.kill("SIGKILL");
-      reject(new Error(`child (${mode}) hung: ${out} ${err}`));
-    }, 60_000);
-    proc.stdout.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      if (mode === "crash-after-post" && out.includes("posted")) proc.kill("SIGKILL");
-    });
-    proc.stderr.on("data", (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    proc.on("exit", (code, signal) => {
-      clearTimeout(timer);
-      if (mode === "restart" && code !== 0) reject(new Error(`child exited ${code}: ${err}`));
-      else if (mode === "crash-after-post" && signal !== "SIGKILL")
-        reject(new Error(`child was not killed (${code}): ${out} ${err}`));
-      else resolve(out.trim());
-    });
-  });
+  return runChildScript(
+    child,
+    [db, slack.apiUrl, slack.identity.botToken, mode],
+    mode === "crash-after-post" ? /posted/ : null,
+  );
 }
 
 describe("an alert posted just before a kill -9 is not posted again on restart", () => {

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,6 +7,7 @@ import {
   type SlackEmulator,
   startSlackEmulator,
 } from "../../src/playground/slack-emulator/start-slack-emulator.ts";
+import { runChildScript } from "../helpers/kill-child.ts";
 
 const CHANNEL = "C0GPUTEAM";
 const child = join(import.meta.dirname, "post-once-child.ts");
@@ -28,33 +28,11 @@ after(async () => {
  * it with SIGKILL (no shutdown code runs) and waits for it to die.
  */
 function runAt(atMs: number, mode: "run" | "crash-after-compute" | "crash-after-commit"): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(
-      process.execPath,
-      ["--import", "tsx", child, db, slack.apiUrl, slack.identity.botToken, String(atMs), mode],
-      { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, TZ: "UTC" } },
-    );
-    let out = "";
-    let err = "";
-    const timer = setTimeout(() => {
-      proc.kill("SIGKILL");
-      reject(new Error(`child (${mode}) hung: ${out} ${err}`));
-    }, 60_000);
-    proc.stdout.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      if (mode !== "run" && /computed|committed/.test(out)) proc.kill("SIGKILL");
-    });
-    proc.stderr.on("data", (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    proc.on("exit", (code, signal) => {
-      clearTimeout(timer);
-      if (mode === "run" && code !== 0) reject(new Error(`child exited ${code}: ${err}`));
-      else if (mode !== "run" && signal !== "SIGKILL")
-        reject(new Error(`child was not killed (${code}): ${out} ${err}`));
-      else resolve(out.trim());
-    });
-  });
+  return runChildScript(
+    child,
+    [db, slack.apiUrl, slack.identity.botToken, String(atMs), mode],
+    mode === "run" ? null : /computed|committed/,
+  );
 }
 
 const posted = () => slack.channel(CHANNEL).messages.map((message) => message.text);

@@ -1,0 +1,41 @@
+import { spawn } from "node:child_process";
+
+/**
+ * Runs a TypeScript child script (through tsx, TZ=UTC) with `args` and resolves its trimmed stdout.
+ * With `killWhen`, the child is killed with SIGKILL as soon as its stdout matches (no shutdown code
+ * runs) and the promise settles once it has died; without, the child must exit 0. A child still
+ * running after a minute is killed and the promise rejects.
+ */
+export function runChildScript(
+  script: string,
+  args: readonly string[],
+  killWhen: RegExp | null,
+): Promise<string> {
+  const label = args.at(-1) ?? script;
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, TZ: "UTC" },
+    });
+    let out = "";
+    let err = "";
+    const timer = setTimeout(() => {
+      proc.kill("SIGKILL");
+      reject(new Error(`child (${label}) hung: ${out} ${err}`));
+    }, 60_000);
+    proc.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (killWhen?.test(out)) proc.kill("SIGKILL");
+    });
+    proc.stderr.on("data", (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    proc.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      if (killWhen === null && code !== 0) reject(new Error(`child exited ${code}: ${err}`));
+      else if (killWhen !== null && signal !== "SIGKILL")
+        reject(new Error(`child was not killed (${code}): ${out} ${err}`));
+      else resolve(out.trim());
+    });
+  });
+}
