@@ -20,9 +20,16 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }
 
-/** `€12.40` for `currency` `EUR` (the currency's usual decimals). */
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/** `€12.40` for `currency` `EUR` (the currency's usual decimals); one formatter per currency. */
 export function formatMoney(amount: number, currency: string): string {
-  return new Intl.NumberFormat("en-US", { style: "currency", currency }).format(amount);
+  let format = moneyFormats.get(currency);
+  if (format === undefined) {
+    format = new Intl.NumberFormat("en-US", { style: "currency", currency });
+    moneyFormats.set(currency, format);
+  }
+  return format.format(amount);
 }
 
 /** What an hourly cost comes to over `ms`; `null` when the cost is unknown. */
