@@ -28,5 +28,8 @@ export type ArgsFor<K extends MessageId> = [ArgNames<(typeof en)[K]>] extends [n
   ? []
   : [args: Record<ArgNames<(typeof en)[K]>, MessageValue>];
 
+/** One area's messages in another language: the same ids as the English area `T`. */
+export type AreaCatalog<T> = Record<keyof T, string>;
+
 /** Every language's catalog. */
 export const CATALOGS: Readonly<Record<Language, Catalog>> = { en, "zh-CN": zhCN };
