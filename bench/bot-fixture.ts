@@ -13,7 +13,8 @@ import { createSlackApp, type SlackApp } from "../src/bot/app.ts";
 import type { BotDeps } from "../src/bot/bot-deps.ts";
 import { registerListeners } from "../src/bot/listeners/index.ts";
 import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "../src/bot/outbox-worker.ts";
-import { alertWords, claimWords, reclaimWords, wardenWords } from "../src/bot/views/renderers.ts";
+import { createReaders } from "../src/bot/readers.ts";
+import { botWords } from "../src/bot/views/renderers.ts";
 import { wardenForMonth } from "../src/checks/warden-rotation.ts";
 import { type Config, configSchema } from "../src/config/schema.ts";
 import { ManualClock } from "../src/shared/clock.ts";
@@ -126,6 +127,8 @@ export function createBenchBot(options: {
     { clock, timezone: "UTC" },
   );
   const config = configSchema.parse(options.config(source.hosts));
+  const readers = createReaders(config.team);
+  const words = botWords(readers);
   const db = openDatabase(join(dir, "gpu-warden.db"));
   const metrics = createMetricsStore(db);
   const state = createBotStateStore(db);
@@ -146,17 +149,18 @@ export function createBenchBot(options: {
     warden,
     clock,
     logger,
-    alertWords,
+    alertWords: words.alertWords,
   });
   const deps: BotDeps = {
+    readers,
     config,
     idlePolicy: idlePolicyOf(config),
     state,
     fleet: alerts,
     alerts,
-    claimWords,
-    reclaimWords,
-    wardenWords,
+    claimWords: words.claimWords,
+    reclaimWords: words.reclaimWords,
+    wardenWords: words.wardenWords,
     warden,
     clock,
     logger,

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { alertWords } from "../src/bot/views/renderers.ts";
+import { createReaders } from "../src/bot/readers.ts";
+import { botWords } from "../src/bot/views/renderers.ts";
 import { configSchema } from "../src/config/schema.ts";
 import { ManualClock, MINUTE_MS } from "../src/shared/clock.ts";
 import { silentLogger } from "../src/shared/logger.ts";
@@ -79,7 +80,7 @@ const alerts = createIdleAlerts({
   warden: { current: () => null },
   clock,
   logger: silentLogger,
-  alertWords,
+  alertWords: botWords(createReaders(config.team)).alertWords,
 });
 alerts.restore();
 

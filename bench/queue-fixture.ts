@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
-import { claimWords } from "../src/bot/views/renderers.ts";
+import { createReaders } from "../src/bot/readers.ts";
+import { botWords } from "../src/bot/views/renderers.ts";
 import { configSchema } from "../src/config/schema.ts";
 import { ManualClock } from "../src/shared/clock.ts";
 import { silentLogger } from "../src/shared/logger.ts";
@@ -59,6 +60,7 @@ export function queueDeps(
   const state = createBotStateStore(db);
   const metrics = createMetricsStore(db);
   const config = configSchema.parse({ slack: { channel: "C0GPU" } });
+  const words = botWords(createReaders(config.team));
   const clock = new ManualClock(nowMs);
   const latest = new Map(observations(nowMs).map((observation) => [observation.host, observation]));
   const deps: ClaimDeps = {
@@ -75,7 +77,7 @@ export function queueDeps(
     },
     alerts: { refresh: () => {}, resolve: () => {}, postInThread: () => {} },
     warden: { current: () => null },
-    claimWords,
+    claimWords: words.claimWords,
     clock,
     logger: silentLogger,
     notifier: {

@@ -6,8 +6,9 @@ import { createConsoleNotifier } from "./bot/console-notifier.ts";
 import { registerListeners } from "./bot/listeners/index.ts";
 import { messagePermalink, workspaceUrlOf } from "./bot/message-link.ts";
 import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "./bot/outbox-worker.ts";
+import { createReaders } from "./bot/readers.ts";
 import { slackPeopleDirectory } from "./bot/slack-people.ts";
-import { alertWords, claimWords, reclaimWords, summaryWords, wardenWords } from "./bot/views/renderers.ts";
+import { botWords } from "./bot/views/renderers.ts";
 import type { LoadedConfig } from "./config/load-config.ts";
 import type { Config } from "./config/schema.ts";
 import type { JobTimer } from "./jobs/job-timer.ts";
@@ -194,14 +195,17 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
 
   let outbox: OutboxWorker | null = null;
   let notifier: Notifier;
+  let people: ReturnType<typeof slackPeopleDirectory> | undefined;
   if (slackOn && env.slackBotToken !== null) {
+    const client = createOutboxClient({
+      botToken: env.slackBotToken,
+      slackApiUrl: env.slackApiUrl ?? undefined,
+      logger,
+    });
+    people = slackPeopleDirectory(client, clock, logger);
     outbox = createOutboxWorker({
       store: state,
-      client: createOutboxClient({
-        botToken: env.slackBotToken,
-        slackApiUrl: env.slackApiUrl ?? undefined,
-        logger,
-      }),
+      client,
       clock,
       logger,
       onSetAside: ({ method, reason }) => metrics.slackSetAside.inc({ method, reason }),
@@ -210,6 +214,8 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   } else {
     notifier = createConsoleNotifier(context.stdout, config.slack.channel);
   }
+  const readers = createReaders(config.team, people);
+  const words = botWords(readers);
 
   let botDeps: BotDeps | null = null;
   let workspaceUrl: string | null = null;
@@ -223,7 +229,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     warden,
     clock,
     logger,
-    alertWords,
+    alertWords: words.alertWords,
     stopAutomatically: async (host, alertId) => {
       if (botDeps) await stopAutomatically(botDeps, host, alertId);
     },
@@ -233,14 +239,15 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   });
   const idlePolicy = idlePolicyOf(config);
   botDeps = {
+    readers,
     config,
     idlePolicy,
     state,
     fleet: alerts,
     alerts,
-    claimWords,
-    reclaimWords,
-    wardenWords,
+    claimWords: words.claimWords,
+    reclaimWords: words.reclaimWords,
+    wardenWords: words.wardenWords,
     warden,
     clock,
     logger,
@@ -368,8 +375,8 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
         logger,
         notifier,
         warden,
-        summaryWords,
-        people: slack === null ? undefined : slackPeopleDirectory(slack.client, clock, logger),
+        summaryWords: words.summaryWords,
+        people,
       }),
       reclaimReviewJob({
         config,
@@ -380,7 +387,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
         warden,
         clock,
         logger,
-        reclaimWords,
+        reclaimWords: words.reclaimWords,
       }),
       claimsJob(botDeps),
     ],

@@ -4,6 +4,7 @@ import type { CostWardenDeps } from "../usecases/cost-warden-deps.ts";
 import type { ReclaimWords } from "../usecases/reclaim-words.ts";
 import type { StopHostDeps } from "../usecases/stop-host.ts";
 import type { WardenWords } from "../usecases/warden-words.ts";
+import type { Readers } from "./readers.ts";
 
 /**
  * What the Slack listeners need; `main.ts` builds it. The fleet view and the alert port are usually
@@ -11,6 +12,8 @@ import type { WardenWords } from "../usecases/warden-words.ts";
  */
 export type BotDeps = StopHostDeps &
   ClaimDeps & {
+    /** Who reads what the listeners answer: each person in their language. */
+    readers: Readers;
     reclaims: ReclaimStore;
     reclaimWords: ReclaimWords;
     wardenWords: WardenWords;

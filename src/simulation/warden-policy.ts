@@ -1,5 +1,6 @@
 import { createOutboxWorker } from "../bot/outbox-worker.ts";
-import { alertWords, claimWords } from "../bot/views/renderers.ts";
+import { createReaders } from "../bot/readers.ts";
+import { botWords } from "../bot/views/renderers.ts";
 import { DAY_MS, HOUR_MS, type ManualClock, MINUTE_MS } from "../shared/clock.ts";
 import { silentLogger } from "../shared/logger.ts";
 import type { Source } from "../sources/observation.ts";
@@ -45,6 +46,7 @@ export function createWardenPolicy(input: {
   const { world, ledger, clock } = input;
   const params = world.params;
   const config = teamConfig(params, { autoStop: input.autoStop, storePath: input.storePath ?? ":memory:" });
+  const words = botWords(createReaders(config.team));
   const db = openDatabase(config.store.path);
   const metrics = createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 });
   const state = createBotStateStore(db);
@@ -90,7 +92,7 @@ export function createWardenPolicy(input: {
     warden: costWarden.wardens,
     clock,
     logger: silentLogger,
-    alertWords,
+    alertWords: words.alertWords,
     stopAutomatically: async (host, alertId) => {
       await stopAutomatically(deps, host, alertId);
     },
@@ -101,7 +103,7 @@ export function createWardenPolicy(input: {
     state,
     fleet: alerts,
     alerts,
-    claimWords,
+    claimWords: words.claimWords,
     warden: costWarden.wardens,
     clock,
     logger: silentLogger,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { reclaimWords } from "../../src/bot/views/renderers.ts";
+import { createReaders } from "../../src/bot/readers.ts";
+import { botWords } from "../../src/bot/views/renderers.ts";
 import type { StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
 import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
 import { dayjs } from "../../src/shared/time.ts";
@@ -72,7 +73,7 @@ describe("reclaim workflow over the real Bolt app, the emulator and a SQLite fil
       warden: h.deps.warden,
       clock: h.clock,
       logger: h.logger,
-      reclaimWords,
+      reclaimWords: botWords(createReaders(h.config.team)).reclaimWords,
     };
     startMs = h.clock.now();
     write(startMs - 31 * DAY, startMs, (host) => (host === "gpu-e" ? 60 : 5));

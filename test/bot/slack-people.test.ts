@@ -37,7 +37,7 @@ describe("people's names from users.info (the emulator)", () => {
   });
   after(() => slack.close());
 
-  test("display names for known people, cached for a day; an unknown ID is left out with one warning", async () => {
+  test("display names for known people, cached for a day; an unknown ID is left out with one warning and asked again after ten minutes", async () => {
     const client = new bolt.webApi.WebClient(slack.identity.botToken, {
       slackApiUrl: slack.apiUrl,
       retryConfig: { retries: 0 },
@@ -53,7 +53,10 @@ describe("people's names from users.info (the emulator)", () => {
     );
     assert.equal(slack.attempts("users.info"), 3);
     await people.names(["U0ALICE", "U0GONE"]);
-    assert.equal(slack.attempts("users.info"), 4, "alice is cached; the unknown one is asked again");
+    assert.equal(slack.attempts("users.info"), 3, "alice is cached; the unknown one is not asked again at once");
+    clock.advance(10 * 60_000);
+    await people.names(["U0ALICE", "U0GONE"]);
+    assert.equal(slack.attempts("users.info"), 4, "ten minutes later the unknown one is asked again");
     assert.deepEqual(warnings, [
       "could not look up a person's name (user_not_found); showing the member ID instead",
     ]);

@@ -8,7 +8,8 @@ import { createSlackApp, type SlackApp } from "../../src/bot/app.ts";
 import type { BotDeps } from "../../src/bot/bot-deps.ts";
 import { registerListeners } from "../../src/bot/listeners/index.ts";
 import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "../../src/bot/outbox-worker.ts";
-import { alertWords, claimWords, reclaimWords, wardenWords } from "../../src/bot/views/renderers.ts";
+import { createReaders } from "../../src/bot/readers.ts";
+import { botWords } from "../../src/bot/views/renderers.ts";
 import type { IdleEpisodeState } from "../../src/checks/idle-episode.ts";
 import { type Config, configSchema } from "../../src/config/schema.ts";
 import type { EphemeralMessage, StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
@@ -119,6 +120,8 @@ export class BotHarness {
 
   async #open(): Promise<void> {
     const { config, clock, logger } = this;
+    const readers = createReaders(config.team);
+    const words = botWords(readers);
     this.emulator = await startSlackEmulator({
       clock,
       users: USERS.map((id) => ({ id, name: id.slice(2).toLowerCase() })),
@@ -151,20 +154,21 @@ export class BotHarness {
       warden,
       clock,
       logger,
-      alertWords,
+      alertWords: words.alertWords,
       stopAutomatically: async (host, alertId) => {
         await stopAutomatically(this.deps, host, alertId);
       },
     });
     this.deps = {
+      readers,
       config,
       idlePolicy: idlePolicyOf(config),
       state: this.state,
       fleet: this.alerts,
       alerts: this.alerts,
-      claimWords,
-      reclaimWords,
-      wardenWords,
+      claimWords: words.claimWords,
+      reclaimWords: words.reclaimWords,
+      wardenWords: words.wardenWords,
       warden,
       clock,
       logger,
@@ -468,15 +472,18 @@ export class UseCaseRig {
       clock: this.clock,
       pendingReclaims: null,
     });
+    const readers = createReaders(this.config.team);
+    const words = botWords(readers);
     this.deps = {
+      readers,
       config: this.config,
       idlePolicy: idlePolicyOf(this.config),
       state: this.state,
       fleet: this.fleet,
       alerts: this.alerts,
-      claimWords,
-      reclaimWords,
-      wardenWords,
+      claimWords: words.claimWords,
+      reclaimWords: words.reclaimWords,
+      wardenWords: words.wardenWords,
       warden: costWarden.wardens,
       clock: this.clock,
       logger: silentLogger,

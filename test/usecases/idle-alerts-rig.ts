@@ -4,7 +4,8 @@ import { join } from "node:path";
 import type { Database } from "better-sqlite3";
 import { messagePermalink } from "../../src/bot/message-link.ts";
 import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "../../src/bot/outbox-worker.ts";
-import { alertWords } from "../../src/bot/views/renderers.ts";
+import { createReaders } from "../../src/bot/readers.ts";
+import { botWords } from "../../src/bot/views/renderers.ts";
 import { type Config, configSchema } from "../../src/config/schema.ts";
 import type { StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
 import {
@@ -80,7 +81,7 @@ export class AlertRig {
       warden: { current: () => this.wardenId },
       clock: this.clock,
       logger: silentLogger,
-      alertWords,
+      alertWords: botWords(createReaders(this.config.team)).alertWords,
       stopAutomatically: async (host, alertId) => {
         this.stops.push({ host, alertId, atMs: this.clock.now() });
       },

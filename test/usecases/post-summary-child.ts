@@ -8,7 +8,8 @@
  */
 import { writeSync } from "node:fs";
 import { createOutboxClient, createOutboxWorker } from "../../src/bot/outbox-worker.ts";
-import { summaryWords } from "../../src/bot/views/renderers.ts";
+import { createReaders } from "../../src/bot/readers.ts";
+import { botWords } from "../../src/bot/views/renderers.ts";
 import { configSchema } from "../../src/config/schema.ts";
 import { createSlotRunner } from "../../src/jobs/slot-runner.ts";
 import { summaryJob } from "../../src/jobs/summary-job.ts";
@@ -48,7 +49,7 @@ const job = summaryJob({
   logger: silentLogger,
   notifier: outbox,
   warden: { current: () => CAROL },
-  summaryWords,
+  summaryWords: botWords(createReaders(config.team)).summaryWords,
 });
 const runner = createSlotRunner({
   jobs: [

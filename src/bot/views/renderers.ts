@@ -3,6 +3,7 @@ import type { ClaimWords } from "../../usecases/claim-words.ts";
 import type { ReclaimWords } from "../../usecases/reclaim-words.ts";
 import type { SummaryWords } from "../../usecases/summary-words.ts";
 import type { WardenWords } from "../../usecases/warden-words.ts";
+import type { Readers } from "../readers.ts";
 import { alertDirectMessage } from "./alert-direct-message.ts";
 import { alertEscalationText } from "./alert-escalation.ts";
 import { idleAlertMessage } from "./alert-message.ts";
@@ -23,52 +24,65 @@ import { renderSummaryMessage, summaryLateNotice } from "./summary-message.ts";
 import { suspectReadingMessage } from "./suspect-reading-message.ts";
 import { wardenAnnouncement, wardenChangeAnnouncement, wardenChecklistMessage } from "./warden-messages.ts";
 
+/** The bot's implementations of the use-cases' word ports, one object per port. */
+export interface BotWords {
+  alertWords: AlertWords;
+  summaryWords: SummaryWords;
+  reclaimWords: ReclaimWords;
+  wardenWords: WardenWords;
+  claimWords: ClaimWords;
+}
+
 /**
- * The bot's implementations of the use-cases' word ports, one object per port, built from the views.
- * The composition roots (main, the simulation, the benchmarks, the test rigs) pass them in.
+ * The word ports built from the views for `readers`: channel posts in the channel's language, what one
+ * person reads in theirs. The composition roots (main, the simulation, the benchmarks, the test rigs)
+ * build them once and pass them in.
  */
+export function botWords(readers: Readers): BotWords {
+  /** The alert use-cases' messages (idle alerts, no-data notices, suspect readings, stop doubts). */
+  const alertWords: AlertWords = {
+    idle: idleAlertMessage,
+    direct: alertDirectMessage,
+    escalation: alertEscalationText,
+    noData: noDataMessage,
+    resolved: resolvedAlertMessage,
+    suspectReading: suspectReadingMessage,
+    stopDoubtThread: stopDoubtThreadText,
+    stopDoubtDirect: stopDoubtDirectText,
+  };
 
-/** The alert use-cases' messages (idle alerts, no-data notices, suspect readings, stop doubts). */
-export const alertWords: AlertWords = {
-  idle: idleAlertMessage,
-  direct: alertDirectMessage,
-  escalation: alertEscalationText,
-  noData: noDataMessage,
-  resolved: resolvedAlertMessage,
-  suspectReading: suspectReadingMessage,
-  stopDoubtThread: stopDoubtThreadText,
-  stopDoubtDirect: stopDoubtDirectText,
-};
+  /** The biweekly summary's messages. */
+  const summaryWords: SummaryWords = {
+    summary: renderSummaryMessage,
+    lateNotice: summaryLateNotice,
+    renewal: renewalMessage,
+  };
 
-/** The biweekly summary's messages. */
-export const summaryWords: SummaryWords = {
-  summary: renderSummaryMessage,
-  lateNotice: summaryLateNotice,
-  renewal: renewalMessage,
-};
+  /** The reclaim review's and decisions' messages. */
+  const reclaimWords: ReclaimWords = {
+    pending: reclaimPendingMessage,
+    cleared: reclaimClearedMessage,
+    decision: reclaimDecisionMessage,
+    decided: reclaimDecidedMessage,
+  };
 
-/** The reclaim review's and decisions' messages. */
-export const reclaimWords: ReclaimWords = {
-  pending: reclaimPendingMessage,
-  cleared: reclaimClearedMessage,
-  decision: reclaimDecisionMessage,
-  decided: reclaimDecidedMessage,
-};
+  /** The cost warden announcements. */
+  const wardenWords: WardenWords = {
+    announcement: wardenAnnouncement,
+    checklist: wardenChecklistMessage,
+    change: wardenChangeAnnouncement,
+  };
 
-/** The cost warden announcements. */
-export const wardenWords: WardenWords = {
-  announcement: wardenAnnouncement,
-  checklist: wardenChecklistMessage,
-  change: wardenChangeAnnouncement,
-};
+  /** The claim DMs and the App Home. */
+  const claimWords: ClaimWords = {
+    reminder: claimReminderDm,
+    nudge: claimNudgeDm,
+    ended: claimEndedDm,
+    free: claimFreeDm,
+    queueGrant: queueGrantDm,
+    queueLapsed: queueLapsedDm,
+    home: homeView,
+  };
 
-/** The claim DMs and the App Home. */
-export const claimWords: ClaimWords = {
-  reminder: claimReminderDm,
-  nudge: claimNudgeDm,
-  ended: claimEndedDm,
-  free: claimFreeDm,
-  queueGrant: queueGrantDm,
-  queueLapsed: queueLapsedDm,
-  home: homeView,
-};
+  return { alertWords, summaryWords, reclaimWords, wardenWords, claimWords };
+}

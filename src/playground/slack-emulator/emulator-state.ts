@@ -11,6 +11,8 @@ export interface EmulatedUser {
   isBot: boolean;
   isAdmin: boolean;
   deleted: boolean;
+  /** Slack locale (`en-US`, `zh-CN`), returned by `users.info` with `include_locale`. */
+  locale: string;
 }
 
 export type ChannelKind = "public" | "private" | "im";
@@ -212,6 +214,7 @@ export class EmulatorState {
       isBot: false,
       isAdmin: false,
       deleted: false,
+      locale: "en-US",
       ...user,
     };
     this.users.set(full.id, full);

@@ -351,7 +351,9 @@ function userInfo(ctx: WebApiContext, args: JsonObject): JsonObject {
   const id = stringField(args, "user");
   const user = id === undefined ? undefined : ctx.state.users.get(id);
   if (user === undefined) return platformError("user_not_found");
-  return { ok: true, user: userObject(user, ctx.identity, ctx.state.nowMs()) };
+  const object = userObject(user, ctx.identity, ctx.state.nowMs());
+  const withLocale = args.include_locale === true || args.include_locale === "true";
+  return { ok: true, user: withLocale ? { ...object, locale: user.locale } : object };
 }
 
 function invalidView(ctx: WebApiContext, view: unknown, type: "modal" | "home"): JsonObject | undefined {
