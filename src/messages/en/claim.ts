@@ -69,7 +69,8 @@ export const claim = {
   "claim.reminder":
     "⏳ Your claim on {what}{note} ends at {until} (in {left}). Extend it, or release it if you are done.",
   "claim.reminder.fallback": "Your claim on {what} ends at {until}",
-  "claim.nudge": "💤 You hold {what}{note}, but it has been idle since {since} ({idleFor}). Still using it?{release}",
+  "claim.nudge":
+    "💤 You hold {what}{note}, but it has been idle since {since} ({idleFor}). Still using it?{release}",
   "claim.nudge.release": " If it stays idle it is released at {at}.",
   "claim.nudge.fallback": "{what} is claimed by you but idle since {since}",
   "claim.ended.expired": "⌛ Your claim on {what}{note} ended at {at}.",

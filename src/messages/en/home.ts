@@ -1,7 +1,8 @@
 /** The App Home tab: your claims, the cost warden of the month, the fleet board's own words. */
 export const home = {
   "home.mine.noneTitle": "Your claims:",
-  "home.mine.none": "none. {claimHost} or {claimCount} takes GPUs; claims last {duration} unless you say otherwise.",
+  "home.mine.none":
+    "none. {claimHost} or {claimCount} takes GPUs; claims last {duration} unless you say otherwise.",
   "home.mine.more": "…and {count} more: {example} lists them all.",
   "home.warden.title": "Cost warden this month:",
   "home.warden.noneTitle": "Cost warden:",

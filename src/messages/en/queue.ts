@@ -2,14 +2,17 @@
 export const queue = {
   "queue.want.count": "{count, plural, one {# GPU} other {# GPUs}}",
   "queue.want.countModel": "{count, plural, one {# {model} GPU} other {# {model} GPUs}}",
-  "queue.grant": "🎉 Your turn: {what} {count, plural, one {is yours} other {are yours}} until {until} ({duration}){note}.",
+  "queue.grant":
+    "🎉 Your turn: {what} {count, plural, one {is yours} other {are yours}} until {until} ({duration}){note}.",
   "queue.grant.allGpus": "all GPUs",
   "queue.grant.gpus": "GPU {list}",
   "queue.grant.fallback": "{what} is yours until {until}",
   "queue.grant.confirmBy": "Confirm by {at}, or it passes to the next in line.",
   "queue.button.confirm": "Confirm",
-  "queue.lapsed": "⌛ {what} was not confirmed by {at}, so it passed to the next in line. {example} queues you again.",
-  "queue.joined": "You are in line for {what} ({duration}){note}: {position}. I'll DM you when it is yours; {example} leaves the line.",
+  "queue.lapsed":
+    "⌛ {what} was not confirmed by {at}, so it passed to the next in line. {example} queues you again.",
+  "queue.joined":
+    "You are in line for {what} ({duration}){note}: {position}. I'll DM you when it is yours; {example} leaves the line.",
   "queue.already":
     "You are already in line for {what} ({duration}){note}: {position}. I'll DM you when it is yours; {example} leaves the line.",
   "queue.position": "{position, plural, =1 {you are next} other {you are number #}}",

@@ -11,8 +11,10 @@ export const queue: AreaCatalog<typeof en> = {
   "queue.grant.confirmBy": "请在 {at} 前确认，否则将转给等候队列中的下一位。",
   "queue.button.confirm": "确认",
   "queue.lapsed": "⌛ {what} 未在 {at} 前确认，已转给等候队列中的下一位。{example} 可重新排队。",
-  "queue.joined": "你已进入 {what} 的等候队列（{duration}）{note}：{position}。轮到你时我会私信你；{example} 可退出队列。",
-  "queue.already": "你已经在 {what} 的等候队列中（{duration}）{note}：{position}。轮到你时我会私信你；{example} 可退出队列。",
+  "queue.joined":
+    "你已进入 {what} 的等候队列（{duration}）{note}：{position}。轮到你时我会私信你；{example} 可退出队列。",
+  "queue.already":
+    "你已经在 {what} 的等候队列中（{duration}）{note}：{position}。轮到你时我会私信你；{example} 可退出队列。",
   "queue.position": "{position, plural, =1 {下一个就是你} other {你排第 # 位}}",
   "queue.granted": "{what} 正好空闲：已归你，请在私信中确认。",
   "queue.list.empty": "没有人在排队。{example} 可加入等候队列。",

@@ -26,6 +26,9 @@ export function gpuCommand(deps: BotDeps): Middleware<SlackCommandMiddlewareArgs
   return async ({ command, ack, client, respond }) => {
     let reply: Reply;
     let upload: ReportUpload | null = null;
+    // NOTE: looked up first so that answerCommand (synchronous, within Slack's 3 s) finds the
+    // asker's language in `readers.person`.
+    await deps.readers.lookUp(command.user_id);
     try {
       const text = commandText(command.text);
       const parsed = parseCommand(text);
