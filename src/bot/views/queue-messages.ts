@@ -27,6 +27,12 @@ export function wantWords(tr: Translator, want: QueueWant): string {
     : tr.t("queue.want.countModel", { count: want.count, model: slackEscape(want.model) });
 }
 
+/** The want as `/gpu claim` takes it: `gpu-a:0,1`, `2 a100`, `1`. */
+function wantCommand(want: QueueWant): string {
+  if (want.kind === "slots") return slotsText(want);
+  return want.model === null ? String(want.count) : `${want.count} ${want.model}`;
+}
+
 /** `CUDA_VISIBLE_DEVICES=0,1`, or `null` for a whole host or MIG instances (named by UUID, not index). */
 export function cudaVisibleDevices(group: Pick<ClaimGroup, "gpus">): string | null {
   if (group.gpus === null || group.gpus.some((index) => migParts(index) !== null)) return null;
@@ -103,7 +109,7 @@ export function queueLapsedDm(
     tr.t("queue.lapsed", {
       what: slotsListIn(tr, groupClaims(released)),
       at: whenIn(tr, request.confirmByMs ?? at.nowMs, at.nowMs),
-      example: commandExample(slashCommand, `claim ${wantWords(tr, request.want)} --wait`),
+      example: commandExample(slashCommand, `claim ${wantCommand(request.want)} --wait`),
     }),
   );
 }
