@@ -6,8 +6,7 @@ import { isAdmin } from "./authorise.ts";
 import type { ClaimDeps } from "./claim-deps.ts";
 import { afterClaimsChanged, expireDue, recordEnded } from "./claim-effects.ts";
 import { slotsProblem } from "./claim-gpus.ts";
-import type { ClaimProblem } from "./claim-problem.ts";
-import { unknownHostOf } from "./claim-problem.ts";
+import { type ClaimProblem, unknownHostOf } from "./claim-problem.ts";
 import type { ForcerRole } from "./claim-words.ts";
 
 /** What to release: bare `/gpu release` (your one claim), `all` yours, a host or GPUs, or claim rows (buttons). */
