@@ -1,5 +1,10 @@
 import { chart } from "./en/chart.ts";
+import { claim } from "./en/claim.ts";
 import { common } from "./en/common.ts";
+import { extend } from "./en/extend.ts";
+import { home } from "./en/home.ts";
+import { queue } from "./en/queue.ts";
+import { release } from "./en/release.ts";
 
 /**
  * The English catalog: every message id with its ICU MessageFormat text, one file per area in `en/`
@@ -16,4 +21,9 @@ import { common } from "./en/common.ts";
 export const en = {
   ...common,
   ...chart,
+  ...claim,
+  ...release,
+  ...extend,
+  ...queue,
+  ...home,
 } as const satisfies Record<string, string>;

@@ -7,7 +7,10 @@ import { claimReply } from "../../views/claim-reply.ts";
 import { claimOrWaitReply } from "../../views/queue-messages.ts";
 import type { Reply } from "../../views/reply-message.ts";
 
-/** `/gpu claim <host>[:<gpus>] | <n> [<model>] [for <duration>] [note…] [--wait]`. */
+/**
+ * `/gpu claim <host>[:<gpus>] | <n> [<model>] [for <duration>] [note…] [--wait]`, in the asker's
+ * language (looked up before the command is answered: see `gpuCommand`).
+ */
 export function claimCommand(
   deps: BotDeps,
   user: string,
@@ -15,6 +18,8 @@ export function claimCommand(
 ): Reply {
   const { target, durationMs, note } = parsed;
   const request = { actor: user, target, durationMs, note };
-  if (parsed.wait === true) return claimOrWaitReply(claimOrWait(deps, request), GPU_COMMAND);
-  return claimReply(claimGpus(deps, request), GPU_COMMAND, { target, durationMs, note });
+  const tr = deps.readers.person(user);
+  const nowMs = deps.clock.now();
+  if (parsed.wait === true) return claimOrWaitReply(tr, claimOrWait(deps, request), nowMs, GPU_COMMAND);
+  return claimReply(tr, claimGpus(deps, request), nowMs, GPU_COMMAND, { target, durationMs, note });
 }

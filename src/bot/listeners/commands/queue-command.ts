@@ -6,7 +6,8 @@ import type { Reply } from "../../views/reply-message.ts";
 
 /** `/gpu queue`: the waiting list with positions; `/gpu queue cancel`: leave it. */
 export function queueCommand(deps: BotDeps, user: string, cancel: boolean): Reply {
-  if (cancel) return queueCancelReply(cancelQueued(deps, user));
+  const tr = deps.readers.person(user);
+  if (cancel) return queueCancelReply(tr, cancelQueued(deps, user));
   const at = { nowMs: deps.clock.now(), zone: deps.config.team.timezone };
-  return queueListReply(readQueue(deps), user, at, GPU_COMMAND);
+  return queueListReply(tr, readQueue(deps), user, at, GPU_COMMAND);
 }
