@@ -7,6 +7,7 @@ import type { ClaimDeps } from "./claim-deps.ts";
 import { afterClaimsChanged, expireDue, recordEnded } from "./claim-effects.ts";
 import { slotsProblem } from "./claim-gpus.ts";
 import { forcerRole, forcersWords, holdersText } from "./claim-text.ts";
+import { endReleasedGrants } from "./queue-release.ts";
 import { unknownHostProblem } from "./stop-host.ts";
 
 /** What to release: bare `/gpu release` (your one claim), `all` yours, a host or GPUs, or claim rows (buttons). */
@@ -83,6 +84,7 @@ export function releaseClaims(
     const role = forcerRole(actor, currentWarden, config);
     const forced = recordEnded(deps, forcedClaims, { kind: "forced", actor, role }, actor, nowMs);
     ended.push(...released, ...forcedClaims);
+    endReleasedGrants(deps, [...released, ...forcedClaims], actor, nowMs);
     const parts: string[] = [];
     if (groups.length > 0) parts.push(`Released ${listWords(groups.map(slotsText), "and")}.`);
     for (const group of forced) {
