@@ -1,5 +1,6 @@
 import { chart } from "./en/chart.ts";
 import { common } from "./en/common.ts";
+import { preempt } from "./en/preempt.ts";
 import { priority } from "./en/priority.ts";
 import { project } from "./en/project.ts";
 
@@ -18,6 +19,7 @@ import { project } from "./en/project.ts";
 export const en = {
   ...common,
   ...chart,
+  ...preempt,
   ...priority,
   ...project,
 } as const satisfies Record<string, string>;

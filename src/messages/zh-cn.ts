@@ -1,6 +1,7 @@
 import type { Catalog } from "./catalog.ts";
 import { chart } from "./zh-cn/chart.ts";
 import { common } from "./zh-cn/common.ts";
+import { preempt } from "./zh-cn/preempt.ts";
 import { priority } from "./zh-cn/priority.ts";
 import { project } from "./zh-cn/project.ts";
 
@@ -11,6 +12,7 @@ import { project } from "./zh-cn/project.ts";
 export const zhCN: Catalog = {
   ...common,
   ...chart,
+  ...preempt,
   ...priority,
   ...project,
 };

@@ -33,6 +33,8 @@ export interface PreemptStore {
   byId(id: number): Preempt | null;
   /** Open asks, oldest first. */
   open(): Preempt[];
+  /** The requests that have asked for room, ever (a request asks once). */
+  askedRequests(): Set<number>;
   /** Open asks due by `atMs`. */
   dueBy(atMs: number): Preempt[];
   /** Moves open asks to `to`; returns the ids that were open. */
@@ -72,6 +74,7 @@ export function createPreemptStore(db: Database): PreemptStore {
   );
   const selectById = db.prepare("SELECT * FROM queue_preempt WHERE id = ?");
   const selectOpen = db.prepare("SELECT * FROM queue_preempt WHERE state = 'asked' ORDER BY id");
+  const selectAsked = db.prepare("SELECT DISTINCT request_id FROM queue_preempt").pluck();
   const selectDue = db.prepare(
     "SELECT * FROM queue_preempt WHERE state = 'asked' AND release_at_ms <= ? ORDER BY id",
   );
@@ -89,6 +92,7 @@ export function createPreemptStore(db: Database): PreemptStore {
     ask: (ask) => byId(Number(insert.run(ask).lastInsertRowid)) as Preempt,
     byId,
     open: () => (selectOpen.all() as PreemptRow[]).map(toPreempt),
+    askedRequests: () => new Set(selectAsked.all() as number[]),
     dueBy: (atMs) => (selectDue.all(atMs) as PreemptRow[]).map(toPreempt),
     close: (ids, to, atMs) => ids.filter((id) => closeOne.run(to, atMs, id).changes === 1),
     defer: (id, releaseAtMs) => deferOne.run(releaseAtMs, id).changes === 1,

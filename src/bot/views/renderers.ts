@@ -11,6 +11,7 @@ import { noDataMessage } from "./alert-no-data.ts";
 import { resolvedAlertMessage } from "./alert-resolved.ts";
 import { claimEndedDm, claimFreeDm, claimNudgeDm, claimReminderDm } from "./claim-dm.ts";
 import { homeView } from "./home-view.ts";
+import { preemptAskDm, preemptReleasedDm, preemptWaitingDm } from "./preempt-messages.ts";
 import { queueGrantDm, queueLapsedDm } from "./queue-messages.ts";
 import {
   reclaimClearedMessage,
@@ -82,6 +83,10 @@ export function botWords(readers: Readers): BotWords {
     queueGrant: queueGrantDm,
     queueLapsed: queueLapsedDm,
     home: homeView,
+    preemptAsk: (ask, at) => preemptAskDm(readers.person(ask.holder), ask, at),
+    preemptWaiting: (request, asks, at) => preemptWaitingDm(readers.person(request.user), request, asks, at),
+    preemptReleased: (request, released, at) =>
+      preemptReleasedDm(readers.person(released[0]?.user ?? request.user), request, released, at),
   };
 
   return { alertWords, summaryWords, reclaimWords, wardenWords, claimWords };
