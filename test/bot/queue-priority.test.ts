@@ -138,4 +138,49 @@ describe("priorities over the real Bolt app", { timeout: 300_000 }, () => {
       [BOB, CAROL],
     );
   });
+
+  test("preemption: the holder's DM with Release now / I need 30 more minutes; released after the grace", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig(
+        { "gpu-a": {} },
+        {
+          projects: {
+            paper: { members: [ALICE], priority: 10 },
+            batch: { members: [BOB], preempt: true },
+          },
+        },
+      ),
+    });
+    const fleet = allHosts(idleHost("gpu-a"));
+    h.pollFor(1, fleet);
+    await h.user.slashCommand({ user: BOB, text: "claim gpu-a for 4h" });
+    await h.user.slashCommand({ user: ALICE, text: "claim 2 for 1h --wait" });
+    h.runFor(1, fleet);
+    await h.settle();
+    const ask = lastDm(h, BOB);
+    assert.equal(
+      shown(ask.blocks),
+      `🙏 <@${ALICE}> is waiting for 2 GPUs (project paper, priority 10). Please make room: your claim on ` +
+        "*gpu-a* is released at *10:32* unless you release it sooner. Nothing running is stopped, but the GPUs go to them.",
+    );
+    assert.deepEqual(buttons(ask.blocks), ["claim_release", "preempt_defer"]);
+    assert.deepEqual(h.dmTexts(ALICE), [`Asked <@${BOB}> to make room by 10:32`]);
+    await h.user.clickButton({ user: BOB, message: ask, actionId: "preempt_defer" });
+    await h.emulator.waitFor(() => lastDm(h, BOB).edits.length === 1, "the DM replaced by the answer");
+    assert.equal(lastDm(h, BOB).text, "⏳ You have until *11:02* to finish on gpu-a; then it is released.");
+    h.runFor(59, fleet);
+    await h.settle();
+    assert.equal(h.state.claims.activeOn("gpu-a", h.clock.now())[0]?.user, BOB);
+    h.runFor(1, fleet);
+    await h.settle();
+    assert.equal(h.dmTexts(BOB).at(-1), "gpu-a was released to make room");
+    assert.match(h.dmTexts(ALICE).at(-1) ?? "", /^gpu-a:0,1 is yours until/);
+    assert.deepEqual(
+      ["queue-preempt-ask", "queue-preempt-defer", "queue-preempt-release", "queue-grant"].map(
+        (action) => h.state.audit.byAction(action).length,
+      ),
+      [1, 1, 1, 1],
+    );
+  });
 });
