@@ -1,8 +1,13 @@
 import { chart } from "./en/chart.ts";
+import { claim } from "./en/claim.ts";
 import { common } from "./en/common.ts";
+import { extend } from "./en/extend.ts";
+import { home } from "./en/home.ts";
 import { preempt } from "./en/preempt.ts";
 import { priority } from "./en/priority.ts";
 import { project } from "./en/project.ts";
+import { queue } from "./en/queue.ts";
+import { release } from "./en/release.ts";
 
 /**
  * The English catalog: every message id with its ICU MessageFormat text, one file per area in `en/`
@@ -19,6 +24,11 @@ import { project } from "./en/project.ts";
 export const en = {
   ...common,
   ...chart,
+  ...claim,
+  ...release,
+  ...extend,
+  ...queue,
+  ...home,
   ...preempt,
   ...priority,
   ...project,

@@ -11,13 +11,19 @@ export interface DmClock {
   zone: string;
 }
 
+/** Who released someone else's claim: the cost warden, an admin, or (should rules change) someone else. */
+export type ForcerRole = "warden" | "admin" | "other";
+
 /** How a claim ended, for its holder. */
 export type ClaimEnding =
   | { kind: "expired" }
   | { kind: "idle"; idleFromMs: number }
-  | { kind: "forced"; actor: string; role: string };
+  | { kind: "forced"; actor: string; role: ForcerRole };
 
-/** Turns the claim use-cases' facts into Slack messages and the Home tab (the bot's views implement it). */
+/**
+ * Turns the claim use-cases' facts into Slack messages and the Home tab (the bot's views implement
+ * it): DMs and the Home tab in their reader's language, thread posts in the channel's.
+ */
 export interface ClaimWords {
   /** The holder's DM before the claim ends. */
   reminder(group: ClaimGroup, at: DmClock): RenderedReply;
@@ -25,8 +31,8 @@ export interface ClaimWords {
   nudge(group: ClaimGroup, idleFromMs: number, releaseAtMs: number | null, at: DmClock): RenderedReply;
   /** The holder's DM when a claim ended without them. */
   ended(group: ClaimGroup, ending: ClaimEnding, endedAtMs: number, at: DmClock): RenderedReply;
-  /** A waiter's DM: the GPUs they wait for are free. */
-  free(host: string, gpus: readonly number[] | null, slashCommand: string): RenderedReply;
+  /** `user`'s DM: the GPUs they wait for are free. */
+  free(user: string, host: string, gpus: readonly number[] | null): RenderedReply;
   /** A waiter's DM: the GPUs granted from the waiting list, to confirm by `confirmByMs`. */
   queueGrant(
     request: QueueRequest,
@@ -44,4 +50,6 @@ export interface ClaimWords {
   preemptReleased(request: QueueRequest, released: readonly Claim[], at: DmClock): RenderedReply;
   /** The App Home view of `model` (for `views.publish`). */
   home(model: HomeModel, slashCommand: string): unknown;
+  /** The line in a host's alert thread when its GPUs are claimed. */
+  claimedInThread(group: ClaimGroup, nowMs: number): string;
 }

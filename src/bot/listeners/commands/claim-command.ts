@@ -9,7 +9,10 @@ import { projectProblemReply } from "../../views/priority-messages.ts";
 import { claimOrWaitReply } from "../../views/queue-messages.ts";
 import type { Reply } from "../../views/reply-message.ts";
 
-/** `/gpu claim <host>[:<gpus>] | <n> [<model>] [for <duration>] [note…] [project=X] [--wait]`. */
+/**
+ * `/gpu claim <host>[:<gpus>] | <n> [<model>] [for <duration>] [note…] [project=X] [--wait]`, in the asker's
+ * language (looked up before the command is answered: see `gpuCommand`).
+ */
 export function claimCommand(
   deps: BotDeps,
   user: string,
@@ -17,10 +20,13 @@ export function claimCommand(
 ): Reply {
   const { target, durationMs, note } = parsed;
   const request = { actor: user, target, durationMs, note };
+  const tr = deps.readers.person(user);
+  const nowMs = deps.clock.now();
   const choice = chooseProject(deps.config.projects, user, parsed.project ?? null);
-  if (choice.kind !== "ok") return projectProblemReply(deps.readers.person(user), choice);
+  if (choice.kind !== "ok") return projectProblemReply(tr, choice);
   const project = parsed.project === undefined ? {} : { project: choice.project };
-  if (parsed.wait === true)
-    return claimOrWaitReply(claimOrWait(deps, { ...request, ...project }), GPU_COMMAND);
-  return claimReply(claimGpus(deps, request), GPU_COMMAND, { target, durationMs, note });
+  if (parsed.wait === true) {
+    return claimOrWaitReply(tr, claimOrWait(deps, { ...request, ...project }), nowMs, GPU_COMMAND);
+  }
+  return claimReply(tr, claimGpus(deps, request), nowMs, GPU_COMMAND, { target, durationMs, note });
 }

@@ -7,8 +7,9 @@ import type { Reply } from "../../views/reply-message.ts";
 
 /** `/gpu queue`: the waiting list with positions (and priorities); `/gpu queue cancel`: leave it. */
 export function queueCommand(deps: BotDeps, user: string, cancel: boolean): Reply {
-  if (cancel) return queueCancelReply(cancelQueued(deps, user));
+  const tr = deps.readers.person(user);
+  if (cancel) return queueCancelReply(tr, cancelQueued(deps, user));
   const at = { nowMs: deps.clock.now(), zone: deps.config.team.timezone };
   const view = readQueue(deps);
-  return withPriorities(deps.readers.person(user), queueListReply(view, user, at, GPU_COMMAND), view);
+  return withPriorities(tr, queueListReply(tr, view, user, at, GPU_COMMAND), view);
 }
