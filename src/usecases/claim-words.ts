@@ -46,6 +46,8 @@ export interface ClaimWords {
   preemptAsk(ask: PreemptAsk, at: DmClock): RenderedReply;
   /** A waiter's DM: the holders asked to make room, and by when their claims are released. */
   preemptWaiting(request: QueueRequest, asks: readonly PreemptAsk[], at: DmClock): RenderedReply;
+  /** A holder's DM: the request that asked for room was served otherwise or left; the claim stays theirs. */
+  preemptVoid(request: QueueRequest, kept: readonly Claim[], at: DmClock): RenderedReply;
   /** A holder's DM: the claim was released to make room (processes untouched). */
   preemptReleased(request: QueueRequest, released: readonly Claim[], at: DmClock): RenderedReply;
   /** The App Home view of `model` (for `views.publish`). */

@@ -25,7 +25,7 @@ export interface PreemptAsk {
 
 /**
  * Preemption in the queue tick, first part, in one transaction: open asks whose claim ended already
- * or whose request stopped waiting close; asks past their grace release their claims (never a
+ * close, those whose request stopped waiting close too and the holder is told they may keep it; asks past their grace release their claims (never a
  * process: a GPU still busy is granted once it goes idle), audited `queue-preempt-release`, the
  * holder told. Returns the released claims (the grant pass follows). All state is in the store, so
  * after a restart it goes on where it was, once.
@@ -49,13 +49,23 @@ export function askPreemptions(deps: ClaimDeps, nowMs: number): PreemptAsk[] {
 
 function closeStale(deps: ClaimDeps, nowMs: number): void {
   const { state } = deps;
+  const voided = new Map<string, { request: QueueRequest; holder: string; claims: Claim[] }>();
   for (const ask of state.queue.preempts.open()) {
-    const held = state.claims.unreleased([ask.claimId]).some((claim) => claim.untilMs > nowMs);
-    const waiting = state.queue.byId(ask.requestId)?.state === "waiting";
-    if (held && waiting) continue;
-    const to = held ? "void" : "ended";
+    const held = state.claims.unreleased([ask.claimId]).filter((claim) => claim.untilMs > nowMs);
+    const request = state.queue.byId(ask.requestId);
+    if (held.length > 0 && request?.state === "waiting") continue;
+    const to = held.length > 0 ? "void" : "ended";
     if (state.queue.preempts.close([ask.id], to, nowMs).length === 0) continue;
-    audit(deps, ask, held ? "queue-preempt-void" : "queue-preempt-made-room", BOT_ACTOR, nowMs);
+    audit(deps, ask, held.length > 0 ? "queue-preempt-void" : "queue-preempt-made-room", BOT_ACTOR, nowMs);
+    if (to === "ended" || request === null) continue;
+    const key = `${ask.holder}:${request.id}`;
+    const entry = voided.get(key) ?? { request, holder: ask.holder, claims: [] };
+    entry.claims.push(...held);
+    voided.set(key, entry);
+  }
+  for (const { request, holder, claims } of voided.values()) {
+    const dm = deps.claimWords.preemptVoid(request, claims, { nowMs, zone: deps.config.team.timezone });
+    deps.notifier.send("chat.postMessage", { channel: holder, text: dm.text, blocks: dm.blocks });
   }
 }
 
@@ -97,7 +107,8 @@ function askForRoom(deps: ClaimDeps, nowMs: number): PreemptAsk[] {
     if (asking.has(request.id)) continue;
     const { want } = request;
     const models = want.kind === "count" && want.model !== null ? matchModels(want.model, fleetModels) : null;
-    const claims = pickPreemptions(want, request.priority, seats, held, asked, models);
+    const others = held.filter((entry) => entry.claim.user !== request.user);
+    const claims = pickPreemptions(want, request.priority, seats, others, asked, models);
     if (claims === null) continue;
     for (const claim of claims) asked.add(claim.id);
     made.push(...ask(deps, request, claims, nowMs));

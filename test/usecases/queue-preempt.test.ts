@@ -6,7 +6,7 @@ import { createBotStateStore } from "../../src/store/bot-state-store.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
 import { claimGpus } from "../../src/usecases/claim-gpus.ts";
 import { deferPreempt } from "../../src/usecases/queue-preempt.ts";
-import { joinQueue } from "../../src/usecases/queue-requests.ts";
+import { cancelQueued, joinQueue } from "../../src/usecases/queue-requests.ts";
 import { releaseClaims } from "../../src/usecases/release-claims.ts";
 import { tickClaims } from "../../src/usecases/tick-claims.ts";
 import { observed } from "../checks/builders.ts";
@@ -114,5 +114,22 @@ describe("preemption on the waiting list (use-cases over a real SQLite file)", (
     advance(30);
     assert.equal(count("queue-preempt-release"), 0);
     assert.equal(deferPreempt(rig.deps, { actor: BOB, preemptIds: ids }).kind, "gone");
+  });
+
+  test("the request leaves the line: the asks close, the holder keeps the claim and is told", () => {
+    start();
+    advance(1);
+    assert.equal(cancelQueued(rig.deps, ALICE).length, 1);
+    advance(1);
+    assert.deepEqual(rig.notifier.dms(BOB).slice(1), [
+      "✅ You can keep *gpu-a:0,1*: the request that needed it no longer waits.",
+    ]);
+    assert.equal(count("queue-preempt-void"), 2);
+    advance(40);
+    assert.equal(count("queue-preempt-release"), 0);
+    assert.deepEqual(holders().slice(0, 2), [
+      [0, BOB],
+      [1, BOB],
+    ]);
   });
 });

@@ -99,6 +99,11 @@ export function preemptReleasedDm(
   return { text: tr.t("preempt.releasedText", { what }), blocks: [section(text)] };
 }
 
+/** The holder's DM: the request that asked for room no longer needs it; the claim stays theirs. */
+export function preemptVoidDm(tr: Translator, kept: readonly Claim[], _at: DmClock): Reply {
+  return textReply(tr.t("preempt.void", { what: claimsText(kept) }));
+}
+
 /** The answer to *I need 30 more minutes*. */
 export function deferPreemptReply(tr: Translator, result: DeferPreemptResult, at: DmClock): Reply {
   switch (result.kind) {

@@ -14,6 +14,7 @@ export const preempt = {
   "preempt.deferred": "⏳ You have until *{when}* to finish on {what}; then it is released.",
   "preempt.already": "You have had your extra time already: the claim is released at *{when}*.",
   "preempt.notYours": "That request to make room is someone else's.",
+  "preempt.void": "✅ You can keep *{what}*: the request that needed it no longer waits.",
   "preempt.gone": "That request to make room has ended.",
   "preempt.gpus": "{count, plural, one {# GPU} other {# GPUs}}",
   "preempt.modelGpus": "{count, plural, one {# {model} GPU} other {# {model} GPUs}}",

@@ -16,6 +16,7 @@ export const preempt: AreaCatalog<typeof en> = {
   "preempt.deferred": "⏳ 你可以在 *{when}* 前完成 {what} 上的工作；之后它将被释放。",
   "preempt.already": "你已经用过延长时间：该认领将在 *{when}* 释放。",
   "preempt.notYours": "这个让出请求属于别人。",
+  "preempt.void": "✅ 你可以保留 *{what}*：需要它的请求已不再等待。",
   "preempt.gone": "这个让出请求已经结束。",
   "preempt.gpus": "{count} 块 GPU",
   "preempt.modelGpus": "{count} 块 {model} GPU",

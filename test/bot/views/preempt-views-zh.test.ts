@@ -4,6 +4,7 @@ import {
   deferPreemptReply,
   preemptAskDm,
   preemptReleasedDm,
+  preemptVoidDm,
   preemptWaitingDm,
 } from "../../../src/bot/views/preempt-messages.ts";
 import { projectProblemReply, withPriorities } from "../../../src/bot/views/priority-messages.ts";
@@ -62,6 +63,7 @@ describe("projects, priorities and preemption in Chinese", () => {
       preemptAskDm(ZH, ask, at),
       preemptWaitingDm(ZH, request, [ask], at),
       preemptReleasedDm(ZH, request, ask.claims, at),
+      preemptVoidDm(ZH, ask.claims, at),
       deferPreemptReply(ZH, { kind: "deferred", releaseAtMs: NOW + HOUR_MS, claims: ask.claims }, at),
       deferPreemptReply(ZH, { kind: "already", releaseAtMs: NOW + HOUR_MS }, at),
       deferPreemptReply(ZH, { kind: "not-yours" }, at),
