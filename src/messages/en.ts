@@ -3,6 +3,9 @@ import { claim } from "./en/claim.ts";
 import { common } from "./en/common.ts";
 import { extend } from "./en/extend.ts";
 import { home } from "./en/home.ts";
+import { preempt } from "./en/preempt.ts";
+import { priority } from "./en/priority.ts";
+import { project } from "./en/project.ts";
 import { queue } from "./en/queue.ts";
 import { release } from "./en/release.ts";
 
@@ -26,4 +29,7 @@ export const en = {
   ...extend,
   ...queue,
   ...home,
+  ...preempt,
+  ...priority,
+  ...project,
 } as const satisfies Record<string, string>;

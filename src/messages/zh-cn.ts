@@ -4,6 +4,9 @@ import { claim } from "./zh-cn/claim.ts";
 import { common } from "./zh-cn/common.ts";
 import { extend } from "./zh-cn/extend.ts";
 import { home } from "./zh-cn/home.ts";
+import { preempt } from "./zh-cn/preempt.ts";
+import { priority } from "./zh-cn/priority.ts";
+import { project } from "./zh-cn/project.ts";
 import { queue } from "./zh-cn/queue.ts";
 import { release } from "./zh-cn/release.ts";
 
@@ -19,4 +22,7 @@ export const zhCN: Catalog = {
   ...extend,
   ...queue,
   ...home,
+  ...preempt,
+  ...priority,
+  ...project,
 };

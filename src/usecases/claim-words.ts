@@ -2,6 +2,7 @@ import type { ClaimGroup } from "../checks/claim-groups.ts";
 import type { Claim } from "../store/claim-store.ts";
 import type { QueueRequest } from "../store/queue-store.ts";
 import type { RenderedReply } from "./ports.ts";
+import type { PreemptAsk } from "./queue-preempt.ts";
 import type { HomeModel } from "./read-home.ts";
 
 /** What the claim DMs need besides the claim: the time now, the team's zone. */
@@ -41,6 +42,14 @@ export interface ClaimWords {
   ): RenderedReply;
   /** A waiter's DM: the grant was not confirmed in time and passed to the next in line. */
   queueLapsed(request: QueueRequest, released: readonly Claim[], at: DmClock): RenderedReply;
+  /** A holder's DM: make room for a waiting request of higher priority (*Release now* / *I need 30 more minutes*). */
+  preemptAsk(ask: PreemptAsk, at: DmClock): RenderedReply;
+  /** A waiter's DM: the holders asked to make room, and by when their claims are released. */
+  preemptWaiting(request: QueueRequest, asks: readonly PreemptAsk[], at: DmClock): RenderedReply;
+  /** A holder's DM: the request that asked for room was served otherwise or left; the claim stays theirs. */
+  preemptVoid(request: QueueRequest, kept: readonly Claim[], at: DmClock): RenderedReply;
+  /** A holder's DM: the claim was released to make room (processes untouched). */
+  preemptReleased(request: QueueRequest, released: readonly Claim[], at: DmClock): RenderedReply;
   /** The App Home view of `model` (for `views.publish`). */
   home(model: HomeModel, slashCommand: string): unknown;
   /** The line in a host's alert thread when its GPUs are claimed. */

@@ -8,6 +8,7 @@ import { afterClaimsChanged, expireDue, recordEnded } from "./claim-effects.ts";
 import { slotsProblem } from "./claim-gpus.ts";
 import { type ClaimProblem, unknownHostOf } from "./claim-problem.ts";
 import type { ForcerRole } from "./claim-words.ts";
+import { endReleasedGrants } from "./queue-release.ts";
 
 /** What to release: bare `/gpu release` (your one claim), `all` yours, a host or GPUs, or claim rows (buttons). */
 export type ReleaseTarget =
@@ -82,6 +83,7 @@ export function releaseClaims(
     const role = forcerRole(actor, currentWarden, config);
     const forced = recordEnded(deps, forcedClaims, { kind: "forced", actor, role }, actor, nowMs);
     ended.push(...released, ...forcedClaims);
+    endReleasedGrants(deps, [...released, ...forcedClaims], actor, nowMs);
     return { kind: "released", groups, forced };
   });
   if (ended.length > 0) afterClaimsChanged(deps, { ended, users: [actor] }, nowMs);

@@ -12,6 +12,7 @@ import { noDataMessage } from "./alert-no-data.ts";
 import { resolvedAlertMessage } from "./alert-resolved.ts";
 import { claimEndedDm, claimedInThreadText, claimFreeDm, claimNudgeDm, claimReminderDm } from "./claim-dm.ts";
 import { homeView } from "./home-view.ts";
+import { preemptAskDm, preemptReleasedDm, preemptVoidDm, preemptWaitingDm } from "./preempt-messages.ts";
 import { queueGrantDm, queueLapsedDm } from "./queue-messages.ts";
 import {
   reclaimClearedMessage,
@@ -88,6 +89,12 @@ export function botWords(readers: Readers): BotWords {
       queueLapsedDm(readers.person(request.user), request, released, at, GPU_COMMAND),
     home: (model, slashCommand) => homeView(readers.person(model.user), model, slashCommand),
     claimedInThread: (group, nowMs) => claimedInThreadText(readers.channel, group, nowMs),
+    preemptAsk: (ask, at) => preemptAskDm(readers.person(ask.holder), ask, at),
+    preemptWaiting: (request, asks, at) => preemptWaitingDm(readers.person(request.user), request, asks, at),
+    preemptVoid: (request, kept, at) =>
+      preemptVoidDm(readers.person(kept[0]?.user ?? request.user), kept, at),
+    preemptReleased: (request, released, at) =>
+      preemptReleasedDm(readers.person(released[0]?.user ?? request.user), request, released, at),
   };
 
   return { alertWords, summaryWords, reclaimWords, wardenWords, claimWords };

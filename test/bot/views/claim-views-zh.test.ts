@@ -67,6 +67,8 @@ const request: QueueRequest = {
   durationMs: 8 * HOUR_MS,
   note: "",
   createdAtMs: NOW - HOUR_MS,
+  project: null,
+  priority: 0,
   state: "granted",
   grantedAtMs: NOW,
   confirmByMs: NOW + 15 * 60_000,
