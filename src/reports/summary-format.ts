@@ -1,4 +1,5 @@
 import { formatMoney as formatMoneyIn, formatNumber } from "../messages/formatters.ts";
+import type { Translator } from "../messages/translator.ts";
 
 /** Number formats shared by the summary message, CSV and chart. */
 
@@ -38,4 +39,21 @@ export function formatRelativeChange(current: number, previous: number | null): 
   const pct = Math.round(((current - previous) / previous) * 100);
   if (pct === 0) return "= 0 %";
   return `${pct > 0 ? "▲" : "▼"} ${Math.abs(pct)} %`;
+}
+
+/** {@link formatHours} in the reader's language: `1,234 h`, `1,234 小时`. */
+export function hoursIn(tr: Translator, hours: number): string {
+  const value = hours < 10 && hours !== Math.round(hours) ? hours.toFixed(1) : tr.number(Math.round(hours));
+  return tr.t("summary.hours", { hours: value });
+}
+
+/** {@link formatPctChange} in the reader's language: `▲ 12 pts`, `▲ 12 个百分点`. */
+export function pctChangeIn(tr: Translator, current: number | null, previous: number | null): string {
+  if (current === null) return "—";
+  if (previous === null) return tr.t("summary.change.new");
+  const rounded = Math.round(current - previous);
+  if (rounded === 0) return tr.t("summary.change.same");
+  return rounded > 0
+    ? tr.t("summary.change.up", { points: rounded })
+    : tr.t("summary.change.down", { points: -rounded });
 }

@@ -1,5 +1,6 @@
 import type { types } from "@slack/bolt";
 import type { RenewalFlag } from "../../checks/renewal.ts";
+import type { Translator } from "../../messages/translator.ts";
 import { formatPct } from "../../reports/summary-format.ts";
 import { dayjs } from "../../shared/time.ts";
 import type { ReclaimCase } from "../../store/reclaim-store.ts";
@@ -123,18 +124,23 @@ export function decisionWords(entry: ReclaimCase): string {
 
 /** To the warden: rented or cloud hosts not worth renewing. */
 export function renewalMessage(
+  tr: Translator,
   flags: readonly RenewalFlag[],
   belowPct: number,
   warden: string | null,
 ): Reply {
   const lines = flags.map(
     (flag) =>
-      `• *${escapeMrkdwn(flag.host)}*: ${formatPct(flag.currentUtilPct)} this period, ${formatPct(flag.previousUtilPct)} the one before`,
+      `• ${tr.t("summary.renewal.line", {
+        host: `*${escapeMrkdwn(flag.host)}*`,
+        current: formatPct(flag.currentUtilPct),
+        previous: formatPct(flag.previousUtilPct),
+      })}`,
   );
-  const text = `Do not renew: ${flags.length} rented or cloud ${flags.length === 1 ? "host was" : "hosts were"} under ${formatPct(belowPct)} for two summary periods running.`;
+  const text = tr.t("summary.renewal.text", { count: flags.length, pct: formatPct(belowPct) });
   const blocks: types.KnownBlock[] = [section(`:receipt: *${text}*\n${lines.slice(0, 30).join("\n")}`)];
-  if (lines.length > 30) blocks.push(context(`…and ${lines.length - 30} more in the summary's CSV.`));
-  if (warden === null) blocks.push(context("No cost warden is set (`warden.roster` in the config)."));
+  if (lines.length > 30) blocks.push(context(tr.t("summary.renewal.more", { count: lines.length - 30 })));
+  if (warden === null) blocks.push(context(tr.t("summary.renewal.noWarden")));
   return { text, blocks };
 }
 

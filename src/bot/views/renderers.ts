@@ -1,3 +1,5 @@
+import { renderSummaryChart } from "../../reports/summary-chart.ts";
+import { summaryCsvFiles } from "../../reports/summary-csv.ts";
 import type { AlertWords } from "../../usecases/alert-words.ts";
 import type { ClaimWords } from "../../usecases/claim-words.ts";
 import type { ReclaimWords } from "../../usecases/reclaim-words.ts";
@@ -53,9 +55,12 @@ export function botWords(readers: Readers): BotWords {
 
   /** The biweekly summary's messages. */
   const summaryWords: SummaryWords = {
-    summary: renderSummaryMessage,
-    lateNotice: summaryLateNotice,
-    renewal: renewalMessage,
+    summary: (model, options) => renderSummaryMessage(readers.channel, model, options),
+    chart: (model, options) => renderSummaryChart(model, { ...options, language: readers.channel.language }),
+    csv: (model, stem) => summaryCsvFiles(readers.channel, model, stem),
+    lateNotice: (dueMs, why) => summaryLateNotice(readers.channel, dueMs, why),
+    renewal: (flags, belowPct, warden) =>
+      renewalMessage(warden === null ? readers.channel : readers.person(warden), flags, belowPct, warden),
   };
 
   /** The reclaim review's and decisions' messages. */
