@@ -2,6 +2,7 @@ import { chart } from "./en/chart.ts";
 import { common } from "./en/common.ts";
 import { csv } from "./en/csv.ts";
 import { summary } from "./en/summary.ts";
+import { warden } from "./en/warden.ts";
 
 /**
  * The English catalog: every message id with its ICU MessageFormat text, one file per area in `en/`
@@ -20,4 +21,5 @@ export const en = {
   ...chart,
   ...summary,
   ...csv,
+  ...warden,
 } as const satisfies Record<string, string>;

@@ -3,6 +3,7 @@ import { chart } from "./zh-cn/chart.ts";
 import { common } from "./zh-cn/common.ts";
 import { csv } from "./zh-cn/csv.ts";
 import { summary } from "./zh-cn/summary.ts";
+import { warden } from "./zh-cn/warden.ts";
 
 /**
  * 简体中文目录：与 `en.ts` 同一组 id、同样的参数；术语遵循 `glossary.md`。中文只有一个复数类别
@@ -13,4 +14,5 @@ export const zhCN: Catalog = {
   ...chart,
   ...summary,
   ...csv,
+  ...warden,
 };

@@ -73,9 +73,9 @@ export function botWords(readers: Readers): BotWords {
 
   /** The cost warden announcements. */
   const wardenWords: WardenWords = {
-    announcement: wardenAnnouncement,
-    checklist: wardenChecklistMessage,
-    change: wardenChangeAnnouncement,
+    announcement: (facts) => wardenAnnouncement(readers.channel, facts),
+    checklist: (checklist) => wardenChecklistMessage(readers.person(checklist.warden), checklist),
+    change: (change, actor) => wardenChangeAnnouncement(readers.channel, change, actor),
   };
 
   /** The claim DMs and the App Home. */
