@@ -1,6 +1,7 @@
 import { chart } from "./en/chart.ts";
 import { common } from "./en/common.ts";
 import { csv } from "./en/csv.ts";
+import { reclaim } from "./en/reclaim.ts";
 import { summary } from "./en/summary.ts";
 import { warden } from "./en/warden.ts";
 
@@ -22,4 +23,5 @@ export const en = {
   ...summary,
   ...csv,
   ...warden,
+  ...reclaim,
 } as const satisfies Record<string, string>;

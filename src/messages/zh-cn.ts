@@ -2,6 +2,7 @@ import type { Catalog } from "./catalog.ts";
 import { chart } from "./zh-cn/chart.ts";
 import { common } from "./zh-cn/common.ts";
 import { csv } from "./zh-cn/csv.ts";
+import { reclaim } from "./zh-cn/reclaim.ts";
 import { summary } from "./zh-cn/summary.ts";
 import { warden } from "./zh-cn/warden.ts";
 
@@ -15,4 +16,5 @@ export const zhCN: Catalog = {
   ...summary,
   ...csv,
   ...warden,
+  ...reclaim,
 };

@@ -16,8 +16,9 @@ import { homeView } from "./home-view.ts";
 import { queueGrantDm, queueLapsedDm } from "./queue-messages.ts";
 import {
   reclaimClearedMessage,
-  reclaimDecidedMessage,
   reclaimDecisionMessage,
+  reclaimDecisionPost,
+  reclaimLentDm,
   reclaimPendingMessage,
   renewalMessage,
 } from "./reclaim-messages.ts";
@@ -41,6 +42,9 @@ export interface BotWords {
  * build them once and pass them in.
  */
 export function botWords(readers: Readers): BotWords {
+  /** The warden reads a DM in their language; without a warden it goes to the channel. */
+  const forWarden = (warden: string | null) => (warden === null ? readers.channel : readers.person(warden));
+
   /** The alert use-cases' messages (idle alerts, no-data notices, suspect readings, stop doubts). */
   const alertWords: AlertWords = {
     idle: idleAlertMessage,
@@ -59,16 +63,17 @@ export function botWords(readers: Readers): BotWords {
     chart: (model, options) => renderSummaryChart(model, { ...options, language: readers.channel.language }),
     csv: (model, stem) => summaryCsvFiles(readers.channel, model, stem),
     lateNotice: (dueMs, why) => summaryLateNotice(readers.channel, dueMs, why),
-    renewal: (flags, belowPct, warden) =>
-      renewalMessage(warden === null ? readers.channel : readers.person(warden), flags, belowPct, warden),
+    renewal: (flags, belowPct, warden) => renewalMessage(forWarden(warden), flags, belowPct, warden),
   };
 
   /** The reclaim review's and decisions' messages. */
   const reclaimWords: ReclaimWords = {
-    pending: reclaimPendingMessage,
-    cleared: reclaimClearedMessage,
-    decision: reclaimDecisionMessage,
-    decided: reclaimDecidedMessage,
+    pending: (entry, ctx) => reclaimPendingMessage(forWarden(ctx.warden), entry, ctx),
+    cleared: (entry, dayStartMs, dayMeanPct, ctx) =>
+      reclaimClearedMessage(forWarden(ctx.warden), entry, dayStartMs, dayMeanPct, ctx),
+    decision: (entry, ctx) => reclaimDecisionMessage(forWarden(ctx.warden), entry, ctx),
+    decisionPost: (entry) => reclaimDecisionPost(readers.channel, entry),
+    lentDm: (facts) => reclaimLentDm(readers.person(facts.owner), facts),
   };
 
   /** The cost warden announcements. */
