@@ -2,6 +2,7 @@ import { chart } from "./en/chart.ts";
 import { common } from "./en/common.ts";
 import { csv } from "./en/csv.ts";
 import { reclaim } from "./en/reclaim.ts";
+import { report } from "./en/report.ts";
 import { summary } from "./en/summary.ts";
 import { warden } from "./en/warden.ts";
 
@@ -24,4 +25,5 @@ export const en = {
   ...csv,
   ...warden,
   ...reclaim,
+  ...report,
 } as const satisfies Record<string, string>;

@@ -3,6 +3,7 @@ import { chart } from "./zh-cn/chart.ts";
 import { common } from "./zh-cn/common.ts";
 import { csv } from "./zh-cn/csv.ts";
 import { reclaim } from "./zh-cn/reclaim.ts";
+import { report } from "./zh-cn/report.ts";
 import { summary } from "./zh-cn/summary.ts";
 import { warden } from "./zh-cn/warden.ts";
 
@@ -17,4 +18,5 @@ export const zhCN: Catalog = {
   ...csv,
   ...warden,
   ...reclaim,
+  ...report,
 };

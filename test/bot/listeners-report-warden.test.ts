@@ -72,7 +72,7 @@ describe("/gpu report and /gpu warden over the real Bolt app", { timeout: 120_00
       "Cost ledger, last 2 days: cost €67.20, idle cost €33.60, real usage rate 50 %",
     );
     assert.deepEqual(blockTexts(reply.ackPayload?.blocks as unknown[]), [
-      "*Cost ledger, last 2 days* (Sat 3 Jan 2026 – Sun 4 Jan 2026, Europe/Berlin)\n" +
+      "*Cost ledger, last 2 days* (Sat, Jan 3, 2026 – Sun, Jan 4, 2026, Europe/Berlin)\n" +
         "Cost *€67.20*, idle cost *€33.60* (50 % of it). Real usage rate *50 %*: 48.0 busy of 96.0 GPU-hours on; " +
         "0.0 GPU-hours without data. Energy 9.6 kWh.",
       "*Most idle cost*\n• *gpu-a*: €33.60 idle of €67.20, 50 % used",

@@ -14,7 +14,8 @@ export const reclaim = {
   "reclaim.button.lend": "Lend to…",
   "reclaim.button.keep": "Keep…",
   "reclaim.confirm.title": "Stop {host}?",
-  "reclaim.confirm.text": "Runs {host}'s stop action now (it is re-checked first: a busy host is not stopped).",
+  "reclaim.confirm.text":
+    "Runs {host}'s stop action now (it is re-checked first: a busy host is not stopped).",
   "reclaim.confirm.yes": "Stop it",
   "reclaim.confirm.no": "Cancel",
   "reclaim.decided": "{host}: {what}.",
