@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { renderSummaryMessage } from "../src/bot/views/summary-message.ts";
 import { configSchema } from "../src/config/schema.ts";
+import { translator } from "../src/messages/translator.ts";
 import { renderSummaryChart } from "../src/reports/summary-chart.ts";
 import { summaryCsvFiles } from "../src/reports/summary-csv.ts";
 import type { SummaryModel } from "../src/reports/summary-model.ts";
@@ -19,6 +20,8 @@ import { ROLLED_UP_TO_KEY } from "../src/store/rollup.ts";
 import { createSummaryStore } from "../src/store/summary-store.ts";
 import { buildSummary, type SummaryDeps, summaryPeriod } from "../src/usecases/build-summary.ts";
 import { median, report, round } from "./report.ts";
+
+const EN = translator({ language: "en", timeZone: "Europe/Berlin", currency: "EUR" });
 
 // The biweekly summary for 1,000 GPUs (125 hosts × 8) over 14 days, from hourly rollups in a real
 // SQLite file (28 days written through writeCycle + rollup, so the previous period is there for the
@@ -156,7 +159,7 @@ try {
     const t0 = performance.now();
     const model = await buildSummary(deps, period);
     const t1 = performance.now();
-    const message = renderSummaryMessage(model, {
+    const message = renderSummaryMessage(EN, model, {
       teamName: "bench",
       lateSinceMs: null,
       filesAttached: true,
@@ -164,7 +167,7 @@ try {
     const t2 = performance.now();
     const chart = renderSummaryChart(model, { language: "en" });
     const t3 = performance.now();
-    const csv = summaryCsvFiles(model, "gpu-summary");
+    const csv = summaryCsvFiles(EN, model, "gpu-summary");
     const t4 = performance.now();
     times.push(t4 - t0);
     const used = process.cpuUsage(cpu0);

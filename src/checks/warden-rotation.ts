@@ -18,7 +18,10 @@ export interface TurnChange {
   user: string;
 }
 
-export type TurnPlan = { ok: true; changes: TurnChange[] } | { ok: false; problem: string };
+/** Why a swap or skip cannot be made: no roster, the user already has the month, nobody else to take it. */
+export type TurnProblem = "no-roster" | "already-warden" | "nobody-else";
+
+export type TurnPlan = { ok: true; changes: TurnChange[] } | { ok: false; problem: TurnProblem };
 
 /** `YYYY-MM` of `atMs` in `timezone`. */
 export function monthOf(atMs: number, timezone: string): string {
@@ -68,8 +71,8 @@ export function planSwap(
   user: string,
 ): TurnPlan {
   const current = wardenOf(roster, overrides, month);
-  if (current === null) return { ok: false, problem: "there is no cost warden roster" };
-  if (current === user) return { ok: false, problem: "they are already this month's cost warden" };
+  if (current === null) return { ok: false, problem: "no-roster" };
+  if (current === user) return { ok: false, problem: "already-warden" };
   const theirTurn = nextTurn(roster, overrides, month, (warden) => warden === user);
   const changes: TurnChange[] = [{ month, user }];
   if (theirTurn !== null) changes.push({ month: theirTurn, user: current });
@@ -79,9 +82,9 @@ export function planSwap(
 /** The month's warden is away: the next warden in order takes it, and the skipper takes their turn. */
 export function planSkip(roster: readonly string[], overrides: WardenOverrides, month: string): TurnPlan {
   const current = wardenOf(roster, overrides, month);
-  if (current === null) return { ok: false, problem: "there is no cost warden roster" };
+  if (current === null) return { ok: false, problem: "no-roster" };
   const next = nextTurn(roster, overrides, month, (warden) => warden !== current);
-  if (next === null) return { ok: false, problem: "nobody else is on the roster to take over" };
+  if (next === null) return { ok: false, problem: "nobody-else" };
   const nextWarden = wardenOf(roster, overrides, next)!;
   return {
     ok: true,

@@ -1,13 +1,18 @@
 import { chart } from "./en/chart.ts";
 import { claim } from "./en/claim.ts";
 import { common } from "./en/common.ts";
+import { csv } from "./en/csv.ts";
 import { extend } from "./en/extend.ts";
 import { home } from "./en/home.ts";
 import { preempt } from "./en/preempt.ts";
 import { priority } from "./en/priority.ts";
 import { project } from "./en/project.ts";
 import { queue } from "./en/queue.ts";
+import { reclaim } from "./en/reclaim.ts";
 import { release } from "./en/release.ts";
+import { report } from "./en/report.ts";
+import { summary } from "./en/summary.ts";
+import { warden } from "./en/warden.ts";
 
 /**
  * The English catalog: every message id with its ICU MessageFormat text, one file per area in `en/`
@@ -32,4 +37,9 @@ export const en = {
   ...preempt,
   ...priority,
   ...project,
+  ...summary,
+  ...csv,
+  ...warden,
+  ...reclaim,
+  ...report,
 } as const satisfies Record<string, string>;

@@ -2,13 +2,18 @@ import type { Catalog } from "./catalog.ts";
 import { chart } from "./zh-cn/chart.ts";
 import { claim } from "./zh-cn/claim.ts";
 import { common } from "./zh-cn/common.ts";
+import { csv } from "./zh-cn/csv.ts";
 import { extend } from "./zh-cn/extend.ts";
 import { home } from "./zh-cn/home.ts";
 import { preempt } from "./zh-cn/preempt.ts";
 import { priority } from "./zh-cn/priority.ts";
 import { project } from "./zh-cn/project.ts";
 import { queue } from "./zh-cn/queue.ts";
+import { reclaim } from "./zh-cn/reclaim.ts";
 import { release } from "./zh-cn/release.ts";
+import { report } from "./zh-cn/report.ts";
+import { summary } from "./zh-cn/summary.ts";
+import { warden } from "./zh-cn/warden.ts";
 
 /**
  * 简体中文目录：与 `en.ts` 同一组 id、同样的参数；术语遵循 `glossary.md`。中文只有一个复数类别
@@ -25,4 +30,9 @@ export const zhCN: Catalog = {
   ...preempt,
   ...priority,
   ...project,
+  ...summary,
+  ...csv,
+  ...warden,
+  ...reclaim,
+  ...report,
 };

@@ -1,7 +1,14 @@
+import type { MessageId } from "../messages/catalog.ts";
+import type { Translator } from "../messages/translator.ts";
 import { type CsvCell, toCsv } from "../shared/csv.ts";
 import { slotLabel } from "../shared/gpu-slot.ts";
 import { dayjs } from "../shared/time.ts";
 import type { SummaryModel } from "./summary-model.ts";
+
+type CsvColumnId = Exclude<
+  Extract<MessageId, `csv.col.${string}`>,
+  "csv.col.idleCost" | "csv.col.claimIdleCost" | "csv.col.saved" | "csv.col.dayUtilPct"
+>;
 
 /** One CSV file of the summary. */
 export interface CsvFile {
@@ -15,12 +22,15 @@ export interface CsvFile {
  * and snoozes, and containers when Prometheus answered. Numbers are plain (no thousands separators);
  * unknown values are empty cells. Times are local ISO 8601 with the offset.
  */
-export function summaryCsvFiles(model: SummaryModel, stem: string): CsvFile[] {
+export function summaryCsvFiles(tr: Translator, model: SummaryModel, stem: string): CsvFile[] {
   const zone = model.timezone;
-  const cur = model.currency.toLowerCase();
+  const currency = model.currency.toLowerCase();
+  const col = (id: CsvColumnId) => tr.t(id);
   const when = (ms: number | null) =>
     ms === null ? null : dayjs(ms).tz(zone).format("YYYY-MM-DDTHH:mm:ssZ");
-  const dayHeaders = model.dayStartsMs.map((ms) => `util_pct_${dayjs(ms).tz(zone).format("YYYY-MM-DD")}`);
+  const dayHeaders = model.dayStartsMs.map((ms) =>
+    tr.t("csv.col.dayUtilPct", { day: dayjs(ms).tz(zone).format("YYYY-MM-DD") }),
+  );
   const reclaim = new Map(model.reclaim.map((entry) => [entry.host, entry]));
   const renew = new Set(model.doNotRenew.map((flag) => flag.host));
 
@@ -62,21 +72,21 @@ export function summaryCsvFiles(model: SummaryModel, stem: string): CsvFile[] {
   const files: CsvFile[] = [
     {
       filename: `${stem}-hosts.csv`,
-      title: "Hosts and GPUs",
+      title: tr.t("csv.hosts.title"),
       content: toCsv(
         [
-          "level",
-          "host",
-          "gpu",
-          "model",
-          "util_mean_pct",
-          "previous_util_mean_pct",
-          "busy_gpu_hours",
-          "idle_gpu_hours",
-          "unknown_gpu_hours",
-          `idle_cost_${cur}`,
-          "reclaim",
-          "do_not_renew",
+          col("csv.col.level"),
+          col("csv.col.host"),
+          col("csv.col.gpu"),
+          col("csv.col.model"),
+          col("csv.col.utilMeanPct"),
+          col("csv.col.previousUtilMeanPct"),
+          col("csv.col.busyGpuHours"),
+          col("csv.col.idleGpuHours"),
+          col("csv.col.unknownGpuHours"),
+          tr.t("csv.col.idleCost", { currency }),
+          col("csv.col.reclaim"),
+          col("csv.col.doNotRenew"),
           ...dayHeaders,
         ],
         hostRows,
@@ -84,18 +94,18 @@ export function summaryCsvFiles(model: SummaryModel, stem: string): CsvFile[] {
     },
     {
       filename: `${stem}-people.csv`,
-      title: "People: claims, stops and snoozes",
+      title: tr.t("csv.people.title"),
       content: toCsv(
         [
-          "user",
-          "claims",
-          "claimed_gpu_hours",
-          "busy_gpu_hours",
-          "idle_gpu_hours",
-          `claim_idle_cost_${cur}`,
-          "stops",
-          `saved_${cur}`,
-          "keeps",
+          col("csv.col.user"),
+          col("csv.col.claims"),
+          col("csv.col.claimedGpuHours"),
+          col("csv.col.busyGpuHours"),
+          col("csv.col.idleGpuHours"),
+          tr.t("csv.col.claimIdleCost", { currency }),
+          col("csv.col.stops"),
+          tr.t("csv.col.saved", { currency }),
+          col("csv.col.keeps"),
         ],
         model.people.map((p) => [
           p.user,
@@ -112,9 +122,18 @@ export function summaryCsvFiles(model: SummaryModel, stem: string): CsvFile[] {
     },
     {
       filename: `${stem}-actions.csv`,
-      title: "Stops and snoozes",
+      title: tr.t("csv.actions.title"),
       content: toCsv(
-        ["action", "host", "user", "at", "until", "hours", `saved_${cur}`, "forced"],
+        [
+          col("csv.col.action"),
+          col("csv.col.host"),
+          col("csv.col.user"),
+          col("csv.col.at"),
+          col("csv.col.until"),
+          col("csv.col.hours"),
+          tr.t("csv.col.saved", { currency }),
+          col("csv.col.forced"),
+        ],
         [
           ...model.stops.map((s): CsvCell[] => [
             "stop",
@@ -143,23 +162,23 @@ export function summaryCsvFiles(model: SummaryModel, stem: string): CsvFile[] {
   if (model.containers.status === "ok") {
     files.push({
       filename: `${stem}-containers.csv`,
-      title: "Containers: requests and use",
+      title: tr.t("csv.containers.title"),
       content: toCsv(
         [
-          "namespace",
-          "workload",
-          "container",
-          "pods",
-          "cpu_request_cores",
-          "cpu_peak_cores",
-          "cpu_mean_cores",
-          "cpu_peak_ratio",
-          "cpu_recommended_cores",
-          "gpu_request",
-          "gpu_mem_max_mib",
-          "gpu_mem_total_mib",
-          "gpu_mem_recommended_mib",
-          "flagged",
+          col("csv.col.namespace"),
+          col("csv.col.workload"),
+          col("csv.col.container"),
+          col("csv.col.pods"),
+          col("csv.col.cpuRequestCores"),
+          col("csv.col.cpuPeakCores"),
+          col("csv.col.cpuMeanCores"),
+          col("csv.col.cpuPeakRatio"),
+          col("csv.col.cpuRecommendedCores"),
+          col("csv.col.gpuRequest"),
+          col("csv.col.gpuMemMaxMib"),
+          col("csv.col.gpuMemTotalMib"),
+          col("csv.col.gpuMemRecommendedMib"),
+          col("csv.col.flagged"),
         ],
         model.containers.advice.map((a) => [
           a.usage.namespace,

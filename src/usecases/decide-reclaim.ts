@@ -1,5 +1,4 @@
 import type { ReclaimCase, ReclaimStore } from "../store/reclaim-store.ts";
-import { mention } from "./action-text.ts";
 import { isAdmin } from "./authorise.ts";
 import type { Notifier } from "./ports.ts";
 import type { ReclaimWords } from "./reclaim-words.ts";
@@ -12,17 +11,28 @@ export type ReclaimDecision =
   | { kind: "lend"; owner: string | null; project: string | null }
   | { kind: "keep"; reason: string };
 
+/** Why a decision was not taken. */
+export type ReclaimRefusal =
+  | { reason: "gone" }
+  /** Someone decided first; `entry` is what they decided (`null`: the case is gone). */
+  | { reason: "already-decided"; entry: ReclaimCase | null }
+  /** Only the warden (`null`: none is set) or an admin may decide. */
+  | { reason: "not-allowed"; host: string; warden: string | null }
+  | { reason: "still-observed"; host: string }
+  | { reason: "lend-needs-someone" }
+  | { reason: "keep-needs-reason" };
+
 export type DecisionResult =
-  | { kind: "decided"; entry: ReclaimCase; text: string }
-  | { kind: "refused"; text: string }
-  /** The stop did not happen (busy, no stop action, it failed): the case stays open. */
-  | { kind: "not-stopped"; text: string };
+  | { kind: "decided"; entry: ReclaimCase }
+  | { kind: "refused"; refusal: ReclaimRefusal }
+  /** The stop did not happen (busy, no stop action, it failed; `why` from the stop): the case stays open. */
+  | { kind: "not-stopped"; host: string; why: string };
 
 export interface DecideReclaimDeps extends StopHostDeps {
   reclaims: ReclaimStore;
   notifier: Notifier;
   /** The decided case's words (the bot's views: `reclaimWords`). */
-  reclaimWords: Pick<ReclaimWords, "decided">;
+  reclaimWords: Pick<ReclaimWords, "decisionPost" | "lentDm">;
 }
 
 /**
@@ -38,7 +48,7 @@ export async function decideReclaim(
 ): Promise<DecisionResult> {
   const { reclaims, clock } = deps;
   const entry = reclaims.byId(request.caseId);
-  if (entry === null) return { kind: "refused", text: "That reclaim case does not exist any more." };
+  if (entry === null) return { kind: "refused", refusal: { reason: "gone" } };
   const refusal = checkOpen(deps, entry, request.actor);
   if (refusal !== null) return refusal;
   const decision = request.decision;
@@ -50,7 +60,7 @@ export async function decideReclaim(
       reason: "reclaim decision",
     });
     if (result.kind === "refused" || result.kind === "failed") {
-      return { kind: "not-stopped", text: `${entry.host} was not stopped: ${result.text}` };
+      return { kind: "not-stopped", host: entry.host, why: result.text };
     }
     return close(
       deps,
@@ -65,7 +75,7 @@ export async function decideReclaim(
     const owner = decision.owner;
     const project = decision.project?.trim() || null;
     if (owner === null && project === null)
-      return { kind: "refused", text: "Pick a person or name a project." };
+      return { kind: "refused", refusal: { reason: "lend-needs-someone" } };
     const nowMs = clock.now();
     return deps.state.transaction(() => {
       const result = close(deps, entry, request.actor, "lent", { owner, project }, "reclaim-lend");
@@ -79,43 +89,32 @@ export async function decideReclaim(
         caseId: entry.id,
       });
       if (owner !== null && owner !== request.actor) {
-        deps.notifier.send("chat.postMessage", {
-          channel: owner,
-          text:
-            `${mention(request.actor)} lent you ${entry.host}${project === null ? "" : ` for ${project}`}: you own it now, ` +
-            "so its idle alerts come to you and you may stop or keep it.",
-        });
+        const dm = deps.reclaimWords.lentDm({ actor: request.actor, host: entry.host, project, owner });
+        deps.notifier.send("chat.postMessage", { channel: owner, text: dm.text });
       }
       return result;
     });
   }
   const reason = decision.reason.trim();
-  if (reason === "") return { kind: "refused", text: "Keeping a host needs a reason." };
+  if (reason === "") return { kind: "refused", refusal: { reason: "keep-needs-reason" } };
   return close(deps, entry, request.actor, "kept", { reason }, "reclaim-keep");
 }
 
 /** Whether `actor` may decide `entry` now; `null` when they may. */
 export function checkOpen(
-  deps: Pick<DecideReclaimDeps, "warden" | "config" | "clock" | "reclaimWords">,
+  deps: Pick<DecideReclaimDeps, "warden" | "config" | "clock">,
   entry: ReclaimCase,
   actor: string,
 ): DecisionResult | null {
   if (entry.state !== "pending" && entry.state !== "due") {
-    return {
-      kind: "refused",
-      text: `Already decided: ${deps.reclaimWords.decided(entry, deps.config.team.timezone).text}`,
-    };
+    return { kind: "refused", refusal: { reason: "already-decided", entry } };
   }
   const warden = deps.warden.current(deps.clock.now());
   if (actor !== warden && !isAdmin(actor, deps.config)) {
-    const who = warden === null ? "an admin" : `the cost warden (${mention(warden)}) or an admin`;
-    return { kind: "refused", text: `Only ${who} can decide about ${entry.host}.` };
+    return { kind: "refused", refusal: { reason: "not-allowed", host: entry.host, warden } };
   }
   if (entry.state === "pending") {
-    return {
-      kind: "refused",
-      text: `${entry.host} is still under observation; the decision comes when it ends.`,
-    };
+    return { kind: "refused", refusal: { reason: "still-observed", host: entry.host } };
   }
   return null;
 }
@@ -129,12 +128,9 @@ function close(
   action: string,
 ): DecisionResult {
   const nowMs = deps.clock.now();
-  const zone = deps.config.team.timezone;
   return deps.state.transaction((): DecisionResult => {
     if (!deps.reclaims.end(entry.id, state, nowMs, actor, detail)) {
-      const now = deps.reclaims.byId(entry.id);
-      const what = now === null ? "the case is gone" : deps.reclaimWords.decided(now, zone).text;
-      return { kind: "refused", text: `Already decided: ${what}` };
+      return { kind: "refused", refusal: { reason: "already-decided", entry: deps.reclaims.byId(entry.id) } };
     }
     const ended = deps.reclaims.byId(entry.id)!;
     deps.state.audit.record({
@@ -144,12 +140,12 @@ function close(
       host: entry.host,
       detail: { caseId: entry.id, ...detail },
     });
-    const message = deps.reclaimWords.decided(ended, zone);
+    const message = deps.reclaimWords.decisionPost(ended);
     deps.notifier.send("chat.postMessage", {
       channel: deps.config.slack.channel,
-      text: `Reclaim decision on ${message.text}`,
+      text: message.text,
       ...(message.blocks === undefined ? {} : { blocks: message.blocks }),
     });
-    return { kind: "decided", entry: ended, text: message.text };
+    return { kind: "decided", entry: ended };
   });
 }

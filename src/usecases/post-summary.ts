@@ -1,7 +1,6 @@
 import type { RenewalFlag } from "../checks/renewal.ts";
-import { languageFor } from "../messages/languages.ts";
-import { renderSummaryChart, type SummaryChart } from "../reports/summary-chart.ts";
-import { type CsvFile, summaryCsvFiles } from "../reports/summary-csv.ts";
+import type { SummaryChart } from "../reports/summary-chart.ts";
+import type { CsvFile } from "../reports/summary-csv.ts";
 import type { SummaryModel } from "../reports/summary-model.ts";
 import { MINUTE_MS } from "../shared/clock.ts";
 import { dayjs } from "../shared/time.ts";
@@ -70,15 +69,12 @@ export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Pro
     lateSinceMs: slot.late ? slot.atMs : null,
     filesAttached,
   });
-  const chart = renderSummaryChart(model, {
-    language: languageFor(config.team.language),
-    logger: deps.logger,
-  });
-  const csv = summaryCsvFiles(model, stem);
+  const chart = deps.summaryWords.chart(model, { logger: deps.logger });
+  const csv = deps.summaryWords.csv(model, stem);
   // NOTE: queued on time, it may still reach Slack late (an outage): the outbox then says so.
   const late = slot.late
     ? {}
-    : { $ifLate: ifLate(SUMMARY_ON_TIME_MS, [deps.summaryWords.lateNotice(slot.atMs, zone, "slack")]) };
+    : { $ifLate: ifLate(SUMMARY_ON_TIME_MS, [deps.summaryWords.lateNotice(slot.atMs, "slack")]) };
   const renewalFlagged: string[] = [];
   const posted = slot.commit(() => {
     if (filesAttached) {

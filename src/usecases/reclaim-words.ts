@@ -14,8 +14,10 @@ export interface ReclaimWords {
   ): RenderedReply;
   /** To the warden: the observation is over, decide (with the buttons). */
   decision(entry: ReclaimCase, ctx: ReclaimMessageContext): RenderedReply;
-  /** What was decided about a closed case. */
-  decided(entry: ReclaimCase, timezone: string): RenderedReply;
+  /** The channel's note of what was decided about a closed case. */
+  decisionPost(entry: ReclaimCase): RenderedReply;
+  /** To the person a host was lent to: it is theirs now. */
+  lentDm(facts: { actor: string; host: string; project: string | null; owner: string }): RenderedReply;
 }
 
 /** What the reclaim messages need to know besides the case. */

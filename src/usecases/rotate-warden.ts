@@ -10,7 +10,6 @@ import {
 import type { Config } from "../config/schema.ts";
 import type { AuditStore } from "../store/audit-store.ts";
 import type { WardenStore } from "../store/warden-store.ts";
-import { listWords, mention } from "./action-text.ts";
 import type { WardenLookup } from "./ports.ts";
 
 /** A swap or a skip that was made: who has this month now, and whose later turn changed. */
@@ -24,7 +23,13 @@ export interface WardenChange {
   laterTurn: TurnChange | null;
 }
 
-export type WardenChangeResult = { ok: true; change: WardenChange } | { ok: false; text: string };
+/** Why a swap or skip was refused: no roster, not the warden or an admin, or the plan's problem. */
+export type WardenRefusal =
+  | { reason: "no-roster" }
+  | { reason: "not-allowed"; kind: "swap" | "skip"; warden: string; admins: readonly string[] }
+  | { reason: "already-warden" | "nobody-else"; kind: "swap" | "skip" };
+
+export type WardenChangeResult = { ok: true; change: WardenChange } | { ok: false; refusal: WardenRefusal };
 
 /**
  * The monthly cost warden with the roster from the config and the swaps and skips from the store.
@@ -66,18 +71,19 @@ export function createWardenRotation(deps: {
     const month = monthOf(atMs, zone);
     const warden = wardenOf(roster, current(), month);
     if (warden === null) {
-      return { ok: false, text: "There is no cost warden roster: add Slack user ids under `warden.roster`." };
+      return { ok: false, refusal: { reason: "no-roster" } };
     }
     if (actor !== warden && !config.slack.admins.includes(actor)) {
-      const admins = config.slack.admins.map(mention);
-      const orAdmin = admins.length > 0 ? ` or an admin (${listWords(admins, "or")})` : "";
-      return {
-        ok: false,
-        text: `Only this month's cost warden (${mention(warden)})${orAdmin} can ${kind} the turn.`,
-      };
+      return { ok: false, refusal: { reason: "not-allowed", kind, warden, admins: config.slack.admins } };
     }
     const planned = plan(month);
-    if (!planned.ok) return { ok: false, text: `Cannot ${kind}: ${planned.problem}.` };
+    if (!planned.ok) {
+      return {
+        ok: false,
+        refusal:
+          planned.problem === "no-roster" ? { reason: "no-roster" } : { reason: planned.problem, kind },
+      };
+    }
     store.save(planned.changes.map((change) => ({ ...change, reason: kind, actor, atMs })));
     overrides = null;
     const to = planned.changes[0]!.user;

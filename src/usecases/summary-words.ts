@@ -1,13 +1,20 @@
 import type { RenewalFlag } from "../checks/renewal.ts";
+import type { SummaryChart } from "../reports/summary-chart.ts";
+import type { CsvFile } from "../reports/summary-csv.ts";
 import type { SummaryModel } from "../reports/summary-model.ts";
+import type { Logger } from "../shared/logger.ts";
 import type { RenderedReply } from "./ports.ts";
 
 /** Turns the biweekly summary's facts into Slack messages (the bot's views implement it). */
 export interface SummaryWords {
   /** The summary message for the team channel. */
   summary(model: SummaryModel, options: SummaryMessageOptions): RenderedReply;
+  /** The chart of idle cost per day, drawn in the summary's language. */
+  chart(model: SummaryModel, options: { logger?: Pick<Logger, "warn"> }): SummaryChart;
+  /** The full tables as CSV files named `<stem>-….csv`, with headers in the summary's language. */
+  csv(model: SummaryModel, stem: string): CsvFile[];
   /** The block that says a summary was posted late: the bot was down, or Slack did not take it. */
-  lateNotice(dueMs: number, zone: string, why: "bot-down" | "slack"): unknown;
+  lateNotice(dueMs: number, why: "bot-down" | "slack"): unknown;
   /** The cost warden's DM about hosts not to renew. */
   renewal(flags: readonly RenewalFlag[], belowPct: number, warden: string | null): RenderedReply;
 }

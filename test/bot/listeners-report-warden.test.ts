@@ -72,7 +72,7 @@ describe("/gpu report and /gpu warden over the real Bolt app", { timeout: 120_00
       "Cost ledger, last 2 days: cost €67.20, idle cost €33.60, real usage rate 50 %",
     );
     assert.deepEqual(blockTexts(reply.ackPayload?.blocks as unknown[]), [
-      "*Cost ledger, last 2 days* (Sat 3 Jan 2026 – Sun 4 Jan 2026, Europe/Berlin)\n" +
+      "*Cost ledger, last 2 days* (Sat, Jan 3, 2026 – Sun, Jan 4, 2026, Europe/Berlin)\n" +
         "Cost *€67.20*, idle cost *€33.60* (50 % of it). Real usage rate *50 %*: 48.0 busy of 96.0 GPU-hours on; " +
         "0.0 GPU-hours without data. Energy 9.6 kWh.",
       "*Most idle cost*\n• *gpu-a*: €33.60 idle of €67.20, 50 % used",
@@ -229,15 +229,15 @@ describe("/gpu report and /gpu warden over the real Bolt app", { timeout: 120_00
     assert.equal(more.length, 0);
     assert.equal(
       checklist?.text,
-      "🧭 You are the cost warden for February 2026: 1 idle host(s) now, 1 pending reclaim decision(s), 1 host(s) without data.",
+      "🧭 You are the cost warden for February 2026: 1 idle host now, 1 pending reclaim decision, 1 host without data.",
     );
     assert.deepEqual(blockTexts(checklist?.blocks), [
       "🧭 You are the cost warden for February 2026",
       "This month the idle-machine escalations and reclaim decisions come to you. Your checklist:",
       "*1. Idle hosts now* (1)\n• *gpu-a* — idle since 08:45",
-      "*2. Pending reclaim decisions* (1)\n• *gpu-c* — pending since 12 Jan 10:00, 8 % mean utilisation; decide by Mon 10:00",
-      "*3. Top idle cost in January 2026*\n• *gpu-a* — €93.60 (144.0 idle GPU-hours)\nFleet idle cost: €93.60 over 3 day(s) in the ledger.",
-      "*4. Hosts with no data* (1)\n• *gpu-b* — no data since Sat 23:59 (gpu-b: ssh timed out after 20 s)",
+      "*2. Pending reclaim decisions* (1)\n• *gpu-c* — pending since Mon, Jan 12 10:00, 8 % mean utilisation; decide by Mon, Feb 2 10:00",
+      "*3. Top idle cost in January 2026*\n• *gpu-a* — €93.60 (144.0 idle GPU-hours)\nFleet idle cost: €93.60 over 3 days in the ledger.",
+      "*4. Hosts with no data* (1)\n• *gpu-b* — no data since Sat, Jan 31 23:59 (gpu-b: ssh timed out after 20 s)",
       "`/gpu status` for the fleet, `/gpu report 30d` for the ledger, `/gpu warden skip` if you are away. Times in Europe/Berlin.",
     ]);
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { createReaders } from "../../src/bot/readers.ts";
 import { botWords } from "../../src/bot/views/renderers.ts";
+import { translator } from "../../src/messages/translator.ts";
 import type { StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
 import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
 import { dayjs } from "../../src/shared/time.ts";
@@ -31,7 +32,8 @@ describe("reclaim workflow over the real Bolt app, the emulator and a SQLite fil
   let h: BotHarness;
   let deps: ReclaimDeps;
   let startMs: number;
-  const date = (ms: number) => dayjs(ms).tz("Europe/Berlin").format("ddd D MMM");
+  const date = (ms: number) =>
+    translator({ language: "en", timeZone: "Europe/Berlin", currency: "EUR" }).date(ms, "weekdayDay");
   const decisionTs = new Map<string, string>();
   /** The warden's decision DM about `host`, as shown now (edits applied). */
   const decision = (host: string): StoredMessage => {
@@ -203,7 +205,7 @@ describe("reclaim workflow over the real Bolt app, the emulator and a SQLite fil
     const board = await h.user.slashCommand({ user: EVE, text: "status" });
     assert.match(
       shown(board.ackPayload?.blocks as unknown[]),
-      /• \*gpu-g\*: lent to <@U0BOB>, project llm-eval by <@U0DAVE> on /,
+      /• \*gpu-g\*: lent to <@U0BOB> \(project llm-eval\) by <@U0DAVE> on /,
     );
   });
 

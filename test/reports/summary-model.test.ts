@@ -1,10 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { renderSummaryMessage } from "../../src/bot/views/summary-message.ts";
+import { translator } from "../../src/messages/translator.ts";
 import { hourRowsOf } from "../../src/reports/hour-rows.ts";
 import { buildSummaryModel } from "../../src/reports/summary-model.ts";
 import type { GpuHourRollup, HostRecord } from "../../src/store/metrics-types.ts";
 import { summaryPeriod } from "../../src/usecases/build-summary.ts";
+
+const EN = translator({ language: "en", timeZone: "Europe/Berlin", currency: "EUR" });
 
 const ZONE = "Europe/Berlin";
 /** Monday 16 March 2026, 10:00 in Berlin. */
@@ -95,12 +98,12 @@ describe("the summary model with hosts that have no price", () => {
     assert.deepEqual(model.coverage, { fromMs: SLOT - 3 * DAY, untilMs: SLOT, readShare: 1 });
 
     const text = JSON.stringify(
-      renderSummaryMessage(model, { teamName: "ml", lateSinceMs: null, filesAttached: true }).blocks,
+      renderSummaryMessage(EN, model, { teamName: "ml", lateSinceMs: null, filesAttached: true }).blocks,
     );
     assert.match(text, /\(24 GPUs without a price left out\)/);
     assert.match(
       text,
-      /\*Data\*\\n3 of 14 days \(Fri 13 Mar 10:00 – Mon 16 Mar 10:00\); readings for 100 % of GPU time, 0 h without/,
+      /\*Data\*\\n3 of 14 days \(Fri, Mar 13 10:00 – Mon, Mar 16 10:00\); readings for 100 % of GPU time, 0 h without/,
     );
   });
 });

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { HOURS_PER_MONTH } from "../../src/checks/cost-model.ts";
+import { translator } from "../../src/messages/translator.ts";
 import { renderSummaryChart } from "../../src/reports/summary-chart.ts";
 import { summaryCsvFiles } from "../../src/reports/summary-csv.ts";
 import type { SummaryModel } from "../../src/reports/summary-model.ts";
@@ -21,6 +22,8 @@ import { buildSummary, type SummaryDeps, summaryPeriod } from "../../src/usecase
 import { decodePng } from "../helpers/png.ts";
 import { type HistorySeries, type RunningPrometheus, startPrometheus } from "../helpers/prometheus.ts";
 import { down, host, LedgerRig } from "./ledger-rig.ts";
+
+const EN = translator({ language: "en", timeZone: "Europe/Berlin", currency: "EUR" });
 
 const H = 3_600_000;
 const DAY = 24 * H;
@@ -641,7 +644,7 @@ describe("biweekly summary from a real SQLite history and a real Prometheus", ()
       if (host.idleCost !== null)
         close(sum(host.dailyIdleCost), host.idleCost, `${host.host}: idle cost by day`);
     }
-    const files = summaryCsvFiles(model, "gpu-summary");
+    const files = summaryCsvFiles(EN, model, "gpu-summary");
     assert.deepEqual(
       files.map((f) => [f.filename, f.content.trimEnd().split("\r\n").length]),
       [

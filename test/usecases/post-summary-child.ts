@@ -4,7 +4,8 @@
  * on the command line. `crash-after-compute` stops once the summary is computed and rendered, just
  * before it is queued, and waits to be killed (SIGKILL); `run` delivers the outbox and exits.
  *
- * argv: <db path> <Slack API URL> <bot token> <now ms> <run | crash-after-compute>
+ * argv: <db path> <Slack API URL> <bot token> <now ms> <run | crash-after-compute> [zh: the team reads
+ * zh-CN and pays in CNY]
  */
 import { writeSync } from "node:fs";
 import { createOutboxClient, createOutboxWorker } from "../../src/bot/outbox-worker.ts";
@@ -24,11 +25,13 @@ import { ROLLED_UP_TO_KEY } from "../../src/store/rollup.ts";
 import { createSummaryStore } from "../../src/store/summary-store.ts";
 import { CAROL, CONFIG, STEP_MS } from "./summary-fixture.ts";
 
-const [dbPath, apiUrl, botToken, nowText, mode] = process.argv.slice(2);
+const [dbPath, apiUrl, botToken, nowText, mode, language] = process.argv.slice(2);
 if (dbPath === undefined || apiUrl === undefined || botToken === undefined || nowText === undefined) {
   throw new Error("usage: post-summary-child <db> <api url> <bot token> <now ms> <mode>");
 }
-const config = configSchema.parse(CONFIG);
+const config = configSchema.parse(
+  language === "zh" ? { ...CONFIG, team: { ...CONFIG.team, language: "zh-CN", currency: "CNY" } } : CONFIG,
+);
 const clock = new ManualClock(Number(nowText));
 const db = openDatabase(dbPath);
 const state = createBotStateStore(db);

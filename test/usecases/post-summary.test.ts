@@ -7,6 +7,7 @@ import { after, before, describe, it } from "node:test";
 import { createOutboxClient, createOutboxWorker } from "../../src/bot/outbox-worker.ts";
 import { renderSummaryMessage } from "../../src/bot/views/summary-message.ts";
 import type { ContainerGroupUsage } from "../../src/checks/rightsizing.ts";
+import { translator } from "../../src/messages/translator.ts";
 import {
   type SlackEmulator,
   startSlackEmulator,
@@ -34,6 +35,8 @@ import {
   STEP_MS,
   ZONE,
 } from "./summary-fixture.ts";
+
+const EN = translator({ language: "en", timeZone: "Europe/Berlin", currency: "EUR" });
 
 const child = join(import.meta.dirname, "post-summary-child.ts");
 const dir = mkdtempSync(join(tmpdir(), "gw-post-summary-"));
@@ -108,7 +111,7 @@ describe("the biweekly summary is posted exactly once per period, with its chart
     );
     assert.ok(message!.blocks.length > 5 && message!.blocks.length <= 50);
     const text = blockText(message!.blocks);
-    assert.match(text, /GPU summary for ml-infra: 2 Mar – 16 Mar 2026/);
+    assert.match(text, /GPU summary for ml-infra: Mar 2 – Mar 16, 2026/);
     assert.doesNotMatch(text, /Posted late/);
     assert.match(text, /cloud-b: 4 % this period, 4 % the one before/, "do not renew");
 
@@ -144,8 +147,8 @@ describe("the biweekly summary is posted exactly once per period, with its chart
     const posted = summaries();
     assert.equal(posted.length, 2);
     const text = blockText(posted[1]!.blocks);
-    assert.match(text, /GPU summary for ml-infra: 16 Mar – 30 Mar 2026/);
-    assert.match(text, /Posted late: this summary was due Mon 30 Mar 10:00 while the bot was down/);
+    assert.match(text, /GPU summary for ml-infra: Mar 16 – Mar 30, 2026/);
+    assert.match(text, /Posted late: this summary was due Mon, Mar 30 10:00 while the bot was down/);
     assert.equal(slack.dms(CAROL).length, 2, "one do-not-renew DM per period");
   });
 });
@@ -245,7 +248,7 @@ describe("a large fleet's summary still fits Slack's limits", () => {
       })),
       renewalBelowPct: 60,
     });
-    const message = renderSummaryMessage(model, {
+    const message = renderSummaryMessage(EN, model, {
       teamName: "a very large team",
       lateSinceMs: P0,
       filesAttached: true,

@@ -1,7 +1,7 @@
-import { dayjs } from "../../shared/time.ts";
+import type { Translator } from "../../messages/translator.ts";
 import type { HostLend, ReclaimCase } from "../../store/reclaim-store.ts";
 import { escapeMrkdwn, mention } from "./alert-format.ts";
-import { reclaimStatusWords } from "./reclaim-messages.ts";
+import { lentTo, reclaimStatusWords } from "./reclaim-messages.ts";
 import { LIMITS, type Reply, section } from "./reply-message.ts";
 
 /** What `/gpu status` shows of the reclaim workflow. */
@@ -18,24 +18,20 @@ export interface ReclaimStatus {
  * decision, the latest decision of one host, and hosts lent out. Unchanged when there is nothing to
  * say or no room left (50 blocks).
  */
-export function withReclaimStatus(reply: Reply, status: ReclaimStatus): Reply {
+export function withReclaimStatus(tr: Translator, reply: Reply, status: ReclaimStatus): Reply {
   const lines = [
-    ...status.cases.map(
-      (entry) => `• *${escapeMrkdwn(entry.host)}*: ${reclaimStatusWords(entry, status.timezone)}`,
-    ),
-    ...status.lends.map((lend) => `• *${escapeMrkdwn(lend.host)}*: ${lendWords(lend, status.timezone)}`),
+    ...status.cases.map((entry) => `• *${escapeMrkdwn(entry.host)}*: ${reclaimStatusWords(tr, entry)}`),
+    ...status.lends.map((lend) => `• *${escapeMrkdwn(lend.host)}*: ${lendWords(tr, lend)}`),
   ];
   const blocks = reply.blocks ?? [];
   if (lines.length === 0 || blocks.length >= LIMITS.blocksPerMessage) return reply;
-  return { ...reply, blocks: [...blocks, section(`*Reclaim*\n${lines.join("\n")}`)] };
+  return { ...reply, blocks: [...blocks, section(`*${tr.t("reclaim.status.title")}*\n${lines.join("\n")}`)] };
 }
 
-function lendWords(lend: HostLend, zone: string): string {
-  const to = [
-    lend.owner === null ? null : mention(lend.owner),
-    lend.project === null ? null : `project ${escapeMrkdwn(lend.project)}`,
-  ]
-    .filter((part) => part !== null)
-    .join(", ");
-  return `lent to ${to} by ${mention(lend.byUser)} on ${dayjs(lend.sinceMs).tz(zone).format("ddd D MMM")}`;
+function lendWords(tr: Translator, lend: HostLend): string {
+  return tr.t("reclaim.status.lent", {
+    to: lentTo(tr, lend.owner, lend.project),
+    actor: mention(lend.byUser),
+    day: tr.t("summary.day", { at: lend.sinceMs }),
+  });
 }

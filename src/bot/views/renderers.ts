@@ -1,3 +1,5 @@
+import { renderSummaryChart } from "../../reports/summary-chart.ts";
+import { summaryCsvFiles } from "../../reports/summary-csv.ts";
 import { GPU_COMMAND } from "../../shared/gpu-command.ts";
 import type { AlertWords } from "../../usecases/alert-words.ts";
 import type { ClaimWords } from "../../usecases/claim-words.ts";
@@ -16,8 +18,9 @@ import { preemptAskDm, preemptReleasedDm, preemptVoidDm, preemptWaitingDm } from
 import { queueGrantDm, queueLapsedDm } from "./queue-messages.ts";
 import {
   reclaimClearedMessage,
-  reclaimDecidedMessage,
   reclaimDecisionMessage,
+  reclaimDecisionPost,
+  reclaimLentDm,
   reclaimPendingMessage,
   renewalMessage,
 } from "./reclaim-messages.ts";
@@ -41,6 +44,9 @@ export interface BotWords {
  * build them once and pass them in.
  */
 export function botWords(readers: Readers): BotWords {
+  /** The warden reads a DM in their language; without a warden it goes to the channel. */
+  const forWarden = (warden: string | null) => (warden === null ? readers.channel : readers.person(warden));
+
   /** The alert use-cases' messages (idle alerts, no-data notices, suspect readings, stop doubts). */
   const alertWords: AlertWords = {
     idle: idleAlertMessage,
@@ -55,24 +61,28 @@ export function botWords(readers: Readers): BotWords {
 
   /** The biweekly summary's messages. */
   const summaryWords: SummaryWords = {
-    summary: renderSummaryMessage,
-    lateNotice: summaryLateNotice,
-    renewal: renewalMessage,
+    summary: (model, options) => renderSummaryMessage(readers.channel, model, options),
+    chart: (model, options) => renderSummaryChart(model, { ...options, language: readers.channel.language }),
+    csv: (model, stem) => summaryCsvFiles(readers.channel, model, stem),
+    lateNotice: (dueMs, why) => summaryLateNotice(readers.channel, dueMs, why),
+    renewal: (flags, belowPct, warden) => renewalMessage(forWarden(warden), flags, belowPct, warden),
   };
 
   /** The reclaim review's and decisions' messages. */
   const reclaimWords: ReclaimWords = {
-    pending: reclaimPendingMessage,
-    cleared: reclaimClearedMessage,
-    decision: reclaimDecisionMessage,
-    decided: reclaimDecidedMessage,
+    pending: (entry, ctx) => reclaimPendingMessage(forWarden(ctx.warden), entry, ctx),
+    cleared: (entry, dayStartMs, dayMeanPct, ctx) =>
+      reclaimClearedMessage(forWarden(ctx.warden), entry, dayStartMs, dayMeanPct, ctx),
+    decision: (entry, ctx) => reclaimDecisionMessage(forWarden(ctx.warden), entry, ctx),
+    decisionPost: (entry) => reclaimDecisionPost(readers.channel, entry),
+    lentDm: (facts) => reclaimLentDm(readers.person(facts.owner), facts),
   };
 
   /** The cost warden announcements. */
   const wardenWords: WardenWords = {
-    announcement: wardenAnnouncement,
-    checklist: wardenChecklistMessage,
-    change: wardenChangeAnnouncement,
+    announcement: (facts) => wardenAnnouncement(readers.channel, facts),
+    checklist: (checklist) => wardenChecklistMessage(readers.person(checklist.warden), checklist),
+    change: (change, actor) => wardenChangeAnnouncement(readers.channel, change, actor),
   };
 
   /** The claim DMs and the App Home, each in its reader's language; thread posts in the channel's. */

@@ -1,11 +1,12 @@
 import type { types } from "@slack/bolt";
+import type { Translator } from "../../messages/translator.ts";
 import type { SuspectSpan } from "../../reports/suspect-spans.ts";
 import { slotLabel } from "../../shared/gpu-slot.ts";
-import { dayjs } from "../../shared/time.ts";
 import type { LedgerReport } from "../../usecases/ledger-report.ts";
 import { percent } from "../../usecases/ledger-table.ts";
-import { escapeMrkdwn, formatMoney } from "./alert-format.ts";
+import { escapeMrkdwn } from "./alert-format.ts";
 import { context, type Reply, section } from "./reply-message.ts";
+import { monthName } from "./warden-messages.ts";
 
 const TOP_HOSTS = 5;
 
@@ -15,72 +16,121 @@ const TOP_HOSTS = 5;
  * in the CSV, which `csvTo` says where to find.
  */
 export function ledgerReportReply(
+  tr: Translator,
   report: LedgerReport,
   days: number,
   csvTo: "dm" | null,
   suspect: readonly SuspectSpan[] = [],
 ): Reply {
-  const title = `*Cost ledger, last ${days} day${days === 1 ? "" : "s"}*`;
+  const title = `*${tr.t("report.title", { days })}*`;
   if (report.fromDay === null || report.toDay === null) {
     const text =
       report.ledger === null
-        ? `${title}: no complete day in the ledger yet. It is written from the hourly rollups once a ` +
-          `day (in ${report.timezone}) is over.`
-        : `${title}: no ledger day in that range. The ledger has ${dayText(report.ledger.first)} – ` +
-          `${dayText(report.ledger.last)}.`;
+        ? tr.t("report.empty", { title, zone: report.timezone })
+        : tr.t("report.outOfRange", {
+            title,
+            first: dayText(tr, report.ledger.first),
+            last: dayText(tr, report.ledger.last),
+          });
     return { text, blocks: [section(text)] };
   }
-  const money = (amount: number | null) => (amount === null ? "—" : formatMoney(amount, report.currency));
+  const money = (amount: number | null) => (amount === null ? "—" : tr.money(amount));
   const { total } = report;
-  const idleShare =
+  const range = tr.t("report.range", {
+    from: dayText(tr, report.fromDay),
+    to: dayText(tr, report.toDay),
+    zone: escapeMrkdwn(report.timezone),
+  });
+  const facts = {
+    cost: `*${money(total.cost)}*`,
+    idleCost: `*${money(total.idleCost)}*`,
+    rate: `*${percent(total.usageRate)}*`,
+    busy: total.busyGpuHours.toFixed(1),
+    on: (total.busyGpuHours + total.idleGpuHours).toFixed(1),
+    unknown: total.unknownGpuHours.toFixed(1),
+  };
+  const share =
     total.cost !== null && total.idleCost !== null && total.cost > 0
-      ? ` (${Math.round((total.idleCost / total.cost) * 100)} % of it)`
-      : "";
-  const range = `${dayText(report.fromDay)} – ${dayText(report.toDay)}, ${escapeMrkdwn(report.timezone)}`;
+      ? `${Math.round((total.idleCost / total.cost) * 100)} %`
+      : null;
   const overview =
     `${title} (${range})\n` +
-    `Cost *${money(total.cost)}*, idle cost *${money(total.idleCost)}*${idleShare}. ` +
-    `Real usage rate *${percent(total.usageRate)}*: ${total.busyGpuHours.toFixed(1)} busy of ` +
-    `${(total.busyGpuHours + total.idleGpuHours).toFixed(1)} GPU-hours on; ` +
-    `${total.unknownGpuHours.toFixed(1)} GPU-hours without data.` +
-    (total.energyKWh === null ? "" : ` Energy ${total.energyKWh.toFixed(1)} kWh.`);
+    (share === null ? tr.t("report.overview", facts) : tr.t("report.overviewShare", { ...facts, share })) +
+    (total.energyKWh === null ? "" : ` ${tr.t("report.energy", { kwh: total.energyKWh.toFixed(1) })}`);
   const top = report.hosts
     .filter((host) => (host.idleCost ?? 0) > 0)
     .slice(0, TOP_HOSTS)
     .map(
       (host) =>
-        `• *${escapeMrkdwn(host.host)}*: ${money(host.idleCost)} idle of ${money(host.cost)}, ` +
-        `${percent(host.usageRate)} used`,
+        `• ${tr.t("report.top.line", {
+          host: `*${escapeMrkdwn(host.host)}*`,
+          idleCost: money(host.idleCost),
+          cost: money(host.cost),
+          rate: percent(host.usageRate),
+        })}`,
     );
   const months = report.months.map(
     (month) =>
-      `• ${dayjs(`${month.month}-01T00:00:00Z`).utc().format("MMMM YYYY")}: ${percent(month.usageRate)} ` +
-      `(${month.busyGpuHours.toFixed(1)} of ${(month.busyGpuHours + month.idleGpuHours).toFixed(1)} GPU-hours on)`,
+      `• ${tr.t("report.months.line", {
+        month: monthName(tr, month.month),
+        rate: percent(month.usageRate),
+        busy: month.busyGpuHours.toFixed(1),
+        on: (month.busyGpuHours + month.idleGpuHours).toFixed(1),
+      })}`,
   );
   const blocks: types.KnownBlock[] = [section(overview)];
-  if (top.length > 0) blocks.push(section(`*Most idle cost*\n${top.join("\n")}`));
-  if (months.length > 0) blocks.push(section(`*Real usage rate by month*\n${months.join("\n")}`));
-  const notes: string[] = [];
-  if (report.toDay < report.requested.toDay) notes.push(`The ledger ends ${dayText(report.toDay)}.`);
-  if (report.fromDay > report.requested.fromDay) notes.push(`It starts ${dayText(report.fromDay)}.`);
-  if (total.unpricedDays > 0) {
-    notes.push("Hosts without `cost_per_hour` or `purchase_price` have no cost (—).");
-  }
-  if (suspect.length > 0) {
-    const spans = suspect
-      .slice(0, 3)
-      .map((span) => `${escapeMrkdwn(span.host)} GPU ${slotLabel(span.gpu)} ${span.hours.toFixed(1)} h`);
-    if (suspect.length > 3) spans.push(`${suspect.length - 3} more`);
-    notes.push(
-      `❔ Suspect readings (100 % with no memory at idle power, a known driver fault) are counted busy here: ${spans.join(", ")}.`,
-    );
-  }
-  if (csvTo === "dm") notes.push("The CSV with every host and day comes to you as a DM.");
+  if (top.length > 0) blocks.push(section(`*${tr.t("report.top.title")}*\n${top.join("\n")}`));
+  if (months.length > 0) blocks.push(section(`*${tr.t("report.months.title")}*\n${months.join("\n")}`));
+  const notes = reportNotes(tr, report, report.fromDay, report.toDay, suspect);
+  if (csvTo === "dm") notes.push(tr.t("report.note.csvDm"));
   if (notes.length > 0) blocks.push(context(notes.join(" ")));
-  const text =
-    `Cost ledger, last ${days} days: cost ${money(total.cost)}, idle cost ${money(total.idleCost)}, ` +
-    `real usage rate ${percent(total.usageRate)}`;
+  const text = tr.t("report.text", {
+    days,
+    cost: money(total.cost),
+    idleCost: money(total.idleCost),
+    rate: percent(total.usageRate),
+  });
   return { text, blocks };
+}
+
+function reportNotes(
+  tr: Translator,
+  report: LedgerReport,
+  fromDay: string,
+  toDay: string,
+  suspect: readonly SuspectSpan[],
+): string[] {
+  const notes: string[] = [];
+  if (toDay < report.requested.toDay) notes.push(tr.t("report.note.ends", { day: dayText(tr, toDay) }));
+  if (fromDay > report.requested.fromDay)
+    notes.push(tr.t("report.note.starts", { day: dayText(tr, fromDay) }));
+  if (report.total.unpricedDays > 0) notes.push(tr.t("report.note.unpriced"));
+  if (suspect.length > 0) {
+    const spans = suspect.slice(0, 3).map((span) =>
+      tr.t("report.note.suspectSpan", {
+        host: escapeMrkdwn(span.host),
+        gpu: slotLabel(span.gpu),
+        hours: span.hours.toFixed(1),
+      }),
+    );
+    if (suspect.length > 3) spans.push(tr.t("report.note.suspectMore", { count: suspect.length - 3 }));
+    notes.push(tr.t("report.note.suspect", { spans: spans.join(", ") }));
+  }
+  return notes;
+}
+
+/** The title of the report's CSV file. */
+export function ledgerCsvTitle(
+  tr: Translator,
+  report: Pick<LedgerReport, "timezone" | "currency">,
+  range: { fromDay: string; toDay: string },
+): string {
+  return tr.t("report.csv.title", {
+    from: range.fromDay,
+    to: range.toDay,
+    zone: report.timezone,
+    currency: report.currency,
+  });
 }
 
 /** The file name of the report's CSV. */
@@ -88,6 +138,7 @@ export function ledgerCsvName(report: Pick<LedgerReport, "fromDay" | "toDay">): 
   return `gpu-cost-ledger_${report.fromDay}_${report.toDay}.csv`;
 }
 
-function dayText(day: string): string {
-  return dayjs(`${day}T00:00:00Z`).utc().format("ddd D MMM YYYY");
+/** `Thu, Mar 5, 2026` of the local day `2026-03-05` (noon UTC names the same day in every zone within ±12 h). */
+function dayText(tr: Translator, day: string): string {
+  return tr.t("report.day", { at: Date.parse(`${day}T12:00:00Z`), year: day.slice(0, 4) });
 }

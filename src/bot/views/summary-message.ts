@@ -1,15 +1,9 @@
 import type { types } from "@slack/bolt";
 import type { RightsizingAdvice } from "../../checks/rightsizing.ts";
-import {
-  formatHours,
-  formatMoney,
-  formatPct,
-  formatPctChange,
-  formatRelativeChange,
-} from "../../reports/summary-format.ts";
+import type { Translator } from "../../messages/translator.ts";
+import { formatPct, formatRelativeChange, hoursIn, pctChangeIn } from "../../reports/summary-format.ts";
 import type { SummaryModel } from "../../reports/summary-model.ts";
 import { slotLabel } from "../../shared/gpu-slot.ts";
-import { dayjs } from "../../shared/time.ts";
 import type { SummaryMessageOptions } from "../../usecases/summary-words.ts";
 import { escapeMrkdwn, formatGiB } from "./alert-format.ts";
 import { context, LIMITS, type Reply, section } from "./reply-message.ts";
@@ -31,163 +25,218 @@ const SHORT_BUDGET = 1_100;
  * long tables are the attached CSVs. Only `section`, `context` and `divider` blocks, which
  * `files.completeUploadExternal` accepts. Pure.
  */
-export function renderSummaryMessage(model: SummaryModel, options: SummaryMessageOptions): Reply {
-  const zone = model.timezone;
+export function renderSummaryMessage(
+  tr: Translator,
+  model: SummaryModel,
+  options: SummaryMessageOptions,
+): Reply {
   const maxRows = options.maxRows ?? 10;
-  const money = (amount: number) => formatMoney(amount, model.currency);
-  const moneyOrUnknown = (amount: number | null) => (amount === null ? "no price" : money(amount));
-  const date = (ms: number) => dayjs(ms).tz(zone).format("ddd D MMM");
-  const when = (ms: number) => dayjs(ms).tz(zone).format("ddd D MMM HH:mm");
-  const period = `${dayjs(model.period.fromMs).tz(zone).format("D MMM")} – ${dayjs(model.period.toMs).tz(zone).format("D MMM YYYY")}`;
-  const more = (left: number) => `…and ${left} more in the CSV`;
+  const money = (amount: number) => tr.money(amount);
+  const moneyOrUnknown = (amount: number | null) =>
+    amount === null ? tr.t("summary.noPrice") : money(amount);
+  const hours = (h: number) => hoursIn(tr, h);
+  const pct = (p: number | null) => formatPct(p);
+  const date = (ms: number) => tr.t("summary.day", { at: ms });
+  const when = (ms: number) => tr.t("summary.when", { at: ms });
+  const period = tr.t("common.period", { from: model.period.fromMs, to: model.period.toMs });
+  const more = (left: number) => tr.t("summary.more", { count: left });
+  const withChange = (value: string, change: string) => tr.t("summary.valueChange", { value, change });
   const { fleet, previousFleet } = model;
   const names = options.names ?? new Map<string, string>();
   const person = (user: string) => escapeMrkdwn(names.get(user) ?? user);
+  const heading = (title: string, note: string) => tr.t("summary.heading", { title: `*${title}*`, note });
 
   const blocks: types.KnownBlock[] = [];
-  blocks.push(section(`*GPU summary for ${escapeMrkdwn(options.teamName)}: ${period}*`));
-  if (options.lateSinceMs !== null) blocks.push(summaryLateNotice(options.lateSinceMs, zone, "bot-down"));
-  const unpriced = fleet.unpricedGpus > 0 ? ` (${fleet.unpricedGpus} GPUs without a price left out)` : "";
+  blocks.push(section(`*${tr.t("summary.title", { team: escapeMrkdwn(options.teamName), period })}*`));
+  if (options.lateSinceMs !== null) blocks.push(summaryLateNotice(tr, options.lateSinceMs, "bot-down"));
+  const unpriced =
+    fleet.unpricedGpus > 0 ? ` ${tr.t("summary.unpriced", { count: fleet.unpricedGpus })}` : "";
+  const previousOf = (value: number) => (previousFleet.gpus > 0 ? value : null);
   blocks.push({
     type: "section",
     fields: [
       field(
-        "Mean GPU utilisation",
-        `${formatPct(fleet.utilMeanPct)} (${formatPctChange(fleet.utilMeanPct, previousFleet.utilMeanPct)})`,
+        tr.t("summary.field.util"),
+        withChange(pct(fleet.utilMeanPct), pctChangeIn(tr, fleet.utilMeanPct, previousFleet.utilMeanPct)),
       ),
       field(
-        "Idle GPU-hours",
-        `${formatHours(fleet.idleGpuHours)} (${formatRelativeChange(fleet.idleGpuHours, previousFleet.gpus > 0 ? previousFleet.idleGpuHours : null)})`,
+        tr.t("summary.field.idleHours"),
+        withChange(
+          hours(fleet.idleGpuHours),
+          formatRelativeChange(fleet.idleGpuHours, previousOf(previousFleet.idleGpuHours)),
+        ),
       ),
       field(
-        "Idle cost",
-        `${money(fleet.idleCost)} (${formatRelativeChange(fleet.idleCost, previousFleet.gpus > 0 ? previousFleet.idleCost : null)})${unpriced}`,
+        tr.t("summary.field.idleCost"),
+        withChange(
+          money(fleet.idleCost),
+          formatRelativeChange(fleet.idleCost, previousOf(previousFleet.idleCost)),
+        ) + unpriced,
       ),
       field(
-        "Saved by stops",
-        `${money(model.savedCost)} (${model.stops.length} ${model.stops.length === 1 ? "stop" : "stops"})`,
+        tr.t("summary.field.saved"),
+        tr.t("summary.savedValue", { saved: money(model.savedCost), count: model.stops.length }),
       ),
-      field("Hosts · GPUs", `${fleet.hosts} · ${fleet.gpus}`),
-      field("Data", coverageText(model, when)),
+      field(tr.t("summary.field.hostsGpus"), `${fleet.hosts} · ${fleet.gpus}`),
+      field(tr.t("summary.field.data"), coverageText(tr, model, when)),
     ],
   });
   blocks.push({ type: "divider" });
 
   const hostLines = model.hosts.map(
     (h) =>
-      `• *${escapeMrkdwn(h.host)}* ${formatPct(h.utilMeanPct)} (${formatPctChange(h.utilMeanPct, h.previousUtilMeanPct)}), ` +
-      `idle ${formatHours(h.idleGpuHours)} of GPU time, ${moneyOrUnknown(h.idleCost)}`,
+      `• ${tr.t("summary.hosts.line", {
+        host: `*${escapeMrkdwn(h.host)}*`,
+        util: pct(h.utilMeanPct),
+        change: pctChangeIn(tr, h.utilMeanPct, h.previousUtilMeanPct),
+        hours: hours(h.idleGpuHours),
+        cost: moneyOrUnknown(h.idleCost),
+      })}`,
   );
   blocks.push(
     section(
-      `*Hosts by idle cost* (mean utilisation, change, idle time, idle cost)\n${rows(hostLines, maxRows, more)}`,
+      `${heading(tr.t("summary.hosts.title"), tr.t("summary.hosts.columns"))}\n${rows(hostLines, maxRows, more)}`,
     ),
   );
 
   if (model.people.length > 0) {
     const personLines = model.people.map((p) => {
-      const busyShare =
-        p.claimedGpuHours > 0 ? ` (${formatPct((100 * p.busyGpuHours) / p.claimedGpuHours)} busy)` : "";
+      const common = {
+        claimed: hours(p.claimedGpuHours),
+        busy: hours(p.busyGpuHours),
+        cost: moneyOrUnknown(p.idleCost),
+      };
       const claims =
-        p.claims > 0
-          ? `claimed ${formatHours(p.claimedGpuHours)}, busy ${formatHours(p.busyGpuHours)}${busyShare}, idle cost ${moneyOrUnknown(p.idleCost)}`
-          : "no claims";
+        p.claims === 0
+          ? tr.t("summary.person.noClaims")
+          : p.claimedGpuHours > 0
+            ? tr.t("summary.person.claimsShare", {
+                ...common,
+                share: pct((100 * p.busyGpuHours) / p.claimedGpuHours),
+              })
+            : tr.t("summary.person.claims", common);
       const acts = [
-        p.stops > 0 ? `${p.stops} ${p.stops === 1 ? "stop" : "stops"} saving ${money(p.savedCost)}` : null,
-        p.keeps > 0 ? `${p.keeps} ${p.keeps === 1 ? "keep" : "keeps"}` : null,
+        p.stops > 0 ? tr.t("summary.person.stops", { count: p.stops, saved: money(p.savedCost) }) : null,
+        p.keeps > 0 ? tr.t("summary.person.keeps", { count: p.keeps }) : null,
       ].filter((part) => part !== null);
-      return `• ${person(p.user)}: ${claims}${acts.length > 0 ? `; ${acts.join(", ")}` : ""}`;
+      return `• ${
+        acts.length > 0
+          ? tr.t("summary.person.lineActs", { person: person(p.user), claims, acts: acts.join(", ") })
+          : tr.t("summary.person.line", { person: person(p.user), claims })
+      }`;
     });
-    blocks.push(section(`*People* (GPU time claimed vs busy)\n${rows(personLines, maxRows, more)}`));
+    blocks.push(
+      section(
+        `${heading(tr.t("summary.people.title"), tr.t("summary.people.columns"))}\n${rows(personLines, maxRows, more)}`,
+      ),
+    );
   }
 
-  const actionLines = [
-    ...model.stops.map(
-      (s) =>
-        `• ${escapeMrkdwn(s.host)} stopped by ${person(s.actor)} ${when(s.atMs)}${s.forced ? " (forced)" : ""}: ` +
-        `${s.nextUseMs === null ? "not used again" : `next used ${when(s.nextUseMs)}`}, ` +
-        `off ${formatHours(s.offHours)}, saved ${moneyOrUnknown(s.savedCost)}`,
-    ),
-  ];
+  const actionLines = model.stops.map(
+    (s) =>
+      `• ${tr.t(s.forced ? "summary.stop.lineForced" : "summary.stop.line", {
+        host: escapeMrkdwn(s.host),
+        person: person(s.actor),
+        at: when(s.atMs),
+        next:
+          s.nextUseMs === null
+            ? tr.t("summary.stop.notUsed")
+            : tr.t("summary.stop.nextUsed", { at: when(s.nextUseMs) }),
+        hours: hours(s.offHours),
+        saved: moneyOrUnknown(s.savedCost),
+      })}`,
+  );
   const keptHours = model.keeps.reduce((sum, k) => sum + k.keptHours, 0);
   const keepLine =
     model.keeps.length === 0
-      ? "No snoozes."
-      : `Snoozes: ${model.keeps.length} ${model.keeps.length === 1 ? "keep" : "keeps"}, ${formatHours(keptHours)} kept in all.`;
+      ? tr.t("summary.keeps.none")
+      : tr.t("summary.keeps.some", { count: model.keeps.length, hours: hours(keptHours) });
   blocks.push(
     section(
-      `*Stops and snoozes*\n${actionLines.length === 0 ? "No stops." : rows(actionLines, maxRows, more)}\n${keepLine}`,
+      `*${tr.t("summary.stops.title")}*\n${actionLines.length === 0 ? tr.t("summary.stops.none") : rows(actionLines, maxRows, more)}\n${keepLine}`,
     ),
   );
 
   blocks.push(
-    section(`*Containers* (requests vs use over the period)\n${containerText(model, maxRows, more)}`),
+    section(
+      `${heading(tr.t("summary.containers.title"), tr.t("summary.containers.columns"))}\n${containerText(tr, model, maxRows, more)}`,
+    ),
   );
 
-  const reclaimLines = model.reclaim.map((r) =>
-    r.state === "pending"
-      ? `• ${escapeMrkdwn(r.host)}: pending reclaim since ${date(r.sinceMs)} (30-day mean ${formatPct(r.windowMeanPct)}), decision due ${date(r.untilMs)}`
-      : `• ${escapeMrkdwn(r.host)}: waiting for the cost warden's decision since ${date(r.untilMs)}`,
+  const reclaimLines = model.reclaim.map(
+    (r) =>
+      `• ${
+        r.state === "pending"
+          ? tr.t("summary.reclaim.pending", {
+              host: escapeMrkdwn(r.host),
+              since: date(r.sinceMs),
+              mean: pct(r.windowMeanPct),
+              due: date(r.untilMs),
+            })
+          : tr.t("summary.reclaim.due", { host: escapeMrkdwn(r.host), since: date(r.untilMs) })
+      }`,
   );
   const renewLines = model.doNotRenew.map(
     (f) =>
-      `• ${escapeMrkdwn(f.host)}: ${formatPct(f.currentUtilPct)} this period, ${formatPct(f.previousUtilPct)} the one before`,
+      `• ${tr.t("summary.renew.line", {
+        host: escapeMrkdwn(f.host),
+        current: pct(f.currentUtilPct),
+        previous: pct(f.previousUtilPct),
+      })}`,
   );
   blocks.push(
     section(
-      `*Reclaim*\n${reclaimLines.length === 0 ? "No host is pending reclaim." : rows(reclaimLines, maxRows, more, SHORT_BUDGET)}\n` +
-        `*Do not renew* (rented or cloud, under ${formatPct(model.renewalBelowPct)} two periods running)\n` +
-        `${renewLines.length === 0 ? "None." : rows(renewLines, maxRows, more, SHORT_BUDGET)}`,
+      `*${tr.t("summary.reclaim.title")}*\n${reclaimLines.length === 0 ? tr.t("summary.reclaim.none") : rows(reclaimLines, maxRows, more, SHORT_BUDGET)}\n` +
+        `${heading(tr.t("summary.renew.title"), tr.t("summary.renew.columns", { pct: pct(model.renewalBelowPct) }))}\n` +
+        `${renewLines.length === 0 ? tr.t("summary.renew.none") : rows(renewLines, maxRows, more, SHORT_BUDGET)}`,
     ),
   );
 
   const suspect = model.suspect ?? [];
   if (suspect.length > 0) {
-    const spans = suspect
-      .slice(0, 5)
-      .map(
-        (span) =>
-          `${escapeMrkdwn(span.host)} GPU ${slotLabel(span.gpu)} ${formatHours(span.hours)}${span.ongoing ? " (ongoing)" : ""}`,
-      );
-    if (suspect.length > 5) spans.push(`${suspect.length - 5} more`);
-    blocks.push(
-      context(
-        `❔ Suspect readings (100 % with no memory at idle power, a known driver fault): ${spans.join(", ")}. ` +
-          "These hours count as busy in the figures above, though the GPUs were probably idle.",
-      ),
+    const spans = suspect.slice(0, 5).map((span) =>
+      tr.t(span.ongoing ? "summary.suspect.spanOngoing" : "summary.suspect.span", {
+        host: escapeMrkdwn(span.host),
+        gpu: slotLabel(span.gpu),
+        hours: hours(span.hours),
+      }),
     );
+    if (suspect.length > 5) spans.push(tr.t("summary.suspect.more", { count: suspect.length - 5 }));
+    blocks.push(context(tr.t("summary.suspect", { spans: spans.join(", ") })));
   }
 
-  blocks.push(
-    context(
-      options.filesAttached
-        ? "Attached: a chart of idle cost per day by host, and the full tables as CSV. " +
-            "Idle means below the idle threshold; time without readings is never counted as idle."
-        : "The chart and the CSV tables need `slack.channel` set to the channel ID (e.g. C0123ABCD) to be uploaded.",
-    ),
-  );
+  blocks.push(context(tr.t(options.filesAttached ? "summary.files.attached" : "summary.files.missing")));
 
-  const text =
-    `GPU summary ${period}: mean utilisation ${formatPct(fleet.utilMeanPct)}, ` +
-    `idle ${formatHours(fleet.idleGpuHours)} of GPU time costing ${money(fleet.idleCost)}`;
+  const text = tr.t("summary.text", {
+    period,
+    util: pct(fleet.utilMeanPct),
+    hours: hours(fleet.idleGpuHours),
+    cost: money(fleet.idleCost),
+  });
   return { text, blocks: blocks.slice(0, LIMITS.blocksPerMessage) };
 }
 
 /** `all 14 days; readings for 94 % of GPU time, 232 h without (never counted as idle)`. */
-function coverageText(model: SummaryModel, when: (ms: number) => string): string {
+function coverageText(tr: Translator, model: SummaryModel, when: (ms: number) => string): string {
   const { period, coverage, fleet } = model;
   const periodDays = Math.round((period.toMs - period.fromMs) / DAY_MS);
   // NOTE: the last hour before the slot is rolled up a few minutes after it: not worth a mention.
   const coveredDays = (coverage.untilMs - coverage.fromMs) / DAY_MS;
   const span =
     coveredDays >= periodDays - 1.5 / 24
-      ? `all ${periodDays} days`
-      : `${Math.round(coveredDays * 10) / 10} of ${periodDays} days (${when(coverage.fromMs)} – ${when(coverage.untilMs)})`;
-  if (coverage.readShare === null) return `${span}; no GPU seen`;
-  return (
-    `${span}; readings for ${formatPct(100 * coverage.readShare)} of GPU time, ` +
-    `${formatHours(fleet.unknownGpuHours)} without (never counted as idle)`
-  );
+      ? tr.t("summary.coverage.all", { days: periodDays })
+      : tr.t("summary.coverage.part", {
+          covered: tr.number(coveredDays, 1),
+          days: periodDays,
+          from: when(coverage.fromMs),
+          to: when(coverage.untilMs),
+        });
+  if (coverage.readShare === null) return tr.t("summary.coverage.noGpu", { span });
+  return tr.t("summary.coverage.readings", {
+    span,
+    share: formatPct(100 * coverage.readShare),
+    unknown: hoursIn(tr, fleet.unknownGpuHours),
+  });
 }
 
 /**
@@ -196,32 +245,36 @@ function coverageText(model: SummaryModel, when: (ms: number) => string): string
  * the outbox when it is sent late).
  */
 export function summaryLateNotice(
+  tr: Translator,
   dueMs: number,
-  zone: string,
   why: "bot-down" | "slack",
 ): types.ContextBlock {
-  const due = dayjs(dueMs).tz(zone).format("ddd D MMM HH:mm");
+  const due = tr.t("summary.when", { at: dueMs });
   return context(
-    why === "bot-down"
-      ? `:hourglass: Posted late: this summary was due ${due} while the bot was down.`
-      : `:hourglass: Posted late: this summary was due ${due} and waited for Slack to take it.`,
+    `:hourglass: ${tr.t(why === "bot-down" ? "summary.late.botDown" : "summary.late.slack", { due })}`,
   );
 }
 
-function containerText(model: SummaryModel, maxRows: number, more: (left: number) => string): string {
+function containerText(
+  tr: Translator,
+  model: SummaryModel,
+  maxRows: number,
+  more: (left: number) => string,
+): string {
   const containers = model.containers;
   switch (containers.status) {
     case "off":
-      return "No Prometheus source with containers is configured.";
+      return tr.t("summary.containers.off");
     case "failed":
-      return `Prometheus did not answer: ${escapeMrkdwn(containers.message)}`;
+      return tr.t("summary.containers.failed", { message: escapeMrkdwn(containers.message) });
     case "ok": {
       const flagged = containers.advice.filter((a) => a.flagged);
       const head =
         containers.advice.length === 0
-          ? "No containers with requests were seen."
-          : `${containers.advice.length} container ${containers.advice.length === 1 ? "group" : "groups"}, ${flagged.length} using under half of what ${containers.advice.length === 1 ? "it requests" : "they request"}.`;
-      return flagged.length === 0 ? head : `${head}\n${rows(flagged.map(adviceLine), maxRows, more)}`;
+          ? tr.t("summary.containers.none")
+          : tr.t("summary.containers.head", { count: containers.advice.length, flagged: flagged.length });
+      const lines = flagged.map((advice) => adviceLine(tr, advice));
+      return flagged.length === 0 ? head : `${head}\n${rows(lines, maxRows, more)}`;
     }
     default:
       return containers satisfies never;
@@ -229,19 +282,31 @@ function containerText(model: SummaryModel, maxRows: number, more: (left: number
 }
 
 /** `• ml/trainer/main: CPU peak 1.2 of 8 cores (15 %) → request 1.44; GPU memory max 9.8 GiB of 80 GiB → 13 GiB`. */
-export function adviceLine(advice: RightsizingAdvice): string {
+export function adviceLine(tr: Translator, advice: RightsizingAdvice): string {
   const parts: string[] = [];
   const { usage, cpu, gpuMem } = advice;
   if (cpu !== null && usage.cpuRequestCores !== null && usage.cpuPeakCores !== null) {
-    const change = cpu.direction === "ok" ? "" : ` → request ${cores(cpu.recommendedCores)}`;
+    const facts = {
+      peak: cores(usage.cpuPeakCores),
+      request: cores(usage.cpuRequestCores),
+      pct: formatPct(100 * cpu.peakRatio),
+    };
     parts.push(
-      `CPU peak ${cores(usage.cpuPeakCores)} of ${cores(usage.cpuRequestCores)} cores (${formatPct(100 * cpu.peakRatio)})${change}`,
+      cpu.direction === "ok"
+        ? tr.t("summary.advice.cpu", facts)
+        : tr.t("summary.advice.cpuChange", { ...facts, recommended: cores(cpu.recommendedCores) }),
     );
   }
   if (gpuMem !== null && usage.gpuMemMaxMiB !== null && usage.gpuMemTotalMiB !== null) {
-    const change = gpuMem.direction === "lower" ? ` → ${formatGiB(gpuMem.recommendedMiB)} would do` : "";
+    const facts = {
+      max: formatGiB(usage.gpuMemMaxMiB),
+      total: formatGiB(usage.gpuMemTotalMiB),
+      pct: formatPct(100 * gpuMem.maxRatio),
+    };
     parts.push(
-      `GPU memory max ${formatGiB(usage.gpuMemMaxMiB)} of ${formatGiB(usage.gpuMemTotalMiB)} (${formatPct(100 * gpuMem.maxRatio)})${change}`,
+      gpuMem.direction === "lower"
+        ? tr.t("summary.advice.gpuMemChange", { ...facts, recommended: formatGiB(gpuMem.recommendedMiB) })
+        : tr.t("summary.advice.gpuMem", facts),
     );
   }
   return `• ${escapeMrkdwn(usage.group)}: ${parts.join("; ")}`;

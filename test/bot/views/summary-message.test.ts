@@ -2,8 +2,11 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { renderSummaryMessage, summaryLateNotice } from "../../../src/bot/views/summary-message.ts";
 import { rightsize } from "../../../src/checks/rightsizing.ts";
+import { translator } from "../../../src/messages/translator.ts";
 import { blockProblems, blocksTextChars } from "../../../src/playground/slack-emulator/validate-blocks.ts";
 import type { FleetTotals, HostRow, SummaryModel } from "../../../src/reports/summary-model.ts";
+
+const EN = translator({ language: "en", timeZone: "Europe/Berlin", currency: "EUR" });
 
 /** Monday 16 March 2026, 10:00 in Berlin, and the two weeks before. */
 const TO = Date.UTC(2026, 2, 16, 9, 0);
@@ -145,6 +148,7 @@ function shown(blocks: unknown[] | undefined): string[] {
 describe("the biweekly summary message", () => {
   test("flags GPUs with suspect readings: their hours count busy, and the message says so", () => {
     const reply = renderSummaryMessage(
+      EN,
       model({
         suspect: [
           { host: "gpu-l", gpu: 0, hours: 36, ongoing: true },
@@ -160,13 +164,13 @@ describe("the biweekly summary message", () => {
       ),
     );
     const without = shown(
-      renderSummaryMessage(model({}), { teamName: "x", lateSinceMs: null, filesAttached: true }).blocks,
+      renderSummaryMessage(EN, model({}), { teamName: "x", lateSinceMs: null, filesAttached: true }).blocks,
     );
     assert.ok(!without.some((line) => line.includes("Suspect")));
   });
 
   test("says what a person needs, in order, with the trend; names people without notifying them", () => {
-    const reply = renderSummaryMessage(model({}), {
+    const reply = renderSummaryMessage(EN, model({}), {
       teamName: "ml-infra",
       lateSinceMs: null,
       filesAttached: true,
@@ -175,10 +179,10 @@ describe("the biweekly summary message", () => {
     assert.doesNotMatch(JSON.stringify(reply), /<@|<!/, "no mention: nobody is pinged by a summary");
     assert.equal(
       reply.text,
-      "GPU summary 2 Mar – 16 Mar 2026: mean utilisation 42 %, idle 2,300 h of GPU time costing €4,322",
+      "GPU summary Mar 2 – Mar 16, 2026: mean utilisation 42 %, idle 2,300 h of GPU time costing €4,322",
     );
     assert.deepEqual(shown(reply.blocks), [
-      "*GPU summary for ml-infra: 2 Mar – 16 Mar 2026*",
+      "*GPU summary for ml-infra: Mar 2 – Mar 16, 2026*",
       "*Mean GPU utilisation*\n42 % (▲ 6 pts) | *Idle GPU-hours*\n2,300 h (▲ 15 %) | *Idle cost*\n€4,322 (▼ 10 %) | " +
         "*Saved by stops*\n€72.00 (1 stop) | *Hosts · GPUs*\n2 · 12 | *Data*\nall 14 days; readings for 94 % of GPU time, 232 h without (never counted as idle)",
       "(divider)",
@@ -188,11 +192,11 @@ describe("the biweekly summary message", () => {
       "*People* (GPU time claimed vs busy)\n" +
         "• U0BOB: claimed 96 h, busy 24 h (25 % busy), idle cost €144; 1 keep\n" +
         "• Carol &lt;ops&gt;: no claims; 1 stop saving €72.00",
-      "*Stops and snoozes*\n• cloud-b stopped by Carol &lt;ops&gt; Thu 5 Mar 15:00: not used again, off 18 h, saved €72.00\n" +
+      "*Stops and snoozes*\n• cloud-b stopped by Carol &lt;ops&gt; Thu, Mar 5 15:00: not used again, off 18 h, saved €72.00\n" +
         "Snoozes: 1 keep, 4 h kept in all.",
       "*Containers* (requests vs use over the period)\n1 container group, 1 using under half of what it requests.\n" +
         "• ml/trainer/main: CPU peak 1.5 of 8 cores (19 %) → request 1.8; GPU memory max 29.3 GiB of 80.0 GiB (37 %) → 38.1 GiB would do",
-      "*Reclaim*\n• gpu-a: pending reclaim since Sat 7 Mar (30-day mean 8 %), decision due Sat 21 Mar\n" +
+      "*Reclaim*\n• gpu-a: pending reclaim since Sat, Mar 7 (30-day mean 8 %), decision due Sat, Mar 21\n" +
         "*Do not renew* (rented or cloud, under 20 % two periods running)\n• cloud-b: 9 % this period, 12 % the one before",
       "Attached: a chart of idle cost per day by host, and the full tables as CSV. Idle means below the idle threshold; time without readings is never counted as idle.",
     ]);
@@ -200,13 +204,14 @@ describe("the biweekly summary message", () => {
 
   test("a late post says so; a channel name (no ID) says why the files are missing; Prometheus down is named", () => {
     const reply = renderSummaryMessage(
+      EN,
       model({ containers: { status: "failed", message: "Prometheus at http://prom:9090 is unreachable" } }),
       { teamName: "ml-infra", lateSinceMs: TO, filesAttached: false },
     );
     const lines = shown(reply.blocks);
     assert.equal(
       lines[1],
-      ":hourglass: Posted late: this summary was due Mon 16 Mar 10:00 while the bot was down.",
+      ":hourglass: Posted late: this summary was due Mon, Mar 16 10:00 while the bot was down.",
     );
     assert.ok(
       lines.includes(
@@ -217,12 +222,12 @@ describe("the biweekly summary message", () => {
   });
 
   test("a summary queued on time that waited for Slack says so when it arrives", () => {
-    assert.deepEqual(summaryLateNotice(TO, "Europe/Berlin", "slack"), {
+    assert.deepEqual(summaryLateNotice(EN, TO, "slack"), {
       type: "context",
       elements: [
         {
           type: "mrkdwn",
-          text: ":hourglass: Posted late: this summary was due Mon 16 Mar 10:00 and waited for Slack to take it.",
+          text: ":hourglass: Posted late: this summary was due Mon, Mar 16 10:00 and waited for Slack to take it.",
         },
       ],
     });
@@ -232,6 +237,7 @@ describe("the biweekly summary message", () => {
     const long = (i: number) => `${String(i).padStart(3, "0")}-${"x".repeat(251)}`;
     const many = Array.from({ length: 300 }, (_, i) => long(i));
     const reply = renderSummaryMessage(
+      EN,
       model({
         hosts: many.map((host) => hostRow(host)),
         people: many.map((_, i) => ({

@@ -2,6 +2,7 @@ import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs }
 import { checkOpen } from "../../../usecases/decide-reclaim.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { parseActionValue, reclaimValueSchema } from "../../ids.ts";
+import { reclaimRefusalText } from "../../views/reclaim-messages.ts";
 import { keepModal, lendModal } from "../../views/reclaim-modals.ts";
 import { textReply } from "../../views/reply-message.ts";
 import { badButtonReply } from "./reply-options.ts";
@@ -16,13 +17,17 @@ export function reclaimModalAction(
 ): Middleware<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>> {
   return async ({ ack, action, body, respond, client }) => {
     await ack();
+    const tr = await deps.readers.lookUp(body.user.id);
     const parsed = parseActionValue(reclaimValueSchema, action.value);
     const entry = parsed.ok ? deps.reclaims.byId(parsed.value.case) : null;
+    const closed = entry === null ? null : checkOpen(deps, entry, body.user.id);
     const refusal = !parsed.ok
       ? badButtonReply(parsed.problem).text
       : entry === null
-        ? "That reclaim case does not exist any more."
-        : checkOpen(deps, entry, body.user.id)?.text;
+        ? tr.t("reclaim.refused.gone")
+        : closed === null || closed.kind === "decided"
+          ? undefined
+          : reclaimRefusalText(tr, closed);
     if (refusal !== undefined || entry === null) {
       await respond({ ...textReply(refusal ?? ""), response_type: "ephemeral", replace_original: false });
       return;
@@ -35,7 +40,7 @@ export function reclaimModalAction(
     };
     await client.views.open({
       trigger_id: body.trigger_id,
-      view: kind === "lend" ? lendModal(metadata) : keepModal(metadata),
+      view: kind === "lend" ? lendModal(tr, metadata) : keepModal(tr, metadata),
     });
   };
 }

@@ -2,7 +2,7 @@ import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs }
 import { decideReclaim } from "../../../usecases/decide-reclaim.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { parseActionValue, reclaimValueSchema } from "../../ids.ts";
-import { reclaimDecidedMessage } from "../../views/reclaim-messages.ts";
+import { reclaimDecidedMessage, reclaimRefusalText } from "../../views/reclaim-messages.ts";
 import { textReply } from "../../views/reply-message.ts";
 import { badButtonReply } from "./reply-options.ts";
 
@@ -30,13 +30,18 @@ export function reclaimStopAction(
       actor: body.user.id,
       decision: { kind: "stop" },
     });
+    const tr = await deps.readers.lookUp(body.user.id);
     if (result.kind === "decided") {
       await respond({
-        ...reclaimDecidedMessage(result.entry, deps.config.team.timezone),
+        ...reclaimDecidedMessage(tr, result.entry),
         replace_original: true,
       });
       return;
     }
-    await respond({ ...textReply(result.text), response_type: "ephemeral", replace_original: false });
+    await respond({
+      ...textReply(reclaimRefusalText(tr, result)),
+      response_type: "ephemeral",
+      replace_original: false,
+    });
   };
 }

@@ -1,15 +1,18 @@
 import type { webApi } from "@slack/bolt";
+import type { Translator } from "../../../messages/translator.ts";
 import { lastDaysRange, readLedgerReport, todayLocal } from "../../../usecases/ledger-report.ts";
 import { ledgerCsv } from "../../../usecases/ledger-table.ts";
 import { suspectSpansOverDays } from "../../../usecases/suspect-notices.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { missingScope, slackErrorCode, slackErrorHint } from "../../slack-error-hint.ts";
 import type { Reply } from "../../views/reply-message.ts";
-import { ledgerCsvName, ledgerReportReply } from "../../views/report-ledger.ts";
+import { ledgerCsvName, ledgerCsvTitle, ledgerReportReply } from "../../views/report-ledger.ts";
 
 /** The CSV of a `/gpu report`, uploaded after the ack. */
 export interface ReportUpload {
   user: string;
+  /** The upload's comment, and what to say when it failed, in the asker's language. */
+  tr: Translator;
   filename: string;
   title: string;
   content: string;
@@ -24,17 +27,19 @@ export function gpuReport(
   user: string,
   days: number,
 ): { reply: Reply; upload: ReportUpload | null } {
+  const tr = deps.readers.person(user);
   const report = readLedgerReport(deps.costLedger, lastDaysRange(days, todayLocal(deps.costLedger)));
   if (report.fromDay === null || report.toDay === null)
-    return { reply: ledgerReportReply(report, days, null), upload: null };
+    return { reply: ledgerReportReply(tr, report, days, null), upload: null };
   const range = { fromDay: report.fromDay, toDay: report.toDay };
   const suspect = suspectSpansOverDays(deps.state.audit, range, report.timezone);
   return {
-    reply: ledgerReportReply(report, days, "dm", suspect),
+    reply: ledgerReportReply(tr, report, days, "dm", suspect),
     upload: {
       user,
+      tr,
       filename: ledgerCsvName(report),
-      title: `GPU cost ledger ${report.fromDay} to ${report.toDay} (${report.timezone}, ${report.currency})`,
+      title: ledgerCsvTitle(tr, report, range),
       content: ledgerCsv(report),
     },
   };
@@ -59,7 +64,7 @@ export async function uploadReportCsv(
       filename: upload.filename,
       title: upload.title,
       content: upload.content,
-      initial_comment: `${upload.title}: one row per host and day.`,
+      initial_comment: upload.tr.t("report.csv.comment", { title: upload.title }),
     });
     return null;
   } catch (error) {
@@ -72,6 +77,8 @@ export async function uploadReportCsv(
       { err: error, user: upload.user, slackError: code, hint },
       "the report CSV could not be uploaded",
     );
-    return `The CSV could not be sent to you${code === undefined ? "" : ` (${code})`}; the error is logged for the bot's operator.`;
+    return code === undefined
+      ? upload.tr.t("report.csv.failed")
+      : upload.tr.t("report.csv.failedCode", { code });
   }
 }

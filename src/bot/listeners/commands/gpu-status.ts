@@ -17,7 +17,7 @@ export function gpuStatus(deps: BotDeps, host: string | null): Reply {
   if (detail === null) return errorReply(unknownHostText(host, knownHosts(deps)), "status", GPU_COMMAND);
   const entry = deps.reclaims.open(host) ?? deps.reclaims.lastEnded(host);
   const lend = deps.reclaims.lendOf(host);
-  return withReclaimStatus(renderHostStatus(detail, deps.clock.now(), timezone), {
+  return withReclaimStatus(deps.readers.channel, renderHostStatus(detail, deps.clock.now(), timezone), {
     cases: entry === null ? [] : [entry],
     lends: lend === null ? [] : [lend],
     timezone,
@@ -66,7 +66,7 @@ export function renderFleetBoard(deps: BotDeps): Reply {
   const timezone = deps.config.team.timezone;
   const lends = [...deps.reclaims.allLends().values()];
   const board = renderFleetStatus(readFleetStatus(deps), GPU_COMMAND);
-  return withReclaimStatus(board, { cases: deps.reclaims.allOpen(), lends, timezone });
+  return withReclaimStatus(deps.readers.channel, board, { cases: deps.reclaims.allOpen(), lends, timezone });
 }
 
 function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {

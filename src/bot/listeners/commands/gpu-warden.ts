@@ -3,8 +3,12 @@ import { announceWardenChange } from "../../../usecases/announce-warden.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import type { WardenAction } from "../../parse-report-warden.ts";
 import type { Reply } from "../../views/reply-message.ts";
-import { textReply } from "../../views/reply-message.ts";
-import { wardenChangeReply, wardenRosterReply, wardenStatusReply } from "../../views/warden-messages.ts";
+import {
+  wardenChangeReply,
+  wardenRefusalReply,
+  wardenRosterReply,
+  wardenStatusReply,
+} from "../../views/warden-messages.ts";
 
 /**
  * `/gpu warden`: this month's cost warden and the next; `roster`: the roster and the coming months;
@@ -12,18 +16,19 @@ import { wardenChangeReply, wardenRosterReply, wardenStatusReply } from "../../v
  * is told and the new warden gets the checklist.
  */
 export function gpuWarden(deps: BotDeps, user: string, action: WardenAction): Reply {
+  const tr = deps.readers.person(user);
   const nowMs = deps.clock.now();
   const month = deps.wardens.monthAt(nowMs);
   switch (action.kind) {
     case "show": {
       const next = addMonths(month, 1);
-      return wardenStatusReply({
+      return wardenStatusReply(tr, {
         current: { month, user: deps.wardens.wardenOf(month) },
         next: { month: next, user: deps.wardens.wardenOf(next) },
       });
     }
     case "roster":
-      return wardenRosterReply({
+      return wardenRosterReply(tr, {
         roster: deps.config.warden.roster,
         upcoming: deps.wardens.upcoming(month, Math.max(3, deps.config.warden.roster.length + 1)),
       });
@@ -31,9 +36,9 @@ export function gpuWarden(deps: BotDeps, user: string, action: WardenAction): Re
     case "skip": {
       const result =
         action.kind === "swap" ? deps.wardens.swap(user, action.user, nowMs) : deps.wardens.skip(user, nowMs);
-      if (!result.ok) return textReply(result.text);
+      if (!result.ok) return wardenRefusalReply(tr, result.refusal);
       announceWardenChange(deps, result.change, user);
-      return wardenChangeReply(result.change);
+      return wardenChangeReply(tr, result.change);
     }
     default:
       return action satisfies never;

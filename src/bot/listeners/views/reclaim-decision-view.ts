@@ -2,7 +2,7 @@ import type { Middleware, SlackViewMiddlewareArgs, ViewSubmitAction } from "@sla
 import { decideReclaim, type ReclaimDecision } from "../../../usecases/decide-reclaim.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { RECLAIM_INPUTS, reclaimViewMetadataSchema } from "../../ids.ts";
-import { reclaimDecidedMessage } from "../../views/reclaim-messages.ts";
+import { reclaimDecidedMessage, reclaimRefusalText } from "../../views/reclaim-messages.ts";
 
 /**
  * Submitting the lend or keep modal: the decision is made before the ack, so a problem (nothing
@@ -14,6 +14,7 @@ export function reclaimDecisionView(
   kind: "lend" | "keep",
 ): Middleware<SlackViewMiddlewareArgs<ViewSubmitAction>> {
   return async ({ ack, view, body }) => {
+    const tr = await deps.readers.lookUp(body.user.id);
     const firstBlock = kind === "lend" ? RECLAIM_INPUTS.person.block : RECLAIM_INPUTS.reason.block;
     let metadata: unknown;
     try {
@@ -25,7 +26,7 @@ export function reclaimDecisionView(
     if (!parsed.success) {
       await ack({
         response_action: "errors",
-        errors: { [firstBlock]: "This form could not be read; nothing was done." },
+        errors: { [firstBlock]: tr.t("reclaim.form.unreadable") },
       });
       return;
     }
@@ -43,13 +44,13 @@ export function reclaimDecisionView(
           };
     const result = await decideReclaim(deps, { caseId: parsed.data.case, actor: body.user.id, decision });
     if (result.kind !== "decided") {
-      await ack({ response_action: "errors", errors: { [firstBlock]: result.text } });
+      await ack({ response_action: "errors", errors: { [firstBlock]: reclaimRefusalText(tr, result) } });
       return;
     }
     await ack();
     const { channel, ts } = parsed.data;
     if (channel !== null && ts !== null) {
-      const message = reclaimDecidedMessage(result.entry, deps.config.team.timezone);
+      const message = reclaimDecidedMessage(tr, result.entry);
       deps.notifier.send("chat.update", { channel, ts, text: message.text, blocks: message.blocks ?? [] });
     }
   };
