@@ -1,5 +1,7 @@
 import { chart } from "./en/chart.ts";
+import { command } from "./en/command.ts";
 import { common } from "./en/common.ts";
+import { help } from "./en/help.ts";
 
 /**
  * The English catalog: every message id with its ICU MessageFormat text, one file per area in `en/`
@@ -16,4 +18,6 @@ import { common } from "./en/common.ts";
 export const en = {
   ...common,
   ...chart,
+  ...command,
+  ...help,
 } as const satisfies Record<string, string>;
