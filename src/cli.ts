@@ -5,6 +5,7 @@ import { describeConfig, describeConfigError } from "./config/describe-config.ts
 import { ConfigError, type LoadedConfig, loadConfig } from "./config/load-config.ts";
 import { describeCliProblem } from "./describe-cli-problem.ts";
 import type { startBot } from "./main.ts";
+import { translatorFor } from "./messages/translator.ts";
 import type { startPlayground } from "./playground/start-playground.ts";
 import { fleetTable } from "./reports/fleet-table.ts";
 import { createLogger } from "./shared/logger.ts";
@@ -75,8 +76,9 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
     }
     throw error;
   }
+  const tr = translatorFor(loaded.config.team);
   if (loaded.empty && command !== "check-config") {
-    io.stderr.write(`${loaded.file} is empty: using all defaults\n`);
+    io.stderr.write(`${tr.t("cli.emptyConfig", { file: loaded.file ?? "" })}\n`);
   }
   const logger = createLogger(loaded.env.logLevel, io.stderr);
   const context = { loaded, logger, pathEnv: io.env.PATH ?? "", hostName: hostname(), stdout: io.stdout };
@@ -85,13 +87,11 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
     case "check-config":
       if (nothingToWatch(loaded, context.pathEnv))
         return explained(new NothingToWatchError(loaded.file), io.stderr);
-      io.stdout.write(describeConfig(loaded.config, loaded.file, loaded.empty ?? false));
+      io.stdout.write(describeConfig(tr, loaded.config, loaded.file, loaded.empty ?? false));
       return 0;
     case "report": {
       if (values.since === undefined) {
-        io.stderr.write(
-          `report needs --since YYYY-MM-DD (a local day in ${loaded.config.team.timezone})\n\n${USAGE}`,
-        );
+        io.stderr.write(`${tr.t("cli.reportNeedsSince", { zone: loaded.config.team.timezone })}\n\n${USAGE}`);
         return 2;
       }
       const { reportOnce, StoreMissingError } = await loadMain();
@@ -113,19 +113,23 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
     }
     case "collect": {
       const observations = await (await loadMain()).collectOnce(context);
-      io.stdout.write(values.json ? `${JSON.stringify(observations, null, 2)}\n` : fleetTable(observations));
-      if (observations.some((obs) => obs.ok)) return 0;
-      io.stderr.write(
-        `no host could be read (${observations.length} tried): see the NOTE column or --json\n`,
+      io.stdout.write(
+        values.json ? `${JSON.stringify(observations, null, 2)}\n` : fleetTable(observations, tr),
       );
+      if (observations.some((obs) => obs.ok)) return 0;
+      io.stderr.write(`${tr.t("collect.noneRead", { count: observations.length })}\n`);
       return 1;
     }
     case "backup":
       try {
         const done = await (await loadMain()).backupOnce(context, parsed.file!);
-        io.stdout.write(
-          `backed up ${done.store} to ${done.file} (${kib(done.bytes)} KiB, schema version ${done.schemaVersion})\n`,
-        );
+        const line = tr.t("cli.backedUp", {
+          store: done.store,
+          file: done.file,
+          kib: String(Math.round(done.bytes / 1024)),
+          version: done.schemaVersion,
+        });
+        io.stdout.write(`${line}\n`);
         return 0;
       } catch (error) {
         return explained(error, io.stderr);
@@ -133,12 +137,18 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
     case "restore":
       try {
         const done = await (await loadMain()).restoreOnce(context, parsed.file!);
-        const migrated =
-          done.fromVersion === done.schemaVersion ? "" : `, brought up to version ${done.schemaVersion}`;
-        const kept = done.keptAs === null ? "" : `; the store it replaced is kept as ${done.keptAs}`;
-        io.stdout.write(
-          `restored ${done.store} from ${done.file} (schema version ${done.fromVersion}${migrated})${kept}\n`,
-        );
+        const restored =
+          done.fromVersion === done.schemaVersion
+            ? tr.t("cli.restored", { store: done.store, file: done.file, from: done.fromVersion })
+            : tr.t("cli.restoredMigrated", {
+                store: done.store,
+                file: done.file,
+                from: done.fromVersion,
+                version: done.schemaVersion,
+              });
+        const line =
+          done.keptAs === null ? restored : tr.t("cli.keptAs", { done: restored, keptAs: done.keptAs });
+        io.stdout.write(`${line}\n`);
         return 0;
       } catch (error) {
         return explained(error, io.stderr);
@@ -166,10 +176,7 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
         return explained(error, io.stderr);
       }
       if ("url" in bot) {
-        io.stdout.write(
-          `gpu-warden playground: ${bot.url} (a local Slack with a simulated fleet; ` +
-            `nothing real is touched; --no-playground prints alerts here instead)\n`,
-        );
+        io.stdout.write(`${tr.t("cli.playground", { url: bot.url })}\n`);
       }
       const signal = await signalled;
       logger.info({ signal }, "shutting down");
@@ -243,10 +250,6 @@ function parse(argv: readonly string[]) {
  */
 function loadMain(): Promise<typeof import("./main.ts")> {
   return import("./main.ts");
-}
-
-function kib(bytes: number): string {
-  return (bytes / 1024).toFixed(0);
 }
 
 /** Prints a problem the user can fix as one line and returns its exit code; rethrows anything else. */

@@ -1,6 +1,9 @@
 import { chart } from "./en/chart.ts";
+import { cli } from "./en/cli.ts";
+import { collect } from "./en/collect.ts";
 import { command } from "./en/command.ts";
 import { common } from "./en/common.ts";
+import { config } from "./en/config.ts";
 import { help } from "./en/help.ts";
 
 /**
@@ -20,4 +23,7 @@ export const en = {
   ...chart,
   ...command,
   ...help,
+  ...config,
+  ...collect,
+  ...cli,
 } as const satisfies Record<string, string>;

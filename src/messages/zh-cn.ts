@@ -1,7 +1,10 @@
 import type { Catalog } from "./catalog.ts";
 import { chart } from "./zh-cn/chart.ts";
+import { cli } from "./zh-cn/cli.ts";
+import { collect } from "./zh-cn/collect.ts";
 import { command } from "./zh-cn/command.ts";
 import { common } from "./zh-cn/common.ts";
+import { config } from "./zh-cn/config.ts";
 import { help } from "./zh-cn/help.ts";
 
 /**
@@ -13,4 +16,7 @@ export const zhCN: Catalog = {
   ...chart,
   ...command,
   ...help,
+  ...config,
+  ...collect,
+  ...cli,
 };
