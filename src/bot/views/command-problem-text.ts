@@ -10,7 +10,7 @@ const NEEDS = {
   person: "command.needsPerson",
 } as const;
 
-const WARDEN_FORMS = ["warden", "warden roster", "warden swap @user", "warden skip"];
+const WARDEN_FORMS = ["warden", "warden roster", "warden swap @user", "warden skip"]; // words-ok: command forms
 
 /** What was wrong with a `/gpu` command, in the reader's language; the words typed are escaped. */
 export function commandProblemText(tr: Translator, problem: CommandProblem): string {
