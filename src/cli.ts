@@ -5,7 +5,7 @@ import { describeConfig, describeConfigError } from "./config/describe-config.ts
 import { ConfigError, type LoadedConfig, loadConfig } from "./config/load-config.ts";
 import { describeCliProblem } from "./describe-cli-problem.ts";
 import type { startBot } from "./main.ts";
-import { translatorFor } from "./messages/translator.ts";
+import { type Translator, translatorFor } from "./messages/translator.ts";
 import type { startPlayground } from "./playground/start-playground.ts";
 import { fleetTable } from "./reports/fleet-table.ts";
 import { createLogger } from "./shared/logger.ts";
@@ -86,7 +86,7 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
   switch (command) {
     case "check-config":
       if (nothingToWatch(loaded, context.pathEnv))
-        return explained(new NothingToWatchError(loaded.file), io.stderr);
+        return explained(tr, new NothingToWatchError(loaded.file), io.stderr);
       io.stdout.write(describeConfig(tr, loaded.config, loaded.file, loaded.empty ?? false));
       return 0;
     case "report": {
@@ -108,7 +108,7 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
           io.stderr.write(`${error.message}\n`);
           return 1;
         }
-        return explained(error, io.stderr);
+        return explained(tr, error, io.stderr);
       }
     }
     case "collect": {
@@ -132,7 +132,7 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
         io.stdout.write(`${line}\n`);
         return 0;
       } catch (error) {
-        return explained(error, io.stderr);
+        return explained(tr, error, io.stderr);
       }
     case "restore":
       try {
@@ -151,7 +151,7 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
         io.stdout.write(`${line}\n`);
         return 0;
       } catch (error) {
-        return explained(error, io.stderr);
+        return explained(tr, error, io.stderr);
       }
     case "start": {
       // NOTE: the handlers go in before start-up, so a SIGTERM that comes while the bot is still
@@ -173,7 +173,7 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
           : await (await loadMain()).startBot(context);
       } catch (error) {
         for (const [signal, handler] of signals) process.off(signal, handler);
-        return explained(error, io.stderr);
+        return explained(tr, error, io.stderr);
       }
       if ("url" in bot) {
         io.stdout.write(`${tr.t("cli.playground", { url: bot.url })}\n`);
@@ -253,8 +253,8 @@ function loadMain(): Promise<typeof import("./main.ts")> {
 }
 
 /** Prints a problem the user can fix as one line and returns its exit code; rethrows anything else. */
-function explained(error: unknown, stderr: NodeJS.WritableStream): number {
-  const problem = describeCliProblem(error);
+function explained(tr: Translator, error: unknown, stderr: NodeJS.WritableStream): number {
+  const problem = describeCliProblem(tr, error);
   if (problem === null) throw error;
   stderr.write(`${problem.line}\n`);
   return problem.exitCode;

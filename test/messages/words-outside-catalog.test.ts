@@ -24,7 +24,6 @@ const SCANNED = [
   "src/usecases",
   "src/cli.ts",
   "src/config/describe-config.ts",
-  "src/describe-cli-problem.ts",
   "src/reports",
 ];
 
@@ -64,7 +63,6 @@ const BASELINE: readonly string[] = [
   "src/bot/views/warden-messages.ts",
   "src/cli.ts",
   "src/config/describe-config.ts",
-  "src/describe-cli-problem.ts",
   "src/reports/summary-csv.ts",
   "src/usecases/action-text.ts",
   "src/usecases/alert-history.ts",
