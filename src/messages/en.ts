@@ -13,7 +13,8 @@ import { help } from "./en/help.ts";
  *
  * Named formats the translator provides (see `translator.ts`): numbers `money` (team currency, whole
  * units), `moneyCents` (with cents), `pct` (a fraction: 0.42 → `42%`), `decimal1`; dates and times in the team
- * zone `day`, `dayYear`, `weekdayDay`, `weekday`, `month`, `time`, `dayTime`.
+ * zone `day`, `dayYear`, `weekdayDay`, `weekday`, `month`, `time`, `dayTime`, `weekdayDayTime`,
+ * `weekdayDayYear`, `monthYear`.
  *
  * A plural or select branch is never a single word (`one {is}`): the type-level argument finder
  * (`ArgNames` in `catalog.ts`) would read it as an argument; the catalog test checks this.
