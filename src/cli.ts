@@ -5,7 +5,7 @@ import { describeConfig, describeConfigError } from "./config/describe-config.ts
 import { ConfigError, type LoadedConfig, loadConfig } from "./config/load-config.ts";
 import { describeCliProblem } from "./describe-cli-problem.ts";
 import type { startBot } from "./main.ts";
-import { type Translator, translatorFor } from "./messages/translator.ts";
+import { type Translator, translator, translatorFor } from "./messages/translator.ts";
 import type { startPlayground } from "./playground/start-playground.ts";
 import { fleetTable } from "./reports/fleet-table.ts";
 import { createLogger } from "./shared/logger.ts";
@@ -13,6 +13,7 @@ import { NothingToWatchError, nothingToWatch, slackTokensSet } from "./sources/n
 import { ReportRangeError } from "./usecases/ledger-report.ts";
 import { ledgerCsv, ledgerTable } from "./usecases/ledger-table.ts";
 
+// words-ok: the usage, printed before the configuration (and with it the team's language) is read
 const USAGE = `gpu-warden — keeps a team's GPU machines busy or switched off
 
 usage:
@@ -46,6 +47,13 @@ SLACK_API_URL, PORT, LOG_LEVEL (trace|debug|info|warn|error|silent).
 `;
 
 class UsageError extends Error {}
+
+/** Usage problems come before the configuration (and its language) is read: English. */
+const ENGLISH = translator({ language: "en", timeZone: "UTC", currency: "USD" });
+
+function goWith(options: string, owner: string, command: string): string {
+  return ENGLISH.t("cli.usage.optionsGoWith", { options, owner, command });
+}
 
 /** Entry point of the `gpu-warden` command. Returns the exit code. */
 export async function runCli(argv: readonly string[], io = defaultIo()): Promise<number> {
@@ -223,23 +231,27 @@ function parse(argv: readonly string[]) {
     },
   });
   const [first = values.help ? "help" : values.version ? "version" : undefined, ...rest] = positionals;
-  if (first === undefined) throw new UsageError("missing command");
-  if (!COMMANDS.includes(first as Command)) throw new UsageError(`unknown command '${first}'`);
+  if (first === undefined) throw new UsageError(ENGLISH.t("cli.usage.missingCommand"));
+  if (!COMMANDS.includes(first as Command))
+    throw new UsageError(ENGLISH.t("cli.usage.unknownCommand", { command: first }));
   const command = first as Command;
   const takesFile = command === "backup" || command === "restore";
-  if (takesFile && rest.length === 0) throw new UsageError(`${command} needs a FILE`);
-  if (rest.length > (takesFile ? 1 : 0)) throw new UsageError(`unexpected argument '${rest.at(-1)}'`);
+  if (takesFile && rest.length === 0) throw new UsageError(ENGLISH.t("cli.usage.needsFile", { command }));
+  if (rest.length > (takesFile ? 1 : 0))
+    throw new UsageError(ENGLISH.t("cli.usage.unexpected", { argument: String(rest.at(-1)) }));
   if (command !== "collect" && (values.once || values.json)) {
-    throw new UsageError(`--once and --json go with 'collect', not '${command}'`);
+    throw new UsageError(goWith("--once and --json", "collect", command));
   }
   if (command !== "start" && (values.playground || values["no-playground"])) {
-    throw new UsageError(`--playground and --no-playground go with 'start', not '${command}'`);
+    throw new UsageError(goWith("--playground and --no-playground", "start", command));
   }
   if (values.playground && values["no-playground"]) {
-    throw new UsageError("--playground or --no-playground, not both");
+    throw new UsageError(
+      ENGLISH.t("cli.usage.notBoth", { first: "--playground", second: "--no-playground" }),
+    );
   }
   if (command !== "report" && (values.since !== undefined || values.until !== undefined || values.csv)) {
-    throw new UsageError(`--since, --until and --csv go with 'report', not '${command}'`);
+    throw new UsageError(goWith("--since, --until and --csv", "report", command));
   }
   return { command, values, file: takesFile ? rest[0] : undefined };
 }

@@ -1,4 +1,4 @@
-import type { Translator } from "../messages/translator.ts";
+import { type Translator, translator } from "../messages/translator.ts";
 import type { ConfigError } from "./load-config.ts";
 import type { Config, SourceConfig } from "./schema.ts";
 
@@ -81,18 +81,26 @@ function firstNames(names: readonly string[]): string {
 /** At most this many problems are shown; a junk file can have hundreds of thousands. */
 export const MAX_PROBLEMS_SHOWN = 50;
 
-/** The problems (the first {@link MAX_PROBLEMS_SHOWN}) with path, what was expected, what was found and a hint. */
+/**
+ * The problems (the first {@link MAX_PROBLEMS_SHOWN}) with path, what was expected, what was found and
+ * a hint; in English, since the configuration (and with it the team's language) could not be read.
+ */
 export function describeConfigError(error: ConfigError): string {
+  const tr = ENGLISH;
   const count = error.problems.length;
-  const lines = [`${error.file ?? "configuration"}: ${count} problem${count === 1 ? "" : "s"}`];
+  const lines = [tr.t("config.error.count", { file: error.file ?? tr.t("config.error.anyFile"), count })];
   for (const problem of error.problems.slice(0, MAX_PROBLEMS_SHOWN)) {
-    lines.push(`  at ${problem.path === "" ? "(top)" : problem.path}`);
-    lines.push(`    expected: ${problem.expected}`);
-    lines.push(`    found:    ${problem.found}`);
-    if (problem.hint) lines.push(`    hint:     ${problem.hint}`);
+    lines.push(
+      `  ${tr.t("config.error.at", { path: problem.path === "" ? tr.t("config.error.top") : problem.path })}`,
+    );
+    lines.push(`    ${tr.t("config.error.expected", { text: problem.expected })}`);
+    lines.push(`    ${tr.t("config.error.found", { text: problem.found })}`);
+    if (problem.hint) lines.push(`    ${tr.t("config.error.hint", { text: problem.hint })}`);
   }
   if (count > MAX_PROBLEMS_SHOWN) {
-    lines.push(`  … and ${count - MAX_PROBLEMS_SHOWN} more (is this the right file?)`);
+    lines.push(`  ${tr.t("config.error.more", { count: count - MAX_PROBLEMS_SHOWN })}`);
   }
   return `${lines.join("\n")}\n`;
 }
+
+const ENGLISH = translator({ language: "en", timeZone: "UTC", currency: "USD" });

@@ -43,4 +43,10 @@ export const cli = {
   "cli.backup.tooNew":
     "{path} has schema version {found}, but this gpu-warden knows versions up to {known}: restore it with a newer gpu-warden",
   "cli.backup.cannotOpen": "backup {path}: cannot open it ({detail})",
+  "cli.usage.missingCommand": "missing command",
+  "cli.usage.unknownCommand": "unknown command ''{command}''",
+  "cli.usage.needsFile": "{command} needs a FILE",
+  "cli.usage.unexpected": "unexpected argument ''{argument}''",
+  "cli.usage.optionsGoWith": "{options} go with ''{owner}'', not ''{command}''",
+  "cli.usage.notBoth": "{first} or {second}, not both",
 } as const satisfies Record<string, string>;

@@ -20,4 +20,12 @@ export const config = {
   "config.source.prometheus": "prometheus {url} (host label {label})",
   "config.source.prometheusContainers": "prometheus {url} (host label {label}, containers)",
   "config.source.simulated": "simulated fleet: {hosts} hosts × {gpus} GPUs (seed {seed})",
+  "config.error.count": "{file}: {count, plural, one {# problem} other {# problems}}",
+  "config.error.anyFile": "configuration",
+  "config.error.at": "at {path}",
+  "config.error.top": "(top)",
+  "config.error.expected": "expected: {text}",
+  "config.error.found": "found:    {text}",
+  "config.error.hint": "hint:     {text}",
+  "config.error.more": "… and {count} more (is this the right file?)",
 } as const satisfies Record<string, string>;

@@ -41,4 +41,10 @@ export const cli: AreaCatalog<typeof en> = {
   "cli.backup.tooNew":
     "{path} 的结构版本是 {found}，但这个 gpu-warden 只认识到版本 {known}：请用更新的 gpu-warden 恢复它",
   "cli.backup.cannotOpen": "备份 {path}：无法打开（{detail}）",
+  "cli.usage.missingCommand": "缺少命令",
+  "cli.usage.unknownCommand": "未知命令 ''{command}''",
+  "cli.usage.needsFile": "{command} 需要一个文件参数 FILE",
+  "cli.usage.unexpected": "多余的参数 ''{argument}''",
+  "cli.usage.optionsGoWith": "{options} 只能与 ''{owner}'' 一起用，不能与 ''{command}'' 一起用",
+  "cli.usage.notBoth": "{first} 和 {second} 只能选一个",
 };

@@ -21,4 +21,12 @@ export const config: AreaCatalog<typeof en> = {
   "config.source.prometheus": "prometheus {url}（主机标签 {label}）",
   "config.source.prometheusContainers": "prometheus {url}（主机标签 {label}，含容器）",
   "config.source.simulated": "模拟机群：{hosts} 台主机 × {gpus} 块 GPU（种子 {seed}）",
+  "config.error.count": "{file}：{count} 个问题",
+  "config.error.anyFile": "配置",
+  "config.error.at": "位置 {path}",
+  "config.error.top": "（顶层）",
+  "config.error.expected": "应为：{text}",
+  "config.error.found": "实际：{text}",
+  "config.error.hint": "提示：{text}",
+  "config.error.more": "……还有 {count} 个（文件选对了吗？）",
 };
