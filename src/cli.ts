@@ -5,6 +5,7 @@ import { describeConfig, describeConfigError } from "./config/describe-config.ts
 import { ConfigError, type LoadedConfig, loadConfig } from "./config/load-config.ts";
 import { describeCliProblem } from "./describe-cli-problem.ts";
 import type { startBot } from "./main.ts";
+import { type Translator, translator, translatorFor } from "./messages/translator.ts";
 import type { startPlayground } from "./playground/start-playground.ts";
 import { fleetTable } from "./reports/fleet-table.ts";
 import { createLogger } from "./shared/logger.ts";
@@ -12,6 +13,7 @@ import { NothingToWatchError, nothingToWatch, slackTokensSet } from "./sources/n
 import { ReportRangeError } from "./usecases/ledger-report.ts";
 import { ledgerCsv, ledgerTable } from "./usecases/ledger-table.ts";
 
+// words-ok: the usage, printed before the configuration (and with it the team's language) is read
 const USAGE = `gpu-warden — keeps a team's GPU machines busy or switched off
 
 usage:
@@ -46,6 +48,13 @@ SLACK_API_URL, PORT, LOG_LEVEL (trace|debug|info|warn|error|silent).
 
 class UsageError extends Error {}
 
+/** Usage problems come before the configuration (and its language) is read: English. */
+const ENGLISH = translator({ language: "en", timeZone: "UTC", currency: "USD" });
+
+function goWith(options: string, owner: string, command: string): string {
+  return ENGLISH.t("cli.usage.optionsGoWith", { options, owner, command });
+}
+
 /** Entry point of the `gpu-warden` command. Returns the exit code. */
 export async function runCli(argv: readonly string[], io = defaultIo()): Promise<number> {
   let parsed: ReturnType<typeof parse>;
@@ -75,8 +84,9 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
     }
     throw error;
   }
+  const tr = translatorFor(loaded.config.team);
   if (loaded.empty && command !== "check-config") {
-    io.stderr.write(`${loaded.file} is empty: using all defaults\n`);
+    io.stderr.write(`${tr.t("cli.emptyConfig", { file: loaded.file ?? "" })}\n`);
   }
   const logger = createLogger(loaded.env.logLevel, io.stderr);
   const context = { loaded, logger, pathEnv: io.env.PATH ?? "", hostName: hostname(), stdout: io.stdout };
@@ -84,14 +94,12 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
   switch (command) {
     case "check-config":
       if (nothingToWatch(loaded, context.pathEnv))
-        return explained(new NothingToWatchError(loaded.file), io.stderr);
-      io.stdout.write(describeConfig(loaded.config, loaded.file, loaded.empty ?? false));
+        return explained(tr, new NothingToWatchError(loaded.file), io.stderr);
+      io.stdout.write(describeConfig(tr, loaded.config, loaded.file, loaded.empty ?? false));
       return 0;
     case "report": {
       if (values.since === undefined) {
-        io.stderr.write(
-          `report needs --since YYYY-MM-DD (a local day in ${loaded.config.team.timezone})\n\n${USAGE}`,
-        );
+        io.stderr.write(`${tr.t("cli.reportNeedsSince", { zone: loaded.config.team.timezone })}\n\n${USAGE}`);
         return 2;
       }
       const { reportOnce, StoreMissingError } = await loadMain();
@@ -108,40 +116,50 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
           io.stderr.write(`${error.message}\n`);
           return 1;
         }
-        return explained(error, io.stderr);
+        return explained(tr, error, io.stderr);
       }
     }
     case "collect": {
       const observations = await (await loadMain()).collectOnce(context);
-      io.stdout.write(values.json ? `${JSON.stringify(observations, null, 2)}\n` : fleetTable(observations));
-      if (observations.some((obs) => obs.ok)) return 0;
-      io.stderr.write(
-        `no host could be read (${observations.length} tried): see the NOTE column or --json\n`,
+      io.stdout.write(
+        values.json ? `${JSON.stringify(observations, null, 2)}\n` : fleetTable(observations, tr),
       );
+      if (observations.some((obs) => obs.ok)) return 0;
+      io.stderr.write(`${tr.t("collect.noneRead", { count: observations.length })}\n`);
       return 1;
     }
     case "backup":
       try {
         const done = await (await loadMain()).backupOnce(context, parsed.file!);
-        io.stdout.write(
-          `backed up ${done.store} to ${done.file} (${kib(done.bytes)} KiB, schema version ${done.schemaVersion})\n`,
-        );
+        const line = tr.t("cli.backedUp", {
+          store: done.store,
+          file: done.file,
+          kib: String(Math.round(done.bytes / 1024)),
+          version: done.schemaVersion,
+        });
+        io.stdout.write(`${line}\n`);
         return 0;
       } catch (error) {
-        return explained(error, io.stderr);
+        return explained(tr, error, io.stderr);
       }
     case "restore":
       try {
         const done = await (await loadMain()).restoreOnce(context, parsed.file!);
-        const migrated =
-          done.fromVersion === done.schemaVersion ? "" : `, brought up to version ${done.schemaVersion}`;
-        const kept = done.keptAs === null ? "" : `; the store it replaced is kept as ${done.keptAs}`;
-        io.stdout.write(
-          `restored ${done.store} from ${done.file} (schema version ${done.fromVersion}${migrated})${kept}\n`,
-        );
+        const restored =
+          done.fromVersion === done.schemaVersion
+            ? tr.t("cli.restored", { store: done.store, file: done.file, from: done.fromVersion })
+            : tr.t("cli.restoredMigrated", {
+                store: done.store,
+                file: done.file,
+                from: done.fromVersion,
+                version: done.schemaVersion,
+              });
+        const line =
+          done.keptAs === null ? restored : tr.t("cli.keptAs", { done: restored, keptAs: done.keptAs });
+        io.stdout.write(`${line}\n`);
         return 0;
       } catch (error) {
-        return explained(error, io.stderr);
+        return explained(tr, error, io.stderr);
       }
     case "start": {
       // NOTE: the handlers go in before start-up, so a SIGTERM that comes while the bot is still
@@ -163,13 +181,10 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
           : await (await loadMain()).startBot(context);
       } catch (error) {
         for (const [signal, handler] of signals) process.off(signal, handler);
-        return explained(error, io.stderr);
+        return explained(tr, error, io.stderr);
       }
       if ("url" in bot) {
-        io.stdout.write(
-          `gpu-warden playground: ${bot.url} (a local Slack with a simulated fleet; ` +
-            `nothing real is touched; --no-playground prints alerts here instead)\n`,
-        );
+        io.stdout.write(`${tr.t("cli.playground", { url: bot.url })}\n`);
       }
       const signal = await signalled;
       logger.info({ signal }, "shutting down");
@@ -216,23 +231,27 @@ function parse(argv: readonly string[]) {
     },
   });
   const [first = values.help ? "help" : values.version ? "version" : undefined, ...rest] = positionals;
-  if (first === undefined) throw new UsageError("missing command");
-  if (!COMMANDS.includes(first as Command)) throw new UsageError(`unknown command '${first}'`);
+  if (first === undefined) throw new UsageError(ENGLISH.t("cli.usage.missingCommand"));
+  if (!COMMANDS.includes(first as Command))
+    throw new UsageError(ENGLISH.t("cli.usage.unknownCommand", { command: first }));
   const command = first as Command;
   const takesFile = command === "backup" || command === "restore";
-  if (takesFile && rest.length === 0) throw new UsageError(`${command} needs a FILE`);
-  if (rest.length > (takesFile ? 1 : 0)) throw new UsageError(`unexpected argument '${rest.at(-1)}'`);
+  if (takesFile && rest.length === 0) throw new UsageError(ENGLISH.t("cli.usage.needsFile", { command }));
+  if (rest.length > (takesFile ? 1 : 0))
+    throw new UsageError(ENGLISH.t("cli.usage.unexpected", { argument: String(rest.at(-1)) }));
   if (command !== "collect" && (values.once || values.json)) {
-    throw new UsageError(`--once and --json go with 'collect', not '${command}'`);
+    throw new UsageError(goWith("--once and --json", "collect", command));
   }
   if (command !== "start" && (values.playground || values["no-playground"])) {
-    throw new UsageError(`--playground and --no-playground go with 'start', not '${command}'`);
+    throw new UsageError(goWith("--playground and --no-playground", "start", command));
   }
   if (values.playground && values["no-playground"]) {
-    throw new UsageError("--playground or --no-playground, not both");
+    throw new UsageError(
+      ENGLISH.t("cli.usage.notBoth", { first: "--playground", second: "--no-playground" }),
+    );
   }
   if (command !== "report" && (values.since !== undefined || values.until !== undefined || values.csv)) {
-    throw new UsageError(`--since, --until and --csv go with 'report', not '${command}'`);
+    throw new UsageError(goWith("--since, --until and --csv", "report", command));
   }
   return { command, values, file: takesFile ? rest[0] : undefined };
 }
@@ -245,13 +264,9 @@ function loadMain(): Promise<typeof import("./main.ts")> {
   return import("./main.ts");
 }
 
-function kib(bytes: number): string {
-  return (bytes / 1024).toFixed(0);
-}
-
 /** Prints a problem the user can fix as one line and returns its exit code; rethrows anything else. */
-function explained(error: unknown, stderr: NodeJS.WritableStream): number {
-  const problem = describeCliProblem(error);
+function explained(tr: Translator, error: unknown, stderr: NodeJS.WritableStream): number {
+  const problem = describeCliProblem(tr, error);
   if (problem === null) throw error;
   stderr.write(`${problem.line}\n`);
   return problem.exitCode;

@@ -1,4 +1,5 @@
 import { dirname } from "node:path";
+import type { Translator } from "./messages/translator.ts";
 import { NothingToWatchError } from "./sources/nothing-to-watch.ts";
 import { StoreLockedError } from "./store/store-lock.ts";
 import { StoreProblemError } from "./store/store-problem.ts";
@@ -12,140 +13,96 @@ export interface CliProblem {
 
 /**
  * One line saying what is wrong with the store (or the sources) and what to do, for the errors
- * `start`, `backup` and `restore` expect; null for anything else (a bug: it keeps its stack trace).
+ * `start`, `backup` and `restore` expect, in `tr`'s language; null for anything else (a bug: it keeps
+ * its stack trace).
  */
-export function describeCliProblem(error: unknown): CliProblem | null {
-  if (error instanceof StoreProblemError) return storeProblem(error);
+export function describeCliProblem(tr: Translator, error: unknown): CliProblem | null {
+  if (error instanceof StoreProblemError) return storeProblem(tr, error);
   if (error instanceof StoreLockedError) {
     const holder = error.holder
-      ? `PID ${error.holder.pid} on ${error.holder.host}, since ${new Date(error.holder.sinceMs).toISOString()}`
-      : "PID not known yet";
-    return {
-      line:
-        `store ${error.storePath} is in use by another gpu-warden (${holder}): stop that one first, ` +
-        "or give this one its own store.path (two instances on one store would post everything twice)",
-      exitCode: 1,
-    };
+      ? tr.t("cli.store.holder", {
+          pid: String(error.holder.pid),
+          host: error.holder.host,
+          since: new Date(error.holder.sinceMs).toISOString(),
+        })
+      : tr.t("cli.store.holderUnknown");
+    return { line: tr.t("cli.store.inUse", { store: error.storePath, holder }), exitCode: 1 };
   }
   if (error instanceof NothingToWatchError) {
-    return {
-      line:
-        `nothing to watch: no sources: in ${error.configFile ?? "the configuration (no gpu-warden.yaml)"} ` +
-        "and no nvidia-smi on the PATH; with Slack tokens set gpu-warden will not post a simulated fleet " +
-        "to the team channel: add a sources: list (kind: local, ssh or prometheus, or kind: simulated to try it out)",
-      exitCode: 2,
-    };
+    const file = error.configFile ?? tr.t("cli.nothingToWatch.noFile");
+    return { line: tr.t("cli.nothingToWatch", { file }), exitCode: 2 };
   }
   return null;
 }
 
-function storeProblem(error: StoreProblemError): CliProblem {
-  return error.role === "backup" ? backupProblem(error) : storeFileProblem(error);
+function storeProblem(tr: Translator, error: StoreProblemError): CliProblem {
+  return error.role === "backup" ? backupProblem(tr, error) : storeFileProblem(tr, error);
 }
 
-function storeFileProblem(error: StoreProblemError): CliProblem {
+function storeFileProblem(tr: Translator, error: StoreProblemError): CliProblem {
   const { path } = error;
   const folder = dirname(path);
+  const versions = {
+    path,
+    found: String(error.versions?.found ?? "?"),
+    known: String(error.versions?.known ?? "?"),
+  };
   switch (error.reason) {
     case "missing-folder":
-      return {
-        line: `store ${path}: the folder ${folder} does not exist: create it, or set store.path to a file in an existing folder`,
-        exitCode: 2,
-      };
+      return { line: tr.t("cli.store.missingFolder", { path, folder }), exitCode: 2 };
     case "not-a-folder":
-      return {
-        line: `store ${path}: ${folder} is not a folder: set store.path to a file in a folder`,
-        exitCode: 2,
-      };
+      return { line: tr.t("cli.store.notAFolder", { path, folder }), exitCode: 2 };
     case "not-sqlite":
     case "not-a-store":
-      return {
-        line: `store ${path} is not an SQLite database (left untouched): set store.path to another file, or move this one away`,
-        exitCode: 1,
-      };
+      return { line: tr.t("cli.store.notSqlite", { path }), exitCode: 1 };
     case "read-only":
-      return {
-        line: `store ${path}: cannot write in ${folder} (read-only): make it writable for this user, or set store.path to a writable folder`,
-        exitCode: 1,
-      };
+      return { line: tr.t("cli.store.readOnly", { path, folder }), exitCode: 1 };
     case "disk-full":
-      return {
-        line: `store ${path}: the disk is full: free some space there (or set store.path on another disk) and start again`,
-        exitCode: 1,
-      };
+      return { line: tr.t("cli.store.diskFull", { path }), exitCode: 1 };
     case "too-new":
-      return {
-        line:
-          `store ${path} has schema version ${error.versions?.found ?? "?"}, but this gpu-warden knows versions up to ` +
-          `${error.versions?.known ?? "?"}: upgrade gpu-warden, or set store.path to another file`,
-        exitCode: 1,
-      };
+      return { line: tr.t("cli.store.tooNew", versions), exitCode: 1 };
     case "missing-store":
-      return {
-        line: `no store at ${path}: it is written by 'gpu-warden start' (store.path in the config)`,
-        exitCode: 1,
-      };
+      return { line: tr.t("cli.store.missing", { path }), exitCode: 1 };
     case "damaged":
     case "cannot-open":
     case "missing-backup":
     case "is-the-store":
-      return {
-        line: `store ${path}: cannot open it (${error.detail}): check the file and its folder, and store.path`,
-        exitCode: 1,
-      };
+      return { line: tr.t("cli.store.cannotOpen", { path, detail: error.detail }), exitCode: 1 };
     default:
       return error.reason satisfies never;
   }
 }
 
-function backupProblem(error: StoreProblemError): CliProblem {
+function backupProblem(tr: Translator, error: StoreProblemError): CliProblem {
   const { path } = error;
   const folder = dirname(path);
+  const versions = {
+    path,
+    found: String(error.versions?.found ?? "?"),
+    known: String(error.versions?.known ?? "?"),
+  };
   switch (error.reason) {
     case "missing-folder":
     case "not-a-folder":
-      return {
-        line: `backup ${path}: ${folder} is not an existing folder: create it or choose another path`,
-        exitCode: 2,
-      };
+      return { line: tr.t("cli.backup.notAFolder", { path, folder }), exitCode: 2 };
     case "read-only":
-      return {
-        line: `backup ${path}: cannot write in ${folder} (read-only): choose a writable folder`,
-        exitCode: 1,
-      };
+      return { line: tr.t("cli.backup.readOnly", { path, folder }), exitCode: 1 };
     case "disk-full":
-      return {
-        line: `backup ${path}: the disk is full: free some space there or choose another disk`,
-        exitCode: 1,
-      };
+      return { line: tr.t("cli.backup.diskFull", { path }), exitCode: 1 };
     case "missing-backup":
-      return {
-        line: `no backup at ${path}: give the path of a file written by 'gpu-warden backup'`,
-        exitCode: 2,
-      };
+      return { line: tr.t("cli.backup.missing", { path }), exitCode: 2 };
     case "is-the-store":
-      return { line: `${path} is the store itself (store.path): give the backup another path`, exitCode: 2 };
+      return { line: tr.t("cli.backup.isTheStore", { path }), exitCode: 2 };
     case "not-sqlite":
     case "not-a-store":
-      return {
-        line: `${path} is not a gpu-warden store: give a file written by 'gpu-warden backup'`,
-        exitCode: 1,
-      };
+      return { line: tr.t("cli.backup.notAStore", { path }), exitCode: 1 };
     case "damaged":
-      return {
-        line: `${path} is damaged (SQLite's quick check: ${error.detail}): use another backup`,
-        exitCode: 1,
-      };
+      return { line: tr.t("cli.backup.damaged", { path, detail: error.detail }), exitCode: 1 };
     case "too-new":
-      return {
-        line:
-          `${path} has schema version ${error.versions?.found ?? "?"}, but this gpu-warden knows versions up to ` +
-          `${error.versions?.known ?? "?"}: restore it with a newer gpu-warden`,
-        exitCode: 1,
-      };
+      return { line: tr.t("cli.backup.tooNew", versions), exitCode: 1 };
     case "cannot-open":
     case "missing-store":
-      return { line: `backup ${path}: cannot open it (${error.detail})`, exitCode: 1 };
+      return { line: tr.t("cli.backup.cannotOpen", { path, detail: error.detail }), exitCode: 1 };
     default:
       return error.reason satisfies never;
   }

@@ -314,7 +314,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
           return hostState ? [[host, hostState] as const] : [];
         }),
       );
-      context.stdout.write(`${fleetLine(states, result.atMs, config.team.timezone)}\n`);
+      context.stdout.write(`${fleetLine(readers.channel, states, result.atMs)}\n`);
     }
   };
 
@@ -354,8 +354,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     http = await startHttpServer({ registry: metrics.registry, health }, config.http.host, port);
     httpUrl = http.url;
     context.stdout.write(
-      `gpu-warden: no Slack tokens, so alerts are printed here (set SLACK_BOT_TOKEN with SLACK_APP_TOKEN ` +
-        `or SLACK_SIGNING_SECRET to post them to ${config.slack.channel}); health: ${httpUrl}/healthz\n`,
+      `${readers.channel.t("cli.consoleMode", { channel: config.slack.channel, health: `${httpUrl}/healthz` })}\n`,
     );
   }
 

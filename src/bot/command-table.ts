@@ -1,3 +1,9 @@
+import type { MessageId } from "../messages/catalog.ts";
+import type { Translator } from "../messages/translator.ts";
+
+/** The catalog ids of the help lines. */
+export type HelpSummaryId = Extract<MessageId, `help.command.${string}`>;
+
 /**
  * The `/gpu` command table: the one source of the grammar, the help text and the "right form" shown
  * with every error. Later commands (claims, reports, warden) add rows here.
@@ -6,72 +12,72 @@ export interface CommandSpec {
   name: string;
   /** The form shown in help and errors, without the leading `/gpu`. */
   usage: string;
-  summary: string;
+  /** The catalog's one-line summary for help. */
+  summary: HelpSummaryId;
   example?: string;
 }
 
 export const COMMANDS: readonly CommandSpec[] = [
-  { name: "help", usage: "help", summary: "this help" },
+  { name: "help", usage: "help", summary: "help.command.help" },
   {
     name: "status",
     usage: "status [host]",
-    summary: "fleet board: hosts, GPUs, utilisation, idle since; one host in detail",
+    summary: "help.command.status",
     example: "status gpu-a",
   },
   {
     name: "claim",
     usage: "claim <host>[:<gpus>] [for <duration>] [note…] [--wait]",
-    summary: "claim a host or some of its GPUs (0 / 0,1 / 0-3; a MIG instance: 0.3)",
+    summary: "help.command.claimHost",
     example: "claim gpu-a:0,1 for 4h llama sft",
   },
   {
     name: "claim",
     usage: "claim <n> [<model>] [for <duration>] [note…] [--wait]",
-    summary:
-      "claim any n free GPUs (of a model), packed onto one host where possible; --wait: join the line if none are free",
+    summary: "help.command.claimCount",
     example: "claim 2 a100 for 8h tuning --wait",
   },
   {
     name: "queue",
     usage: "queue [cancel]",
-    summary: "the waiting list with each request's position; cancel: leave it",
+    summary: "help.command.queue",
     example: "queue cancel",
   },
   {
     name: "release",
     usage: "release [<host>[:<gpus>] | all]",
-    summary: "release your claim (the cost warden and admins may release anyone's)",
+    summary: "help.command.release",
     example: "release gpu-a:0,1",
   },
   {
     name: "extend",
     usage: "extend <host>[:<gpus>] <duration>",
-    summary: "hold your claim longer",
+    summary: "help.command.extend",
     example: "extend gpu-a:0,1 4h",
   },
-  { name: "mine", usage: "mine", summary: "your claims, with Extend and Release buttons" },
+  { name: "mine", usage: "mine", summary: "help.command.mine" },
   {
     name: "keep",
     usage: "keep <host> <duration>",
-    summary: "snooze idle alerts and auto-stop for a host (30m, 4h, 2d, or 'tomorrow' for 09:00)",
+    summary: "help.command.keep",
     example: "keep gpu-a 4h",
   },
   {
     name: "stop",
     usage: "stop <host>",
-    summary: "stop an idle host (owners, claimants, the cost warden and admins)",
+    summary: "help.command.stop",
     example: "stop gpu-a",
   },
   {
     name: "report",
     usage: "report [<days>d]",
-    summary: "cost ledger of the last days (default 7): cost, idle cost, real usage rate; the CSV by DM",
+    summary: "help.command.report",
     example: "report 30d",
   },
   {
     name: "warden",
     usage: "warden [roster | swap @user | skip]",
-    summary: "this month's cost warden and the next; swap or skip a turn (the warden or an admin)",
+    summary: "help.command.warden",
     example: "warden swap @alice",
   },
 ];
@@ -87,23 +93,26 @@ export function commandNames(): string[] {
 
 /**
  * `` `/gpu keep <host> <duration>` — e.g. `/gpu keep gpu-a 4h` ``; every form of the command,
- * joined with ` or `.
+ * joined with "or" in the reader's language.
  */
-export function rightForm(name: string, slashCommand = "/gpu"): string {
+export function rightForm(tr: Translator, name: string, slashCommand = "/gpu"): string {
   const specs = COMMANDS.filter((command) => command.name === name);
-  if (specs.length === 0) return `${slashCommand} help`;
+  if (specs.length === 0) return `\`${slashCommand} help\``;
   return specs
-    .map(
-      (spec) =>
-        `\`${slashCommand} ${spec.usage}\`${spec.example ? ` — e.g. \`${slashCommand} ${spec.example}\`` : ""}`,
-    )
-    .join(" or ");
+    .map((spec) => {
+      const form = `\`${slashCommand} ${spec.usage}\``;
+      if (spec.example === undefined) return form;
+      return tr.t("command.formExample", { form, example: `\`${slashCommand} ${spec.example}\`` });
+    })
+    .reduce((first, second) => tr.t("command.or", { first, second }));
 }
 
-export function helpText(slashCommand = "/gpu"): string {
+/** The command table as a code block, one line per form, then the footer. */
+export function helpText(tr: Translator, slashCommand = "/gpu"): string {
   const width = Math.max(...COMMANDS.map((command) => command.usage.length));
   const lines = COMMANDS.map(
-    (command) => `${slashCommand} ${command.usage.padEnd(width)}  ${command.summary}`,
+    (command) => `${slashCommand} ${command.usage.padEnd(width)}  ${tr.t(command.summary)}`,
   );
-  return ["```", ...lines, "```", "Durations: `30m`, `4h`, `2d`. GPU lists: `0`, `0,1`, `0-3`."].join("\n");
+  const footer = tr.t("help.footer", { durations: "`30m`, `4h`, `2d`", gpuLists: "`0`, `0,1`, `0-3`" });
+  return ["```", ...lines, "```", footer].join("\n");
 }

@@ -1,9 +1,9 @@
 import { type GpuSlots, parseSlots } from "../checks/claim-target.ts";
 import { closest } from "../shared/closest.ts";
 import { formatDuration, parseDurationMs } from "../shared/duration.ts";
-import { slackEscape } from "../usecases/action-text.ts";
 import type { ClaimTarget } from "../usecases/claim-gpus.ts";
 import type { KeepSpan } from "../usecases/keep-host.ts";
+import type { CommandProblem } from "./command-problem.ts";
 import { commandNames } from "./command-table.ts";
 import { plainPeople } from "./command-text.ts";
 import { parseReportArgs, parseWardenArgs, type WardenAction } from "./parse-report-warden.ts";
@@ -35,7 +35,7 @@ export type ParsedCommand =
   | { kind: "mine" }
   | { kind: "report"; days: number }
   | { kind: "warden"; action: WardenAction }
-  | { kind: "invalid"; problem: string; command: string | null };
+  | { kind: "invalid"; problem: CommandProblem; command: string | null };
 
 /** Parses the text after `/gpu`. Never throws: anything unusable is `invalid`. */
 export function parseCommand(text: string): ParsedCommand {
@@ -51,24 +51,22 @@ export function parseCommand(text: string): ParsedCommand {
       return { kind: "status", host: args[0] ?? null };
     case "keep": {
       const [host, spanText, ...rest] = args;
-      if (host === undefined) return invalid(name, "`keep` needs a host and a duration.");
+      if (host === undefined)
+        return invalid(name, { kind: "needs", command: name, needs: "hostAndDuration" });
       if (spanText === undefined && parseKeepSpan(host) !== null) {
-        return invalid(
-          name,
-          `\`keep ${shown(host)}\`: which host? Name it first: \`keep gpu-a ${shown(host)}\`.`,
-        );
+        return invalid(name, { kind: "spanFirst", command: "keep", span: host });
       }
-      if (spanText === undefined) return invalid(name, `\`keep ${shown(host)}\` needs a duration.`);
+      if (spanText === undefined) return invalid(name, { kind: "needsDuration", command: name, typed: host });
       if (rest.length > 0) return tooMany(name, rest);
       const span = parseKeepSpan(spanText);
       if (span === null) {
-        return invalid(name, `\`${shown(spanText)}\` is not a duration: use 30m, 4h, 2d or tomorrow.`);
+        return invalid(name, { kind: "notDuration", text: spanText, tomorrow: true });
       }
       return { kind: "keep", host, span, spanText: describeSpan(span) };
     }
     case "stop": {
       const [host, ...rest] = args;
-      if (host === undefined) return invalid(name, "`stop` needs a host.");
+      if (host === undefined) return invalid(name, { kind: "needs", command: name, needs: "host" });
       if (rest.length > 0) return tooMany(name, rest);
       return { kind: "stop", host };
     }
@@ -91,18 +89,16 @@ export function parseCommand(text: string): ParsedCommand {
     }
     case "extend": {
       const [what, ...rest] = args;
-      if (what === undefined) return invalid(name, "`extend` needs a claim and a duration.");
+      if (what === undefined)
+        return invalid(name, { kind: "needs", command: name, needs: "claimAndDuration" });
       if (rest.length === 0 && parseDurationMs(what) !== null) {
-        return invalid(
-          name,
-          `\`extend ${shown(what)}\`: which claim? Name its host first: \`extend gpu-a ${shown(what)}\` (or gpu-a:0).`,
-        );
+        return invalid(name, { kind: "spanFirst", command: "extend", span: what });
       }
       const slots = slotsOf(name, what);
       if ("kind" in slots) return slots;
       const words = rest[0]?.toLowerCase() === "for" ? rest.slice(1) : rest;
       const [spanText, ...extra] = words;
-      if (spanText === undefined) return invalid(name, `\`extend ${shown(what)}\` needs a duration.`);
+      if (spanText === undefined) return invalid(name, { kind: "needsDuration", command: name, typed: what });
       const durationMs = parseDurationMs(spanText);
       if (durationMs === null) return notDuration(name, spanText);
       if (extra.length > 0) return tooMany(name, extra);
@@ -122,11 +118,7 @@ export function parseCommand(text: string): ParsedCommand {
     default: {
       const known = commandNames();
       const guess = closest(name, known);
-      return {
-        kind: "invalid",
-        problem: `Unknown command \`${shown(first)}\`${guess === null ? "." : `; did you mean \`${guess}\`?`}`,
-        command: guess,
-      };
+      return { kind: "invalid", problem: { kind: "unknownCommand", typed: first, guess }, command: guess };
     }
   }
 }
@@ -164,14 +156,14 @@ const PROJECT_WORD = /^project=(\S+)$/i;
 function parseClaimWords(args: readonly string[]): ParsedCommand {
   const [what, ...rest] = args;
   if (what === undefined) {
-    return invalid("claim", "`claim` needs a host (gpu-a, gpu-a:0,1) or a number of GPUs (2, or 2 a100).");
+    return invalid("claim", { kind: "needs", command: "claim", needs: "target" });
   }
   let target: ClaimTarget;
   let words = rest;
   if (/^\d+$/.test(what)) {
     const count = Number(what);
     if (count < 1 || count > CLAIM_COUNT_MAX) {
-      return invalid("claim", `\`${shown(what)}\` GPUs: claim between 1 and ${CLAIM_COUNT_MAX}.`);
+      return invalid("claim", { kind: "countRange", typed: what, max: CLAIM_COUNT_MAX });
     }
     const [model] = words;
     const isModel = model !== undefined && model.toLowerCase() !== "for" && parseDurationMs(model) === null;
@@ -185,7 +177,7 @@ function parseClaimWords(args: readonly string[]): ParsedCommand {
   let durationMs: number | null = null;
   const [next, after] = words;
   if (next?.toLowerCase() === "for") {
-    if (after === undefined) return invalid("claim", "`for` needs a duration: 30m, 4h or 2d.");
+    if (after === undefined) return invalid("claim", { kind: "forNeedsDuration" });
     durationMs = parseDurationMs(after);
     if (durationMs === null) return notDuration("claim", after);
     words = words.slice(2);
@@ -195,7 +187,7 @@ function parseClaimWords(args: readonly string[]): ParsedCommand {
   }
   const note = plainPeople(words.join(" "));
   if (note.length > NOTE_MAX_CHARS) {
-    return invalid("claim", `The note is ${note.length} characters long; keep it to ${NOTE_MAX_CHARS}.`);
+    return invalid("claim", { kind: "noteTooLong", length: note.length, max: NOTE_MAX_CHARS });
   }
   return { kind: "claim", target, durationMs, note };
 }
@@ -205,34 +197,23 @@ function slotsOf(command: string, text: string): GpuSlots | Extract<ParsedComman
   const parsed = parseSlots(text);
   if (parsed.ok) return parsed.slots;
   if (parsed.problem === "host") {
-    return invalid(command, `\`${shown(text)}\` is not a host name: letters, digits, '.', '_' or '-'.`);
+    return invalid(command, { kind: "notHostName", text });
   }
-  const typed = text.slice(0, text.indexOf(":"));
-  const host = typed.length <= 20 ? shown(typed) : "gpu-a";
-  return invalid(
-    command,
-    `\`${shown(text)}\` is not a GPU list: use ${host}:0, ${host}:0,1 or ${host}:0-3 (GPUs 0 to 255), or ${host}:0.3 for MIG instance 3 of GPU 0.`,
-  );
+  return invalid(command, { kind: "notGpuList", text, host: text.slice(0, text.indexOf(":")) });
 }
 
 function notDuration(command: string, text: string): Extract<ParsedCommand, { kind: "invalid" }> {
-  return invalid(command, `\`${shown(text)}\` is not a duration: use 30m, 4h or 2d.`);
+  return invalid(command, { kind: "notDuration", text, tomorrow: false });
 }
 
 function describeSpan(span: KeepSpan): string {
   return span.kind === "tomorrow" ? "tomorrow" : formatDuration(span.ms);
 }
 
-function invalid(command: string, problem: string): Extract<ParsedCommand, { kind: "invalid" }> {
+function invalid(command: string, problem: CommandProblem): Extract<ParsedCommand, { kind: "invalid" }> {
   return { kind: "invalid", problem, command };
 }
 
 function tooMany(command: string, extra: readonly string[]): ParsedCommand {
-  return invalid(command, `Unexpected \`${shown(extra.join(" "))}\` after \`${command}\`.`);
-}
-
-/** A word the user typed, safe inside backticks in a reply: escaped, no backticks, at most 60 chars. */
-function shown(word: string): string {
-  const cut = word.length > 60 ? `${word.slice(0, 60)}…` : word;
-  return slackEscape(cut.replaceAll("`", "'"));
+  return invalid(command, { kind: "unexpected", extra: extra.join(" "), after: command });
 }

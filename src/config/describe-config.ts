@@ -1,64 +1,106 @@
+import { type Translator, translator } from "../messages/translator.ts";
 import type { ConfigError } from "./load-config.ts";
 import type { Config, SourceConfig } from "./schema.ts";
 
-/** The short summary `check-config` prints for a valid configuration. */
-export function describeConfig(config: Config, file: string | null, empty = false): string {
-  const { policy, poll } = config;
+/** The short summary `check-config` prints for a valid configuration, in `tr`'s language. */
+export function describeConfig(tr: Translator, config: Config, file: string | null, empty = false): string {
+  const { policy, poll, slack, team, store } = config;
+  const shownFile = file ?? tr.t("config.embedded");
   const lines = [
-    `configuration OK: ${file ?? "embedded defaults (no gpu-warden.yaml)"}${empty ? " (empty: all defaults)" : ""}`,
-    "sources:",
+    tr.t(empty ? "config.okEmpty" : "config.ok", { file: shownFile }),
+    tr.t("config.sources"),
     ...(config.sources.length > 0
-      ? config.sources.map((source) => `  - ${describeSource(source)}`)
-      : ["  - none configured: the local GPUs when nvidia-smi is on the PATH, else a simulated fleet"]),
-    `channel: ${config.slack.channel}${config.slack.admins.length > 0 ? ` (admins: ${config.slack.admins.join(", ")})` : ""}`,
-    `team: ${config.team.name}, time zone ${config.team.timezone}, currency ${config.team.currency}`,
-    `policy: a GPU is idle below ${policy.idle_util_pct} %; a host is idle after ${policy.idle_for_minutes} min ` +
-      `with every GPU idle and nobody logged in; no stop within ${policy.protect_minutes} min of work starting; ` +
-      `escalate after ${policy.escalate_after_minutes} min`,
-    `poll: every ${poll.interval_seconds} s; raw samples kept ${config.store.raw_retention_days} days, ` +
-      `hourly rollups ${config.store.rollup_retention_days} days in ${config.store.path}`,
+      ? config.sources.map((source) => `  - ${describeSource(tr, source)}`)
+      : [`  - ${tr.t("config.noSources")}`]),
+    slack.admins.length > 0
+      ? tr.t("config.channelAdmins", { channel: slack.channel, admins: slack.admins.join(", ") })
+      : tr.t("config.channel", { channel: slack.channel }),
+    tr.t("config.team", {
+      name: team.name,
+      zone: team.timezone,
+      currency: team.currency,
+      language: team.language,
+    }),
+    tr.t("config.policy", {
+      idlePct: policy.idle_util_pct,
+      idleMinutes: policy.idle_for_minutes,
+      protectMinutes: policy.protect_minutes,
+      escalateMinutes: policy.escalate_after_minutes,
+    }),
+    tr.t("config.poll", {
+      seconds: poll.interval_seconds,
+      rawDays: store.raw_retention_days,
+      rollupDays: store.rollup_retention_days,
+      path: store.path,
+    }),
   ];
   const hostNames = Object.keys(config.hosts);
   if (hostNames.length > 0) {
-    lines.push(
-      `host settings: ${hostNames.length} (${hostNames.slice(0, 8).join(", ")}${hostNames.length > 8 ? ", …" : ""})`,
-    );
+    lines.push(tr.t("config.hostSettings", { count: hostNames.length, names: firstNames(hostNames) }));
   }
   return `${lines.join("\n")}\n`;
 }
 
-export function describeSource(source: SourceConfig): string {
+/** One source as `check-config` lists it. */
+export function describeSource(tr: Translator, source: SourceConfig): string {
   switch (source.kind) {
     case "local":
-      return `local nvidia-smi (${source.nvidia_smi}) as host ${source.host ?? "<this host's name>"}`;
+      return tr.t("config.source.local", {
+        command: source.nvidia_smi,
+        host: source.host ?? tr.t("config.source.localHost"),
+      });
     case "ssh": {
       const names = source.hosts.map((host) => (typeof host === "string" ? host : host.name));
-      return `ssh to ${names.length} host(s): ${names.slice(0, 8).join(", ")}${names.length > 8 ? ", …" : ""} (concurrency ${source.concurrency}, deadline ${source.deadline_seconds} s)`;
+      return tr.t("config.source.ssh", {
+        count: names.length,
+        names: firstNames(names),
+        concurrency: source.concurrency,
+        deadline: source.deadline_seconds,
+      });
     }
     case "prometheus":
-      return `prometheus ${source.url} (host label ${source.host_label}${source.containers ? ", containers" : ""})`;
+      return tr.t(source.containers ? "config.source.prometheusContainers" : "config.source.prometheus", {
+        url: source.url,
+        label: source.host_label,
+      });
     case "simulated":
-      return `simulated fleet: ${source.hosts} hosts × ${source.gpus_per_host} GPUs (seed ${source.seed})`;
+      return tr.t("config.source.simulated", {
+        hosts: source.hosts,
+        gpus: source.gpus_per_host,
+        seed: String(source.seed),
+      });
     default:
       return source satisfies never;
   }
 }
 
+function firstNames(names: readonly string[]): string {
+  return `${names.slice(0, 8).join(", ")}${names.length > 8 ? ", …" : ""}`;
+}
+
 /** At most this many problems are shown; a junk file can have hundreds of thousands. */
 export const MAX_PROBLEMS_SHOWN = 50;
 
-/** The problems (the first {@link MAX_PROBLEMS_SHOWN}) with path, what was expected, what was found and a hint. */
+/**
+ * The problems (the first {@link MAX_PROBLEMS_SHOWN}) with path, what was expected, what was found and
+ * a hint; in English, since the configuration (and with it the team's language) could not be read.
+ */
 export function describeConfigError(error: ConfigError): string {
+  const tr = ENGLISH;
   const count = error.problems.length;
-  const lines = [`${error.file ?? "configuration"}: ${count} problem${count === 1 ? "" : "s"}`];
+  const lines = [tr.t("config.error.count", { file: error.file ?? tr.t("config.error.anyFile"), count })];
   for (const problem of error.problems.slice(0, MAX_PROBLEMS_SHOWN)) {
-    lines.push(`  at ${problem.path === "" ? "(top)" : problem.path}`);
-    lines.push(`    expected: ${problem.expected}`);
-    lines.push(`    found:    ${problem.found}`);
-    if (problem.hint) lines.push(`    hint:     ${problem.hint}`);
+    lines.push(
+      `  ${tr.t("config.error.at", { path: problem.path === "" ? tr.t("config.error.top") : problem.path })}`,
+    );
+    lines.push(`    ${tr.t("config.error.expected", { text: problem.expected })}`);
+    lines.push(`    ${tr.t("config.error.found", { text: problem.found })}`);
+    if (problem.hint) lines.push(`    ${tr.t("config.error.hint", { text: problem.hint })}`);
   }
   if (count > MAX_PROBLEMS_SHOWN) {
-    lines.push(`  … and ${count - MAX_PROBLEMS_SHOWN} more (is this the right file?)`);
+    lines.push(`  ${tr.t("config.error.more", { count: count - MAX_PROBLEMS_SHOWN })}`);
   }
   return `${lines.join("\n")}\n`;
 }
+
+const ENGLISH = translator({ language: "en", timeZone: "UTC", currency: "USD" });

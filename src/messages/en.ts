@@ -1,8 +1,13 @@
 import { chart } from "./en/chart.ts";
 import { claim } from "./en/claim.ts";
+import { cli } from "./en/cli.ts";
+import { collect } from "./en/collect.ts";
+import { command } from "./en/command.ts";
 import { common } from "./en/common.ts";
+import { config } from "./en/config.ts";
 import { csv } from "./en/csv.ts";
 import { extend } from "./en/extend.ts";
+import { help } from "./en/help.ts";
 import { home } from "./en/home.ts";
 import { preempt } from "./en/preempt.ts";
 import { priority } from "./en/priority.ts";
@@ -21,7 +26,8 @@ import { warden } from "./en/warden.ts";
  *
  * Named formats the translator provides (see `translator.ts`): numbers `money` (team currency, whole
  * units), `moneyCents` (with cents), `pct` (a fraction: 0.42 → `42%`), `decimal1`; dates and times in the team
- * zone `day`, `dayYear`, `weekdayDay`, `weekday`, `month`, `time`, `dayTime`.
+ * zone `day`, `dayYear`, `weekdayDay`, `weekday`, `month`, `time`, `dayTime`, `weekdayDayTime`,
+ * `weekdayDayYear`, `monthYear`.
  *
  * A plural or select branch is never a single word (`one {is}`): the type-level argument finder
  * (`ArgNames` in `catalog.ts`) would read it as an argument; the catalog test checks this.
@@ -42,4 +48,9 @@ export const en = {
   ...warden,
   ...reclaim,
   ...report,
+  ...command,
+  ...help,
+  ...config,
+  ...collect,
+  ...cli,
 } as const satisfies Record<string, string>;

@@ -84,7 +84,13 @@ export type DateStyle =
   /** `14:02` (24-hour in both languages) */
   | "time"
   /** `Dec 5, 14:02` / `12月5日 14:02` */
-  | "dayTime";
+  | "dayTime"
+  /** `Fri, Dec 5, 14:02` / `12月5日周五 14:02` */
+  | "weekdayDayTime"
+  /** `Fri, Dec 5, 2026` / `2026年12月5日周五` */
+  | "weekdayDayYear"
+  /** `December 2026` / `2026年12月` */
+  | "monthYear";
 
 /** `Intl` options of each {@link DateStyle}, without the zone. */
 export const DATE_STYLES: Record<DateStyle, Intl.DateTimeFormatOptions> = {
@@ -95,6 +101,16 @@ export const DATE_STYLES: Record<DateStyle, Intl.DateTimeFormatOptions> = {
   month: { month: "short" },
   time: { hour: "2-digit", minute: "2-digit", hourCycle: "h23" },
   dayTime: { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" },
+  weekdayDayTime: {
+    weekday: "short",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  },
+  weekdayDayYear: { weekday: "short", year: "numeric", month: "short", day: "numeric" },
+  monthYear: { year: "numeric", month: "long" },
 };
 
 /** An instant as the team reads it in its zone (an IANA name). */

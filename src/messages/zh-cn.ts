@@ -1,9 +1,14 @@
 import type { Catalog } from "./catalog.ts";
 import { chart } from "./zh-cn/chart.ts";
 import { claim } from "./zh-cn/claim.ts";
+import { cli } from "./zh-cn/cli.ts";
+import { collect } from "./zh-cn/collect.ts";
+import { command } from "./zh-cn/command.ts";
 import { common } from "./zh-cn/common.ts";
+import { config } from "./zh-cn/config.ts";
 import { csv } from "./zh-cn/csv.ts";
 import { extend } from "./zh-cn/extend.ts";
+import { help } from "./zh-cn/help.ts";
 import { home } from "./zh-cn/home.ts";
 import { preempt } from "./zh-cn/preempt.ts";
 import { priority } from "./zh-cn/priority.ts";
@@ -35,4 +40,9 @@ export const zhCN: Catalog = {
   ...warden,
   ...reclaim,
   ...report,
+  ...command,
+  ...help,
+  ...config,
+  ...collect,
+  ...cli,
 };

@@ -1,6 +1,7 @@
 import { COMMANDS } from "../bot/command-table.ts";
 import { slotsBetween } from "../checks/cadence.ts";
 import type { Config } from "../config/schema.ts";
+import { translatorFor } from "../messages/translator.ts";
 import { DAY_MS } from "../shared/clock.ts";
 import { dayjs } from "../shared/time.ts";
 import { summaryCadence } from "../usecases/build-summary.ts";
@@ -105,7 +106,7 @@ export function pageSnapshot(sources: SnapshotSources, me: string): PageSnapshot
     dm: dmMessages(sources, me),
     commands: COMMANDS.map((command) => ({
       text: `/gpu ${command.example ?? command.usage}`,
-      summary: command.summary,
+      summary: translatorFor(config.team).t(command.summary),
     })),
     ephemerals: emulator.ephemerals(me).map((m) => ({
       ts: m.ts,

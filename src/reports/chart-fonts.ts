@@ -14,8 +14,8 @@ export interface ChartFonts {
 }
 
 /** The families the files above hold, in the order a chart asks for them. */
-export const LATIN_FAMILIES = ["DejaVu Sans", "Liberation Sans"] as const;
-export const CJK_FAMILY = "Noto Sans CJK SC";
+export const LATIN_FAMILIES = ["DejaVu Sans", "Liberation Sans"] as const; // words-ok: font family names
+export const CJK_FAMILY = "Noto Sans CJK SC"; // words-ok: a font family name
 
 /** Where Debian (and its derivatives), Fedora and Arch put the fonts, first found wins. */
 export const FONT_CANDIDATES: Readonly<Record<keyof ChartFonts, readonly string[]>> = {

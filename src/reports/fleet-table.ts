@@ -1,28 +1,57 @@
+import type { MessageId } from "../messages/catalog.ts";
+import { type Translator, translator } from "../messages/translator.ts";
 import type { GpuReading, HostObservation } from "../sources/observation.ts";
 
-/** A plain-text table, one row per host, for people at a terminal. */
-export function fleetTable(observations: readonly HostObservation[]): string {
-  const header = ["HOST", "SOURCE", "STATE", "GPUS", "UTIL %", "MEMORY", "POWER", "SESSIONS", "LOAD", "NOTE"];
+const HEADER = [
+  "collect.header.host",
+  "collect.header.source",
+  "collect.header.state",
+  "collect.header.gpus",
+  "collect.header.util",
+  "collect.header.memory",
+  "collect.header.power",
+  "collect.header.sessions",
+  "collect.header.load",
+  "collect.header.note",
+] as const satisfies readonly MessageId[];
+
+const ENGLISH = translator({ language: "en", timeZone: "UTC", currency: "USD" });
+
+/** A plain-text table, one row per host, for people at a terminal, in `tr`'s language (English by default). */
+export function fleetTable(observations: readonly HostObservation[], tr: Translator = ENGLISH): string {
+  const header = HEADER.map((id) => tr.t(id));
   const rows = [...observations]
     .sort((a, b) => a.host.localeCompare(b.host))
     .map((obs) => {
-      if (!obs.ok) return [obs.host, obs.source, "unknown", "-", "-", "-", "-", "-", "-", obs.message];
+      if (!obs.ok)
+        return [
+          obs.host,
+          obs.source,
+          tr.t("collect.state.unknown"),
+          "-",
+          "-",
+          "-",
+          "-",
+          "-",
+          "-",
+          obs.message,
+        ];
       const gpus = obs.gpus;
       return [
         obs.host,
         obs.source,
-        "ok",
+        tr.t("collect.state.ok"),
         gpus.length === 0 ? "0" : `${gpus.length}× ${modelSummary(gpus)}`,
         gpus.map((gpu) => (gpu.utilPct === null ? "?" : String(Math.round(gpu.utilPct)))).join(" ") || "-",
         memorySummary(gpus),
         powerSummary(gpus),
         obs.sessions === null
-          ? "n/a"
+          ? tr.t("collect.sessions.notRead")
           : obs.sessions.length === 0
-            ? "none"
+            ? tr.t("collect.sessions.none")
             : sessionSummary(obs.sessions.map((s) => s.user)),
         obs.cpuLoad1 === null ? "-" : obs.cpuLoad1.toFixed(2),
-        processSummary(gpus),
+        processSummary(tr, gpus),
       ];
     });
   return renderTable([header, ...rows]);
@@ -102,7 +131,7 @@ function sessionSummary(users: readonly string[]): string {
   return `${users.length} (${unique.slice(0, 3).join(", ")}${unique.length > 3 ? ", …" : ""})`;
 }
 
-function processSummary(gpus: readonly GpuReading[]): string {
+function processSummary(tr: Translator, gpus: readonly GpuReading[]): string {
   const names = new Map<string, number>();
   for (const gpu of gpus) {
     for (const proc of gpu.processes) {
@@ -111,7 +140,9 @@ function processSummary(gpus: readonly GpuReading[]): string {
     }
   }
   const parts = [...names].slice(0, 3).map(([name, count]) => (count > 1 ? `${name}×${count}` : name));
-  return parts.length === 0 ? "" : `procs: ${parts.join(", ")}${names.size > 3 ? ", …" : ""}`;
+  return parts.length === 0
+    ? ""
+    : tr.t("collect.processes", { names: `${parts.join(", ")}${names.size > 3 ? ", …" : ""}` });
 }
 
 function baseName(name: string): string {

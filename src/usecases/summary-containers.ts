@@ -6,7 +6,7 @@ import type { PrometheusClient, PromVectorSample } from "../sources/prometheus-a
 const RATE_STEP = "5m";
 
 const CPU_USAGE = `rate(container_cpu_usage_seconds_total{container!="", container!="POD", pod!=""}[${RATE_STEP}])`;
-const BY_CONTAINER = "namespace, pod, container";
+const BY_CONTAINER = "namespace, pod, container"; // words-ok: PromQL labels
 /** dcgm-exporter names the workload with `pod`/`namespace`/`container`, or `exported_*` behind a ServiceMonitor. */
 const BY_GPU_WORKLOAD = `${BY_CONTAINER}, exported_namespace, exported_pod, exported_container`;
 

@@ -10,14 +10,18 @@ import {
   stopValue,
 } from "../../src/bot/ids.ts";
 import { parseCommand } from "../../src/bot/parse-command.ts";
+import { commandProblemText } from "../../src/bot/views/command-problem-text.ts";
 import { stopResultReply } from "../../src/bot/views/reply-stop.ts";
 import { renderFleetStatus } from "../../src/bot/views/status-fleet.ts";
 import { renderHostStatus } from "../../src/bot/views/status-host.ts";
+import { translator } from "../../src/messages/translator.ts";
 import type { JsonObject } from "../../src/playground/slack-emulator/json.ts";
 import { checkMessageContent } from "../../src/playground/slack-emulator/message-content.ts";
 import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
 import type { FleetStatus, HostDetail, HostSummary } from "../../src/usecases/read-fleet-status.ts";
 import { observed, T0 } from "../checks/builders.ts";
+
+const EN = translator({ language: "en", timeZone: "UTC", currency: "USD" });
 
 /** What Slack would answer to these blocks and text (the emulator's own checks). */
 function slackAccepts(reply: { text: string; blocks?: unknown[] }): true | JsonObject {
@@ -206,8 +210,9 @@ describe("parseCommand", () => {
         const parsed = parseCommand(text);
         if (parsed.kind === "invalid") {
           assert.ok(parsed.command === null || names.has(parsed.command));
-          assert.ok(parsed.problem.length > 0 && parsed.problem.length < 300);
-          assert.ok(!parsed.problem.includes("<"), "user text is escaped");
+          const problem = commandProblemText(EN, parsed.problem);
+          assert.ok(problem.length > 0 && problem.length < 300);
+          assert.ok(!problem.includes("<"), "user text is escaped");
         }
       }),
       { numRuns: 500 },

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import { helpText } from "../../src/bot/command-table.ts";
 import { parseCommand } from "../../src/bot/parse-command.ts";
+import { translator } from "../../src/messages/translator.ts";
 import { HOUR_MS } from "../../src/shared/clock.ts";
 import {
   ALICE,
@@ -14,6 +15,8 @@ import {
   standardConfig,
 } from "../helpers/bot-harness.ts";
 import { actionIds as buttons, lastDm, shownText as shown } from "../helpers/shown-blocks.ts";
+
+const EN = translator({ language: "en", timeZone: "UTC", currency: "USD" });
 
 describe("the waiting-list grammar", () => {
   test("--wait on both claim forms, queue and queue cancel; help lists them", () => {
@@ -43,11 +46,11 @@ describe("the waiting-list grammar", () => {
     assert.deepEqual(parseCommand("Queue CANCEL"), { kind: "queue", cancel: true });
     assert.deepEqual(parseCommand("queue cancel now"), {
       kind: "invalid",
-      problem: "Unexpected `now` after `queue`.",
+      problem: { kind: "unexpected", extra: "now", after: "queue" },
       command: "queue",
     });
-    assert.match(helpText(), /\/gpu queue \[cancel\] +the waiting list with each request's position/);
-    assert.match(helpText(), /\/gpu claim <n> \[<model>\] \[for <duration>\] \[note…\] \[--wait\]/);
+    assert.match(helpText(EN), /\/gpu queue \[cancel\] +the waiting list with each request's position/);
+    assert.match(helpText(EN), /\/gpu claim <n> \[<model>\] \[for <duration>\] \[note…\] \[--wait\]/);
   });
 });
 

@@ -128,7 +128,7 @@ describe("gpu-warden backup and restore", () => {
       assert.match(
         whileRunning.stderr,
         new RegExp(
-          `^store ${store} is in use by another gpu-warden \\(PID ${process.pid} on .+\\): stop that one first`,
+          `^store ${store} is in use by another gpu-warden \\(PID ${process.pid} on .+\\): end that one first`,
         ),
       );
       await pollUntil(() => polls >= before + 20);

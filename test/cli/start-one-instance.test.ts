@@ -90,7 +90,7 @@ describe("two `gpu-warden start` on one store", () => {
       assert.match(
         loser.stderr(),
         new RegExp(
-          `^store ${store} is in use by another gpu-warden \\(PID ${winner.child.pid} on .+\\): stop that one first`,
+          `^store ${store} is in use by another gpu-warden \\(PID ${winner.child.pid} on .+\\): end that one first`,
           "m",
         ),
       );

@@ -66,8 +66,8 @@ export interface HarnessOptions {
    * written there); `slack.channel` is {@link CHANNEL}.
    */
   config: Record<string, unknown> | ((dir: string) => Record<string, unknown>);
-  /** Slack locales of the users (`users.info` with `include_locale`); `en-US` when not given. */
-  locales?: Readonly<Record<string, string>>;
+  /** Slack locales of the emulator's users (`users.info` with `include_locale`), for `team.language: auto`. */
+  locales?: Partial<Record<string, string>>;
 }
 
 interface LogLine {

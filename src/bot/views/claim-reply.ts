@@ -11,16 +11,8 @@ import { ACTION_IDS, claimIdsValue, queueWaitValue, slotsValue } from "../ids.ts
 import { claimButtons } from "./claim-dm.ts";
 import { commandExample, holdersIn, listIn, noteIn, slotsListIn, whenIn } from "./claim-phrases.ts";
 import { claimProblemIn } from "./claim-problem-words.ts";
-import {
-  actions,
-  button,
-  context,
-  errorReplyIn,
-  LIMITS,
-  type Reply,
-  section,
-  textReply,
-} from "./reply-message.ts";
+import { commandErrorReply } from "./command-error.ts";
+import { actions, button, context, LIMITS, type Reply, section, textReply } from "./reply-message.ts";
 
 /** What was asked for, so that a conflict answer can offer *Wait for it* with the same request. */
 export interface AskedClaim {
@@ -81,7 +73,7 @@ export function claimReply(
         : { text: textReply(text).text, blocks: [section(text), actions([waitButton(tr, asked)])] };
     }
     case "invalid":
-      return errorReplyIn(tr, claimProblemIn(tr, result.problem), "claim", slashCommand);
+      return commandErrorReply(tr, claimProblemIn(tr, result.problem), "claim", slashCommand);
     case "held":
       return heldReply(tr, result, nowMs, asked);
     default:
@@ -223,7 +215,7 @@ export function releaseReply(
       );
     }
     case "invalid":
-      return errorReplyIn(tr, claimProblemIn(tr, result.problem), "release", slashCommand);
+      return commandErrorReply(tr, claimProblemIn(tr, result.problem), "release", slashCommand);
     default:
       return result satisfies never;
   }
@@ -262,7 +254,7 @@ export function extendReply(
     case "refused":
       return textReply(tr.t("extend.refused", { holders: holdersIn(tr, result.holders, nowMs) }));
     case "invalid":
-      return errorReplyIn(tr, claimProblemIn(tr, result.problem), "extend", slashCommand);
+      return commandErrorReply(tr, claimProblemIn(tr, result.problem), "extend", slashCommand);
     default:
       return result satisfies never;
   }

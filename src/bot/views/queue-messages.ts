@@ -17,7 +17,8 @@ import type { DmClock } from "./claim-dm.ts";
 import { commandExample, listIn, noteIn, slotsListIn, whenIn } from "./claim-phrases.ts";
 import { claimProblemIn } from "./claim-problem-words.ts";
 import { claimReply } from "./claim-reply.ts";
-import { actions, button, context, errorReplyIn, type Reply, section, textReply } from "./reply-message.ts";
+import { commandErrorReply } from "./command-error.ts";
+import { actions, button, context, type Reply, section, textReply } from "./reply-message.ts";
 
 /** `gpu-a:0,1`, `gpu-a`, `2 A100 GPUs`, `1 GPU`. */
 export function wantWords(tr: Translator, want: QueueWant): string {
@@ -141,7 +142,7 @@ export function joinQueueReply(tr: Translator, result: JoinQueueResult, slashCom
       return textReply(tr.t("queue.granted", { what: slotsListIn(tr, groupClaims(result.claims)) }));
     case "too-long": {
       const problem = { kind: "too-long" as const, maxMs: result.maxMs, durationMs: result.durationMs };
-      return errorReplyIn(tr, claimProblemIn(tr, problem), "claim", slashCommand);
+      return commandErrorReply(tr, claimProblemIn(tr, problem), "claim", slashCommand);
     }
     default:
       return result satisfies never;

@@ -1,22 +1,31 @@
 import { groupClaims } from "../../checks/claim-groups.ts";
 import { slotsText } from "../../checks/claim-target.ts";
+import type { Translator } from "../../messages/translator.ts";
 import type { Claim } from "../../store/claim-store.ts";
-import { localWhen } from "../../usecases/action-text.ts";
+import { localDayNumber } from "../../usecases/action-text.ts";
 import { helpText } from "../command-table.ts";
 import { type Reply, section } from "./reply-message.ts";
 
 /** The command table as help; with `claims` (bare `/gpu`), the asker's claims after it. */
 export function helpReply(
+  tr: Translator,
   slashCommand: string,
-  mine: { claims: readonly Claim[]; nowMs: number; zone: string } | null,
+  mine: { claims: readonly Claim[]; nowMs: number } | null,
 ): Reply {
-  const help = helpText(slashCommand);
-  const blocks = [section(help)];
+  const blocks = [section(helpText(tr, slashCommand))];
   if (mine !== null) {
-    const claims = groupClaims(mine.claims).map(
-      (group) => `${slotsText(group)} until ${localWhen(group.untilMs, mine.nowMs, mine.zone)}`,
+    const today = localDayNumber(mine.nowMs, tr.timeZone);
+    const claims = groupClaims(mine.claims).map((group) =>
+      tr.t(localDayNumber(group.untilMs, tr.timeZone) === today ? "help.claimUntil" : "help.claimUntilDay", {
+        slots: slotsText(group),
+        until: group.untilMs,
+      }),
     );
-    blocks.push(section(claims.length === 0 ? "You hold no claims." : `Your claims: ${claims.join(", ")}.`));
+    blocks.push(
+      section(
+        claims.length === 0 ? tr.t("help.noClaims") : tr.t("help.yourClaims", { claims: claims.join(", ") }),
+      ),
+    );
   }
-  return { text: `${slashCommand} commands`, blocks };
+  return { text: tr.t("help.title", { command: slashCommand }), blocks };
 }

@@ -1,6 +1,6 @@
 import type { types } from "@slack/bolt";
-import type { Translator } from "../../messages/translator.ts";
-import { rightForm } from "../command-table.ts";
+import { translator } from "../../messages/translator.ts";
+import { commandErrorReply } from "./command-error.ts";
 
 /** A message for one person (an ack body or a `respond()`): fallback text plus optional blocks. */
 export interface Reply {
@@ -24,21 +24,12 @@ export function textReply(text: string): Reply {
   return { text: clip(text, LIMITS.messageTextChars) };
 }
 
-/** What was wrong, then the command's right form: `` `/gpu keep <host> <duration>` — e.g. … ``. */
+/** {@link commandErrorReply} in English (for views whose words are not in the catalog yet). */
 export function errorReply(problem: string, command: string | null, slashCommand: string): Reply {
-  const form =
-    command === null
-      ? `\`${slashCommand} help\` lists the commands.`
-      : `Right form: ${rightForm(command, slashCommand)}`;
-  return textReply(`${problem}\n${form}`);
+  return commandErrorReply(ENGLISH, problem, command, slashCommand);
 }
 
-/** {@link errorReply} in the reader's language: what was wrong, then the command's right form. */
-export function errorReplyIn(tr: Translator, problem: string, command: string, slashCommand: string): Reply {
-  return textReply(
-    `${problem}\n${tr.t("claim.reply.rightForm", { form: rightForm(command, slashCommand) })}`,
-  );
-}
+const ENGLISH = translator({ language: "en", timeZone: "UTC", currency: "USD" });
 
 export function section(text: string): types.SectionBlock {
   return { type: "section", text: { type: "mrkdwn", text: clip(text, LIMITS.sectionTextChars) } };

@@ -90,5 +90,4 @@ export const claim = {
   "claim.wait.free": "{what} is free now: {example} takes it.",
   "claim.wait.waiting": "I'll DM you when {what} is free.",
   "claim.badButton": "That button could not be read ({problem}); nothing was done.",
-  "claim.reply.rightForm": "Right form: {form}",
 } as const satisfies Record<string, string>;

@@ -82,5 +82,4 @@ export const claim: AreaCatalog<typeof en> = {
   "claim.wait.free": "{what} 现在空闲：{example} 即可认领。",
   "claim.wait.waiting": "{what} 空闲时我会私信你。",
   "claim.badButton": "无法读取这个按钮（{problem}）；什么也没做。",
-  "claim.reply.rightForm": "正确格式：{form}",
 };

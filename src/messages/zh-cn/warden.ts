@@ -26,11 +26,11 @@ export const warden: AreaCatalog<typeof en> = {
   "warden.checklist.noPrice":
     "没有主机设置价格：请在 `hosts.<name>` 下设置 `cost_per_hour` 或 `purchase_price`。",
   "warden.checklist.noIdleCost": "没有闲置成本。",
-  "warden.checklist.total": "全部主机闲置成本：成本账本中 {days} 天共 {cost}。",
+  "warden.checklist.total": "整个机群的闲置成本：成本账本中 {days} 天共 {cost}。",
   "warden.checklist.neverSeen": "{host} — 从未见到",
   "warden.checklist.noDataSince": "{host} — 自 {at} 起没有数据",
   "warden.checklist.footer":
-    "`/gpu status` 查看全部主机，`/gpu report 30d` 查看成本账本，外出时用 `/gpu warden skip`。时间为 {zone} 时区。",
+    "`/gpu status` 查看机群，`/gpu report 30d` 查看成本账本，外出时用 `/gpu warden skip`。时间为 {zone} 时区。",
   "warden.checklist.text":
     "你是 {month} 的成本看守人：当前 {idle} 台闲置主机，{reclaims} 个待定的回收决定，{noData} 台主机没有数据。",
   "warden.more": "……另有 {count} 项",

@@ -1,11 +1,14 @@
 import type { Middleware, SlackCommandMiddlewareArgs } from "@slack/bolt";
 import type { GpuSlots } from "../../../checks/claim-target.ts";
+import type { Translator } from "../../../messages/translator.ts";
 import { canonicalHost } from "../../../usecases/canonical-host.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { commandText } from "../../command-text.ts";
 import { type ParsedCommand, parseCommand } from "../../parse-command.ts";
 import { GPU_COMMAND } from "../../surface.ts";
-import { errorReply, type Reply } from "../../views/reply-message.ts";
+import { commandErrorReply } from "../../views/command-error.ts";
+import { commandProblemText } from "../../views/command-problem-text.ts";
+import type { Reply } from "../../views/reply-message.ts";
 import { claimCommand } from "./claim-command.ts";
 import { extendCommand } from "./extend-command.ts";
 import { gpuHelp } from "./gpu-help.ts";
@@ -34,16 +37,14 @@ export function gpuCommand(deps: BotDeps): Middleware<SlackCommandMiddlewareArgs
     // NOTE: looked up first (cached a day) so that answerCommand finds the asker's language in
     // `readers.person`; a slow users.info is not waited for past LOCALE_WAIT_MS, Slack wants the ack in 3 s.
     await Promise.race([deps.readers.lookUp(command.user_id), pause(LOCALE_WAIT_MS)]);
+    const tr = deps.readers.person(command.user_id);
     try {
       const text = commandText(command.text);
       const parsed = parseCommand(text);
       if (parsed.kind === "report") ({ reply, upload } = gpuReport(deps, command.user_id, parsed.days));
-      else reply = answerCommand(deps, command.user_id, text);
+      else reply = answerCommand(deps, command.user_id, text, tr);
     } catch (error) {
-      await ack({
-        response_type: "ephemeral",
-        text: "Something went wrong on the bot's side; it is logged.",
-      });
+      await ack({ response_type: "ephemeral", text: tr.t("command.failed") });
       throw error;
     }
     await ack({ response_type: "ephemeral", ...reply });
@@ -78,12 +79,20 @@ function withKnownHost(deps: BotDeps, parsed: ParsedCommand): ParsedCommand {
   }
 }
 
-/** The reply to `/gpu <text>` from `user` (`text` as typed: see {@link commandText}): parse, one use-case, render. Synchronous. */
-export function answerCommand(deps: BotDeps, user: string, text: string): Reply {
+/**
+ * The reply to `/gpu <text>` from `user` (`text` as typed: see {@link commandText}): parse, one
+ * use-case, render, in `tr`'s language (by default what is known now of the asker's). Synchronous.
+ */
+export function answerCommand(
+  deps: BotDeps,
+  user: string,
+  text: string,
+  tr: Translator = deps.readers.person(user),
+): Reply {
   const parsed = withKnownHost(deps, parseCommand(text));
   switch (parsed.kind) {
     case "help":
-      return gpuHelp(deps, user, parsed.bare);
+      return gpuHelp(deps, tr, user, parsed.bare);
     case "status":
       return gpuStatus(deps, parsed.host);
     case "keep":
@@ -105,7 +114,7 @@ export function answerCommand(deps: BotDeps, user: string, text: string): Reply 
     case "warden":
       return gpuWarden(deps, user, parsed.action);
     case "invalid":
-      return errorReply(parsed.problem, parsed.command, GPU_COMMAND);
+      return commandErrorReply(tr, commandProblemText(tr, parsed.problem), parsed.command, GPU_COMMAND);
     default:
       return parsed satisfies never;
   }

@@ -1,0 +1,25 @@
+import type { AreaCatalog } from "../catalog.ts";
+import type { help as en } from "../en/help.ts";
+
+export const help: AreaCatalog<typeof en> = {
+  "help.title": "{command} 命令",
+  "help.command.help": "本帮助",
+  "help.command.status": "机群看板：主机、GPU、利用率、闲置起始时间；或查看一台主机的详情",
+  "help.command.claimHost": "认领一台主机或其中几块 GPU（0 / 0,1 / 0-3；MIG 实例：0.3）",
+  "help.command.claimCount":
+    "认领任意 n 块空闲 GPU（可指定型号），尽量集中在同一台主机；--wait：没有空闲时加入等候队列",
+  "help.command.queue": "等候队列及每个请求的位置；cancel：退出队列",
+  "help.command.release": "释放你的认领（成本看守人和管理员可以释放任何人的认领）",
+  "help.command.extend": "延长你的认领",
+  "help.command.mine": "你的认领，带“延长”和“释放”按钮",
+  "help.command.keep":
+    "保留一台主机：暂停提醒其闲置告警，也暂停自动停机（30m、4h、2d，或 'tomorrow' 到次日 09:00）",
+  "help.command.stop": "让一台闲置主机停机（负责人、认领者、成本看守人和管理员可用）",
+  "help.command.report": "最近几天（默认 7 天）的成本账本：成本、闲置成本、实际使用率；CSV 通过私信发送",
+  "help.command.warden": "本月和下月的成本看守人；交换或跳过一轮（成本看守人或管理员可用）",
+  "help.footer": "时长：{durations}。GPU 列表：{gpuLists}。",
+  "help.noClaims": "你没有任何认领。",
+  "help.yourClaims": "你的认领：{claims}。",
+  "help.claimUntil": "{slots} 至 {until, date, time}",
+  "help.claimUntilDay": "{slots} 至 {until, date, dayTime}",
+};
