@@ -1,4 +1,4 @@
-import type { GpuReading, HostObservation } from "../sources/observation.ts";
+import type { GpuReading, HostObservation } from "../domain/observation.ts";
 
 /** A plain-text table, one row per host, for people at a terminal. */
 export function fleetTable(observations: readonly HostObservation[]): string {

@@ -7,8 +7,8 @@ import {
   type RightsizingAdvice,
   rightsize,
 } from "../checks/rightsizing.ts";
-import type { AuditEntry } from "../store/audit-store.ts";
-import type { HostRecord } from "../store/metrics-types.ts";
+import type { AuditEntry } from "../domain/audit-entry.ts";
+import type { HostRecord } from "../domain/metrics.ts";
 import type { ClaimSpan, GpuPeriodTotals } from "../store/summary-store.ts";
 import type { HourRows } from "./hour-rows.ts";
 import { localDayStarts } from "./local-days.ts";

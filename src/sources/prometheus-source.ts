@@ -1,20 +1,19 @@
 import type { SourceConfig } from "../config/schema.ts";
-import type { Clock } from "../shared/clock.ts";
-import { migModel, migParts, migSlot, physicalGpu } from "../shared/gpu-slot.ts";
-import type { Logger } from "../shared/logger.ts";
-import { dayjs } from "../shared/time.ts";
 import type {
   ContainerUsage,
   FailureCause,
   GpuProcess,
   GpuReading,
-  HistoryRequest,
-  HistorySource,
   HostObservation,
   HostReadings,
-  HostUtilHistory,
-} from "./observation.ts";
-import { failed, SOME_GPU_SILENT } from "./observation.ts";
+} from "../domain/observation.ts";
+import { failed } from "../domain/observation.ts";
+import type { HistoryRequest, HistorySource, HostUtilHistory } from "../domain/source.ts";
+import { SOME_GPU_SILENT } from "../domain/source.ts";
+import type { Clock } from "../shared/clock.ts";
+import { migModel, migParts, migSlot, physicalGpu } from "../shared/gpu-slot.ts";
+import type { Logger } from "../shared/logger.ts";
+import { dayjs } from "../shared/time.ts";
 import { isDcgmBlank } from "./parse-prom-text.ts";
 import {
   createPrometheusClient,

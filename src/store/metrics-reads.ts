@@ -1,6 +1,4 @@
 import type { Database } from "better-sqlite3";
-import type { FailureCause, GpuReading, HostObservation } from "../sources/observation.ts";
-import type { CachedGpu, CachedHost, FleetCache } from "./fleet-cache.ts";
 import type {
   GpuHourRollup,
   GpuRollupTotals,
@@ -8,8 +6,10 @@ import type {
   HostRecord,
   HostSample,
   LatestObservation,
-  MetricsStore,
-} from "./metrics-types.ts";
+} from "../domain/metrics.ts";
+import type { FailureCause, GpuReading, HostObservation } from "../domain/observation.ts";
+import type { CachedGpu, CachedHost, FleetCache } from "./fleet-cache.ts";
+import type { MetricsStore } from "./metrics-types.ts";
 import { cycleKeyRange, ENTITY_SPAN } from "./sample-key.ts";
 
 type MetricsReads = Pick<

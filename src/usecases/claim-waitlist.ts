@@ -1,5 +1,5 @@
 import { type GpuSlots, slotsText } from "../checks/claim-target.ts";
-import type { Claim } from "../store/claim-store.ts";
+import type { Claim } from "../domain/claim.ts";
 import type { ClaimDeps } from "./claim-deps.ts";
 
 /** The slash command named in the "free now" DM. */

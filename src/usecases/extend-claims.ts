@@ -1,7 +1,7 @@
 import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
 import { type GpuSlots, overlaps, slotsText } from "../checks/claim-target.ts";
+import type { Claim } from "../domain/claim.ts";
 import { formatDuration } from "../shared/duration.ts";
-import type { Claim } from "../store/claim-store.ts";
 import { localWhen } from "./action-text.ts";
 import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
 import { afterClaimsChanged, expireDue } from "./claim-effects.ts";

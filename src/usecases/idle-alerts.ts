@@ -6,11 +6,12 @@ import { DEFAULT_HOST_CONTEXT, type HostContext } from "../checks/idle-policy.ts
 import { type IdleTransition, noDataExpected, sweep } from "../checks/sweep.ts";
 import { tariffOf } from "../checks/tariff-price.ts";
 import type { Config } from "../config/schema.ts";
+import type { AlertKind, AlertRecord, AlertResolution } from "../domain/alert-record.ts";
+import type { LatestObservation } from "../domain/metrics.ts";
 import { type Clock, MINUTE_MS } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
-import type { AlertKind, AlertRecord, AlertResolution } from "../store/alert-store.ts";
 import type { BotStateStore } from "../store/bot-state-store.ts";
-import type { LatestObservation, MetricsStore } from "../store/metrics-types.ts";
+import type { MetricsStore } from "../store/metrics-types.ts";
 import { samplesFromHistory } from "./alert-history.ts";
 import { idlePolicyOf, restoreWindowMinutes } from "./alert-policy.ts";
 import type {

@@ -1,6 +1,6 @@
 import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
 import { type GpuSlots, overlaps, slotsText } from "../checks/claim-target.ts";
-import type { Claim } from "../store/claim-store.ts";
+import type { Claim } from "../domain/claim.ts";
 import { listWords, mention } from "./action-text.ts";
 import { isAdmin } from "./authorise.ts";
 import type { ClaimDeps } from "./claim-deps.ts";
