@@ -9,7 +9,7 @@ import { createReclaimStore, type ReclaimStore } from "../store/reclaim-store.ts
 import { costWardenDepsOf } from "../usecases/cost-warden-deps.ts";
 import type { ReclaimLookup } from "../usecases/warden-checklist.ts";
 
-/** The store the bot owns (locked while it runs), its repositories, its own metrics and the cost warden's deps. */
+/** The store the bot owns (locked while it runs), its repositories, its metrics, the cost warden's deps. */
 export function openBotStores(config: Config, clock: Clock) {
   const owned = openOwnedStore(config.store.path, clock.now());
   const { db } = owned;

@@ -119,14 +119,6 @@ export function createClaimStore(db: Database): ClaimStore {
   const selectOverlapping = db.prepare(
     `SELECT * FROM claim WHERE from_ms < :toMs AND ifnull(released_ms, until_ms) > :fromMs ${ORDER}`,
   );
-  const insertWait = db.prepare(
-    `INSERT INTO claim_wait (host, gpu_index, user, created_ms) VALUES (?, ?, ?, ?)
-     ON CONFLICT DO NOTHING`,
-  );
-  const selectWaits = db.prepare(
-    "SELECT * FROM claim_wait WHERE host = ? AND notified_ms IS NULL ORDER BY id",
-  );
-  const updateWaitNotified = db.prepare("UPDATE claim_wait SET notified_ms = ? WHERE id = ?");
 
   const byId = (id: number): Claim | null => {
     const row = selectById.get(id) as ClaimRow | undefined;
@@ -178,19 +170,34 @@ export function createClaimStore(db: Database): ClaimStore {
     markNudged: (ids, atMs) => each(ids, (id) => updateNudged.run(atMs, id)),
     markStillUsing: (ids, atMs) => each(ids, (id) => updateStillUsing.run(atMs, id)),
     overlapping: (fromMs, toMs) => (selectOverlapping.all({ fromMs, toMs }) as ClaimRow[]).map(toClaim),
-    waitlist: {
-      add: (wait) => insertWait.run(wait.host, wait.gpuIndex, wait.user, wait.createdAtMs).changes === 1,
-      openOn: (host) =>
-        (selectWaits.all(host) as WaitRow[]).map((row) => ({
-          id: row.id,
-          host: row.host,
-          gpuIndex: row.gpu_index,
-          user: row.user,
-          createdAtMs: row.created_ms,
-        })),
-      markNotified: (ids, atMs) => each(ids, (id) => updateWaitNotified.run(atMs, id)),
+    waitlist: createClaimWaitlist(db),
+  };
+}
+
+function createClaimWaitlist(db: Database): ClaimWaitlist {
+  const insertWait = db.prepare(
+    `INSERT INTO claim_wait (host, gpu_index, user, created_ms) VALUES (?, ?, ?, ?)
+     ON CONFLICT DO NOTHING`,
+  );
+  const selectWaits = db.prepare(
+    "SELECT * FROM claim_wait WHERE host = ? AND notified_ms IS NULL ORDER BY id",
+  );
+  const updateWaitNotified = db.prepare("UPDATE claim_wait SET notified_ms = ? WHERE id = ?");
+  return {
+    add: (wait) => insertWait.run(wait.host, wait.gpuIndex, wait.user, wait.createdAtMs).changes === 1,
+    openOn: (host) =>
+      (selectWaits.all(host) as WaitRow[]).map((row) => ({
+        id: row.id,
+        host: row.host,
+        gpuIndex: row.gpu_index,
+        user: row.user,
+        createdAtMs: row.created_ms,
+      })),
+    markNotified: (ids, atMs) => {
+      for (const id of new Set(ids)) updateWaitNotified.run(atMs, id);
     },
   };
 }
+
 // NOTE: moved to domain/; re-exported for src/bot until its importers move
 export type { Claim } from "../domain/claim.ts";
