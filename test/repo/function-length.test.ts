@@ -18,7 +18,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
   "sources/prometheus-source.ts createPrometheusSource": "TODO(issue 14): a factory of methods; split",
   "playground/slack-emulator/start-slack-emulator.ts startSlackEmulator":
     "TODO(issue 14): test emulator; split",
-  "store/metrics-reads.ts createMetricsReads": "TODO(issue 14): a factory of prepared reads; split",
   "reports/summary-csv.ts summaryCsvFiles": "TODO(issue 14): moves to csv-stringify",
 };
 
