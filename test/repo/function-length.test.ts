@@ -15,7 +15,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
   "bot/outbox-worker.ts createOutboxWorker": "src/bot/ is being rewritten by other branches this round",
   "bot/app.ts createSlackApp": "src/bot/ is being rewritten by other branches this round",
   "cli.ts runCli": "src/cli.ts is being rewritten by another branch this round",
-  "sources/prometheus-source.ts createPrometheusSource": "TODO(issue 14): a factory of methods; split",
   "playground/slack-emulator/start-slack-emulator.ts startSlackEmulator":
     "TODO(issue 14): test emulator; split",
   "reports/summary-csv.ts summaryCsvFiles": "TODO(issue 14): moves to csv-stringify",
