@@ -1,7 +1,7 @@
 import { type IdleEpisodeState, INITIAL_IDLE_EPISODE } from "../src/checks/idle-episode.ts";
 import { DEFAULT_HOST_CONTEXT, DEFAULT_IDLE_POLICY, type HostContext } from "../src/checks/idle-policy.ts";
 import { sweep } from "../src/checks/sweep.ts";
-import type { GpuReading, HostObservation, LoginSession } from "../src/sources/observation.ts";
+import type { GpuReading, HostObservation, LoginSession } from "../src/domain/observation.ts";
 import { median, percentile, report, round } from "./report.ts";
 
 // Idle checks for a fleet of 1,250 hosts × 8 GPUs, one sweep per simulated 60 s poll.

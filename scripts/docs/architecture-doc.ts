@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ImportEdge, importEdges } from "./import-graph.ts";
+import { type ImportEdge, type ImportStatement, importEdges } from "./import-graph.ts";
 import { KNOWN_EXCEPTIONS, LAYER_RULES, type LayerRule } from "./layers.ts";
 
 export const GRAPH_START = "<!-- generated:import-graph (npm run docs) -->";
@@ -20,6 +20,21 @@ export function verdictOf(edge: ImportEdge): EdgeVerdict {
   if (rule.types.includes(edge.to) && edge.typeOnly) return "types-only";
   if (KNOWN_EXCEPTIONS.some((known) => known.from === edge.from && known.to === edge.to)) return "exception";
   return "forbidden";
+}
+
+/**
+ * The type imports that name something other than a port where the importing part's rule limits
+ * them (`portNames`): `file → part: Name`.
+ */
+export function portViolations(statements: readonly ImportStatement[]): string[] {
+  return statements.flatMap((statement) => {
+    const rule = ruleOf(statement.from);
+    if (!rule?.portNames || !rule.types.includes(statement.to) || rule.may.includes(statement.to)) return [];
+    const port = new RegExp(rule.portNames);
+    return statement.names
+      .filter((name) => !port.test(name))
+      .map((name) => `${statement.file} → ${statement.to}: ${name}`);
+  });
 }
 
 const nodeId = (part: string) => part.replace("/", "_");

@@ -43,28 +43,61 @@ export function partOf(src: string, file: string): string {
   return parts[0]!;
 }
 
-/** Every import between different parts of `src/`, sorted. */
-export function importEdges(src: string): ImportEdge[] {
-  const edges = new Map<string, ImportEdge>();
+/** One import statement from a file of one part of `src/` to a file of another. */
+export interface ImportStatement {
+  file: string;
+  from: string;
+  to: string;
+  typeOnly: boolean;
+  /** The names it imports (`type ` and `as …` dropped); empty for a dynamic or namespace import. */
+  names: string[];
+}
+
+function namesOf(clause: string | undefined): string[] {
+  const names = /^\{([^}]*)\}$/.exec(clause?.trim() ?? "")?.[1];
+  return (names ?? "")
+    .split(",")
+    .map(
+      (name) =>
+        name
+          .trim()
+          .replace(/^type\s+/, "")
+          .split(/\s+as\s+/)[0]!,
+    )
+    .filter(Boolean);
+}
+
+/** Every import statement between different parts of `src/`, by file. */
+export function importStatements(src: string): ImportStatement[] {
+  const statements: ImportStatement[] = [];
   for (const file of sourceFiles(src).sort()) {
     const text = readFileSync(file, "utf8");
     const found = [
       ...[...text.matchAll(IMPORT)].map((m) => ({
         target: m[3]!,
         typeOnly: m[1] !== undefined || onlyTypes(m[2]),
+        names: namesOf(m[2]),
       })),
-      ...[...text.matchAll(DYNAMIC_IMPORT)].map((m) => ({ target: m[1]!, typeOnly: false })),
+      ...[...text.matchAll(DYNAMIC_IMPORT)].map((m) => ({ target: m[1]!, typeOnly: false, names: [] })),
     ];
-    for (const { target, typeOnly } of found) {
-      const from = partOf(src, file);
+    const from = partOf(src, file);
+    for (const { target, typeOnly, names } of found) {
       const to = partOf(src, resolve(dirname(file), target));
-      if (from === to) continue;
-      const key = `${from}→${to}`;
-      const edge = edges.get(key) ?? { from, to, imports: 0, typeOnly: true };
-      edge.imports++;
-      edge.typeOnly &&= typeOnly;
-      edges.set(key, edge);
+      if (from !== to) statements.push({ file: relative(src, file), from, to, typeOnly, names });
     }
+  }
+  return statements;
+}
+
+/** Every import between different parts of `src/`, sorted. */
+export function importEdges(src: string): ImportEdge[] {
+  const edges = new Map<string, ImportEdge>();
+  for (const { from, to, typeOnly } of importStatements(src)) {
+    const key = `${from}→${to}`;
+    const edge = edges.get(key) ?? { from, to, imports: 0, typeOnly: true };
+    edge.imports++;
+    edge.typeOnly &&= typeOnly;
+    edges.set(key, edge);
   }
   return [...edges.values()].sort((a, b) => a.from.localeCompare(b.from) || a.to.localeCompare(b.to));
 }

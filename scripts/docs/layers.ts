@@ -8,6 +8,12 @@ export interface LayerRule {
   owns: string;
   may: readonly string[];
   types: readonly string[];
+  /**
+   * When set, what may be named in the `import type` from the `types` parts: a pattern over each
+   * imported name (the ports: repository, source and client interfaces), so data types come from
+   * `domain` instead.
+   */
+  portNames?: string;
 }
 
 const ANY = ["*"];
@@ -46,63 +52,70 @@ export const LAYER_RULES: readonly LayerRule[] = [
   {
     part: "bot/listeners",
     owns: "one Bolt listener per command, button, view and event: ack → parse → use-case → view → respond",
-    may: ["bot", "bot/views", "usecases", "checks", "messages", "shared", "config"],
+    may: ["bot", "bot/views", "usecases", "checks", "domain", "messages", "shared", "config"],
     types: ["store", "sources", "reports"],
   },
   {
     part: "bot/views",
     owns: "pure Block Kit and message text builders",
-    may: ["bot", "usecases", "checks", "reports", "executors", "messages", "shared", "config"],
+    may: ["bot", "usecases", "checks", "reports", "executors", "domain", "messages", "shared", "config"],
     types: ["store", "sources"],
   },
   {
     part: "bot",
     owns: "the Bolt app, action ids and payload schemas, the command table, the outbox worker",
-    may: ["bot/views", "usecases", "checks", "messages", "shared", "config", "observability"],
+    may: ["bot/views", "usecases", "checks", "domain", "messages", "shared", "config", "observability"],
     types: ["store", "sources"],
   },
   {
     part: "jobs",
     owns: "the job table and its schedule with persisted last runs (exactly once, catch-up)",
-    may: ["usecases", "checks", "reports", "shared", "config"],
+    may: ["usecases", "checks", "reports", "domain", "shared", "config"],
     types: ["store", "sources"],
   },
   { part: "observability", owns: "the bot's own /metrics and /healthz", may: ["shared"], types: [] },
   {
     part: "usecases",
     owns: "one verb-noun per file (poll-fleet, stop-host, claim-gpus…); the ports they need (ports.ts)",
-    may: ["checks", "reports", "executors", "sources", "messages", "shared", "config"],
-    types: ["store", "observability"],
+    may: ["checks", "reports", "executors", "domain", "messages", "shared", "config"],
+    types: ["store", "sources", "observability"],
+    portNames: "(Store|Stores|Source|Client|Metrics)$|^PromVectorSample$",
   },
   {
     part: "reports",
     owns: "summary models, tables and the chart (SVG rendered to PNG)",
-    may: ["checks", "messages", "shared", "config"],
+    may: ["checks", "domain", "messages", "shared", "config"],
     types: ["store", "sources"],
   },
   {
     part: "executors",
     owns: "how a stop runs: an argv command or a webhook, with a timeout, or a dry run",
-    may: ["sources", "shared", "config"],
+    may: ["sources", "domain", "shared", "config"],
     types: [],
   },
   {
     part: "checks",
     owns: "pure rules: idle episodes, claims, costs, reclaim, renewal, rightsizing, rotation, cadence",
+    may: ["domain", "shared"],
+    types: [],
+  },
+  {
+    part: "domain",
+    owns: "the types every layer shares: observations, samples, claims, queue requests, alerts, ledger days; the source contract",
     may: ["shared"],
-    types: ["config", "sources", "store"],
+    types: [],
   },
   {
     part: "sources",
     owns: "metric sources, one file per kind and parser (nvidia-smi, who, ps, SSH, Prometheus, simulated)",
-    may: ["config", "shared"],
+    may: ["domain", "config", "shared"],
     types: [],
   },
   {
     part: "store",
     owns: "SQLite: open, migrations, repositories (the only place with SQL)",
-    may: ["shared"],
-    types: ["sources", "checks", "config"],
+    may: ["domain", "shared"],
+    types: [],
   },
   {
     part: "config",

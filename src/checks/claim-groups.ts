@@ -1,4 +1,4 @@
-import type { Claim } from "../store/claim-store.ts";
+import type { Claim } from "../domain/claim.ts";
 import type { GpuSlots } from "./claim-target.ts";
 
 /**

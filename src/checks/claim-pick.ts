@@ -1,4 +1,4 @@
-import type { Claim } from "../store/claim-store.ts";
+import type { Claim } from "../domain/claim.ts";
 
 /** How a GPU looks right now, for choosing which free GPUs to give. */
 export type SeatState = "idle" | "unknown" | "busy";

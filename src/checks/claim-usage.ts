@@ -1,5 +1,5 @@
-import type { GpuReading } from "../sources/observation.ts";
-import type { Claim } from "../store/claim-store.ts";
+import type { Claim } from "../domain/claim.ts";
+import type { GpuReading } from "../domain/observation.ts";
 
 /** A GPU in use that nobody has claimed. */
 export interface UnclaimedUse {

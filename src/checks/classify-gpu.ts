@@ -1,4 +1,4 @@
-import type { GpuProcess, GpuReading } from "../sources/observation.ts";
+import type { GpuProcess, GpuReading } from "../domain/observation.ts";
 import { DEFAULT_SUSPECT_IDLE_POWER_W, readingPlausibility } from "./suspect-reading.ts";
 
 /** `suspect`: full utilisation with no memory at idle-level power (see `suspect-reading.ts`). */

@@ -1,4 +1,4 @@
-import type { FailureCause, HostObservation, LoginSession } from "../sources/observation.ts";
+import type { FailureCause, HostObservation, LoginSession } from "../domain/observation.ts";
 import { classifyGpu, type GpuSample } from "./classify-gpu.ts";
 import type { IdlePolicy } from "./idle-policy.ts";
 

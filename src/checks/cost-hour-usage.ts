@@ -1,4 +1,4 @@
-import type { GpuHourRollup } from "../store/metrics-types.ts";
+import type { GpuHourRollup } from "../domain/metrics.ts";
 import type { HostHourUsage } from "./cost-model.ts";
 
 const HOUR_MS = 3_600_000;

@@ -1,4 +1,3 @@
-import type { Config, HostSettings } from "../config/schema.ts";
 import { meanTariffPrice, type Tariff, tariffAt } from "./tariff-price.ts";
 
 /** Hours in an average month (365.25 days / 12): the write-off period's unit. */
@@ -27,16 +26,24 @@ export type HostCostBasis =
     }
   | { kind: "none"; ratedWatts: number | null };
 
-type CostSettings = Pick<
-  HostSettings,
-  "cost_per_hour" | "rented" | "purchase_price" | "lifetime_months" | "rated_watts" | "upkeep_pct"
->;
+/** A host's cost settings as the configuration spells them (`hosts.<name>`, `defaults`). */
+export interface CostSettings {
+  cost_per_hour?: number | undefined;
+  rented?: boolean | undefined;
+  purchase_price?: number | undefined;
+  lifetime_months?: number | undefined;
+  rated_watts?: number | undefined;
+  upkeep_pct?: number | undefined;
+}
+
+/** The configuration's `costs` defaults that a purchase price needs. */
+export interface CostDefaults {
+  upkeep_pct: number;
+  lifetime_months: number;
+}
 
 /** The host's cost basis from its settings and the config's `costs` defaults. */
-export function hostCostBasis(
-  settings: Partial<CostSettings> | undefined,
-  costs: Pick<Config["costs"], "upkeep_pct" | "lifetime_months">,
-): HostCostBasis {
+export function hostCostBasis(settings: CostSettings | undefined, costs: CostDefaults): HostCostBasis {
   const ratedWatts = settings?.rated_watts ?? null;
   if (settings?.cost_per_hour !== undefined) {
     return { kind: "rate", costPerHour: settings.cost_per_hour, billedWhenOff: settings.rented === true };

@@ -1,5 +1,5 @@
-import type { Claim } from "../store/claim-store.ts";
-import type { QueueWant } from "../store/queue-store.ts";
+import type { Claim } from "../domain/claim.ts";
+import type { QueueWant } from "../domain/queue-request.ts";
 import type { GpuSeat } from "./claim-pick.ts";
 import { overlaps } from "./claim-target.ts";
 

@@ -1,4 +1,4 @@
-import type { GpuReading } from "../sources/observation.ts";
+import type { GpuReading } from "../domain/observation.ts";
 
 /**
  * Implausible readings: a known driver/exporter fault reports a GPU at full utilisation while it

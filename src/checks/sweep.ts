@@ -1,4 +1,4 @@
-import type { HostObservation } from "../sources/observation.ts";
+import type { HostObservation } from "../domain/observation.ts";
 import { classifyHost, type HostSample } from "./classify-host.ts";
 import {
   type EndedEpisode,

@@ -1,4 +1,4 @@
-import { failed, type GpuReading, type HostObservation } from "../sources/observation.ts";
+import { failed, type GpuReading, type HostObservation } from "../domain/observation.ts";
 import { SimulatedFleet, type SimulatedFleetOptions } from "../sources/simulated-fleet.ts";
 
 /**

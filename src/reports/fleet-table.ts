@@ -1,6 +1,6 @@
+import type { GpuReading, HostObservation } from "../domain/observation.ts";
 import type { MessageId } from "../messages/catalog.ts";
 import { type Translator, translator } from "../messages/translator.ts";
-import type { GpuReading, HostObservation } from "../sources/observation.ts";
 
 const HEADER = [
   "collect.header.host",

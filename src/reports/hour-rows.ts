@@ -1,4 +1,4 @@
-import type { GpuHourRollup } from "../store/metrics-types.ts";
+import type { GpuHourRollup } from "../domain/metrics.ts";
 import type { HourRows } from "../store/summary-store.ts";
 
 export type { HourRows };

@@ -1,5 +1,5 @@
 import type { HostHourUsage } from "../checks/cost-model.ts";
-import { meanPct, type UtilMinutes } from "../checks/reclaim.ts";
+import { meanPct } from "../checks/reclaim.ts";
 import { doNotRenew, type RenewalFlag } from "../checks/renewal.ts";
 import {
   type ContainerGroupUsage,
@@ -7,11 +7,26 @@ import {
   type RightsizingAdvice,
   rightsize,
 } from "../checks/rightsizing.ts";
-import type { AuditEntry } from "../store/audit-store.ts";
-import type { HostRecord } from "../store/metrics-types.ts";
+import type { AuditEntry } from "../domain/audit-entry.ts";
+import type { HostRecord } from "../domain/metrics.ts";
 import type { ClaimSpan, GpuPeriodTotals } from "../store/summary-store.ts";
 import type { HourRows } from "./hour-rows.ts";
 import { localDayStarts } from "./local-days.ts";
+import {
+  type Acc,
+  addTotals,
+  type ClaimedHour,
+  compareNames,
+  gpuIndexes,
+  gpuKey,
+  HOUR_MS,
+  type HostAcc,
+  newAcc,
+} from "./summary-accumulators.ts";
+import { gpuRows, hostRows, previousHostSums } from "./summary-host-rows.ts";
+import { priceHours } from "./summary-hour-prices.ts";
+import { addDailyIdleCost, addIdleCosts } from "./summary-idle-costs.ts";
+import { type SummaryGrid, sumRows } from "./summary-row-sums.ts";
 
 /**
  * The biweekly summary as numbers: per host and GPU, per person, stops and snoozes, containers,
@@ -202,329 +217,39 @@ export interface SummaryModel {
 
 import type { SuspectSpan } from "./suspect-spans.ts";
 
-const HOUR_MS = 3_600_000;
-
-/** One claimed GPU's hour, for the claim's busy and idle time. */
-interface ClaimedHour {
-  busyMinutes: number;
-  idleMinutes: number;
-  /** NaN without a price. */
-  idleMinuteCost: number;
-}
-
-interface Acc extends UtilMinutes {
-  busy: number;
-  idle: number;
-  unknown: number;
-  idleCost: number;
-  unpriced: boolean;
-}
-
-class GpuAcc implements Acc {
-  utilPctMinutes = 0;
-  knownMinutes = 0;
-  spanMinutes = 0;
-  busy = 0;
-  idle = 0;
-  unknown = 0;
-  idleCost = 0;
-  unpriced = false;
-  /** Whether some claim covers this GPU. */
-  claimed = false;
-  hostAcc: HostAcc | null = null;
-
-  constructor(
-    readonly host: string,
-    readonly index: number,
-  ) {}
-}
-
-/** A host's sums, per day column and per clock hour of the period. */
-class HostAcc extends GpuAcc {
-  readonly gpus: GpuAcc[] = [];
-  readonly dayUtil: Float64Array;
-  readonly dayKnown: Float64Array;
-  /** Idle GPU-minutes and their cost (priced minutes only) per day column. */
-  readonly dayIdle: Float64Array;
-  readonly dayIdleCost: Float64Array;
-  readonly hourBusy: Float64Array;
-  readonly hourIdle: Float64Array;
-  /** The most minutes any GPU had a reading: minutes the host was on. */
-  readonly hourOn: Float64Array;
-  readonly hourEnergy: Float64Array;
-  readonly hourHasEnergy: Uint8Array;
-  readonly hourRows: Uint16Array;
-  /** Cost of one idle GPU-minute per hour; NaN without a price. */
-  readonly idleMinuteCost: Float64Array;
-
-  constructor(
-    readonly name: string,
-    days: number,
-    hours: number,
-  ) {
-    super(name, -1);
-    this.dayUtil = new Float64Array(days);
-    this.dayKnown = new Float64Array(days);
-    this.dayIdle = new Float64Array(days);
-    this.dayIdleCost = new Float64Array(days);
-    this.hourBusy = new Float64Array(hours);
-    this.hourIdle = new Float64Array(hours);
-    this.hourOn = new Float64Array(hours);
-    this.hourEnergy = new Float64Array(hours);
-    this.hourHasEnergy = new Uint8Array(hours);
-    this.hourRows = new Uint16Array(hours);
-    this.idleMinuteCost = new Float64Array(hours).fill(Number.NaN);
-  }
-
-  dailyMeans(): (number | null)[] {
-    return Array.from(this.dayUtil, (util, i) => (this.dayKnown[i]! > 0 ? util / this.dayKnown[i]! : null));
-  }
-}
-
-const newAcc = (): Acc => ({
-  utilPctMinutes: 0,
-  knownMinutes: 0,
-  spanMinutes: 0,
-  busy: 0,
-  idle: 0,
-  unknown: 0,
-  idleCost: 0,
-  unpriced: false,
-});
-
-/** Each host's idle cost per day column, from the rows' idle minutes and their hour's price. */
-function addDailyIdleCost(
-  rows: HourRows,
-  rowGpus: readonly GpuAcc[],
-  rowSlot: Int32Array,
-  rowColumn: Uint16Array,
-): void {
-  for (let i = 0; i < rows.length; i++) {
-    const idle = rows.idleMinutes[i]!;
-    const slot = rowSlot[i]!;
-    if (idle <= 0 || slot < 0) continue;
-    const host = rowGpus[rows.gpu[i]!]!.hostAcc!;
-    const idleMinuteCost = host.idleMinuteCost[slot]!;
-    if (Number.isNaN(idleMinuteCost)) continue;
-    const day = rowColumn[i]!;
-    host.dayIdleCost[day] = host.dayIdleCost[day]! + idle * idleMinuteCost;
-  }
-}
-
+/** The summary model of `input`: a pure function of what the stores hold (see {@link SummaryInput}). */
 export function buildSummaryModel(input: SummaryInput): SummaryModel {
   const { period, pricing } = input;
-  const dayStartsMs = localDayStarts(period.fromMs, period.toMs, input.timezone);
-  const columnEnds = [...dayStartsMs.slice(1), period.toMs];
+  const grid = summaryGrid(period, input.timezone);
   const records = new Map(input.hosts.map((host) => [host.name, host]));
-  const firstHourMs = Math.floor(period.fromMs / HOUR_MS) * HOUR_MS;
-  const hourSlots = Math.max(0, Math.ceil((period.toMs - firstHourMs) / HOUR_MS));
-
-  const claimedGpus = new Set<string>();
-  for (const claim of input.claims) {
-    const indexes = claim.gpuIndex === null ? gpuIndexes(records.get(claim.host)) : [claim.gpuIndex];
-    for (const index of indexes) claimedGpus.add(gpuKey(claim.host, index));
-  }
-
-  const hostAcc = new Map<string, HostAcc>();
-  const gpuAcc = new Map<string, GpuAcc>();
-  const rows = input.rollups;
-  const rowGpus: GpuAcc[] = rows.gpus.map(({ host: name, index }) => {
-    let host = hostAcc.get(name);
-    if (host === undefined) {
-      host = new HostAcc(name, dayStartsMs.length, hourSlots);
-      hostAcc.set(name, host);
-    }
-    let gpu = host.gpus[index];
-    if (gpu === undefined) {
-      gpu = new GpuAcc(name, index);
-      gpu.claimed = claimedGpus.has(gpuKey(name, index));
-      gpu.hostAcc = host;
-      host.gpus[index] = gpu;
-      gpuAcc.set(gpuKey(name, index), gpu);
-    }
-    return gpu;
-  });
-  const rowSlot = new Int32Array(rows.length);
-  const rowColumn = new Uint16Array(rows.length);
-  let column = 0;
-  for (let i = 0; i < rows.length; i++) {
-    const hourMs = rows.hourMs[i]!;
-    while (column < columnEnds.length - 1 && hourMs >= columnEnds[column]!) column++;
-    const gpu = rowGpus[rows.gpu[i]!]!;
-    const host = gpu.hostAcc!;
-    const busy = rows.busyMinutes[i]!;
-    const idle = rows.idleMinutes[i]!;
-    const util = rows.utilMeanPct[i]!;
-    const known = Number.isNaN(util) ? 0 : busy + idle;
-    const utilMinutes = Number.isNaN(util) ? 0 : util * known;
-    gpu.utilPctMinutes += utilMinutes;
-    gpu.knownMinutes += known;
-    gpu.busy += busy;
-    gpu.idle += idle;
-    host.utilPctMinutes += utilMinutes;
-    host.knownMinutes += known;
-    host.busy += busy;
-    host.idle += idle;
-    host.dayUtil[column] = host.dayUtil[column]! + utilMinutes;
-    host.dayKnown[column] = host.dayKnown[column]! + known;
-    host.dayIdle[column] = host.dayIdle[column]! + idle;
-    rowColumn[i] = column;
-    const slot = (hourMs - firstHourMs) / HOUR_MS;
-    if (slot < 0 || slot >= hourSlots) {
-      rowSlot[i] = -1;
-      continue;
-    }
-    rowSlot[i] = slot;
-    host.hourBusy[slot] = host.hourBusy[slot]! + busy;
-    host.hourIdle[slot] = host.hourIdle[slot]! + idle;
-    host.hourOn[slot] = Math.max(host.hourOn[slot]!, busy + idle);
-    host.hourRows[slot] = host.hourRows[slot]! + 1;
-    const energy = rows.energyWh[i]!;
-    if (!Number.isNaN(energy)) {
-      host.hourEnergy[slot] = host.hourEnergy[slot]! + energy;
-      host.hourHasEnergy[slot] = 1;
-    }
-  }
-
+  const sums = sumRows(input, records, grid);
+  const { hostAcc, gpuAcc } = sums;
   const dataUntilMs = Math.min(input.dataUntilMs, period.toMs);
-  for (const host of hostAcc.values()) {
-    const record = records.get(host.name);
-    for (let slot = 0; slot < hourSlots; slot++) {
-      const hourMs = firstHourMs + slot * HOUR_MS;
-      if (hourMs >= dataUntilMs) break;
-      const gpus = Math.max(host.hourRows[slot]!, gpusSeenBy(record, hourMs + HOUR_MS));
-      if (gpus === 0) continue;
-      const cost = pricing.hostCost(host.name, {
-        hourMs,
-        fromMs: hourMs,
-        toMs: hourMs + HOUR_MS,
-        gpus,
-        busyGpuMinutes: host.hourBusy[slot]!,
-        idleGpuMinutes: host.hourIdle[slot]!,
-        unknownGpuMinutes: Math.max(0, gpus * 60 - host.hourBusy[slot]! - host.hourIdle[slot]!),
-        onMinutes: Math.min(60, host.hourOn[slot]!),
-        energyWh: host.hourHasEnergy[slot] ? host.hourEnergy[slot]! : null,
-      });
-      if (cost !== null) host.idleMinuteCost[slot] = cost / (gpus * 60);
-    }
-    for (const gpu of host.gpus) {
-      if (gpu === undefined) continue;
-      const expected = expectedMinutes(record, gpu.index, period.fromMs, dataUntilMs);
-      gpu.spanMinutes = expected;
-      gpu.unknown = Math.max(0, expected - gpu.busy - gpu.idle);
-      host.spanMinutes += expected;
-      host.unknown += gpu.unknown;
-    }
-  }
+  priceHours(input, records, grid, hostAcc.values(), dataUntilMs);
+  const claimedHours = addIdleCosts(input.rollups, sums);
+  addDailyIdleCost(input.rollups, sums);
 
-  const claimedHours = new Map<string, Map<number, ClaimedHour>>();
-  for (let i = 0; i < rows.length; i++) {
-    const gpu = rowGpus[rows.gpu[i]!]!;
-    const host = gpu.hostAcc!;
-    const slot = rowSlot[i]!;
-    const idleMinuteCost = slot >= 0 ? host.idleMinuteCost[slot]! : Number.NaN;
-    const idle = rows.idleMinutes[i]!;
-    // NOTE: a GPU in an hour without a price is unpriced even when it was busy then: otherwise a
-    // host without a price that happened to be busy would show an idle cost of 0.
-    if (Number.isNaN(idleMinuteCost) && (idle > 0 || slot >= 0)) {
-      gpu.unpriced = true;
-      host.unpriced = true;
-    } else if (idle > 0) {
-      gpu.idleCost += idle * idleMinuteCost;
-      host.idleCost += idle * idleMinuteCost;
-    }
-    if (gpu.claimed) {
-      const key = gpuKey(gpu.host, gpu.index);
-      let hours = claimedHours.get(key);
-      if (hours === undefined) {
-        hours = new Map();
-        claimedHours.set(key, hours);
-      }
-      hours.set(rows.hourMs[i]!, { busyMinutes: rows.busyMinutes[i]!, idleMinutes: idle, idleMinuteCost });
-    }
-  }
-
-  addDailyIdleCost(rows, rowGpus, rowSlot, rowColumn);
-
-  const gpus: GpuRow[] = [...gpuAcc.values()]
-    .map((acc) => ({
-      host: acc.host,
-      index: acc.index,
-      model: records.get(acc.host)?.gpus.find((g) => g.index === acc.index)?.model ?? null,
-      utilMeanPct: meanPct(acc),
-      busyHours: acc.busy / 60,
-      idleHours: acc.idle / 60,
-      unknownHours: acc.unknown / 60,
-      idleCost: acc.unpriced ? null : acc.idleCost,
-    }))
-    .sort((a, b) => compareNames(a.host, b.host) || a.index - b.index);
-
-  const previousGpu = input.previousTotals;
-  const previousHost = new Map<string, Acc>();
-  for (const totals of previousGpu) {
-    let acc = previousHost.get(totals.host);
-    if (acc === undefined) {
-      acc = newAcc();
-      previousHost.set(totals.host, acc);
-    }
-    addTotals(acc, totals);
-  }
-
-  const hostNames = [...new Set([...hostAcc.keys(), ...previousHost.keys()])];
-  const hosts: HostRow[] = hostNames.map((name) => {
-    const acc = hostAcc.get(name);
-    const previous = previousHost.get(name);
-    return {
-      host: name,
-      gpus: records.get(name)?.gpus.length ?? acc?.gpus.filter((g) => g !== undefined).length ?? 0,
-      utilMeanPct: acc === undefined ? null : meanPct(acc),
-      previousUtilMeanPct: previous === undefined ? null : meanPct(previous),
-      busyGpuHours: (acc?.busy ?? 0) / 60,
-      idleGpuHours: (acc?.idle ?? 0) / 60,
-      unknownGpuHours: (acc?.unknown ?? 0) / 60,
-      idleCost: acc === undefined ? 0 : acc.unpriced ? null : acc.idleCost,
-      previousIdleGpuHours: (previous?.idle ?? 0) / 60,
-      dailyUtilPct: acc === undefined ? dayStartsMs.map(() => null) : acc.dailyMeans(),
-      dailyIdleGpuHours:
-        acc === undefined ? dayStartsMs.map(() => 0) : Array.from(acc.dayIdle, (m) => m / 60),
-      dailyIdleCost: acc === undefined ? dayStartsMs.map(() => 0) : Array.from(acc.dayIdleCost),
-      paidByTheHour: input.paidByTheHour(name),
-    };
-  });
-  const costly = (row: HostRow) => (row.idleCost !== null && row.idleCost > 0 ? row.idleCost : 0);
-  hosts.sort(
-    (a, b) => costly(b) - costly(a) || b.idleGpuHours - a.idleGpuHours || compareNames(a.host, b.host),
-  );
-
-  const stops = stopRows(input, hostAcc, firstHourMs);
+  const previousHost = previousHostSums(input.previousTotals);
+  const hosts = hostRows(input, grid.dayStartsMs, records, hostAcc, previousHost);
+  const stops = stopRows(input, hostAcc, grid.firstHourMs);
   const keeps = keepRows(input);
-  const people = personRows(input, records, claimedHours, stops, keeps);
   const fleet = fleetTotals([...hostAcc.values()], [...gpuAcc.values()]);
-  const previousFleet = previousTotalsOf(input, previousHost);
-  const containers =
-    input.containers.status === "ok"
-      ? {
-          status: "ok" as const,
-          advice: input.containers.groups.map((group) => rightsize(group)).sort(compareAdvice),
-        }
-      : input.containers;
-
   return {
     period,
     previous: input.previous,
     timezone: input.timezone,
     currency: pricing.currency,
-    dayStartsMs,
+    dayStartsMs: grid.dayStartsMs,
     fleet,
-    previousFleet,
+    previousFleet: previousTotalsOf(input, previousHost),
     coverage: coverageOf(input, records, fleet, dataUntilMs),
     hosts,
-    gpus,
-    people,
+    gpus: gpuRows(gpuAcc.values(), records),
+    people: personRows(input, records, claimedHours, stops, keeps),
     stops,
     keeps,
     savedCost: stops.reduce((sum, stop) => sum + (stop.savedCost ?? 0), 0),
-    containers,
+    containers: containerReport(input.containers),
     reclaim: [...input.reclaim].sort((a, b) => a.sinceMs - b.sinceMs || compareNames(a.host, b.host)),
     renewalBelowPct: input.renewalBelowPct,
     doNotRenew: doNotRenew(
@@ -537,6 +262,22 @@ export function buildSummaryModel(input: SummaryInput): SummaryModel {
       input.renewalBelowPct,
     ),
   };
+}
+
+function summaryGrid(period: Period, timezone: string): SummaryGrid {
+  const dayStartsMs = localDayStarts(period.fromMs, period.toMs, timezone);
+  const firstHourMs = Math.floor(period.fromMs / HOUR_MS) * HOUR_MS;
+  return {
+    dayStartsMs,
+    columnEnds: [...dayStartsMs.slice(1), period.toMs],
+    firstHourMs,
+    hourSlots: Math.max(0, Math.ceil((period.toMs - firstHourMs) / HOUR_MS)),
+  };
+}
+
+function containerReport(containers: SummaryInput["containers"]): SummaryModel["containers"] {
+  if (containers.status !== "ok") return containers;
+  return { status: "ok", advice: containers.groups.map((group) => rightsize(group)).sort(compareAdvice) };
 }
 
 function stopRows(input: SummaryInput, hostAcc: Map<string, HostAcc>, firstHourMs: number): StopRow[] {
@@ -744,25 +485,6 @@ function previousTotalsOf(input: SummaryInput, previousHost: Map<string, Acc>): 
   return fleetTotals([...previousHost.values()], gpus);
 }
 
-function addTotals(acc: Acc, totals: GpuPeriodTotals): void {
-  const known = totals.busyMinutes + totals.idleMinutes;
-  if (totals.utilMeanPct !== null) {
-    acc.utilPctMinutes += totals.utilMeanPct * known;
-    acc.knownMinutes += known;
-  }
-  acc.busy += totals.busyMinutes;
-  acc.idle += totals.idleMinutes;
-  acc.unknown += totals.unknownMinutes;
-}
-
-/** GPUs of the host first seen before `beforeMs`. */
-function gpusSeenBy(record: HostRecord | undefined, beforeMs: number): number {
-  if (record === undefined) return 0;
-  let count = 0;
-  for (const gpu of record.gpus) if (gpu.firstSeenMs < beforeMs) count++;
-  return count;
-}
-
 /** Minutes of `[fromMs, toMs)` after the GPU was first seen (whole period when it is not on record). */
 function coverageOf(
   input: SummaryInput,
@@ -781,26 +503,4 @@ function coverageOf(
     untilMs: Math.max(fromMs, dataUntilMs),
     readShare: expected > 0 ? (fleet.busyGpuHours + fleet.idleGpuHours) / expected : null,
   };
-}
-
-function expectedMinutes(
-  record: HostRecord | undefined,
-  index: number,
-  fromMs: number,
-  toMs: number,
-): number {
-  const firstSeenMs = record?.gpus.find((gpu) => gpu.index === index)?.firstSeenMs ?? fromMs;
-  return Math.max(0, toMs - Math.max(fromMs, firstSeenMs)) / 60_000;
-}
-
-function gpuIndexes(record: HostRecord | undefined): number[] {
-  return record?.gpus.map((gpu) => gpu.index) ?? [];
-}
-
-function gpuKey(host: string, index: number): string {
-  return `${host}\u0000${index}`;
-}
-
-function compareNames(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,4 +1,5 @@
-import type { GpuSample, MetricsStore } from "../store/metrics-types.ts";
+import type { GpuSample } from "../domain/metrics.ts";
+import type { MetricsStore } from "../store/metrics-types.ts";
 
 /**
  * A read-through cache of the store's recent GPU samples for the claims job, which reads up to

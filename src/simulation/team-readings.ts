@@ -1,6 +1,6 @@
+import type { GpuReading, HostObservation, LoginSession } from "../domain/observation.ts";
+import { failed } from "../domain/observation.ts";
 import { MINUTE_MS } from "../shared/clock.ts";
-import type { GpuReading, HostObservation, LoginSession } from "../sources/observation.ts";
-import { failed } from "../sources/observation.ts";
 import { unit4 } from "../sources/simulated-random.ts";
 import type { SimHost, TeamWorld } from "./team-world.ts";
 

@@ -1,9 +1,9 @@
 import { createOutboxWorker } from "../bot/outbox-worker.ts";
 import { createReaders } from "../bot/readers.ts";
 import { botWords } from "../bot/views/renderers.ts";
+import type { Source } from "../domain/source.ts";
 import { DAY_MS, HOUR_MS, type ManualClock, MINUTE_MS } from "../shared/clock.ts";
 import { silentLogger } from "../shared/logger.ts";
-import type { Source } from "../sources/observation.ts";
 import { createBotStateStore } from "../store/bot-state-store.ts";
 import { createCostStores } from "../store/cost-stores.ts";
 import { createMetricsStore } from "../store/metrics-store.ts";

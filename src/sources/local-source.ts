@@ -1,8 +1,9 @@
 import { loadavg } from "node:os";
 import type { SourceConfig } from "../config/schema.ts";
+import { type FailureCause, failed, type HostObservation } from "../domain/observation.ts";
+import type { Source } from "../domain/source.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
-import { type FailureCause, failed, type HostObservation, type Source } from "./observation.ts";
 import {
   COMPUTE_APPS_FIELDS,
   GPU_QUERY_FIELDS,

@@ -1,4 +1,4 @@
-import type { GpuProcess, GpuReading } from "./observation.ts";
+import type { GpuProcess, GpuReading } from "../domain/observation.ts";
 
 /** Why nvidia-smi gave us nothing usable. The names match `FailureCause`. */
 /** `error`: a companion reading (`who`) failed, so the host cannot be judged. */

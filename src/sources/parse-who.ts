@@ -1,4 +1,4 @@
-import type { LoginSession } from "./observation.ts";
+import type { LoginSession } from "../domain/observation.ts";
 
 /**
  * Reads the login sessions from the output of `who` (plain, `-H`, `-u`, `-a`) or `w` (procps on

@@ -1,4 +1,4 @@
-import type { HostReadings } from "./observation.ts";
+import type { HostReadings } from "../domain/observation.ts";
 import {
   attachProcesses,
   COMPUTE_APPS_FIELDS,

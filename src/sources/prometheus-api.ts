@@ -110,6 +110,62 @@ export interface PrometheusClientOptions {
   fetch?: typeof fetch;
 }
 
+/** Where and how queries go: the URL without credentials, basic auth, the timeout and the fetch to use. */
+interface PrometheusTarget {
+  base: URL;
+  authorization: string | null;
+  displayUrl: string;
+  timeoutMs: number;
+  doFetch: typeof fetch;
+}
+
+/** POSTs `form` as a form, or GETs `path` when there is none (endpoints that take no POST). */
+async function sendToPrometheus(
+  target: PrometheusTarget,
+  path: string,
+  form: URLSearchParams | null,
+  signal?: AbortSignal,
+): Promise<RawAnswer> {
+  const { base, authorization, displayUrl } = target;
+  const timeout = AbortSignal.timeout(target.timeoutMs);
+  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  const url = new URL(path, base);
+  try {
+    const response = await target.doFetch(url, {
+      method: form ? "POST" : "GET",
+      headers: {
+        ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+        accept: "application/json",
+        ...(authorization ? { authorization } : {}),
+      },
+      ...(form ? { body: form.toString() } : {}),
+      signal: combined,
+    });
+    const status = response.status;
+    const contentType = response.headers.get("content-type");
+    return { status, contentType, body: await response.text() };
+  } catch (error) {
+    const timeoutS = target.timeoutMs / 1000;
+    if (timeout.aborted) {
+      throw new PrometheusError(
+        "timeout",
+        `Prometheus at ${displayUrl} did not answer within ${timeoutS} s`,
+        null,
+        null,
+      );
+    }
+    if (signal?.aborted) {
+      throw new PrometheusError("aborted", `query to Prometheus at ${displayUrl} was cancelled`, null, null);
+    }
+    throw new PrometheusError(
+      "unreachable",
+      `Prometheus at ${displayUrl} is unreachable: ${networkReason(error)}`,
+      null,
+      null,
+    );
+  }
+}
+
 export function createPrometheusClient(options: PrometheusClientOptions): PrometheusClient {
   const given = new URL(options.url.endsWith("/") ? options.url : `${options.url}/`);
   const authorization = given.username
@@ -118,56 +174,10 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
   const base = withoutCredentials(given);
   const displayUrl = base.toString().replace(/\/$/, "");
   const doFetch = options.fetch ?? fetch;
-  const timeoutS = options.timeoutMs / 1000;
 
-  /** POSTs `form` as a form, or GETs `path` when there is none (endpoints that take no POST). */
-  async function send(path: string, form: URLSearchParams | null, signal?: AbortSignal): Promise<RawAnswer> {
-    const timeout = AbortSignal.timeout(options.timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    const url = new URL(path, base);
-    let status: number;
-    let contentType: string | null;
-    let body: string;
-    try {
-      const response = await doFetch(url, {
-        method: form ? "POST" : "GET",
-        headers: {
-          ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}),
-          accept: "application/json",
-          ...(authorization ? { authorization } : {}),
-        },
-        ...(form ? { body: form.toString() } : {}),
-        signal: combined,
-      });
-      status = response.status;
-      contentType = response.headers.get("content-type");
-      body = await response.text();
-    } catch (error) {
-      if (timeout.aborted) {
-        throw new PrometheusError(
-          "timeout",
-          `Prometheus at ${displayUrl} did not answer within ${timeoutS} s`,
-          null,
-          null,
-        );
-      }
-      if (signal?.aborted) {
-        throw new PrometheusError(
-          "aborted",
-          `query to Prometheus at ${displayUrl} was cancelled`,
-          null,
-          null,
-        );
-      }
-      throw new PrometheusError(
-        "unreachable",
-        `Prometheus at ${displayUrl} is unreachable: ${networkReason(error)}`,
-        null,
-        null,
-      );
-    }
-    return { status, contentType, body };
-  }
+  const target: PrometheusTarget = { base, authorization, displayUrl, timeoutMs: options.timeoutMs, doFetch };
+  const send = (path: string, form: URLSearchParams | null, signal?: AbortSignal) =>
+    sendToPrometheus(target, path, form, signal);
 
   return {
     displayUrl,

@@ -1,23 +1,23 @@
 import type { SourceConfig } from "../config/schema.ts";
-import type { Clock } from "../shared/clock.ts";
-import { migModel, migParts, migSlot, physicalGpu } from "../shared/gpu-slot.ts";
-import type { Logger } from "../shared/logger.ts";
-import { dayjs } from "../shared/time.ts";
 import type {
   ContainerUsage,
   FailureCause,
   GpuProcess,
   GpuReading,
-  HistoryRequest,
-  HistorySource,
   HostObservation,
   HostReadings,
-  HostUtilHistory,
-} from "./observation.ts";
-import { failed, SOME_GPU_SILENT } from "./observation.ts";
+} from "../domain/observation.ts";
+import { failed } from "../domain/observation.ts";
+import type { HistoryRequest, HistorySource, HostUtilHistory } from "../domain/source.ts";
+import { SOME_GPU_SILENT } from "../domain/source.ts";
+import type { Clock } from "../shared/clock.ts";
+import { migModel, migParts, migSlot, physicalGpu } from "../shared/gpu-slot.ts";
+import type { Logger } from "../shared/logger.ts";
+import { dayjs } from "../shared/time.ts";
 import { isDcgmBlank } from "./parse-prom-text.ts";
 import {
   createPrometheusClient,
+  type PrometheusClient,
   PrometheusError,
   type PromRangeSeries,
   type PromVectorSample,
@@ -170,396 +170,431 @@ export function createPrometheusSource(
   config: PrometheusSourceConfig,
   deps: PrometheusSourceDeps,
 ): PrometheusSource {
-  const { clock, logger } = deps;
-  const client = createPrometheusClient({
-    url: config.url,
-    timeoutMs: config.timeout_seconds * 1000,
-    ...(deps.fetch ? { fetch: deps.fetch } : {}),
-  });
-  const queries = prometheusQueries(config);
-  const historyClient = createPrometheusClient({
-    url: config.url,
-    timeoutMs: Math.max(config.timeout_seconds * 1000, HISTORY_TIMEOUT_MS),
-    ...(deps.fetch ? { fetch: deps.fetch } : {}),
-  });
-  let lastHistoryQueryCount = 0;
-  /** GPU slots in the latest poll or history read: sizes the look-back's chunks. */
-  let slotsSeen = 0;
-  const forgetMs = config.forget_after_hours * 3600 * 1000;
-  /** Host → time of the last cycle that reported it (ok or stale). */
-  const known = new Map<string, number>();
-  /** Host → time of the last cycle that had fresh data from it. */
-  const lastFresh = new Map<string, number>();
-  /** Host → GPU index → the GPU as last seen: one that drops out of a live host is reported without readings. */
-  const knownGpus = new Map<string, Map<number, KnownGpu>>();
-  let lastQueryCount = 0;
-  /** When FB_FREE, FB_RESERVED and GR_ENGINE_ACTIVE were last read for every GPU. */
-  let lastFullReadMs = Number.NEGATIVE_INFINITY;
-  /** Some current GPU has no known memory total yet, or no GPU_UTIL: read those fields next cycle too. */
-  let missingTotal = false;
-  let missingUtil = false;
-  /** The server's lookback delta: `undefined` until read, `null` where the server does not say. */
-  let lookbackMs: number | null | undefined;
-
-  async function poll(signal: AbortSignal): Promise<HostObservation[]> {
-    const atMs = clock.now();
-    let count = 0;
-    const run = (promql: string) => {
-      count++;
-      return client.queryVector(promql, { atMs, signal });
-    };
-    try {
-      // NOTE: instant selectors already drop samples older than the server's lookback delta (5 min by
-      // default); the heartbeat query is needed only when stale_after_seconds is shorter than that.
-      const needHeartbeat = lookbackMs == null || lookbackMs > config.stale_after_seconds * 1000;
-      const lookbackRead = lookbackMs === undefined ? readLookback(signal, () => count++) : Promise.resolve();
-      // NOTE: a card's memory total (used + free + reserved) does not change, and GR_ENGINE_ACTIVE only
-      // stands in for a missing GPU_UTIL (MIG): both are read every 10 minutes, or while some GPU needs them.
-      const fullRead = atMs - lastFullReadMs >= FULL_READ_EVERY_MS;
-      const wanted = DCGM_FIELDS.filter((field) => {
-        if (field === "fbFree" || field === "fbReserved") return fullRead || missingTotal;
-        if (field === "grActive") return fullRead || missingUtil;
-        return true;
-      });
-      const fieldResults = Promise.allSettled([
-        ...wanted.map((field) => run(queries.fields[field])),
-        needHeartbeat ? run(queries.heartbeat) : Promise.resolve([]),
-      ]);
-      count++;
-      const seenSeries = client.series(
-        queries.seen.selector,
-        { startMs: atMs - queries.seen.windowMs, endMs: atMs },
-        { signal },
-      );
-      const [seen, load1, busy, requests, podNodes, containerCpu] = await Promise.allSettled([
-        seenSeries,
-        run(queries.load1),
-        run(queries.cpuBusyPct),
-        config.containers ? run(queries.requests) : Promise.resolve([]),
-        config.containers ? run(queries.podNodes) : Promise.resolve([]),
-        config.containers ? run(queries.containerCpu) : Promise.resolve([]),
-      ]);
-      const fields = await fieldResults;
-      await lookbackRead;
-      const failedField = fields.find((result) => result.status === "rejected");
-      if (failedField?.status === "rejected") return failAll(atMs, failedField.reason);
-      if (seen.status === "rejected") return failAll(atMs, seen.reason);
-      const current = new Map(wanted.map((field, i) => [field, valuesOf(fields[i]!)]));
-      const heartbeat = valuesOf(fields[wanted.length]!);
-      const optional: { what: string; result: PromiseSettledResult<PromVectorSample[]> }[] = [
-        { what: "node_load1", result: load1 },
-        { what: "node_cpu_seconds_total", result: busy },
-        { what: "kube_pod_container_resource_requests", result: requests },
-        { what: "kube_pod_info", result: podNodes },
-        { what: "container_cpu_usage_seconds_total", result: containerCpu },
-      ];
-      const problems = optional.flatMap(({ what, result }) =>
-        result.status === "rejected" ? [{ what, err: errorMessage(result.reason) }] : [],
-      );
-      if (problems.length > 0) {
-        logger.warn(
-          { source: "prometheus", url: client.displayUrl, failed: problems },
-          "some Prometheus queries failed; those readings are unknown",
-        );
-      }
-      const fleet = readGpus(current, heartbeat, seen.value, {
-        hostLabel: config.host_label,
-        oldestMs: atMs - config.stale_after_seconds * 1000,
-      });
-      if (fleet.unlabelled > 0 && fleet.hosts.size === 0 && fleet.stale.size === 0) {
-        logger.warn(
-          { source: "prometheus", host_label: config.host_label, series: fleet.unlabelled },
-          `dcgm-exporter series carry no "${config.host_label}" label; set host_label to the label that names the host`,
-        );
-      }
-      recallGpus(fleet, atMs, current.has("fbFree"));
-      if (fullRead) lastFullReadMs = atMs;
-      for (const [host, lastMs] of lastFresh) {
-        if (atMs - lastMs <= forgetMs && !fleet.hosts.has(host) && !fleet.stale.has(host)) {
-          fleet.stale.set(host, new Set());
-        }
-      }
-      const since = await lastSeenTimes(fleet.stale, atMs, signal, () => count++);
-      const observations = assemble(fleet, since, {
-        atMs,
-        load1: valuesOf(load1),
-        busy: valuesOf(busy),
-        requests: valuesOf(requests),
-        podNodes: valuesOf(podNodes),
-        containerCpu: valuesOf(containerCpu),
-      });
-      remember(observations, atMs);
-      slotsSeen = observations.reduce(
-        (sum, observation) => sum + (observation.ok ? observation.gpus.length : 0),
-        0,
-      );
-      return observations;
-    } finally {
-      lastQueryCount = count;
-    }
-  }
-
-  /**
-   * Completes this cycle's GPUs from what earlier cycles saw (UUID, model, memory total) and remembers
-   * them; a GPU that dropped out of a live host comes back without readings.
-   */
-  function recallGpus(fleet: GpuFleet, atMs: number, totalsRead: boolean): void {
-    for (const [host, remembered] of knownGpus) {
-      for (const [index, memory] of remembered) if (atMs - memory.lastMs > forgetMs) remembered.delete(index);
-      if (remembered.size === 0) knownGpus.delete(host);
-    }
-    missingTotal = false;
-    missingUtil = false;
-    for (const [host, gpus] of fleet.hosts) {
-      const remembered = knownGpus.get(host) ?? new Map<number, KnownGpu>();
-      knownGpus.set(host, remembered);
-      for (const gpu of gpus.values()) {
-        const before = remembered.get(gpu.index);
-        const memory = before && (gpu.uuid === null || gpu.uuid === before.uuid) ? before : undefined;
-        gpu.uuid ??= memory?.uuid ?? null;
-        gpu.model ??= memory?.model ?? null;
-        const total = totalsRead ? memoryTotalMiB(gpu) : (memory?.totalMiB ?? null);
-        const totalKnown = totalsRead || (memory?.totalKnown ?? false);
-        gpu.totalMiB = total;
-        remembered.set(gpu.index, {
-          uuid: gpu.uuid,
-          model: gpu.model,
-          lastMs: atMs,
-          totalMiB: total,
-          totalKnown,
-        });
-        missingTotal ||= !totalKnown;
-        missingUtil ||= gpu.fields.util === undefined;
-      }
-      // NOTE: a GPU switched in or out of MIG mode (or re-partitioned) reports other slots; its old
-      // ones are forgotten at once rather than shown without readings.
-      const present = new Set([...gpus.keys()].map(physicalGpu));
-      for (const [index, memory] of remembered) {
-        if (gpus.has(index)) continue;
-        if (present.has(physicalGpu(index))) remembered.delete(index);
-        else gpus.set(index, emptyGpu(index, memory.uuid, memory.model));
-      }
-    }
-  }
-
-  async function readLookback(signal: AbortSignal, counted: () => void): Promise<void> {
-    counted();
-    try {
-      const flags = await client.flags({ signal });
-      lookbackMs = parseDurationMs(flags["query.lookback-delta"] ?? "");
-    } catch (error) {
-      const transient =
-        error instanceof PrometheusError && error.kind !== "http" && error.kind !== "bad-response";
-      lookbackMs = transient ? undefined : null;
-      logger.debug(
-        { source: "prometheus", url: client.displayUrl, err: errorMessage(error) },
-        "server flags unavailable; checking every sample's age",
-      );
-    }
-  }
-
-  async function lastSeenTimes(
-    stale: Map<string, Set<string>>,
-    atMs: number,
-    signal: AbortSignal,
-    counted: () => void,
-  ): Promise<Map<string, number>> {
-    const since = new Map<string, number>();
-    const raw = [...stale.values()].flatMap((values) => [...values]);
-    if (raw.length === 0) return since;
-    counted();
-    try {
-      const series = await client.queryVector(queries.lastSeen(raw), { atMs, signal });
-      for (const sample of series) {
-        const value = sample.labels[config.host_label];
-        if (value === undefined || !Number.isFinite(sample.value)) continue;
-        const host = hostFromLabel(value);
-        since.set(host, Math.max(since.get(host) ?? 0, Math.round(sample.value * 1000)));
-      }
-    } catch (error) {
-      logger.warn(
-        { source: "prometheus", url: client.displayUrl, err: errorMessage(error) },
-        "could not read when stale hosts last reported",
-      );
-    }
-    return since;
-  }
-
-  function assemble(fleet: GpuFleet, since: Map<string, number>, data: CycleData): HostObservation[] {
-    const { atMs } = data;
-    const load1 = hostIndex(data.load1, config.node_host_label);
-    const busy = hostIndex(data.busy, config.node_host_label);
-    const containers = config.containers
-      ? containersByNode(data.requests, data.podNodes, data.containerCpu)
-      : new HostIndex<ContainerUsage[]>();
-    const observations: HostObservation[] = [];
-    for (const [host, gpus] of fleet.hosts) {
-      const busyPct = busy.get(host);
-      observations.push(
-        prometheusObservation(host, atMs, gpus, {
-          cpuLoad1: load1.get(host) ?? null,
-          cpuUtilPct: busyPct === undefined ? null : round(clamp(busyPct, 0, 100), 2),
-          containers: containers.get(host) ?? [],
-        }),
-      );
-    }
-    for (const host of fleet.stale.keys()) {
-      // NOTE: the subquery sees a sample only if one of its 30 s steps fell inside the series' life;
-      // a cycle that saw the host fresh is a lower bound too.
-      const lastMs = maxDefined(since.get(host), lastFresh.get(host));
-      const message =
-        lastMs === undefined
-          ? `no data from ${host} for more than ${formatSeconds(config.stale_after_seconds)}`
-          : `no data from ${host} since ${formatSince(lastMs, atMs)}`;
-      const observation = failed(host, "prometheus", atMs, "stale", message);
-      if (lastMs !== undefined && !observation.ok) observation.lastSampleAtMs = lastMs;
-      observations.push(observation);
-    }
-    return observations.sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
-  }
-
-  function failAll(atMs: number, error: unknown): HostObservation[] {
-    const cause = causeOf(error);
-    const detail = errorMessage(error);
-    const hosts = [...known].filter(([, lastMs]) => atMs - lastMs <= forgetMs).map(([host]) => host);
-    logger.error(
-      { source: "prometheus", url: client.displayUrl, cause, hosts: hosts.length, err: detail },
-      `Prometheus poll failed, ${hosts.length} host(s) unknown: ${detail}`,
-    );
-    return hosts
-      .sort()
-      .map((host) => failed(host, "prometheus", atMs, cause, `no data from ${host}: ${detail}`));
-  }
-
-  function remember(observations: HostObservation[], atMs: number): void {
-    for (const observation of observations) {
-      known.set(observation.host, atMs);
-      if (observation.ok) lastFresh.set(observation.host, atMs);
-    }
-    for (const [host, lastMs] of known) if (atMs - lastMs > forgetMs) known.delete(host);
-    for (const [host, lastMs] of lastFresh) if (atMs - lastMs > forgetMs) lastFresh.delete(host);
-  }
-
-  /** Range-query answers' series; throws on anything but a matrix. */
-  async function readRange(
-    promql: string,
-    chunk: { startMs: number; endMs: number },
-    stepSeconds: number,
-    signal: AbortSignal,
-  ): Promise<PromRangeSeries[]> {
-    const answer = await historyClient.queryRange(promql, { ...chunk, stepSeconds }, { signal });
-    if (answer.data.resultType !== "matrix") {
-      throw new PrometheusError(
-        "bad-response",
-        `${historyClient.displayUrl}: expected a matrix, got a ${answer.data.resultType}`,
-        null,
-        null,
-      );
-    }
-    return answer.data.series;
-  }
-
-  /**
-   * Utilisation per GPU slot as polls would have seen it, one range query per 10,000 steps; without the
-   * heartbeat check, memory, power, processes or CPU.
-   */
-  async function history(request: HistoryRequest, signal: AbortSignal): Promise<HostObservation[]> {
-    const stepSeconds = Math.max(1, Math.round(request.stepMs / 1000));
-    const chunks = rangeChunks(request.fromMs, request.toMs, stepSeconds * 1000, MAX_STEPS_PER_QUERY);
-    lastHistoryQueryCount = chunks.length;
-    const answers = await Promise.all(
-      chunks.map((chunk) => readRange(queries.historyInstant, chunk, stepSeconds, signal)),
-    );
-    const observations = historyObservations([{ field: "util", series: answers.flat() }], config.host_label);
-    const lastAtMs = observations.at(-1)?.atMs;
-    slotsSeen = observations
-      .filter((observation) => observation.atMs === lastAtMs)
-      .reduce((sum, observation) => sum + (observation.ok ? observation.gpus.length : 0), 0);
-    return observations;
-  }
-
-  /**
-   * Each host's busiest GPU per step: two range queries (the highest utilisation and the number of GPU
-   * slots with samples, per host) per chunk of steps. Chunks keep about 4 M slot-steps each (the matrix
-   * Prometheus holds while it evaluates: a week of 8,000 GPUs is 5 chunks) and are read one after the other.
-   */
-  async function busiestHistory(
-    request: HistoryRequest,
-    signal: AbortSignal,
-  ): Promise<Map<string, HostUtilHistory>> {
-    const stepSeconds = Math.max(1, Math.round(request.stepMs / 1000));
-    const stepMs = stepSeconds * 1000;
-    const steps = Math.floor((request.toMs - request.fromMs) / stepMs) + 1;
-    const perChunk =
-      slotsSeen > 0
-        ? Math.max(12, Math.min(MAX_STEPS_PER_QUERY, Math.floor(MAX_SLOT_STEPS_PER_QUERY / slotsSeen)))
-        : DEFAULT_STEPS_PER_CHUNK;
-    const chunks = rangeChunks(request.fromMs, request.toMs, stepMs, perChunk);
-    const max = queries.historyMax(stepSeconds);
-    const grids = new Map<string, { highest: Float64Array; slots: Uint16Array }>();
-    const gridOf = (series: PromRangeSeries) => {
-      const raw = series.labels[config.host_label];
-      if (!raw) return null;
-      const host = hostFromLabel(raw);
-      let grid = grids.get(host);
-      if (!grid) {
-        grid = { highest: new Float64Array(steps).fill(Number.NaN), slots: new Uint16Array(steps) };
-        grids.set(host, grid);
-      }
-      return grid;
-    };
-    const stepOf = (atMs: number) => Math.round((atMs - request.fromMs) / stepMs);
-    lastHistoryQueryCount = 0;
-    for (const chunk of chunks) {
-      lastHistoryQueryCount += 2;
-      const [highest, slots] = await Promise.all([
-        readRange(max.highest, chunk, stepSeconds, signal),
-        readRange(max.slots, chunk, stepSeconds, signal),
-      ]);
-      for (const series of highest) {
-        const grid = gridOf(series);
-        if (grid === null) continue;
-        for (const point of series.points) {
-          const i = stepOf(point.atMs);
-          const before = grid.highest[i]!;
-          if (Number.isFinite(point.value))
-            grid.highest[i] = Number.isNaN(before) ? point.value : Math.max(before, point.value);
-        }
-      }
-      for (const series of slots) {
-        const grid = gridOf(series);
-        if (grid === null) continue;
-        for (const point of series.points) grid.slots[stepOf(point.atMs)]! += point.value;
-      }
-    }
-    const out = new Map<string, HostUtilHistory>();
-    for (const [host, grid] of grids) {
-      const most = Math.max(...grid.slots);
-      for (let i = 0; i < steps; i++) {
-        if (grid.slots[i] === 0) grid.highest[i] = Number.NaN;
-        else if (grid.slots[i]! < most || Number.isNaN(grid.highest[i]!)) grid.highest[i] = SOME_GPU_SILENT;
-      }
-      out.set(host, { fromMs: request.fromMs, stepMs, utilPct: grid.highest });
-    }
-    return out;
-  }
-
+  const s = createPromState(config, deps);
   return {
     kind: "prometheus",
     get hosts() {
-      return [...known.keys()].sort();
+      return [...s.known.keys()].sort();
     },
     get lastQueryCount() {
-      return lastQueryCount;
+      return s.lastQueryCount;
     },
     get lastHistoryQueryCount() {
-      return lastHistoryQueryCount;
+      return s.lastHistoryQueryCount;
     },
-    historyLookbackMs: config.history_days * 86_400_000,
-    poll,
-    history,
-    busiestHistory,
+    historyLookbackMs: s.config.history_days * 86_400_000,
+    poll: (signal) => poll(s, signal),
+    history: (request, signal) => history(s, request, signal),
+    busiestHistory: (request, signal) => busiestHistory(s, request, signal),
   };
+}
+
+/** What one Prometheus source keeps between calls: its clients and queries, and what it has seen. */
+interface PromState {
+  config: PrometheusSourceConfig;
+  clock: Clock;
+  logger: Logger;
+  client: PrometheusClient;
+  queries: ReturnType<typeof prometheusQueries>;
+  historyClient: PrometheusClient;
+  lastHistoryQueryCount: number;
+  /** GPU slots in the latest poll or history read: sizes the look-back's chunks. */
+  slotsSeen: number;
+  forgetMs: number;
+  /** Host → time of the last cycle that reported it (ok or stale). */
+  known: Map<string, number>;
+  /** Host → time of the last cycle that had fresh data from it. */
+  lastFresh: Map<string, number>;
+  /** Host → GPU index → the GPU as last seen: one that drops out of a live host comes back without readings. */
+  knownGpus: Map<string, Map<number, KnownGpu>>;
+  lastQueryCount: number;
+  /** When FB_FREE, FB_RESERVED and GR_ENGINE_ACTIVE were last read for every GPU. */
+  lastFullReadMs: number;
+  /** Some current GPU has no known memory total yet, or no GPU_UTIL: read those fields next cycle too. */
+  missingTotal: boolean;
+  missingUtil: boolean;
+  /** The server's lookback delta: `undefined` until read, `null` where the server does not say. */
+  lookbackMs: number | null | undefined;
+}
+
+function createPromState(config: PrometheusSourceConfig, deps: PrometheusSourceDeps): PromState {
+  const clientOf = (timeoutMs: number) =>
+    createPrometheusClient({ url: config.url, timeoutMs, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
+  return {
+    config,
+    clock: deps.clock,
+    logger: deps.logger,
+    client: clientOf(config.timeout_seconds * 1000),
+    queries: prometheusQueries(config),
+    historyClient: clientOf(Math.max(config.timeout_seconds * 1000, HISTORY_TIMEOUT_MS)),
+    lastHistoryQueryCount: 0,
+    slotsSeen: 0,
+    forgetMs: config.forget_after_hours * 3600 * 1000,
+    known: new Map(),
+    lastFresh: new Map(),
+    knownGpus: new Map(),
+    lastQueryCount: 0,
+    lastFullReadMs: Number.NEGATIVE_INFINITY,
+    missingTotal: false,
+    missingUtil: false,
+    lookbackMs: undefined,
+  };
+}
+
+async function poll(s: PromState, signal: AbortSignal): Promise<HostObservation[]> {
+  const atMs = s.clock.now();
+  let count = 0;
+  const run = (promql: string) => {
+    count++;
+    return s.client.queryVector(promql, { atMs, signal });
+  };
+  try {
+    // NOTE: instant selectors already drop samples older than the server's lookback delta (5 min by
+    // default); the heartbeat query is needed only when stale_after_seconds is shorter than that.
+    const needHeartbeat = s.lookbackMs == null || s.lookbackMs > s.config.stale_after_seconds * 1000;
+    const lookbackRead =
+      s.lookbackMs === undefined ? readLookback(s, signal, () => count++) : Promise.resolve();
+    // NOTE: a card's memory total (used + free + reserved) does not change, and GR_ENGINE_ACTIVE only
+    // stands in for a missing GPU_UTIL (MIG): both are read every 10 minutes, or while some GPU needs them.
+    const fullRead = atMs - s.lastFullReadMs >= FULL_READ_EVERY_MS;
+    const wanted = DCGM_FIELDS.filter((field) => {
+      if (field === "fbFree" || field === "fbReserved") return fullRead || s.missingTotal;
+      if (field === "grActive") return fullRead || s.missingUtil;
+      return true;
+    });
+    const fieldResults = Promise.allSettled([
+      ...wanted.map((field) => run(s.queries.fields[field])),
+      needHeartbeat ? run(s.queries.heartbeat) : Promise.resolve([]),
+    ]);
+    count++;
+    const seenSeries = s.client.series(
+      s.queries.seen.selector,
+      { startMs: atMs - s.queries.seen.windowMs, endMs: atMs },
+      { signal },
+    );
+    const [seen, load1, busy, requests, podNodes, containerCpu] = await Promise.allSettled([
+      seenSeries,
+      run(s.queries.load1),
+      run(s.queries.cpuBusyPct),
+      s.config.containers ? run(s.queries.requests) : Promise.resolve([]),
+      s.config.containers ? run(s.queries.podNodes) : Promise.resolve([]),
+      s.config.containers ? run(s.queries.containerCpu) : Promise.resolve([]),
+    ]);
+    const fields = await fieldResults;
+    await lookbackRead;
+    const failedField = fields.find((result) => result.status === "rejected");
+    if (failedField?.status === "rejected") return failAll(s, atMs, failedField.reason);
+    if (seen.status === "rejected") return failAll(s, atMs, seen.reason);
+    const current = new Map(wanted.map((field, i) => [field, valuesOf(fields[i]!)]));
+    const heartbeat = valuesOf(fields[wanted.length]!);
+    const optional: { what: string; result: PromiseSettledResult<PromVectorSample[]> }[] = [
+      { what: "node_load1", result: load1 },
+      { what: "node_cpu_seconds_total", result: busy },
+      { what: "kube_pod_container_resource_requests", result: requests },
+      { what: "kube_pod_info", result: podNodes },
+      { what: "container_cpu_usage_seconds_total", result: containerCpu },
+    ];
+    const problems = optional.flatMap(({ what, result }) =>
+      result.status === "rejected" ? [{ what, err: errorMessage(result.reason) }] : [],
+    );
+    if (problems.length > 0) {
+      s.logger.warn(
+        { source: "prometheus", url: s.client.displayUrl, failed: problems },
+        "some Prometheus s.queries failed; those readings are unknown",
+      );
+    }
+    const fleet = readGpus(current, heartbeat, seen.value, {
+      hostLabel: s.config.host_label,
+      oldestMs: atMs - s.config.stale_after_seconds * 1000,
+    });
+    if (fleet.unlabelled > 0 && fleet.hosts.size === 0 && fleet.stale.size === 0) {
+      s.logger.warn(
+        { source: "prometheus", host_label: s.config.host_label, series: fleet.unlabelled },
+        `dcgm-exporter series carry no "${s.config.host_label}" label; set host_label to the label that names the host`,
+      );
+    }
+    recallGpus(s, fleet, atMs, current.has("fbFree"));
+    if (fullRead) s.lastFullReadMs = atMs;
+    for (const [host, lastMs] of s.lastFresh) {
+      if (atMs - lastMs <= s.forgetMs && !fleet.hosts.has(host) && !fleet.stale.has(host)) {
+        fleet.stale.set(host, new Set());
+      }
+    }
+    const since = await lastSeenTimes(s, fleet.stale, atMs, signal, () => count++);
+    const observations = assemble(s, fleet, since, {
+      atMs,
+      load1: valuesOf(load1),
+      busy: valuesOf(busy),
+      requests: valuesOf(requests),
+      podNodes: valuesOf(podNodes),
+      containerCpu: valuesOf(containerCpu),
+    });
+    remember(s, observations, atMs);
+    s.slotsSeen = observations.reduce(
+      (sum, observation) => sum + (observation.ok ? observation.gpus.length : 0),
+      0,
+    );
+    return observations;
+  } finally {
+    s.lastQueryCount = count;
+  }
+}
+
+/**
+ * Completes this cycle's GPUs from what earlier cycles saw (UUID, model, memory total) and remembers
+ * them; a GPU that dropped out of a live host comes back without readings.
+ */
+function recallGpus(s: PromState, fleet: GpuFleet, atMs: number, totalsRead: boolean): void {
+  for (const [host, remembered] of s.knownGpus) {
+    for (const [index, memory] of remembered) if (atMs - memory.lastMs > s.forgetMs) remembered.delete(index);
+    if (remembered.size === 0) s.knownGpus.delete(host);
+  }
+  s.missingTotal = false;
+  s.missingUtil = false;
+  for (const [host, gpus] of fleet.hosts) {
+    const remembered = s.knownGpus.get(host) ?? new Map<number, KnownGpu>();
+    s.knownGpus.set(host, remembered);
+    for (const gpu of gpus.values()) {
+      const before = remembered.get(gpu.index);
+      const memory = before && (gpu.uuid === null || gpu.uuid === before.uuid) ? before : undefined;
+      gpu.uuid ??= memory?.uuid ?? null;
+      gpu.model ??= memory?.model ?? null;
+      const total = totalsRead ? memoryTotalMiB(gpu) : (memory?.totalMiB ?? null);
+      const totalKnown = totalsRead || (memory?.totalKnown ?? false);
+      gpu.totalMiB = total;
+      remembered.set(gpu.index, {
+        uuid: gpu.uuid,
+        model: gpu.model,
+        lastMs: atMs,
+        totalMiB: total,
+        totalKnown,
+      });
+      s.missingTotal ||= !totalKnown;
+      s.missingUtil ||= gpu.fields.util === undefined;
+    }
+    // NOTE: a GPU switched in or out of MIG mode (or re-partitioned) reports other slots; its old
+    // ones are forgotten at once rather than shown without readings.
+    const present = new Set([...gpus.keys()].map(physicalGpu));
+    for (const [index, memory] of remembered) {
+      if (gpus.has(index)) continue;
+      if (present.has(physicalGpu(index))) remembered.delete(index);
+      else gpus.set(index, emptyGpu(index, memory.uuid, memory.model));
+    }
+  }
+}
+
+async function readLookback(s: PromState, signal: AbortSignal, counted: () => void): Promise<void> {
+  counted();
+  try {
+    const flags = await s.client.flags({ signal });
+    s.lookbackMs = parseDurationMs(flags["query.lookback-delta"] ?? "");
+  } catch (error) {
+    const transient =
+      error instanceof PrometheusError && error.kind !== "http" && error.kind !== "bad-response";
+    s.lookbackMs = transient ? undefined : null;
+    s.logger.debug(
+      { source: "prometheus", url: s.client.displayUrl, err: errorMessage(error) },
+      "server flags unavailable; checking every sample's age",
+    );
+  }
+}
+
+async function lastSeenTimes(
+  s: PromState,
+  stale: Map<string, Set<string>>,
+  atMs: number,
+  signal: AbortSignal,
+  counted: () => void,
+): Promise<Map<string, number>> {
+  const since = new Map<string, number>();
+  const raw = [...stale.values()].flatMap((values) => [...values]);
+  if (raw.length === 0) return since;
+  counted();
+  try {
+    const series = await s.client.queryVector(s.queries.lastSeen(raw), { atMs, signal });
+    for (const sample of series) {
+      const value = sample.labels[s.config.host_label];
+      if (value === undefined || !Number.isFinite(sample.value)) continue;
+      const host = hostFromLabel(value);
+      since.set(host, Math.max(since.get(host) ?? 0, Math.round(sample.value * 1000)));
+    }
+  } catch (error) {
+    s.logger.warn(
+      { source: "prometheus", url: s.client.displayUrl, err: errorMessage(error) },
+      "could not read when stale hosts last reported",
+    );
+  }
+  return since;
+}
+
+function assemble(
+  s: PromState,
+  fleet: GpuFleet,
+  since: Map<string, number>,
+  data: CycleData,
+): HostObservation[] {
+  const { atMs } = data;
+  const load1 = hostIndex(data.load1, s.config.node_host_label);
+  const busy = hostIndex(data.busy, s.config.node_host_label);
+  const containers = s.config.containers
+    ? containersByNode(data.requests, data.podNodes, data.containerCpu)
+    : new HostIndex<ContainerUsage[]>();
+  const observations: HostObservation[] = [];
+  for (const [host, gpus] of fleet.hosts) {
+    const busyPct = busy.get(host);
+    observations.push(
+      prometheusObservation(host, atMs, gpus, {
+        cpuLoad1: load1.get(host) ?? null,
+        cpuUtilPct: busyPct === undefined ? null : round(clamp(busyPct, 0, 100), 2),
+        containers: containers.get(host) ?? [],
+      }),
+    );
+  }
+  for (const host of fleet.stale.keys()) {
+    // NOTE: the subquery sees a sample only if one of its 30 s steps fell inside the series' life;
+    // a cycle that saw the host fresh is a lower bound too.
+    const lastMs = maxDefined(since.get(host), s.lastFresh.get(host));
+    const message =
+      lastMs === undefined
+        ? `no data from ${host} for more than ${formatSeconds(s.config.stale_after_seconds)}`
+        : `no data from ${host} since ${formatSince(lastMs, atMs)}`;
+    const observation = failed(host, "prometheus", atMs, "stale", message);
+    if (lastMs !== undefined && !observation.ok) observation.lastSampleAtMs = lastMs;
+    observations.push(observation);
+  }
+  return observations.sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
+}
+
+function failAll(s: PromState, atMs: number, error: unknown): HostObservation[] {
+  const cause = causeOf(error);
+  const detail = errorMessage(error);
+  const hosts = [...s.known].filter(([, lastMs]) => atMs - lastMs <= s.forgetMs).map(([host]) => host);
+  s.logger.error(
+    { source: "prometheus", url: s.client.displayUrl, cause, hosts: hosts.length, err: detail },
+    `Prometheus poll failed, ${hosts.length} host(s) unknown: ${detail}`,
+  );
+  return hosts
+    .sort()
+    .map((host) => failed(host, "prometheus", atMs, cause, `no data from ${host}: ${detail}`));
+}
+
+function remember(s: PromState, observations: HostObservation[], atMs: number): void {
+  for (const observation of observations) {
+    s.known.set(observation.host, atMs);
+    if (observation.ok) s.lastFresh.set(observation.host, atMs);
+  }
+  for (const [host, lastMs] of s.known) if (atMs - lastMs > s.forgetMs) s.known.delete(host);
+  for (const [host, lastMs] of s.lastFresh) if (atMs - lastMs > s.forgetMs) s.lastFresh.delete(host);
+}
+
+/** Range-query answers' series; throws on anything but a matrix. */
+async function readRange(
+  s: PromState,
+  promql: string,
+  chunk: { startMs: number; endMs: number },
+  stepSeconds: number,
+  signal: AbortSignal,
+): Promise<PromRangeSeries[]> {
+  const answer = await s.historyClient.queryRange(promql, { ...chunk, stepSeconds }, { signal });
+  if (answer.data.resultType !== "matrix") {
+    throw new PrometheusError(
+      "bad-response",
+      `${s.historyClient.displayUrl}: expected a matrix, got a ${answer.data.resultType}`,
+      null,
+      null,
+    );
+  }
+  return answer.data.series;
+}
+
+/**
+ * Utilisation per GPU slot as polls would have seen it, one range query per 10,000 steps; without the
+ * heartbeat check, memory, power, processes or CPU.
+ */
+async function history(
+  s: PromState,
+  request: HistoryRequest,
+  signal: AbortSignal,
+): Promise<HostObservation[]> {
+  const stepSeconds = Math.max(1, Math.round(request.stepMs / 1000));
+  const chunks = rangeChunks(request.fromMs, request.toMs, stepSeconds * 1000, MAX_STEPS_PER_QUERY);
+  s.lastHistoryQueryCount = chunks.length;
+  const answers = await Promise.all(
+    chunks.map((chunk) => readRange(s, s.queries.historyInstant, chunk, stepSeconds, signal)),
+  );
+  const observations = historyObservations([{ field: "util", series: answers.flat() }], s.config.host_label);
+  const lastAtMs = observations.at(-1)?.atMs;
+  s.slotsSeen = observations
+    .filter((observation) => observation.atMs === lastAtMs)
+    .reduce((sum, observation) => sum + (observation.ok ? observation.gpus.length : 0), 0);
+  return observations;
+}
+
+/**
+ * Each host's busiest GPU per step: two range queries (the highest utilisation and the number of GPU
+ * slots with samples, per host) per chunk of steps. Chunks keep about 4 M slot-steps each (the matrix
+ * Prometheus holds while it evaluates: a week of 8,000 GPUs is 5 chunks) and are read one after the other.
+ */
+async function busiestHistory(
+  s: PromState,
+  request: HistoryRequest,
+  signal: AbortSignal,
+): Promise<Map<string, HostUtilHistory>> {
+  const stepSeconds = Math.max(1, Math.round(request.stepMs / 1000));
+  const stepMs = stepSeconds * 1000;
+  const steps = Math.floor((request.toMs - request.fromMs) / stepMs) + 1;
+  const perChunk =
+    s.slotsSeen > 0
+      ? Math.max(12, Math.min(MAX_STEPS_PER_QUERY, Math.floor(MAX_SLOT_STEPS_PER_QUERY / s.slotsSeen)))
+      : DEFAULT_STEPS_PER_CHUNK;
+  const chunks = rangeChunks(request.fromMs, request.toMs, stepMs, perChunk);
+  const max = s.queries.historyMax(stepSeconds);
+  const grids = new Map<string, { highest: Float64Array; slots: Uint16Array }>();
+  const gridOf = (series: PromRangeSeries) => {
+    const raw = series.labels[s.config.host_label];
+    if (!raw) return null;
+    const host = hostFromLabel(raw);
+    let grid = grids.get(host);
+    if (!grid) {
+      grid = { highest: new Float64Array(steps).fill(Number.NaN), slots: new Uint16Array(steps) };
+      grids.set(host, grid);
+    }
+    return grid;
+  };
+  const stepOf = (atMs: number) => Math.round((atMs - request.fromMs) / stepMs);
+  s.lastHistoryQueryCount = 0;
+  for (const chunk of chunks) {
+    s.lastHistoryQueryCount += 2;
+    const [highest, slots] = await Promise.all([
+      readRange(s, max.highest, chunk, stepSeconds, signal),
+      readRange(s, max.slots, chunk, stepSeconds, signal),
+    ]);
+    for (const series of highest) {
+      const grid = gridOf(series);
+      if (grid === null) continue;
+      for (const point of series.points) {
+        const i = stepOf(point.atMs);
+        const before = grid.highest[i]!;
+        if (Number.isFinite(point.value))
+          grid.highest[i] = Number.isNaN(before) ? point.value : Math.max(before, point.value);
+      }
+    }
+    for (const series of slots) {
+      const grid = gridOf(series);
+      if (grid === null) continue;
+      for (const point of series.points) grid.slots[stepOf(point.atMs)]! += point.value;
+    }
+  }
+  const out = new Map<string, HostUtilHistory>();
+  for (const [host, grid] of grids) {
+    const most = Math.max(...grid.slots);
+    for (let i = 0; i < steps; i++) {
+      if (grid.slots[i] === 0) grid.highest[i] = Number.NaN;
+      else if (grid.slots[i]! < most || Number.isNaN(grid.highest[i]!)) grid.highest[i] = SOME_GPU_SILENT;
+    }
+    out.set(host, { fromMs: request.fromMs, stepMs, utilPct: grid.highest });
+  }
+  return out;
 }
 
 /** History reads whole days of the fleet: they get more time than a poll's queries. */

@@ -1,5 +1,5 @@
+import { failed, type HostObservation } from "../domain/observation.ts";
 import { DAY_MS, HOUR_MS, MINUTE_MS } from "../shared/clock.ts";
-import { failed, type HostObservation } from "./observation.ts";
 import {
   gpuUuid,
   type Outage,

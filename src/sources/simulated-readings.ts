@@ -1,5 +1,5 @@
+import type { GpuProcess, GpuReading, HostReadings, LoginSession } from "../domain/observation.ts";
 import { MINUTE_MS } from "../shared/clock.ts";
-import type { GpuProcess, GpuReading, HostReadings, LoginSession } from "./observation.ts";
 import type { Session, SimulatedHostSpec, Work } from "./simulated-activity.ts";
 import { hash4, signed4, unit4 } from "./simulated-random.ts";
 

@@ -1,6 +1,7 @@
 import type { SourceConfig } from "../config/schema.ts";
+import type { HostObservation } from "../domain/observation.ts";
+import type { Source } from "../domain/source.ts";
 import type { Clock } from "../shared/clock.ts";
-import type { HostObservation, Source } from "./observation.ts";
 import { SimulatedFleet } from "./simulated-fleet.ts";
 
 export type SimulatedSourceConfig = Extract<SourceConfig, { kind: "simulated" }>;

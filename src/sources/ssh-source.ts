@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { SourceConfig } from "../config/schema.ts";
+import { type FailureCause, failed, type HostObservation } from "../domain/observation.ts";
+import type { Source } from "../domain/source.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
-import { type FailureCause, failed, type HostObservation, type Source } from "./observation.ts";
 import { NvidiaSmiError } from "./parse-nvidia-smi.ts";
 import { type ProbeOutputs, probeReadings } from "./probe-readings.ts";
 import { parseLoadAvg, remoteProbeScript, splitRemoteProbe, withRemoteTimeout } from "./remote-probe.ts";

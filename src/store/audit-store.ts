@@ -1,25 +1,5 @@
 import type { Database } from "better-sqlite3";
-
-export interface AuditEntry {
-  id: number;
-  atMs: number;
-  /** Slack user id, or `gpu-warden` for the bot itself. */
-  actor: string;
-  /** `stop`, `pre-stop`, `stop-refused`, `keep`, `claim`, … */
-  action: string;
-  host: string | null;
-  detail: Record<string, unknown>;
-  exitCode: number | null;
-  outputTail: string | null;
-  forced: boolean;
-  dryRun: boolean;
-}
-
-export type NewAuditEntry = Omit<
-  AuditEntry,
-  "id" | "detail" | "exitCode" | "outputTail" | "forced" | "dryRun"
-> &
-  Partial<Pick<AuditEntry, "detail" | "exitCode" | "outputTail" | "forced" | "dryRun">>;
+import type { AuditEntry, NewAuditEntry } from "../domain/audit-entry.ts";
 
 export interface AuditStore {
   record(entry: NewAuditEntry): number;
@@ -94,3 +74,5 @@ export function createAuditStore(db: Database): AuditStore {
     },
   };
 }
+// NOTE: moved to domain/; re-exported for src/bot until its importers move
+export type { AuditEntry } from "../domain/audit-entry.ts";

@@ -1,38 +1,5 @@
 import type { Database } from "better-sqlite3";
-
-/** Why a claim ended: its holder released it, its time ran out, it sat idle, it was forced, or replaced. */
-export type ClaimEndReason = "released" | "expired" | "idle" | "forced" | "replaced";
-
-export interface Claim {
-  id: number;
-  host: string;
-  /** `null` claims the whole host. */
-  gpuIndex: number | null;
-  user: string;
-  fromMs: number;
-  untilMs: number;
-  note: string;
-  releasedAtMs: number | null;
-  releasedBy: string | null;
-  endReason: ClaimEndReason | null;
-  /** When the "ends soon" DM went out; an extension clears it. */
-  remindedAtMs: number | null;
-  /** When the latest "claimed but idle" DM went out. */
-  nudgedAtMs: number | null;
-  /** When the holder last said "Still using it": idle time counts from then. */
-  stillUsingAtMs: number | null;
-}
-
-export type NewClaim = Pick<Claim, "host" | "gpuIndex" | "user" | "fromMs" | "untilMs" | "note">;
-
-/** One "notify me when free": a user waiting for a GPU (or, `gpuIndex` null, a whole host). */
-export interface ClaimWait {
-  id: number;
-  host: string;
-  gpuIndex: number | null;
-  user: string;
-  createdAtMs: number;
-}
+import type { Claim, ClaimEndReason, ClaimWait, NewClaim } from "../domain/claim.ts";
 
 /** The waitlist; one open entry per user and slot. */
 export interface ClaimWaitlist {
@@ -152,14 +119,6 @@ export function createClaimStore(db: Database): ClaimStore {
   const selectOverlapping = db.prepare(
     `SELECT * FROM claim WHERE from_ms < :toMs AND ifnull(released_ms, until_ms) > :fromMs ${ORDER}`,
   );
-  const insertWait = db.prepare(
-    `INSERT INTO claim_wait (host, gpu_index, user, created_ms) VALUES (?, ?, ?, ?)
-     ON CONFLICT DO NOTHING`,
-  );
-  const selectWaits = db.prepare(
-    "SELECT * FROM claim_wait WHERE host = ? AND notified_ms IS NULL ORDER BY id",
-  );
-  const updateWaitNotified = db.prepare("UPDATE claim_wait SET notified_ms = ? WHERE id = ?");
 
   const byId = (id: number): Claim | null => {
     const row = selectById.get(id) as ClaimRow | undefined;
@@ -211,17 +170,34 @@ export function createClaimStore(db: Database): ClaimStore {
     markNudged: (ids, atMs) => each(ids, (id) => updateNudged.run(atMs, id)),
     markStillUsing: (ids, atMs) => each(ids, (id) => updateStillUsing.run(atMs, id)),
     overlapping: (fromMs, toMs) => (selectOverlapping.all({ fromMs, toMs }) as ClaimRow[]).map(toClaim),
-    waitlist: {
-      add: (wait) => insertWait.run(wait.host, wait.gpuIndex, wait.user, wait.createdAtMs).changes === 1,
-      openOn: (host) =>
-        (selectWaits.all(host) as WaitRow[]).map((row) => ({
-          id: row.id,
-          host: row.host,
-          gpuIndex: row.gpu_index,
-          user: row.user,
-          createdAtMs: row.created_ms,
-        })),
-      markNotified: (ids, atMs) => each(ids, (id) => updateWaitNotified.run(atMs, id)),
+    waitlist: createClaimWaitlist(db),
+  };
+}
+
+function createClaimWaitlist(db: Database): ClaimWaitlist {
+  const insertWait = db.prepare(
+    `INSERT INTO claim_wait (host, gpu_index, user, created_ms) VALUES (?, ?, ?, ?)
+     ON CONFLICT DO NOTHING`,
+  );
+  const selectWaits = db.prepare(
+    "SELECT * FROM claim_wait WHERE host = ? AND notified_ms IS NULL ORDER BY id",
+  );
+  const updateWaitNotified = db.prepare("UPDATE claim_wait SET notified_ms = ? WHERE id = ?");
+  return {
+    add: (wait) => insertWait.run(wait.host, wait.gpuIndex, wait.user, wait.createdAtMs).changes === 1,
+    openOn: (host) =>
+      (selectWaits.all(host) as WaitRow[]).map((row) => ({
+        id: row.id,
+        host: row.host,
+        gpuIndex: row.gpu_index,
+        user: row.user,
+        createdAtMs: row.created_ms,
+      })),
+    markNotified: (ids, atMs) => {
+      for (const id of new Set(ids)) updateWaitNotified.run(atMs, id);
     },
   };
 }
+
+// NOTE: moved to domain/; re-exported for src/bot until its importers move
+export type { Claim } from "../domain/claim.ts";

@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
-import type { GpuReading, HostObservation } from "../sources/observation.ts";
+import type { CycleWritten } from "../domain/metrics.ts";
+import type { GpuReading, HostObservation } from "../domain/observation.ts";
 import { createBatchInsert } from "./batch-insert.ts";
 import {
   type CachedGpu,
@@ -8,7 +9,6 @@ import {
   type FleetCache,
   loadFleetCache,
 } from "./fleet-cache.ts";
-import type { CycleWritten } from "./metrics-types.ts";
 import { ENTITY_SPAN, MAX_ENTITY_ID } from "./sample-key.ts";
 
 type OkObservation = Extract<HostObservation, { ok: true }>;

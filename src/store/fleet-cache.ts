@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import type { ContainerUsage, GpuProcess, LoginSession, SourceKind } from "../sources/observation.ts";
+import type { ContainerUsage, GpuProcess, LoginSession, SourceKind } from "../domain/observation.ts";
 import { cycleKeyRange, ENTITY_SPAN } from "./sample-key.ts";
 
 /** What the alerts show beyond numbers, as of a host's latest answering poll. */

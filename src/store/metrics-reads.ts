@@ -1,6 +1,4 @@
 import type { Database } from "better-sqlite3";
-import type { FailureCause, GpuReading, HostObservation } from "../sources/observation.ts";
-import type { CachedGpu, CachedHost, FleetCache } from "./fleet-cache.ts";
 import type {
   GpuHourRollup,
   GpuRollupTotals,
@@ -8,8 +6,10 @@ import type {
   HostRecord,
   HostSample,
   LatestObservation,
-  MetricsStore,
-} from "./metrics-types.ts";
+} from "../domain/metrics.ts";
+import type { FailureCause, GpuReading, HostObservation } from "../domain/observation.ts";
+import type { CachedGpu, CachedHost, FleetCache } from "./fleet-cache.ts";
+import type { MetricsStore } from "./metrics-types.ts";
 import { cycleKeyRange, ENTITY_SPAN } from "./sample-key.ts";
 
 type MetricsReads = Pick<
@@ -63,14 +63,6 @@ const HOST_SAMPLE_COLUMNS = "at_ms, ok, cause, message, sessions, cpu_load1, cpu
 const GPU_SAMPLE_COLUMNS = "util_pct, mem_used_mib, power_w, temp_c";
 
 export function createMetricsReads(db: Database, cache: FleetCache): MetricsReads {
-  const hostSamplesOfCycle = db.prepare(
-    `SELECT id - ? AS host_id, ${HOST_SAMPLE_COLUMNS} FROM host_sample WHERE id BETWEEN ? AND ?`,
-  );
-  const gpuSamplesOfCycle = db.prepare(
-    `SELECT id - ? AS gpu_id, ${GPU_SAMPLE_COLUMNS} FROM gpu_sample WHERE id BETWEEN ? AND ?`,
-  );
-  const hostSampleAt = db.prepare(`SELECT ${HOST_SAMPLE_COLUMNS} FROM host_sample WHERE id = ?`);
-  const gpuSampleAt = db.prepare(`SELECT ${GPU_SAMPLE_COLUMNS} FROM gpu_sample WHERE id = ?`);
   const hostSamplesSince = db.prepare(
     `SELECT hs.at_ms, hs.ok, hs.cause, hs.message, hs.sessions, hs.cpu_load1, hs.cpu_util_pct
      FROM cycle c JOIN host_sample hs ON hs.id = c.id * ${ENTITY_SPAN} + :hostId
@@ -99,8 +91,8 @@ export function createMetricsReads(db: Database, cache: FleetCache): MetricsRead
      GROUP BY r.gpu_id`,
   );
 
-  function gpuIndex(): Map<number, { host: CachedHost; gpu: CachedGpu }> {
-    const byId = new Map<number, { host: CachedHost; gpu: CachedGpu }>();
+  function gpuIndex(): Map<number, KnownGpu> {
+    const byId = new Map<number, KnownGpu>();
     for (const host of cache.byId.values())
       for (const gpu of host.gpus.values()) byId.set(gpu.id, { host, gpu });
     return byId;
@@ -111,98 +103,14 @@ export function createMetricsReads(db: Database, cache: FleetCache): MetricsRead
     return cache.byName.get(name)?.id ?? -1;
   }
 
-  function observationOf(
-    host: CachedHost,
-    row: HostSampleRow,
-    gpuRow: (gpu: CachedGpu) => GpuSampleRow | undefined,
-  ): HostObservation {
-    if (row.ok !== 1) {
-      return {
-        host: host.name,
-        source: host.source,
-        atMs: row.at_ms,
-        ok: false,
-        cause: row.cause ?? "error",
-        message: row.message ?? `${host.name}: poll failed`,
-      };
-    }
-    const evidence = host.evidence;
-    const gpus: GpuReading[] = [];
-    for (const gpu of [...host.gpus.values()].sort((a, b) => a.index - b.index)) {
-      const sample = gpuRow(gpu);
-      if (sample === undefined) continue;
-      gpus.push({
-        index: gpu.index,
-        uuid: gpu.uuid,
-        model: gpu.model,
-        utilPct: sample.util_pct,
-        memUsedMiB: sample.mem_used_mib,
-        memTotalMiB: gpu.memTotalMiB,
-        powerW: sample.power_w,
-        tempC: sample.temp_c,
-        mig: gpu.mig,
-        processes: evidence?.gpus.find((g) => g.index === gpu.index)?.processes ?? [],
-      });
-    }
-    return {
-      host: host.name,
-      source: host.source,
-      atMs: row.at_ms,
-      ok: true,
-      gpus,
-      sessions: evidence?.sessions ?? null,
-      cpuLoad1: row.cpu_load1,
-      cpuUtilPct: row.cpu_util_pct,
-      containers: evidence?.containers ?? [],
-    };
-  }
-
   return {
-    latestObservations() {
-      const latest = cache.latestCycleId;
-      const latestHosts = new Map<number, HostSampleRow>();
-      const latestGpus = new Map<number, GpuSampleRow>();
-      if (latest !== null) {
-        const [lo, hi] = cycleKeyRange(latest);
-        for (const row of hostSamplesOfCycle.all(lo, lo, hi) as (HostSampleRow & { host_id: number })[]) {
-          latestHosts.set(row.host_id, row);
-        }
-        for (const row of gpuSamplesOfCycle.all(lo, lo, hi) as (GpuSampleRow & { gpu_id: number })[]) {
-          latestGpus.set(row.gpu_id, row);
-        }
-      }
-      const result: LatestObservation[] = [];
-      for (const host of [...cache.byName.values()].sort((a, b) => compareNames(a.name, b.name))) {
-        const cycleId = host.lastCycleId;
-        if (cycleId === null) continue;
-        const row =
-          cycleId === latest
-            ? latestHosts.get(host.id)
-            : (hostSampleAt.get(cycleId * ENTITY_SPAN + host.id) as HostSampleRow | undefined);
-        if (row === undefined) continue;
-        const gpuRow =
-          cycleId === latest
-            ? (gpu: CachedGpu) => latestGpus.get(gpu.id)
-            : (gpu: CachedGpu) => gpuSampleAt.get(cycleId * ENTITY_SPAN + gpu.id) as GpuSampleRow | undefined;
-        result.push({ observation: observationOf(host, row, gpuRow), lastOkAtMs: host.lastOkAtMs });
-      }
-      return result;
-    },
+    latestObservations: createLatestReader(db, cache),
 
     hostSamplesSince(name, sinceMs) {
       const host = cache.byName.get(name);
       if (host === undefined) return [];
-      return (hostSamplesSince.all({ hostId: host.id, sinceMs }) as HostSampleRow[]).map(
-        (row): HostSample => ({
-          host: name,
-          atMs: row.at_ms,
-          ok: row.ok === 1,
-          cause: row.cause,
-          message: row.message,
-          sessions: row.sessions,
-          cpuLoad1: row.cpu_load1,
-          cpuUtilPct: row.cpu_util_pct,
-        }),
+      return (hostSamplesSince.all({ hostId: host.id, sinceMs }) as HostSampleRow[]).map((row) =>
+        hostSampleOf(name, row),
       );
     },
 
@@ -213,86 +121,198 @@ export function createMetricsReads(db: Database, cache: FleetCache): MetricsRead
         at_ms: number;
         idx: number;
       })[];
-      return rows.map(
-        (row): GpuSample => ({
-          host: name,
-          index: row.idx,
-          atMs: row.at_ms,
-          utilPct: row.util_pct,
-          memUsedMiB: row.mem_used_mib,
-          powerW: row.power_w,
-          tempC: row.temp_c,
-        }),
-      );
+      return rows.map((row) => gpuSampleOf(name, row));
     },
 
     rollupsBetween(fromMs, toMs, host) {
       const gpus = gpuIndex();
       const rows = rollups.all({ fromMs, toMs, hostId: hostIdOf(host) }) as RollupRow[];
-      return rows.map((row): GpuHourRollup => {
-        const known = gpus.get(row.gpu_id)!;
-        return {
-          host: known.host.name,
-          index: known.gpu.index,
-          uuid: known.gpu.uuid,
-          hourMs: row.hour_ms,
-          utilMeanPct: row.util_mean_pct,
-          utilMaxPct: row.util_max_pct,
-          busyMinutes: row.busy_min,
-          idleMinutes: row.idle_min,
-          unknownMinutes: row.unknown_min,
-          memMeanMiB: row.mem_mean_mib,
-          memMaxMiB: row.mem_max_mib,
-          energyWh: row.energy_wh,
-        };
-      });
+      return rows.map((row) => rollupOf(gpus.get(row.gpu_id)!, row));
     },
 
     rollupTotals(fromMs, toMs, host) {
       const gpus = gpuIndex();
       const rows = totals.all({ fromMs, toMs, hostId: hostIdOf(host) }) as TotalsRow[];
       return rows
-        .map((row): GpuRollupTotals => {
-          const known = gpus.get(row.gpu_id)!;
-          return {
-            host: known.host.name,
-            index: known.gpu.index,
-            uuid: known.gpu.uuid,
-            model: known.gpu.model,
-            hours: row.hours,
-            utilMeanPct: row.util_mean_pct,
-            utilMaxPct: row.util_max_pct,
-            busyMinutes: row.busy_min,
-            idleMinutes: row.idle_min,
-            unknownMinutes: row.unknown_min,
-            memMaxMiB: row.mem_max_mib,
-            energyWh: row.energy_wh,
-          };
-        })
+        .map((row) => totalsOf(gpus.get(row.gpu_id)!, row))
         .sort((a, b) => compareNames(a.host, b.host) || a.index - b.index);
     },
 
     hosts() {
-      return [...cache.byName.values()]
-        .sort((a, b) => compareNames(a.name, b.name))
-        .map(
-          (host): HostRecord => ({
-            name: host.name,
-            source: host.source,
-            firstSeenMs: host.firstSeenMs,
-            gpus: [...host.gpus.values()]
-              .sort((a, b) => a.index - b.index)
-              .map((gpu) => ({
-                index: gpu.index,
-                uuid: gpu.uuid,
-                model: gpu.model,
-                memTotalMiB: gpu.memTotalMiB,
-                mig: gpu.mig,
-                firstSeenMs: gpu.firstSeenMs,
-              })),
-          }),
-        );
+      return [...cache.byName.values()].sort((a, b) => compareNames(a.name, b.name)).map(hostRecordOf);
     },
+  };
+}
+
+/** The latest observation of every host: one read of the latest cycle, one row each for the others. */
+function createLatestReader(db: Database, cache: FleetCache): () => LatestObservation[] {
+  const hostSamplesOfCycle = db.prepare(
+    `SELECT id - ? AS host_id, ${HOST_SAMPLE_COLUMNS} FROM host_sample WHERE id BETWEEN ? AND ?`,
+  );
+  const gpuSamplesOfCycle = db.prepare(
+    `SELECT id - ? AS gpu_id, ${GPU_SAMPLE_COLUMNS} FROM gpu_sample WHERE id BETWEEN ? AND ?`,
+  );
+  const hostSampleAt = db.prepare(`SELECT ${HOST_SAMPLE_COLUMNS} FROM host_sample WHERE id = ?`);
+  const gpuSampleAt = db.prepare(`SELECT ${GPU_SAMPLE_COLUMNS} FROM gpu_sample WHERE id = ?`);
+  return () => {
+    const latest = cache.latestCycleId;
+    const latestHosts = new Map<number, HostSampleRow>();
+    const latestGpus = new Map<number, GpuSampleRow>();
+    if (latest !== null) {
+      const [lo, hi] = cycleKeyRange(latest);
+      for (const row of hostSamplesOfCycle.all(lo, lo, hi) as (HostSampleRow & { host_id: number })[]) {
+        latestHosts.set(row.host_id, row);
+      }
+      for (const row of gpuSamplesOfCycle.all(lo, lo, hi) as (GpuSampleRow & { gpu_id: number })[]) {
+        latestGpus.set(row.gpu_id, row);
+      }
+    }
+    const result: LatestObservation[] = [];
+    for (const host of [...cache.byName.values()].sort((a, b) => compareNames(a.name, b.name))) {
+      const cycleId = host.lastCycleId;
+      if (cycleId === null) continue;
+      const row =
+        cycleId === latest
+          ? latestHosts.get(host.id)
+          : (hostSampleAt.get(cycleId * ENTITY_SPAN + host.id) as HostSampleRow | undefined);
+      if (row === undefined) continue;
+      const gpuRow =
+        cycleId === latest
+          ? (gpu: CachedGpu) => latestGpus.get(gpu.id)
+          : (gpu: CachedGpu) => gpuSampleAt.get(cycleId * ENTITY_SPAN + gpu.id) as GpuSampleRow | undefined;
+      result.push({ observation: observationOf(host, row, gpuRow), lastOkAtMs: host.lastOkAtMs });
+    }
+    return result;
+  };
+}
+
+/** A stored sample as the observation it was: readings with the host's latest evidence, or the failure. */
+function observationOf(
+  host: CachedHost,
+  row: HostSampleRow,
+  gpuRow: (gpu: CachedGpu) => GpuSampleRow | undefined,
+): HostObservation {
+  if (row.ok !== 1) {
+    return {
+      host: host.name,
+      source: host.source,
+      atMs: row.at_ms,
+      ok: false,
+      cause: row.cause ?? "error",
+      message: row.message ?? `${host.name}: poll failed`,
+    };
+  }
+  const evidence = host.evidence;
+  const gpus: GpuReading[] = [];
+  for (const gpu of [...host.gpus.values()].sort((a, b) => a.index - b.index)) {
+    const sample = gpuRow(gpu);
+    if (sample === undefined) continue;
+    gpus.push({
+      index: gpu.index,
+      uuid: gpu.uuid,
+      model: gpu.model,
+      utilPct: sample.util_pct,
+      memUsedMiB: sample.mem_used_mib,
+      memTotalMiB: gpu.memTotalMiB,
+      powerW: sample.power_w,
+      tempC: sample.temp_c,
+      mig: gpu.mig,
+      processes: evidence?.gpus.find((g) => g.index === gpu.index)?.processes ?? [],
+    });
+  }
+  return {
+    host: host.name,
+    source: host.source,
+    atMs: row.at_ms,
+    ok: true,
+    gpus,
+    sessions: evidence?.sessions ?? null,
+    cpuLoad1: row.cpu_load1,
+    cpuUtilPct: row.cpu_util_pct,
+    containers: evidence?.containers ?? [],
+  };
+}
+
+/** A GPU of the fleet cache with its host. */
+interface KnownGpu {
+  host: CachedHost;
+  gpu: CachedGpu;
+}
+
+function hostSampleOf(host: string, row: HostSampleRow): HostSample {
+  return {
+    host,
+    atMs: row.at_ms,
+    ok: row.ok === 1,
+    cause: row.cause,
+    message: row.message,
+    sessions: row.sessions,
+    cpuLoad1: row.cpu_load1,
+    cpuUtilPct: row.cpu_util_pct,
+  };
+}
+
+function gpuSampleOf(host: string, row: GpuSampleRow & { at_ms: number; idx: number }): GpuSample {
+  return {
+    host,
+    index: row.idx,
+    atMs: row.at_ms,
+    utilPct: row.util_pct,
+    memUsedMiB: row.mem_used_mib,
+    powerW: row.power_w,
+    tempC: row.temp_c,
+  };
+}
+
+function rollupOf(known: KnownGpu, row: RollupRow): GpuHourRollup {
+  return {
+    host: known.host.name,
+    index: known.gpu.index,
+    uuid: known.gpu.uuid,
+    hourMs: row.hour_ms,
+    utilMeanPct: row.util_mean_pct,
+    utilMaxPct: row.util_max_pct,
+    busyMinutes: row.busy_min,
+    idleMinutes: row.idle_min,
+    unknownMinutes: row.unknown_min,
+    memMeanMiB: row.mem_mean_mib,
+    memMaxMiB: row.mem_max_mib,
+    energyWh: row.energy_wh,
+  };
+}
+
+function totalsOf(known: KnownGpu, row: TotalsRow): GpuRollupTotals {
+  return {
+    host: known.host.name,
+    index: known.gpu.index,
+    uuid: known.gpu.uuid,
+    model: known.gpu.model,
+    hours: row.hours,
+    utilMeanPct: row.util_mean_pct,
+    utilMaxPct: row.util_max_pct,
+    busyMinutes: row.busy_min,
+    idleMinutes: row.idle_min,
+    unknownMinutes: row.unknown_min,
+    memMaxMiB: row.mem_max_mib,
+    energyWh: row.energy_wh,
+  };
+}
+
+function hostRecordOf(host: CachedHost): HostRecord {
+  return {
+    name: host.name,
+    source: host.source,
+    firstSeenMs: host.firstSeenMs,
+    gpus: [...host.gpus.values()]
+      .sort((a, b) => a.index - b.index)
+      .map((gpu) => ({
+        index: gpu.index,
+        uuid: gpu.uuid,
+        model: gpu.model,
+        memTotalMiB: gpu.memTotalMiB,
+        mig: gpu.mig,
+        firstSeenMs: gpu.firstSeenMs,
+      })),
   };
 }
 

@@ -1,45 +1,12 @@
 import type { Database } from "better-sqlite3";
+import type {
+  NewQueueRequest,
+  QueueGrant,
+  QueueRequest,
+  QueueState,
+  QueueWant,
+} from "../domain/queue-request.ts";
 import { createPreemptStore, type PreemptStore } from "./preempt-store.ts";
-
-/**
- * Where a request stands: in line, granted and awaiting *Confirm*, confirmed, ended without a claim
- * (`lapsed`, `cancelled`), or its granted claims released by the person (`released`).
- */
-export type QueueState = "waiting" | "granted" | "confirmed" | "lapsed" | "cancelled" | "released";
-
-/** What a request waits for: some GPUs of a host (`gpus` null: the whole host), or any `count` GPUs (of a model). */
-export type QueueWant =
-  | { kind: "slots"; host: string; gpus: readonly number[] | null }
-  | { kind: "count"; count: number; model: string | null };
-
-export interface QueueRequest {
-  id: number;
-  user: string;
-  want: QueueWant;
-  durationMs: number;
-  note: string;
-  createdAtMs: number;
-  /** The project it waits for (`null`: none), and that project's priority when it joined (higher first). */
-  project: string | null;
-  priority: number;
-  state: QueueState;
-  grantedAtMs: number | null;
-  /** A grant not confirmed by then passes on. */
-  confirmByMs: number | null;
-  endedAtMs: number | null;
-}
-
-export type NewQueueRequest = Pick<QueueRequest, "user" | "want" | "durationMs" | "note" | "createdAtMs"> &
-  Partial<Pick<QueueRequest, "project" | "priority">>;
-
-/** One GPU (or whole host, `gpuIndex` null) granted to a request, as the claim `claimId`. */
-export interface QueueGrant {
-  requestId: number;
-  claimId: number;
-  host: string;
-  gpuIndex: number | null;
-  grantedAtMs: number;
-}
 
 /**
  * The waiting list: requests in line (`id` order) and the claims granted to them. Write inside the
@@ -196,3 +163,5 @@ export function createQueueStore(db: Database): QueueStore {
     preempts: createPreemptStore(db),
   };
 }
+// NOTE: moved to domain/; re-exported for src/bot until its importers move
+export type { QueueRequest, QueueWant } from "../domain/queue-request.ts";

@@ -1,11 +1,5 @@
 import type { Database } from "better-sqlite3";
-
-export interface Snooze {
-  host: string;
-  untilMs: number;
-  byUser: string;
-  setAtMs: number;
-}
+import type { Snooze } from "../domain/snooze.ts";
 
 /** "Keep" on a host: no idle alert and no automatic stop until `untilMs`. */
 export interface SnoozeStore {

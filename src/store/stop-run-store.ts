@@ -1,17 +1,5 @@
 import type { Database } from "better-sqlite3";
-
-export interface StopRun {
-  id: number;
-  key: string;
-  host: string;
-  alertId: number | null;
-  actor: string;
-  state: "running" | "done" | "failed";
-  forced: boolean;
-  dryRun: boolean;
-  startedAtMs: number;
-  finishedAtMs: number | null;
-}
+import type { StopRun } from "../domain/stop-run.ts";
 
 /**
  * Exactly-once stops: a key (one alert, or one host episode) can have at most one run that is

@@ -1,7 +1,8 @@
 import type { Database } from "better-sqlite3";
-import { type AuditEntry, createAuditStore } from "./audit-store.ts";
-import type { Claim } from "./claim-store.ts";
-import type { GpuRollupTotals } from "./metrics-types.ts";
+import type { AuditEntry } from "../domain/audit-entry.ts";
+import type { Claim } from "../domain/claim.ts";
+import type { GpuRollupTotals } from "../domain/metrics.ts";
+import { createAuditStore } from "./audit-store.ts";
 
 /**
  * Hourly GPU rollups as columns (one typed array per field, no object per row): what the summary

@@ -1,11 +1,11 @@
 import { classifyHost, type HostSample } from "../checks/classify-host.ts";
 import type { IdlePolicy } from "../checks/idle-policy.ts";
-import type { GpuReading, HostObservation, LoginSession } from "../sources/observation.ts";
 import type {
   HostRecord,
   GpuSample as StoredGpuSample,
   HostSample as StoredHostSample,
-} from "../store/metrics-types.ts";
+} from "../domain/metrics.ts";
+import type { GpuReading, HostObservation, LoginSession } from "../domain/observation.ts";
 
 const MINUTE_MS = 60_000;
 

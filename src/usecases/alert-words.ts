@@ -1,4 +1,4 @@
-import type { GpuProcess, LoginSession } from "../sources/observation.ts";
+import type { GpuProcess, LoginSession } from "../domain/observation.ts";
 import type { RenderedMessage } from "./ports.ts";
 
 /**

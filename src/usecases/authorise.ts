@@ -1,8 +1,8 @@
 import type { Config, HostSettings } from "../config/schema.ts";
+import type { Claim } from "../domain/claim.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
 import type { BotStateStore } from "../store/bot-state-store.ts";
-import type { Claim } from "../store/claim-store.ts";
 import { listWords, mention } from "./action-text.ts";
 import type { AlertPort, FleetView, WardenLookup } from "./ports.ts";
 

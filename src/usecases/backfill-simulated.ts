@@ -1,4 +1,4 @@
-import type { Source } from "../sources/observation.ts";
+import type { Source } from "../domain/source.ts";
 import type { SimulatedSource } from "../sources/simulated-source.ts";
 import type { CycleWriter } from "./poll-fleet.ts";
 

@@ -11,7 +11,7 @@ import {
 } from "../reports/summary-model.ts";
 import { suspectSpans } from "../reports/suspect-spans.ts";
 import type { Logger } from "../shared/logger.ts";
-import { createPrometheusClient, type PrometheusClient } from "../sources/prometheus-api.ts";
+import type { PrometheusClient } from "../sources/prometheus-api.ts";
 import type { ClaimStore } from "../store/claim-store.ts";
 import type { MetricsStore } from "../store/metrics-types.ts";
 import type { ReclaimStore } from "../store/reclaim-store.ts";
@@ -54,16 +54,6 @@ export function summaryCadence(config: Pick<Config, "summary" | "team">): Cadenc
 /** The 14 local days before `slotMs` (the same local time of day at both ends). */
 export function summaryPeriod(slotMs: number, timezone: string): Period {
   return { fromMs: shiftLocalDays(slotMs, -SUMMARY_DAYS, timezone), toMs: slotMs };
-}
-
-/** The client for the first Prometheus source that queries containers; `null` when there is none. */
-export function summaryPrometheus(config: Pick<Config, "sources">): PrometheusClient | null {
-  for (const source of config.sources) {
-    if (source.kind === "prometheus" && source.containers) {
-      return createPrometheusClient({ url: source.url, timeoutMs: source.timeout_seconds * 1000 });
-    }
-  }
-  return null;
 }
 
 /**

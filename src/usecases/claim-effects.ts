@@ -1,6 +1,6 @@
 import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
 import { slotsText } from "../checks/claim-target.ts";
-import type { Claim } from "../store/claim-store.ts";
+import type { Claim } from "../domain/claim.ts";
 import { BOT_ACTOR } from "./action-text.ts";
 import type { ClaimDeps } from "./claim-deps.ts";
 import { notifyWaiters } from "./claim-waitlist.ts";

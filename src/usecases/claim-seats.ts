@@ -1,7 +1,7 @@
 import type { GpuSeat } from "../checks/claim-pick.ts";
 import { classifyGpu } from "../checks/classify-gpu.ts";
+import type { GpuReading } from "../domain/observation.ts";
 import { MINUTE_MS } from "../shared/clock.ts";
-import type { GpuReading } from "../sources/observation.ts";
 import type { ClaimDeps } from "./claim-deps.ts";
 import { knownHosts } from "./stop-host.ts";
 

@@ -1,5 +1,5 @@
 import type { GpuSlots } from "../checks/claim-target.ts";
-import type { Claim } from "../store/claim-store.ts";
+import type { Claim } from "../domain/claim.ts";
 import type { ClaimDeps } from "./claim-deps.ts";
 
 /** On the waitlist of `slots` (`waiting`), or they are free already (`free`). */

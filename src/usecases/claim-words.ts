@@ -1,6 +1,6 @@
 import type { ClaimGroup } from "../checks/claim-groups.ts";
-import type { Claim } from "../store/claim-store.ts";
-import type { QueueRequest } from "../store/queue-store.ts";
+import type { Claim } from "../domain/claim.ts";
+import type { QueueRequest } from "../domain/queue-request.ts";
 import type { RenderedReply } from "./ports.ts";
 import type { PreemptAsk } from "./queue-preempt.ts";
 import type { HomeModel } from "./read-home.ts";

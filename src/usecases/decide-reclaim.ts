@@ -1,4 +1,5 @@
-import type { ReclaimCase, ReclaimStore } from "../store/reclaim-store.ts";
+import type { ReclaimCase } from "../domain/reclaim-case.ts";
+import type { ReclaimStore } from "../store/reclaim-store.ts";
 import { isAdmin } from "./authorise.ts";
 import type { Notifier } from "./ports.ts";
 import type { ReclaimWords } from "./reclaim-words.ts";

@@ -1,6 +1,6 @@
 import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
 import { type GpuSlots, overlaps } from "../checks/claim-target.ts";
-import type { Claim } from "../store/claim-store.ts";
+import type { Claim } from "../domain/claim.ts";
 import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
 import { afterClaimsChanged, expireDue } from "./claim-effects.ts";
 import { slotsProblem } from "./claim-gpus.ts";

@@ -1,6 +1,6 @@
 import { usageRate } from "../checks/cost-hour-usage.ts";
 import { addDays, daysBetween, isLocalDay, localDayOf, monthOfDay } from "../checks/local-day.ts";
-import type { LedgerDay } from "../store/ledger-store.ts";
+import type { LedgerDay } from "../domain/ledger-day.ts";
 import { completeDays, type LedgerDeps, updateLedger } from "./update-ledger.ts";
 
 /** Sums of ledger rows (one host, one month, or everything). */

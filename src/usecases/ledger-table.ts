@@ -1,5 +1,5 @@
+import type { LedgerDay } from "../domain/ledger-day.ts";
 import { toCsv } from "../shared/csv.ts";
-import type { LedgerDay } from "../store/ledger-store.ts";
 import type { LedgerReport, LedgerTotals } from "./ledger-report.ts";
 
 /** The CSV columns, one row per host and local day. */

@@ -1,7 +1,8 @@
+import { failed, type HostObservation } from "../domain/observation.ts";
+import type { Source } from "../domain/source.ts";
 import type { BotMetrics } from "../observability/metrics.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
-import { failed, type HostObservation, type Source } from "../sources/observation.ts";
 
 /** Where a poll cycle goes: written in one transaction by the store. */
 export interface CycleWriter {

@@ -1,7 +1,7 @@
 import type { IdleEpisodeState } from "../checks/idle-episode.ts";
-import type { AlertResolution } from "../store/alert-store.ts";
-import type { LatestObservation } from "../store/metrics-types.ts";
-import type { OutboxRole } from "../store/outbox-store.ts";
+import type { AlertResolution } from "../domain/alert-record.ts";
+import type { LatestObservation } from "../domain/metrics.ts";
+import type { OutboxRole } from "../domain/outbox-role.ts";
 
 /**
  * The contracts between the use-cases and the Slack side. The use-cases never call Slack directly:

@@ -1,9 +1,9 @@
 import { matchModels } from "../checks/claim-model.ts";
 import type { GpuSeat } from "../checks/claim-pick.ts";
 import { fitRequest } from "../checks/queue-fit.ts";
+import type { Claim } from "../domain/claim.ts";
+import type { QueueRequest } from "../domain/queue-request.ts";
 import { MINUTE_MS } from "../shared/clock.ts";
-import type { Claim } from "../store/claim-store.ts";
-import type { QueueRequest } from "../store/queue-store.ts";
 import { BOT_ACTOR } from "./action-text.ts";
 import type { ClaimDeps } from "./claim-deps.ts";
 import { fleetGpusNow } from "./claim-seats.ts";

@@ -1,6 +1,6 @@
 import { defaultProject, type NamedProject, priorityOf } from "../checks/queue-project.ts";
-import type { Claim } from "../store/claim-store.ts";
-import type { QueueRequest, QueueWant } from "../store/queue-store.ts";
+import type { Claim } from "../domain/claim.ts";
+import type { QueueRequest, QueueWant } from "../domain/queue-request.ts";
 import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
 import { type ClaimGpusResult, type ClaimTarget, claimGpus } from "./claim-gpus.ts";
 import { grantWaiting } from "./queue-grant-pass.ts";

@@ -1,5 +1,5 @@
-import type { Claim } from "../store/claim-store.ts";
-import type { QueueRequest } from "../store/queue-store.ts";
+import type { Claim } from "../domain/claim.ts";
+import type { QueueRequest } from "../domain/queue-request.ts";
 import { BOT_ACTOR } from "./action-text.ts";
 import type { ClaimDeps } from "./claim-deps.ts";
 import { afterClaimsChanged } from "./claim-effects.ts";

@@ -4,12 +4,12 @@ import type { HostStatus, IdleEpisodeState } from "../checks/idle-episode.ts";
 import type { IdlePolicy } from "../checks/idle-policy.ts";
 import { hostSampleAt } from "../checks/sweep.ts";
 import type { HostSettings } from "../config/schema.ts";
+import type { AlertRecord } from "../domain/alert-record.ts";
+import type { AuditEntry } from "../domain/audit-entry.ts";
+import type { Claim } from "../domain/claim.ts";
+import type { HostObservation } from "../domain/observation.ts";
+import type { Snooze } from "../domain/snooze.ts";
 import { describeAction } from "../executors/run-action.ts";
-import type { HostObservation } from "../sources/observation.ts";
-import type { AlertRecord } from "../store/alert-store.ts";
-import type { AuditEntry } from "../store/audit-store.ts";
-import type { Claim } from "../store/claim-store.ts";
-import type { Snooze } from "../store/snooze-store.ts";
 import type { HostActionDeps } from "./authorise.ts";
 import { knownHosts, unknownHostProblem } from "./stop-host.ts";
 

@@ -1,4 +1,4 @@
-import type { ReclaimCase } from "../store/reclaim-store.ts";
+import type { ReclaimCase } from "../domain/reclaim-case.ts";
 import type { RenderedReply } from "./ports.ts";
 
 /** Turns the reclaim review's and decisions' facts into Slack messages (the bot's views implement it). */

@@ -1,7 +1,7 @@
 import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
 import { type GpuSlots, overlaps } from "../checks/claim-target.ts";
 import type { Config } from "../config/schema.ts";
-import type { Claim } from "../store/claim-store.ts";
+import type { Claim } from "../domain/claim.ts";
 import { isAdmin } from "./authorise.ts";
 import type { ClaimDeps } from "./claim-deps.ts";
 import { afterClaimsChanged, expireDue, recordEnded } from "./claim-effects.ts";

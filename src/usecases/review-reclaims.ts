@@ -6,12 +6,14 @@ import {
   type UtilMinutes,
 } from "../checks/reclaim.ts";
 import type { Config } from "../config/schema.ts";
+import type { GpuHourRollup, HostRecord } from "../domain/metrics.ts";
+import type { ReclaimCase } from "../domain/reclaim-case.ts";
 import { localMidnights } from "../reports/local-days.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
 import type { AuditStore } from "../store/audit-store.ts";
-import type { GpuHourRollup, HostRecord, MetricsStore } from "../store/metrics-types.ts";
-import type { ReclaimCase, ReclaimStore } from "../store/reclaim-store.ts";
+import type { MetricsStore } from "../store/metrics-types.ts";
+import type { ReclaimStore } from "../store/reclaim-store.ts";
 import { BOT_ACTOR } from "./action-text.ts";
 import type { Notifier, WardenLookup } from "./ports.ts";
 import type { ReclaimWords } from "./reclaim-words.ts";

@@ -1,17 +1,17 @@
 import { classifyHost, type HostSample } from "../checks/classify-host.ts";
 import type { IdlePolicy } from "../checks/idle-policy.ts";
-import type { Clock } from "../shared/clock.ts";
-import { MINUTE_MS } from "../shared/clock.ts";
-import type { Logger } from "../shared/logger.ts";
+import type { LatestObservation } from "../domain/metrics.ts";
+import type { HostObservation } from "../domain/observation.ts";
 import {
   type HistorySource,
-  type HostObservation,
   type HostUtilHistory,
   hasHistory,
   SOME_GPU_SILENT,
   type Source,
-} from "../sources/observation.ts";
-import type { LatestObservation } from "../store/metrics-types.ts";
+} from "../domain/source.ts";
+import type { Clock } from "../shared/clock.ts";
+import { MINUTE_MS } from "../shared/clock.ts";
+import type { Logger } from "../shared/logger.ts";
 import type { CycleWriter } from "./poll-fleet.ts";
 
 /**

@@ -1,9 +1,9 @@
 import type { HostSample } from "../checks/classify-host.ts";
 import type { Config } from "../config/schema.ts";
+import type { StopRun } from "../domain/stop-run.ts";
 import { MINUTE_MS } from "../shared/clock.ts";
 import type { BotStateStore } from "../store/bot-state-store.ts";
 import type { MetricsStore } from "../store/metrics-types.ts";
-import type { StopRun } from "../store/stop-run-store.ts";
 import { BOT_ACTOR } from "./action-text.ts";
 import type { AlertWords } from "./alert-words.ts";
 import { alertTs, type Notifier } from "./ports.ts";

@@ -2,11 +2,11 @@ import { countActiveSessions, hostClass } from "../checks/classify-host.ts";
 import type { IdlePolicy } from "../checks/idle-policy.ts";
 import { hostSampleAt } from "../checks/sweep.ts";
 import type { ActionConfig } from "../config/schema.ts";
+import type { LatestObservation } from "../domain/metrics.ts";
+import type { GpuReading } from "../domain/observation.ts";
+import type { StopRun } from "../domain/stop-run.ts";
 import { type ActionOutcome, describeAction, runAction } from "../executors/run-action.ts";
 import { slotLabel } from "../shared/gpu-slot.ts";
-import type { GpuReading } from "../sources/observation.ts";
-import type { LatestObservation } from "../store/metrics-types.ts";
-import type { StopRun } from "../store/stop-run-store.ts";
 import { BOT_ACTOR, listWords, localWhen, mention, slackEscape, unknownHostText } from "./action-text.ts";
 import { authorityFor, type HostActionDeps, isAdmin, mayAct, refusalText } from "./authorise.ts";
 

@@ -10,9 +10,11 @@ import {
 import { addDays, daysFromTo, localDayBounds, localDayOf } from "../checks/local-day.ts";
 import { type Tariff, tariffOf } from "../checks/tariff-price.ts";
 import type { Config } from "../config/schema.ts";
+import type { LedgerDay } from "../domain/ledger-day.ts";
+import type { GpuHourRollup } from "../domain/metrics.ts";
 import type { Clock } from "../shared/clock.ts";
-import type { LedgerDay, LedgerStore } from "../store/ledger-store.ts";
-import type { GpuHourRollup, MetricsStore } from "../store/metrics-types.ts";
+import type { LedgerStore } from "../store/ledger-store.ts";
+import type { MetricsStore } from "../store/metrics-types.ts";
 
 /** What the daily ledger is computed from and written to. */
 export interface LedgerDeps {

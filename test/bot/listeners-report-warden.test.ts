@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
+import type { HostObservation } from "../../src/domain/observation.ts";
 import { createSlotRunner } from "../../src/jobs/slot-runner.ts";
 import { wardenAnnounceJob } from "../../src/jobs/warden-announce-job.ts";
 import { MINUTE_MS } from "../../src/shared/clock.ts";
 import { silentLogger } from "../../src/shared/logger.ts";
-import type { HostObservation } from "../../src/sources/observation.ts";
 import { createJobRunStore } from "../../src/store/job-run-store.ts";
 import { failedAt } from "../checks/builders.ts";
 import { ALICE, BOB, BotHarness, CAROL, CHANNEL, DAVE, EVE, standardConfig } from "../helpers/bot-harness.ts";

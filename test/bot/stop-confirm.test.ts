@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
+import type { HostObservation } from "../../src/domain/observation.ts";
 import type { StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
-import type { HostObservation } from "../../src/sources/observation.ts";
 import { gpuProcess, observed, reading } from "../checks/builders.ts";
 import { ALICE, BotHarness, poweroffRuns, standardConfig } from "../helpers/bot-harness.ts";
 

@@ -6,7 +6,7 @@ import type {
   HostObservation,
   LoginSession,
   SourceKind,
-} from "../../src/sources/observation.ts";
+} from "../../src/domain/observation.ts";
 
 export const MINUTE_MS = 60_000;
 /** Monday 2026-01-05 09:00 UTC. */

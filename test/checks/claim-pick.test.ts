@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { matchModels } from "../../src/checks/claim-model.ts";
 import { type GpuSeat, pickFreeGpus, type SeatState } from "../../src/checks/claim-pick.ts";
-import type { Claim } from "../../src/store/claim-store.ts";
+import type { Claim } from "../../src/domain/claim.ts";
 
 const A100 = "NVIDIA A100-SXM4-80GB";
 const A10 = "NVIDIA A10";

@@ -12,7 +12,7 @@ import {
 } from "../../src/checks/cost-model.ts";
 import { localDayBounds } from "../../src/checks/local-day.ts";
 import { tariffOf } from "../../src/checks/tariff-price.ts";
-import type { GpuHourRollup } from "../../src/store/metrics-types.ts";
+import type { GpuHourRollup } from "../../src/domain/metrics.ts";
 
 const HOUR_MS = 3_600_000;
 const COSTS = { upkeep_pct: 30, lifetime_months: 36 };

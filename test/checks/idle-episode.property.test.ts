@@ -10,7 +10,7 @@ import {
   stepIdleEpisode,
 } from "../../src/checks/idle-episode.ts";
 import type { HostContext, IdlePolicy } from "../../src/checks/idle-policy.ts";
-import type { HostObservation } from "../../src/sources/observation.ts";
+import type { HostObservation } from "../../src/domain/observation.ts";
 import { MINUTE_MS, T0 } from "./builders.ts";
 
 const RUNS = { numRuns: 300 };

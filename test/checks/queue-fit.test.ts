@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { GpuSeat, SeatState } from "../../src/checks/claim-pick.ts";
 import { fitRequest } from "../../src/checks/queue-fit.ts";
-import type { Claim } from "../../src/store/claim-store.ts";
+import type { Claim } from "../../src/domain/claim.ts";
 
 const A100 = "NVIDIA A100-SXM4-80GB";
 const H100 = "NVIDIA H100 80GB HBM3";

@@ -5,7 +5,7 @@ import type { HostSample } from "../../src/checks/classify-host.ts";
 import { evaluateHost, type IdleEpisodeState } from "../../src/checks/idle-episode.ts";
 import type { HostContext, IdlePolicy } from "../../src/checks/idle-policy.ts";
 import { hostSampleAt, type IdleTransition, sweep } from "../../src/checks/sweep.ts";
-import type { HostObservation } from "../../src/sources/observation.ts";
+import type { HostObservation } from "../../src/domain/observation.ts";
 import { at, CONTEXT, failedAt, MINUTE_MS, observed, POLICY } from "./builders.ts";
 
 interface Poll {

@@ -14,6 +14,9 @@ import { slackPeopleDirectory } from "../../src/bot/slack-people.ts";
 import { botWords } from "../../src/bot/views/renderers.ts";
 import type { IdleEpisodeState } from "../../src/checks/idle-episode.ts";
 import { type Config, configSchema } from "../../src/config/schema.ts";
+import type { AlertResolution } from "../../src/domain/alert-record.ts";
+import type { LatestObservation } from "../../src/domain/metrics.ts";
+import type { HostObservation } from "../../src/domain/observation.ts";
 import type { EphemeralMessage, StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
 import {
   type SlackEmulator,
@@ -21,12 +24,10 @@ import {
 } from "../../src/playground/slack-emulator/start-slack-emulator.ts";
 import { ManualClock, MINUTE_MS } from "../../src/shared/clock.ts";
 import { createLogger, silentLogger } from "../../src/shared/logger.ts";
-import type { HostObservation } from "../../src/sources/observation.ts";
-import type { AlertResolution } from "../../src/store/alert-store.ts";
 import { type BotStateStore, createBotStateStore } from "../../src/store/bot-state-store.ts";
 import { createCostStores } from "../../src/store/cost-stores.ts";
 import { createMetricsStore } from "../../src/store/metrics-store.ts";
-import type { LatestObservation, MetricsStore } from "../../src/store/metrics-types.ts";
+import type { MetricsStore } from "../../src/store/metrics-types.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
 import { createReclaimStore } from "../../src/store/reclaim-store.ts";
 import { idlePolicyOf } from "../../src/usecases/alert-policy.ts";

@@ -53,7 +53,7 @@ const BASELINE: readonly string[] = [
   "src/usecases/alert-history.ts",
   "src/usecases/authorise.ts",
   "src/usecases/decide-reclaim.ts",
-  "src/usecases/idle-alerts.ts",
+  "src/usecases/end-idle-alert.ts",
   "src/usecases/keep-host.ts",
   "src/usecases/ledger-report.ts",
   "src/usecases/ledger-table.ts",

@@ -1,11 +1,20 @@
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { describe, test } from "node:test";
 import { z } from "zod";
-import { verdictOf } from "../../scripts/docs/architecture-doc.ts";
+import { portViolations, verdictOf } from "../../scripts/docs/architecture-doc.ts";
 import { generatedDocs } from "../../scripts/docs/generated-docs.ts";
-import { importEdges } from "../../scripts/docs/import-graph.ts";
+import { importEdges, importStatements } from "../../scripts/docs/import-graph.ts";
 import { KNOWN_EXCEPTIONS, LAYER_RULES } from "../../scripts/docs/layers.ts";
 import { configSchema } from "../../src/config/schema.ts";
 import { REPO_ROOT } from "../helpers/built-bin.ts";
@@ -62,6 +71,37 @@ describe("layers", () => {
       .filter((edge) => verdictOf(edge) === "forbidden")
       .map((edge) => `${edge.from} → ${edge.to} (${edge.imports}${edge.typeOnly ? ", types only" : ""})`);
     assert.deepEqual(forbidden, []);
+  });
+
+  test("use-cases name only ports (repositories, sources, clients) from store/ and sources/", () => {
+    assert.deepEqual(portViolations(importStatements(join(REPO_ROOT, "src"))), []);
+  });
+
+  test("a rule that imports the store, a domain type that imports a source, a use-case that takes a row type: all caught", (t) => {
+    const root = mkdtempSync(join(tmpdir(), "layers-"));
+    t.after(() => rmSync(root, { recursive: true, force: true }));
+    const files: Record<string, string> = {
+      "checks/rule.ts":
+        'import type { Claim } from "../domain/claim.ts";\nimport type { Row } from "../store/row-store.ts";\n',
+      "domain/claim.ts": 'import type { GpuReading } from "../sources/reading.ts";\n',
+      "usecases/act.ts":
+        'import type { ClaimStore, Claim } from "../store/claim-store.ts";\nimport { later } from "../shared/time.ts";\n',
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    const verdicts = Object.fromEntries(
+      importEdges(root).map((edge) => [`${edge.from}→${edge.to}`, verdictOf(edge)]),
+    );
+    assert.deepEqual(verdicts, {
+      "checks→domain": "allowed",
+      "checks→store": "forbidden",
+      "domain→sources": "forbidden",
+      "usecases→shared": "allowed",
+      "usecases→store": "types-only",
+    });
+    assert.deepEqual(portViolations(importStatements(root)), ["usecases/act.ts → store: Claim"]);
   });
 
   test("every known exception still exists (remove the ones that are fixed)", () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { LoginSession } from "../../src/sources/observation.ts";
+import type { LoginSession } from "../../src/domain/observation.ts";
 import { parseWho } from "../../src/sources/parse-who.ts";
 import { listFixtures, readFixture } from "../helpers/fixtures.ts";
 

@@ -6,11 +6,11 @@ import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { after, before, describe, test } from "node:test";
 import { sourceSchema } from "../../src/config/schema.ts";
+import type { ContainerUsage, GpuReading, HostObservation } from "../../src/domain/observation.ts";
 import { type Clock, DAY_MS, HOUR_MS, ManualClock, MINUTE_MS } from "../../src/shared/clock.ts";
 import { migSlot, slotLabel } from "../../src/shared/gpu-slot.ts";
 import { createLogger } from "../../src/shared/logger.ts";
 import { dayjs } from "../../src/shared/time.ts";
-import type { ContainerUsage, GpuReading, HostObservation } from "../../src/sources/observation.ts";
 import { type PromTextSample, parsePromText } from "../../src/sources/parse-prom-text.ts";
 import { parseQueryResponse } from "../../src/sources/prometheus-api.ts";
 import {

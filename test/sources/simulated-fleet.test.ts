@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import type { HostObservation } from "../../src/domain/observation.ts";
 import { DAY_MS, HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
 import { dayjs } from "../../src/shared/time.ts";
-import type { HostObservation } from "../../src/sources/observation.ts";
 import { SimulatedFleet, type SimulatedFleetOptions } from "../../src/sources/simulated-fleet.ts";
 
 const BERLIN: SimulatedFleetOptions = { hosts: 12, gpusPerHost: 8, seed: 42, timezone: "Europe/Berlin" };

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
+import type { HostObservation } from "../../src/domain/observation.ts";
 import { HOUR_MS, ManualClock, MINUTE_MS } from "../../src/shared/clock.ts";
 import { dayjs } from "../../src/shared/time.ts";
-import type { HostObservation } from "../../src/sources/observation.ts";
 import { INFERENCE_USER, NOTEBOOK_PROCESS, TEAM_USERS } from "../../src/sources/simulated-activity.ts";
 import { createSimulatedSource, type SimulatedSource } from "../../src/sources/simulated-source.ts";
 

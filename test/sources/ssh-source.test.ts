@@ -4,9 +4,9 @@ import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { sourceSchema } from "../../src/config/schema.ts";
+import type { HostObservation } from "../../src/domain/observation.ts";
 import { ManualClock } from "../../src/shared/clock.ts";
 import { silentLogger } from "../../src/shared/logger.ts";
-import type { HostObservation } from "../../src/sources/observation.ts";
 import { createSshSource, type SshSourceConfig } from "../../src/sources/ssh-source.ts";
 import { fixturePath } from "../helpers/fixtures.ts";
 import {

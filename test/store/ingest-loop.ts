@@ -1,4 +1,4 @@
-import type { HostObservation } from "../../src/sources/observation.ts";
+import type { HostObservation } from "../../src/domain/observation.ts";
 import { createMetricsStore } from "../../src/store/metrics-store.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
 

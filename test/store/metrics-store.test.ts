@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import type { HostObservation } from "../../src/sources/observation.ts";
+import type { HostObservation } from "../../src/domain/observation.ts";
 import { count, failedHost, gpu, okHost, openStore, tempDir } from "./store-fixtures.ts";
 
 const T0 = Date.UTC(2026, 2, 2, 10, 0, 0);

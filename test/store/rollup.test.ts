@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
+import type { GpuHourRollup } from "../../src/domain/metrics.ts";
 import { DAY_MS, HOUR_MS } from "../../src/shared/clock.ts";
-import type { GpuHourRollup } from "../../src/store/metrics-types.ts";
 import { ROLLED_UP_TO_KEY } from "../../src/store/rollup.ts";
 import { count, failedHost, gpu, okHost, openStore, tempDir } from "./store-fixtures.ts";
 

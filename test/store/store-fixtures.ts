@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Database } from "better-sqlite3";
-import type { GpuReading, HostObservation, HostReadings } from "../../src/sources/observation.ts";
+import type { GpuReading, HostObservation, HostReadings } from "../../src/domain/observation.ts";
 import { createMetricsStore, type MetricsStoreOptions } from "../../src/store/metrics-store.ts";
 import type { MetricsStore } from "../../src/store/metrics-types.ts";
 import { openDatabase } from "../../src/store/open-database.ts";

@@ -7,6 +7,7 @@ import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "../..
 import { createReaders } from "../../src/bot/readers.ts";
 import { botWords } from "../../src/bot/views/renderers.ts";
 import { type Config, configSchema } from "../../src/config/schema.ts";
+import type { HostObservation } from "../../src/domain/observation.ts";
 import type { StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
 import {
   type SlackEmulator,
@@ -14,7 +15,6 @@ import {
 } from "../../src/playground/slack-emulator/start-slack-emulator.ts";
 import { ManualClock, MINUTE_MS } from "../../src/shared/clock.ts";
 import { silentLogger } from "../../src/shared/logger.ts";
-import type { HostObservation } from "../../src/sources/observation.ts";
 import { type BotStateStore, createBotStateStore } from "../../src/store/bot-state-store.ts";
 import { createMetricsStore } from "../../src/store/metrics-store.ts";
 import type { MetricsStore } from "../../src/store/metrics-types.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import { hostCostBasis, hostHourCost } from "../../src/checks/cost-model.ts";
 import { tariffOf } from "../../src/checks/tariff-price.ts";
-import type { HostObservation } from "../../src/sources/observation.ts";
+import type { HostObservation } from "../../src/domain/observation.ts";
 import { failedAt, gpuProcess, observed, reading, session } from "../checks/builders.ts";
 import {
   AlertRig,

@@ -1,7 +1,7 @@
 import type { Database } from "better-sqlite3";
 import { type Config, configSchema } from "../../src/config/schema.ts";
+import type { HostObservation } from "../../src/domain/observation.ts";
 import { ManualClock } from "../../src/shared/clock.ts";
-import type { HostObservation } from "../../src/sources/observation.ts";
 import { createLedgerStore, type LedgerStore } from "../../src/store/ledger-store.ts";
 import { createMetaStore } from "../../src/store/meta-store.ts";
 import { createMetricsStore } from "../../src/store/metrics-store.ts";

@@ -7,6 +7,7 @@ import { after, before, describe, it } from "node:test";
 import { createOutboxClient, createOutboxWorker } from "../../src/bot/outbox-worker.ts";
 import { renderSummaryMessage } from "../../src/bot/views/summary-message.ts";
 import type { ContainerGroupUsage } from "../../src/checks/rightsizing.ts";
+import type { GpuHourRollup, HostRecord } from "../../src/domain/metrics.ts";
 import { translator } from "../../src/messages/translator.ts";
 import {
   type SlackEmulator,
@@ -18,7 +19,6 @@ import { buildSummaryModel } from "../../src/reports/summary-model.ts";
 import { ManualClock } from "../../src/shared/clock.ts";
 import { silentLogger } from "../../src/shared/logger.ts";
 import { createBotStateStore } from "../../src/store/bot-state-store.ts";
-import type { GpuHourRollup, HostRecord } from "../../src/store/metrics-types.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
 import { summaryPeriod } from "../../src/usecases/build-summary.ts";
 import { decodePng } from "../helpers/png.ts";

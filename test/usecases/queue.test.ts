@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { afterEach, describe, test } from "node:test";
+import type { QueueWant } from "../../src/domain/queue-request.ts";
 import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
 import { createBotStateStore } from "../../src/store/bot-state-store.ts";
 import { createMetricsStore } from "../../src/store/metrics-store.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
-import type { QueueWant } from "../../src/store/queue-store.ts";
 import { claimGpus } from "../../src/usecases/claim-gpus.ts";
 import { extendClaims } from "../../src/usecases/extend-claims.ts";
 import {

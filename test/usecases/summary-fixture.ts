@@ -1,5 +1,5 @@
+import type { HostObservation } from "../../src/domain/observation.ts";
 import { dayjs } from "../../src/shared/time.ts";
-import type { HostObservation } from "../../src/sources/observation.ts";
 import { host } from "./ledger-rig.ts";
 
 /** Shared by `post-summary.test.ts` and its child bot process. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
+import type { HostObservation } from "../../src/domain/observation.ts";
 import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
-import type { HostObservation } from "../../src/sources/observation.ts";
 import { claimGpus } from "../../src/usecases/claim-gpus.ts";
 import { claimStillUsing } from "../../src/usecases/claim-still-using.ts";
 import { joinWaitlist } from "../../src/usecases/claim-waitlist.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { configSchema } from "../../src/config/schema.ts";
-import type { LedgerDay } from "../../src/store/ledger-store.ts";
+import type { LedgerDay } from "../../src/domain/ledger-day.ts";
 import { ReportRangeError, readLedgerReport, reportRange } from "../../src/usecases/ledger-report.ts";
 import { ledgerCsv, ledgerTable } from "../../src/usecases/ledger-table.ts";
 import { completeDays, updateLedger } from "../../src/usecases/update-ledger.ts";

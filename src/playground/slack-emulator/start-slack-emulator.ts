@@ -1,8 +1,8 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Clock, systemClock } from "../../shared/clock.ts";
-import { applyResponse } from "./apply-response.ts";
 import { DEFAULT_IDENTITY, type EmulatorIdentity } from "./emulator-identity.ts";
+import { createEmulatorRoute } from "./emulator-routes.ts";
 import {
   type ChannelKind,
   type DeliveryFailure,
@@ -10,8 +10,6 @@ import {
   type EmulatedUser,
   EmulatorState,
   type EphemeralMessage,
-  RESPONSE_URL_MAX_USES,
-  RESPONSE_URL_TTL_MS,
   type StoredFile,
   type StoredMessage,
   type StoredView,
@@ -25,9 +23,8 @@ import {
 } from "./failure-injector.ts";
 import { HttpDriver } from "./http-driver.ts";
 import { Interactions } from "./interactions.ts";
-import { isObject, type JsonObject } from "./json.ts";
 import { SocketModeServer } from "./socket-mode-server.ts";
-import { callWebApi, type WebApiContext } from "./web-api.ts";
+import type { WebApiContext } from "./web-api.ts";
 
 export interface EmulatorChannelOptions {
   id: string;
@@ -127,8 +124,6 @@ export interface SlackEmulator {
   close(): Promise<void>;
 }
 
-const JSON_ARGS = ["blocks", "view", "files", "attachments", "metadata"];
-
 /** Starts the emulator on 127.0.0.1 on a free port. */
 export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Promise<SlackEmulator> {
   const clock = options.clock ?? systemClock;
@@ -141,15 +136,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
   const internalErrors: Error[] = [];
   const pendingTimers = new Set<NodeJS.Timeout>();
 
-  for (const user of options.users ?? []) state.addUser(user);
-  state.addUser({ id: identity.botUserId, name: identity.botName, isBot: true });
-  const addChannel = (channel: EmulatorChannelOptions): EmulatedChannel => {
-    const { members, ...rest } = channel;
-    const full: Partial<EmulatedChannel> & { id: string } = { ...rest };
-    if (members !== undefined) full.members = new Set(members);
-    return state.addChannel(full);
-  };
-  for (const channel of options.channels ?? [{ id: "C0GENERAL", name: "general" }]) addChannel(channel);
+  const addChannel = seedState(state, identity, options);
   const defaultChannel = options.defaultChannel ?? [...state.channels.keys()][0] ?? "C0GENERAL";
 
   const server = createServer();
@@ -167,130 +154,16 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
   };
   const interactionContext = { state, identity, baseUrl: url, defaultChannel, blocksTextLimitChars };
 
-  const delay = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        pendingTimers.delete(timer);
-        resolve();
-      }, ms);
-      pendingTimers.add(timer);
-    });
-
-  /** Applies an injected failure; true when the request was answered (or left hanging) by it. */
-  async function injected(
-    name: string,
-    isApiMethod: boolean,
-    res: ServerResponse,
-    call?: WebApiCall,
-  ): Promise<boolean> {
-    const mode = injector.next(name, isApiMethod, call?.args);
-    if (mode === undefined) return false;
-    if ("delayMs" in mode) {
-      await delay(mode.delayMs);
-      return false;
-    }
-    if ("hang" in mode) {
-      if (call !== undefined) call.error = "hang";
-      return true;
-    }
-    if ("error" in mode) {
-      if (call !== undefined) {
-        call.status = 200;
-        call.error = mode.error;
-      }
-      sendJson(res, 200, { ok: false, error: mode.error });
-      return true;
-    }
-    if (call !== undefined) {
-      call.status = mode.status;
-      call.error = `http_${mode.status}`;
-    }
-    const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
-    if (mode.retryAfterS !== undefined) headers["retry-after"] = String(mode.retryAfterS);
-    const error = mode.status === 429 ? "ratelimited" : "service_unavailable";
-    res.writeHead(mode.status, headers).end(JSON.stringify({ ok: false, error }));
-    return true;
-  }
-
-  async function handleApi(
-    method: string,
-    req: IncomingMessage,
-    res: ServerResponse,
-    url: URL,
-  ): Promise<void> {
-    const args = await readArgs(req, url).catch((error: unknown) => {
-      if (error instanceof SyntaxError) return undefined;
-      throw error;
-    });
-    if (args === undefined) {
-      sendJson(res, 200, { ok: false, error: "invalid_json" });
-      return;
-    }
-    const header = req.headers.authorization;
-    const bearer = header?.startsWith("Bearer ") ? header.slice("Bearer ".length) : undefined;
-    const token =
-      bearer !== undefined && bearer !== ""
-        ? bearer
-        : typeof args.token === "string"
-          ? args.token
-          : undefined;
-    delete args.token;
-    for (const key of JSON_ARGS) if (key in args) args[key] = decodeJsonArg(args[key]);
-    const call: WebApiCall = { method, args, token, atMs: clock.now(), status: 0, error: undefined };
-    state.calls.push(call);
-    if (await injected(method, true, res, call)) return;
-    const body = callWebApi(apiContext, method, args, token);
-    call.status = 200;
-    call.error = body.ok === true ? undefined : String(body.error);
-    sendJson(res, 200, body);
-  }
-
-  async function handleResponseUrl(id: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const raw = await readBody(req);
-    if (await injected("response_url", false, res)) return;
-    const record = state.responseUrls.get(id);
-    if (record === undefined) {
-      sendJson(res, 404, { ok: false, error: "invalid_url" });
-      return;
-    }
-    const body = parseResponseBody(req, raw);
-    const accepted = record.posts.filter((p) => p.status === 200).length;
-    const result =
-      clock.now() - record.issuedAtMs > RESPONSE_URL_TTL_MS
-        ? { status: 404, body: { ok: false, error: "expired_url" } }
-        : accepted >= RESPONSE_URL_MAX_USES
-          ? { status: 404, body: { ok: false, error: "used_url" } }
-          : applyResponse({ state, identity, blocksTextLimitChars }, record, body, "response_url");
-    record.posts.push({ body, status: result.status });
-    sendJson(res, result.status, result.body);
-  }
-
-  async function handleUpload(id: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const raw = await readBody(req);
-    if (await injected("upload", false, res)) return;
-    const file = state.files.get(id);
-    if (file === undefined) {
-      res.writeHead(404).end("file_not_found");
-      return;
-    }
-    file.bytes = await uploadedBytes(req, raw);
-    res.writeHead(200, { "content-type": "text/plain" }).end(`OK - ${file.bytes.length}`);
-  }
-
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const requestUrl = new URL(req.url ?? "/", url);
-    const [, area, id] = requestUrl.pathname.split("/");
-    if (area === "api" && id !== undefined && id !== "") return handleApi(id, req, res, requestUrl);
-    if (req.method === "POST" && area === "response" && id !== undefined)
-      return handleResponseUrl(id, req, res);
-    if (req.method === "POST" && area === "upload" && id !== undefined) return handleUpload(id, req, res);
-    const file = area === "files" && id !== undefined ? state.files.get(id) : undefined;
-    if (req.method === "GET" && file?.bytes !== undefined) {
-      res.writeHead(200, { "content-type": "application/octet-stream" }).end(file.bytes);
-      return;
-    }
-    res.writeHead(404, { "content-type": "text/plain" }).end("not found");
-  }
+  const route = createEmulatorRoute({
+    state,
+    identity,
+    clock,
+    injector,
+    apiContext,
+    blocksTextLimitChars,
+    pendingTimers,
+    baseUrl: url,
+  });
 
   server.on("request", (req, res) => {
     route(req, res).catch((error: unknown) => {
@@ -312,6 +185,51 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     },
   });
 
+  return {
+    url,
+    apiUrl: `${url}/api/`,
+    identity,
+    state,
+    ...stateReaders(state),
+    internalErrors: () => [...internalErrors],
+    failNext: (target, mode, times) => injector.failNext(target, mode, times),
+    failFor: (target, mode, durationMs) => injector.failFor(target, mode, durationMs),
+    rateLimit: (target, limit, windowMs, retryAfterS) =>
+      injector.rateLimit(target, limit, windowMs, retryAfterS),
+    clearFailures: () => injector.clear(),
+    addUser: (user) => state.addUser(user),
+    addChannel,
+    setBotMembership: (channel, isMember) => {
+      const found = state.channels.get(channel);
+      if (found === undefined) throw new Error(`no channel ${channel}`);
+      found.botIsMember = isMember;
+    },
+    ...socketControls(socketServer, socketInteractions),
+    waitFor,
+    http: (target, httpOptions = {}) =>
+      HttpDriver.create(
+        interactionContext,
+        target,
+        httpOptions.signingSecret ?? identity.signingSecret,
+        httpOptions.clock ?? systemClock,
+        ackTimeoutMs,
+      ),
+    close: async () => {
+      for (const timer of pendingTimers) clearTimeout(timer);
+      pendingTimers.clear();
+      await socketServer.close();
+      await closeServer(server);
+    },
+  };
+}
+
+/** What a test reads back from the emulator's state: channels, DMs, ephemerals, views, files, calls. */
+function stateReaders(
+  state: EmulatorState,
+): Pick<
+  SlackEmulator,
+  "channel" | "dms" | "ephemerals" | "home" | "modals" | "files" | "calls" | "attempts" | "failures"
+> {
   const channelView = (id: string): ChannelView => {
     const channel = state.channels.get(id);
     if (channel === undefined) throw new Error(`no channel ${id}`);
@@ -328,12 +246,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
       history,
     };
   };
-
   return {
-    url,
-    apiUrl: `${url}/api/`,
-    identity,
-    state,
     channel: channelView,
     dms: (user) => {
       const dm = [...state.channels.values()].find((c) => c.kind === "im" && c.imUser === user);
@@ -357,19 +270,25 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
       method === undefined ? [...state.calls] : state.calls.filter((c) => c.method === method),
     attempts: (method) => state.calls.filter((c) => c.method === method).length,
     failures: () => [...state.failures],
-    internalErrors: () => [...internalErrors],
-    failNext: (target, mode, times) => injector.failNext(target, mode, times),
-    failFor: (target, mode, durationMs) => injector.failFor(target, mode, durationMs),
-    rateLimit: (target, limit, windowMs, retryAfterS) =>
-      injector.rateLimit(target, limit, windowMs, retryAfterS),
-    clearFailures: () => injector.clear(),
-    addUser: (user) => state.addUser(user),
-    addChannel,
-    setBotMembership: (channel, isMember) => {
-      const found = state.channels.get(channel);
-      if (found === undefined) throw new Error(`no channel ${channel}`);
-      found.botIsMember = isMember;
-    },
+  };
+}
+
+/** The Socket Mode connection's controls and the interactions a test sends through it. */
+function socketControls(
+  socketServer: SocketModeServer,
+  socketInteractions: Interactions,
+): Pick<
+  SlackEmulator,
+  | "socket"
+  | "slashCommand"
+  | "clickButton"
+  | "submitView"
+  | "closeView"
+  | "event"
+  | "rawInteraction"
+  | "replay"
+> {
+  return {
     socket: {
       get connectionCount() {
         return socketServer.connectionCount;
@@ -385,22 +304,25 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
     event: (args) => socketInteractions.event(args),
     rawInteraction: (payload, options) => socketInteractions.rawInteraction(payload, options),
     replay: (delivery, retry) => socketInteractions.replay(delivery, retry),
-    waitFor,
-    http: (target, httpOptions = {}) =>
-      HttpDriver.create(
-        interactionContext,
-        target,
-        httpOptions.signingSecret ?? identity.signingSecret,
-        httpOptions.clock ?? systemClock,
-        ackTimeoutMs,
-      ),
-    close: async () => {
-      for (const timer of pendingTimers) clearTimeout(timer);
-      pendingTimers.clear();
-      await socketServer.close();
-      await closeServer(server);
-    },
   };
+}
+
+/** Adds the configured users and channels (and the bot user); returns how to add a channel later. */
+function seedState(
+  state: EmulatorState,
+  identity: EmulatorIdentity,
+  options: SlackEmulatorOptions,
+): (channel: EmulatorChannelOptions) => EmulatedChannel {
+  for (const user of options.users ?? []) state.addUser(user);
+  state.addUser({ id: identity.botUserId, name: identity.botName, isBot: true });
+  const addChannel = (channel: EmulatorChannelOptions): EmulatedChannel => {
+    const { members, ...rest } = channel;
+    const full: Partial<EmulatedChannel> & { id: string } = { ...rest };
+    if (members !== undefined) full.members = new Set(members);
+    return state.addChannel(full);
+  };
+  for (const channel of options.channels ?? [{ id: "C0GENERAL", name: "general" }]) addChannel(channel);
+  return addChannel;
 }
 
 async function waitFor(predicate: () => boolean, what = "condition", timeoutMs = 5000): Promise<void> {
@@ -417,78 +339,6 @@ function closeServer(server: Server): Promise<void> {
     server.close((error) => (error === undefined ? resolve() : reject(error)));
     server.closeAllConnections();
   });
-}
-
-function sendJson(res: ServerResponse, status: number, body: JsonObject): void {
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(body));
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-  return Buffer.concat(chunks);
-}
-
-function mediaType(req: IncomingMessage): string {
-  return (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-}
-
-async function multipartEntries(
-  req: IncomingMessage,
-  raw: Buffer,
-): Promise<Array<[string, string | Buffer]>> {
-  const request = new Request("http://emulator/", {
-    method: "POST",
-    headers: { "content-type": req.headers["content-type"] ?? "" },
-    body: raw,
-  });
-  const entries: Array<[string, string | Buffer]> = [];
-  for (const [key, value] of await request.formData()) {
-    entries.push([key, typeof value === "string" ? value : Buffer.from(await value.arrayBuffer())]);
-  }
-  return entries;
-}
-
-/** The call's arguments from query, form, JSON or multipart body (as web-api 8 may send them). */
-async function readArgs(req: IncomingMessage, url: URL): Promise<JsonObject> {
-  const raw = await readBody(req);
-  const args: JsonObject = Object.fromEntries(url.searchParams);
-  const type = mediaType(req);
-  if (type === "application/json" && raw.length > 0) {
-    const parsed: unknown = JSON.parse(raw.toString("utf8"));
-    if (isObject(parsed)) Object.assign(args, parsed);
-  } else if (type === "multipart/form-data") {
-    for (const [key, value] of await multipartEntries(req, raw)) args[key] = value;
-  } else if (raw.length > 0) {
-    Object.assign(args, Object.fromEntries(new URLSearchParams(raw.toString("utf8"))));
-  }
-  return args;
-}
-
-/** web-api sends `blocks`, `view`, … as JSON strings; a string that is not JSON stays a string. */
-function decodeJsonArg(value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
-
-function parseResponseBody(req: IncomingMessage, raw: Buffer): unknown {
-  const text = raw.toString("utf8");
-  if (mediaType(req) === "application/x-www-form-urlencoded") {
-    return decodeJsonArg(new URLSearchParams(text).get("payload") ?? "");
-  }
-  return decodeJsonArg(text);
-}
-
-async function uploadedBytes(req: IncomingMessage, raw: Buffer): Promise<Buffer> {
-  if (mediaType(req) !== "multipart/form-data") return raw;
-  const entries = await multipartEntries(req, raw);
-  const part = entries.find(([key]) => key === "body") ?? entries.find(([, value]) => Buffer.isBuffer(value));
-  const value = part?.[1] ?? "";
-  return Buffer.isBuffer(value) ? value : Buffer.from(value);
 }
 
 export type { EmulatorIdentity } from "./emulator-identity.ts";

@@ -8,12 +8,12 @@ import { noDataMessage } from "../../../src/bot/views/alert-no-data.ts";
 import { type AlertEnding, resolvedAlertMessage } from "../../../src/bot/views/alert-resolved.ts";
 import { sparkline } from "../../../src/bot/views/sparkline.ts";
 import { bucketUtil } from "../../../src/checks/bucket-util.ts";
+import type { GpuProcess, LoginSession } from "../../../src/domain/observation.ts";
 import {
   type SlackEmulator,
   startSlackEmulator,
 } from "../../../src/playground/slack-emulator/start-slack-emulator.ts";
 import { blockProblems } from "../../../src/playground/slack-emulator/validate-blocks.ts";
-import type { GpuProcess, LoginSession } from "../../../src/sources/observation.ts";
 
 const { WebClient } = bolt.webApi;
 const MINUTE_MS = 60_000;

@@ -1,0 +1,6 @@
+export interface Snooze {
+  host: string;
+  untilMs: number;
+  byUser: string;
+  setAtMs: number;
+}

@@ -1,0 +1,110 @@
+import { setImmediate as yieldToLoop } from "node:timers/promises";
+import type { BotDeps } from "../bot/bot-deps.ts";
+import type { botWords } from "../bot/views/renderers.ts";
+import type { Config } from "../config/schema.ts";
+import { ledgerJob } from "../jobs/ledger-job.ts";
+import { reclaimReviewJob } from "../jobs/reclaim-review-job.ts";
+import type { Job } from "../jobs/schedule-jobs.ts";
+import { summaryJob } from "../jobs/summary-job.ts";
+import { wardenAnnounceJob } from "../jobs/warden-announce-job.ts";
+import { DAY_MS } from "../shared/clock.ts";
+import { cronForInterval } from "../shared/cron-for-interval.ts";
+import { summaryPrometheus } from "../sources/summary-prometheus.ts";
+import { createSummaryStore } from "../store/summary-store.ts";
+import { tickClaims } from "../usecases/tick-claims.ts";
+import type { Delivery } from "./create-delivery.ts";
+import type { BotStores } from "./open-bot-stores.ts";
+
+/** Every job of the running bot: poll, rollup, retention, ledger, warden, summary, reclaim review, claims. */
+export function botJobs(
+  poll: () => Promise<void>,
+  deps: { botDeps: BotDeps; stores: BotStores; delivery: Delivery; words: ReturnType<typeof botWords> },
+): Job[] {
+  const { botDeps, stores, delivery, words } = deps;
+  const { config, clock, logger, warden } = botDeps;
+  const { store, state, reclaims, costStores, costWarden } = stores;
+  const { notifier, people } = delivery;
+  return [
+    ...storeJobs(config, poll, stores, botDeps.clock),
+    ledgerJob(costWarden.costLedger),
+    wardenAnnounceJob(botDeps),
+    summaryJob({
+      config,
+      metrics: store,
+      rolledUpToMs: costStores.rolledUpToMs,
+      summaries: createSummaryStore(stores.db),
+      claims: state.claims,
+      reclaims,
+      prometheus: summaryPrometheus(config),
+      logger,
+      notifier,
+      warden,
+      summaryWords: words.summaryWords,
+      people,
+    }),
+    reclaimReviewJob({
+      config,
+      metrics: store,
+      reclaims,
+      state,
+      notifier,
+      warden,
+      clock,
+      logger,
+      reclaimWords: words.reclaimWords,
+    }),
+    claimsJob(botDeps),
+  ];
+}
+
+function storeJobs(
+  config: Config,
+  poll: () => Promise<void>,
+  stores: Pick<BotStores, "store" | "state">,
+  clock: BotDeps["clock"],
+): Job[] {
+  const { store, state } = stores;
+  return [
+    {
+      name: "poll",
+      schedule: cronForInterval(config.poll.interval_seconds) ?? "0 * * * * *",
+      timezone: "UTC",
+      runAtStart: true,
+      run: poll,
+    },
+    {
+      name: "rollup",
+      schedule: "30 5 * * * *",
+      timezone: "UTC",
+      runAtStart: true,
+      run: async () => {
+        // NOTE: bounded batches with a turn of the event loop between them: a long catch-up
+        // must not hold up Slack acks.
+        while (!store.rollup(clock.now(), config.policy.idle_util_pct, 24).complete) await yieldToLoop();
+      },
+    },
+    {
+      name: "retention",
+      schedule: "0 17 3 * * *",
+      timezone: "UTC",
+      run: async () => {
+        const { raw_retention_days: raw, rollup_retention_days: rollups } = config.store;
+        while (!store.prune(clock.now(), raw, rollups, 500).complete) await yieldToLoop();
+        state.deliveries.prune(clock.now() - DAY_MS);
+      },
+    },
+  ];
+}
+
+/** Claim expiry, reminders, claimed-but-idle nudges and auto-release: every minute, resumable. */
+function claimsJob(deps: BotDeps): Job {
+  return {
+    name: "claims",
+    schedule: "20 * * * * *",
+    timezone: "UTC",
+    runAtStart: true,
+    run: () => {
+      tickClaims(deps, deps.clock.now());
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import type { Config } from "../config/schema.ts";
+import type { Source } from "../domain/source.ts";
+import type { Clock } from "../shared/clock.ts";
+import type { Logger } from "../shared/logger.ts";
+import { StoreProblemError, storeProblemOf } from "../store/store-problem.ts";
+import type { IdleAlerts } from "../usecases/idle-alerts.ts";
+import { pollFleet } from "../usecases/poll-fleet.ts";
+import type { BotHealth } from "./bot-health.ts";
+import type { BotStores } from "./open-bot-stores.ts";
+
+export type PollResult = Awaited<ReturnType<typeof pollFleet>>;
+
+/** A cycle must end before the next slot: 90 % of the interval, at most 60 s. */
+export function pollTimeoutMs(intervalSeconds: number): number {
+  return Math.min(60_000, intervalSeconds * 900);
+}
+
+/**
+ * One poll cycle: poll, write, feed the alerts, log; a store that cannot take the poll is reported
+ * on /healthz (and logged once) until a poll is written again. `onPolled` runs after each written poll.
+ */
+export function createPoll(
+  deps: {
+    config: Config;
+    sources: Source[];
+    stores: BotStores;
+    alerts: IdleAlerts;
+    health: BotHealth;
+    clock: Clock;
+    logger: Logger;
+  },
+  onPolled: (result: PollResult) => void,
+): () => Promise<void> {
+  const { config, sources, alerts, health, clock, logger } = deps;
+  const { store, metrics } = deps.stores;
+  return async () => {
+    let result: PollResult;
+    try {
+      result = await pollFleet({
+        sources,
+        store,
+        clock,
+        logger,
+        metrics,
+        timeoutMs: pollTimeoutMs(config.poll.interval_seconds),
+      });
+    } catch (error) {
+      const problem = storeProblemOf(config.store.path, error);
+      if (!(problem instanceof StoreProblemError)) throw error;
+      if (health.storeProblem?.reason !== problem.reason) {
+        logger.error(
+          { store: problem.path, problem: problem.reason, detail: problem.detail },
+          "cannot write the poll to the store; /healthz reports it until a poll is written again",
+        );
+      }
+      health.storeProblem = problem;
+      return;
+    }
+    if (health.storeProblem !== null)
+      logger.info({ store: health.storeProblem.path }, "the store takes polls again");
+    health.storeProblem = null;
+    health.lastPollAtMs = result.atMs;
+    alerts.onPoll(result);
+    const unknown = result.observations.filter((obs) => !obs.ok).length;
+    logger.info(
+      {
+        hosts: result.observations.length,
+        unknown,
+        gpus: result.gpuSamples,
+        ms: Math.round(result.durationMs),
+      },
+      "poll cycle done",
+    );
+    onPolled(result);
+  };
+}

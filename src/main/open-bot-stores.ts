@@ -1,0 +1,45 @@
+import type { Config } from "../config/schema.ts";
+import { createMetrics } from "../observability/metrics.ts";
+import type { Clock } from "../shared/clock.ts";
+import { createBotStateStore } from "../store/bot-state-store.ts";
+import { createCostStores } from "../store/cost-stores.ts";
+import { createMetricsStore } from "../store/metrics-store.ts";
+import { openOwnedStore } from "../store/open-owned-store.ts";
+import { createReclaimStore, type ReclaimStore } from "../store/reclaim-store.ts";
+import { costWardenDepsOf } from "../usecases/cost-warden-deps.ts";
+import type { ReclaimLookup } from "../usecases/warden-checklist.ts";
+
+/** The store the bot owns (locked while it runs), its repositories, its metrics, the cost warden's deps. */
+export function openBotStores(config: Config, clock: Clock) {
+  const owned = openOwnedStore(config.store.path, clock.now());
+  const { db } = owned;
+  const store = createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 });
+  const state = createBotStateStore(db);
+  const metrics = createMetrics({ outboxPending: () => state.outbox.pendingCount() });
+  const reclaims = createReclaimStore(db);
+  const costStores = createCostStores(db);
+  const costWarden = costWardenDepsOf({
+    config,
+    metrics: store,
+    stores: costStores,
+    audit: state.audit,
+    clock,
+    pendingReclaims: pendingReclaimsOf(reclaims),
+  });
+  return { owned, db, store, state, metrics, reclaims, costStores, costWarden };
+}
+
+export type BotStores = ReturnType<typeof openBotStores>;
+
+/** The reclaim cases awaiting the cost warden, as the warden's checklist reads them. */
+function pendingReclaimsOf(reclaims: Pick<ReclaimStore, "allOpen">): ReclaimLookup {
+  return {
+    pending: () =>
+      reclaims.allOpen().map((open) => ({
+        host: open.host,
+        sinceMs: open.startedAtMs,
+        decideByMs: open.state === "due" ? null : open.observeUntilMs,
+        meanUtilPct: open.windowMeanPct,
+      })),
+  };
+}

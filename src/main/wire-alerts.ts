@@ -1,0 +1,75 @@
+import type { BotDeps } from "../bot/bot-deps.ts";
+import { messagePermalink } from "../bot/message-link.ts";
+import type { Readers } from "../bot/readers.ts";
+import type { botWords } from "../bot/views/renderers.ts";
+import type { Config } from "../config/schema.ts";
+import type { Clock } from "../shared/clock.ts";
+import type { Logger } from "../shared/logger.ts";
+import { idlePolicyOf } from "../usecases/alert-policy.ts";
+import { createIdleAlerts, type IdleAlerts } from "../usecases/idle-alerts.ts";
+import type { Notifier } from "../usecases/ports.ts";
+import { ownersOf } from "../usecases/reclaim-owners.ts";
+import { stopAutomatically } from "../usecases/stop-host.ts";
+import type { BotStores } from "./open-bot-stores.ts";
+
+/** What is known only once Slack has started: the workspace's URL, for links to messages. */
+export interface SlackLinks {
+  workspaceUrl: string | null;
+}
+
+/** The alert lifecycle and the deps every listener, job and use-case of the bot shares. */
+export function wireAlerts(
+  config: Config,
+  stores: BotStores,
+  io: {
+    notifier: Notifier;
+    readers: Readers;
+    words: ReturnType<typeof botWords>;
+    clock: Clock;
+    logger: Logger;
+  },
+  links: SlackLinks,
+): { alerts: IdleAlerts; botDeps: BotDeps } {
+  const { store, state, reclaims, costWarden } = stores;
+  const { notifier, readers, words, clock, logger } = io;
+  const warden = costWarden.wardens;
+  let botDeps: BotDeps | null = null;
+  /** Lent hosts belong to whom they were lent to (a reclaim decision); others to their configured owners. */
+  const owners = (host: string) => ownersOf(host, config, reclaims);
+  const alerts = createIdleAlerts({
+    config,
+    metrics: store,
+    state,
+    notifier,
+    warden,
+    clock,
+    logger,
+    alertWords: words.alertWords,
+    stopAutomatically: async (host, alertId) => {
+      if (botDeps) await stopAutomatically(botDeps, host, alertId);
+    },
+    owners,
+    messageLink: (channel, ts) =>
+      links.workspaceUrl === null ? null : messagePermalink(links.workspaceUrl, channel, ts),
+  });
+  botDeps = {
+    readers,
+    config,
+    idlePolicy: idlePolicyOf(config),
+    state,
+    fleet: alerts,
+    alerts,
+    claimWords: words.claimWords,
+    reclaimWords: words.reclaimWords,
+    wardenWords: words.wardenWords,
+    warden,
+    clock,
+    logger,
+    notifier,
+    metrics: store,
+    reclaims,
+    owners,
+    ...costWarden,
+  };
+  return { alerts, botDeps };
+}
