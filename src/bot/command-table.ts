@@ -1,3 +1,5 @@
+import { reserve } from "../messages/en/reserve.ts";
+
 /**
  * The `/gpu` command table: the one source of the grammar, the help text and the "right form" shown
  * with every error. Later commands (claims, reports, warden) add rows here.
@@ -36,6 +38,13 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: "queue [cancel]",
     summary: "the waiting list with each request's position; cancel: leave it",
     example: "queue cancel",
+  },
+  {
+    name: "reserve",
+    usage:
+      "reserve <host>[:<gpus>] <today|tomorrow|YYYY-MM-DD|every weekday> <HH:MM-HH:MM> [note…] | list | cancel <id>",
+    summary: reserve["reserve.help"],
+    example: "reserve gpu-a:0-3 tomorrow 09:00-18:00 demo",
   },
   {
     name: "release",

@@ -17,6 +17,7 @@ import { gpuWarden } from "./gpu-warden.ts";
 import { mineCommand } from "./mine-command.ts";
 import { queueCommand } from "./queue-command.ts";
 import { releaseCommand } from "./release-command.ts";
+import { reserveCommand } from "./reserve-command.ts";
 
 /**
  * `/gpu …`: every answer is computed at once (store reads and writes, no Slack calls) and sent as
@@ -30,6 +31,13 @@ export function gpuCommand(deps: BotDeps): Middleware<SlackCommandMiddlewareArgs
       const text = commandText(command.text);
       const parsed = parseCommand(text);
       if (parsed.kind === "report") ({ reply, upload } = gpuReport(deps, command.user_id, parsed.days));
+      else if (parsed.kind === "reserve")
+        reply = reserveCommand(
+          deps,
+          await deps.readers.lookUp(command.user_id),
+          command.user_id,
+          parsed.action,
+        );
       else reply = answerCommand(deps, command.user_id, text);
     } catch (error) {
       await ack({
@@ -92,6 +100,8 @@ export function answerCommand(deps: BotDeps, user: string, text: string): Reply 
       return mineCommand(deps, user);
     case "queue":
       return queueCommand(deps, user, parsed.cancel);
+    case "reserve":
+      return reserveCommand(deps, deps.readers.person(user), user, parsed.action);
     case "report":
       return gpuReport(deps, user, parsed.days).reply;
     case "warden":

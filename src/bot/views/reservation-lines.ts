@@ -1,0 +1,120 @@
+import { slotsText } from "../../checks/claim-target.ts";
+import {
+  type ClaimReservationLimit,
+  localMinuteMs,
+  type Reservation,
+  type ReservationWindow,
+} from "../../checks/reservation-window.ts";
+import type { Translator } from "../../messages/translator.ts";
+import { mention, slackEscape } from "../../shared/slack-text.ts";
+import { LIMITS, type Reply, section } from "./reply-message.ts";
+
+/** `gpu-a:0-3` of a reservation, escaped. */
+export function reservedGpus(reservation: Pick<Reservation, "host" | "gpus">): string {
+  return slackEscape(slotsText(reservation));
+}
+
+/** `09:00`: minutes after local midnight. */
+function clockOf(minutes: number): string {
+  return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+}
+
+/** Local noon of `day` in the reader's team zone, for formatting that day. */
+function dayMs(day: string, tr: Translator): number {
+  return localMinuteMs(day, 12 * 60, tr.timeZone);
+}
+
+/** `weekday`, `weekend day`, `day`, or the weekdays' short names (`Mon, Wed`). */
+export function everyWords(tr: Translator, weekdays: readonly number[]): string {
+  const key = weekdays.join(",");
+  if (key === "1,2,3,4,5") return tr.t("reserve.every.weekdays");
+  if (key === "6,7") return tr.t("reserve.every.weekends");
+  if (key === "1,2,3,4,5,6,7") return tr.t("reserve.every.daily");
+  // 2026-01-05 is a Monday.
+  return weekdays.map((weekday) => tr.date(dayMs(`2026-01-0${4 + weekday}`, tr), "weekday")).join(", ");
+}
+
+/** `on Thu, Dec 10, 09:00–18:00` or `every weekday, 09:00–18:00`. */
+export function windowWords(tr: Translator, reservation: Reservation): string {
+  const from = clockOf(reservation.startMin);
+  const to = clockOf(reservation.endMin);
+  if (reservation.day !== null) {
+    return tr.t("reserve.window.once", { day: dayMs(reservation.day, tr), from, to });
+  }
+  return tr.t("reserve.window.weekly", { days: everyWords(tr, reservation.weekdays ?? []), from, to });
+}
+
+/** `now until 18:00` or `next Dec 10, 09:00`. */
+export function whenWords(tr: Translator, window: ReservationWindow | null, nowMs: number): string {
+  if (window === null) return "";
+  return window.fromMs <= nowMs
+    ? tr.t("reserve.window.now", { until: window.untilMs })
+    : tr.t("reserve.window.next", { from: window.fromMs });
+}
+
+/** `@alice`, with the project when there is one: `@alice (vision)`. */
+export function holderWords(reservation: Pick<Reservation, "user" | "project">): string {
+  return reservation.project === null
+    ? mention(reservation.user)
+    : `${mention(reservation.user)} (${slackEscape(reservation.project)})`;
+}
+
+/** The status line of a host's reservation: reserved now until …, or reserved from … */
+export function hostReservationWords(tr: Translator, window: ReservationWindow, nowMs: number): string {
+  const who = holderWords(window.reservation);
+  return window.fromMs <= nowMs
+    ? tr.t("reserve.status.now", { who, until: window.untilMs })
+    : tr.t("reserve.status.next", { who, from: window.fromMs });
+}
+
+/**
+ * `/gpu status` with a *Reservations* section appended: each host reserved now or next (within a
+ * week), in host order. Unchanged when there is none or no room left.
+ */
+export function withReservationStatus(
+  tr: Translator,
+  reply: Reply,
+  windows: ReadonlyArray<ReservationWindow | null>,
+  nowMs: number,
+): Reply {
+  const lines = windows
+    .filter((window) => window !== null)
+    .map(
+      (window) =>
+        `• *${reservedGpus(window.reservation)}*: ${hostReservationWords(tr, window, nowMs)} (#${window.reservation.id})`,
+    );
+  const blocks = reply.blocks ?? [];
+  if (lines.length === 0 || blocks.length >= LIMITS.blocksPerMessage) return reply;
+  return {
+    ...reply,
+    blocks: [...blocks, section(`*${tr.t("reserve.status.title")}*\n${lines.join("\n")}`)],
+  };
+}
+
+/** The claim answer's line about a reservation: the claim was cut to end before a window. */
+export function claimCutWords(tr: Translator, limit: ClaimReservationLimit): string | null {
+  if (limit.kind !== "cut") return null;
+  const { reservation } = limit.window;
+  return tr.t("reserve.claim.cut", {
+    until: limit.untilMs,
+    gpus: reservedGpus(reservation),
+    who: holderWords(reservation),
+    id: reservation.id,
+  });
+}
+
+/** A claim refused: someone else's window is in force now. */
+export function claimRefusedWords(tr: Translator, window: ReservationWindow): string {
+  const { reservation } = window;
+  return tr.t("reserve.claim.refused", {
+    gpus: reservedGpus(reservation),
+    who: holderWords(reservation),
+    until: window.untilMs,
+    id: reservation.id,
+  });
+}
+
+/** The idle alert's line for a host reserved within the hour: `Reserved from 09:00 by @alice: not stopped automatically.` */
+export function alertReservationWords(tr: Translator, window: ReservationWindow): string {
+  return tr.t("reserve.alert.soon", { from: window.fromMs, who: holderWords(window.reservation) });
+}
