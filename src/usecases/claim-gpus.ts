@@ -2,6 +2,7 @@ import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
 import { matchModels } from "../checks/claim-model.ts";
 import { pickFreeGpus } from "../checks/claim-pick.ts";
 import { formatGpuList, type GpuSlots, overlaps, slotsText } from "../checks/claim-target.ts";
+import type { ClaimReservationLimit, ReservationWindow } from "../checks/reservation-window.ts";
 import { shortModel } from "../reports/fleet-table.ts";
 import { formatDuration } from "../shared/duration.ts";
 import type { Claim } from "../store/claim-store.ts";
@@ -11,6 +12,7 @@ import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
 import { afterClaimsChanged, expireDue, recordEnded } from "./claim-effects.ts";
 import { fleetGpusNow, type GpuNow, hostGpusNow } from "./claim-seats.ts";
 import { holdersText, noteWords } from "./claim-text.ts";
+import { claimLimitOf, withoutReservedSeats } from "./reservations.ts";
 import { unknownHostProblem } from "./stop-host.ts";
 
 /** What to claim: a host or some of its GPUs, or any `count` free GPUs (of a model). */
@@ -30,7 +32,15 @@ export interface ClaimGpusRequest {
 }
 
 export type ClaimGpusResult =
-  | { kind: "claimed"; groups: ClaimGroup[]; text: string }
+  | {
+      kind: "claimed";
+      groups: ClaimGroup[];
+      text: string;
+      /** A reservation cut the claim short: it ends when the window starts. */
+      cut?: Extract<ClaimReservationLimit, { kind: "cut" }>;
+    }
+  /** Someone else's reservation window is in force on (part of) it now. */
+  | { kind: "reserved"; window: ReservationWindow; text: string }
   | { kind: "already-yours"; text: string }
   | {
       kind: "held";
@@ -139,6 +149,9 @@ function claimSlots(
         text: `You already hold ${what} until ${localWhen(untilMs, nowMs, zone)}: \`/gpu extend ${what} 4h\` holds it longer.`,
       };
     }
+    const limit = claimLimitOf(deps, actor, [slots], nowMs, nowMs + durationMs);
+    if (limit.kind === "refused") return reservedNow(deps, actor, limit.window);
+    const heldMs = limit.untilMs - nowMs;
     const replaced = slots.gpus === null ? mine : [];
     if (replaced.length > 0) {
       const released = state.claims.release(
@@ -150,12 +163,13 @@ function claimSlots(
       recordEnded(deps, released, { kind: "released" }, actor, nowMs);
     }
     const added = wanted.map((gpuIndex) =>
-      state.claims.add({ host, gpuIndex, user: actor, fromMs: nowMs, untilMs: nowMs + durationMs, note }),
+      state.claims.add({ host, gpuIndex, user: actor, fromMs: nowMs, untilMs: nowMs + heldMs, note }),
     );
     const already = slots.gpus === null ? [] : slots.gpus.filter((index) => heldGpus.has(index));
     const groups = groupClaims(added);
-    recordClaimed(deps, groups, durationMs, request.alertId, nowMs, {
+    recordClaimed(deps, groups, heldMs, request.alertId, nowMs, {
       replaces: replaced.map((claim) => claim.id),
+      ...cutDetail(limit),
     });
     const alsoHeld =
       already.length > 0
@@ -171,7 +185,8 @@ function claimSlots(
     return {
       kind: "claimed",
       groups,
-      text: `${claimedText(groups, durationMs, nowMs, zone)}${alsoHeld}${replacedText}${busyWarning(deps, groups, nowMs)}`,
+      text: `${claimedText(groups, heldMs, nowMs, zone)}${alsoHeld}${replacedText}${busyWarning(deps, groups, nowMs)}${cutWords(deps, actor, limit)}`,
+      ...(limit.kind === "cut" ? { cut: limit } : {}),
     };
   });
   finish(deps, request, outcome, ended, nowMs);
@@ -212,6 +227,7 @@ function claimCount(
     }
     if (seats.length === 0)
       return { kind: "invalid", text: "No GPUs have been seen yet, so none can be claimed." };
+    seats = withoutReservedSeats(deps, actor, seats, nowMs);
     const active = state.claims.activeAt(nowMs);
     const pick = pickFreeGpus(seats, active, target.count);
     if (pick.kind === "short") {
@@ -239,15 +255,19 @@ function claimCount(
         text: `Only ${pick.free} of the ${pick.total}${label} GPUs ${verb} free; you asked for ${target.count}.${held}`,
       };
     }
+    const limit = claimLimitOf(deps, actor, pick.picks, nowMs, nowMs + durationMs);
+    if (limit.kind === "refused") return reservedNow(deps, actor, limit.window);
+    const heldMs = limit.untilMs - nowMs;
     const added = pick.picks.flatMap(({ host, gpus }) =>
       gpus.map((gpuIndex) =>
-        state.claims.add({ host, gpuIndex, user: actor, fromMs: nowMs, untilMs: nowMs + durationMs, note }),
+        state.claims.add({ host, gpuIndex, user: actor, fromMs: nowMs, untilMs: nowMs + heldMs, note }),
       ),
     );
     const groups = groupClaims(added);
-    recordClaimed(deps, groups, durationMs, request.alertId, nowMs, {
+    recordClaimed(deps, groups, heldMs, request.alertId, nowMs, {
       count: target.count,
       model: target.model,
+      ...cutDetail(limit),
     });
     const models = [
       ...new Set(
@@ -261,11 +281,39 @@ function claimCount(
     return {
       kind: "claimed",
       groups,
-      text: `${claimedText(groups, durationMs, nowMs, zone, models)}${busyWarning(deps, groups, nowMs)}`,
+      text: `${claimedText(groups, heldMs, nowMs, zone, models)}${busyWarning(deps, groups, nowMs)}${cutWords(deps, actor, limit)}`,
+      ...(limit.kind === "cut" ? { cut: limit } : {}),
     };
   });
   finish(deps, request, outcome, ended, nowMs);
   return outcome;
+}
+
+/** Someone else's reservation window holds (part of) the claim now: refused, audited. */
+function reservedNow(deps: ClaimDeps, actor: string, window: ReservationWindow): ClaimGpusResult {
+  deps.state.audit.record({
+    atMs: deps.clock.now(),
+    actor,
+    action: "claim-reserved",
+    host: window.reservation.host,
+    detail: {
+      reservationId: window.reservation.id,
+      holder: window.reservation.user,
+      untilMs: window.untilMs,
+    },
+  });
+  return { kind: "reserved", window, text: deps.claimWords.reservedNow(window, actor) };
+}
+
+/** ` Cut to end at 09:00: …` when a reservation cut the claim. */
+function cutWords(deps: ClaimDeps, actor: string, limit: ClaimReservationLimit): string {
+  return limit.kind === "cut" ? ` ${deps.claimWords.reservationCut(limit, actor)}` : "";
+}
+
+/** The audit detail of a claim cut short by a reservation. */
+function cutDetail(limit: ClaimReservationLimit): Record<string, unknown> {
+  if (limit.kind !== "cut") return {};
+  return { cutForReservation: limit.window.reservation.id, cutToMs: limit.untilMs };
 }
 
 function recordClaimed(

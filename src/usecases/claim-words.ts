@@ -1,4 +1,5 @@
 import type { ClaimGroup } from "../checks/claim-groups.ts";
+import type { ClaimReservationLimit, ReservationWindow } from "../checks/reservation-window.ts";
 import type { Claim } from "../store/claim-store.ts";
 import type { QueueRequest } from "../store/queue-store.ts";
 import type { RenderedReply } from "./ports.ts";
@@ -35,6 +36,10 @@ export interface ClaimWords {
   ): RenderedReply;
   /** A waiter's DM: the grant was not confirmed in time and passed to the next in line. */
   queueLapsed(request: QueueRequest, released: readonly Claim[], at: DmClock): RenderedReply;
+  /** `user`'s claim refused: someone else's reservation window is in force now. */
+  reservedNow(window: ReservationWindow, user: string): string;
+  /** `user`'s claim cut to end when a reservation window starts. */
+  reservationCut(limit: Extract<ClaimReservationLimit, { kind: "cut" }>, user: string): string;
   /** The App Home view of `model` (for `views.publish`). */
   home(model: HomeModel, slashCommand: string): unknown;
 }

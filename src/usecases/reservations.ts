@@ -8,6 +8,7 @@ import {
   type Reservation,
   type ReservationWindow,
   reservationsClash,
+  reservedAt,
   windowsBetween,
 } from "../checks/reservation-window.ts";
 import type { Config } from "../config/schema.ts";
@@ -255,3 +256,28 @@ export function hostReservation(
 
 /** How soon a reserved host is kept from being stopped without a word (the idle alert says so). */
 export const RESERVED_SOON_MS = HOUR_MS;
+
+/** `seats` without the GPUs someone else's reservation window holds now (a `count` claim picks from the rest). */
+export function withoutReservedSeats<T extends { host: string; index: number }>(
+  deps: ReservationDeps,
+  actor: string,
+  seats: readonly T[],
+  nowMs: number,
+): T[] {
+  const others = allReservations(deps).filter(
+    (reservation) => !mayUseReservation(deps.config, actor, reservation),
+  );
+  if (others.length === 0) return [...seats];
+  const zone = deps.config.team.timezone;
+  return seats.filter(
+    (seat) => reservedAt(others, { host: seat.host, gpus: [seat.index] }, nowMs, zone).length === 0,
+  );
+}
+
+/** Each reserved host's window in force now or next (within a week), by host name; `host` narrows it to one. */
+export function reservedHosts(deps: ReservationDeps, host: string | null = null): ReservationWindow[] {
+  const hosts = [...new Set(allReservations(deps).map((reservation) => reservation.host))]
+    .filter((name) => host === null || name === host)
+    .sort();
+  return hosts.flatMap((name) => hostReservation(deps, name) ?? []);
+}

@@ -55,6 +55,7 @@ export function claimReply(result: ClaimGpusResult, slashCommand: string, asked?
   switch (result.kind) {
     case "claimed":
     case "already-yours":
+    case "reserved":
       return textReply(result.text);
     case "short":
       return asked === undefined

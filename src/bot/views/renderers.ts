@@ -19,6 +19,7 @@ import {
   reclaimPendingMessage,
   renewalMessage,
 } from "./reclaim-messages.ts";
+import { claimCutWords, claimRefusedWords } from "./reservation-lines.ts";
 import { stopDoubtDirectText, stopDoubtThreadText } from "./stop-doubt.ts";
 import { renderSummaryMessage, summaryLateNotice } from "./summary-message.ts";
 import { suspectReadingMessage } from "./suspect-reading-message.ts";
@@ -82,6 +83,8 @@ export function botWords(readers: Readers): BotWords {
     queueGrant: queueGrantDm,
     queueLapsed: queueLapsedDm,
     home: homeView,
+    reservedNow: (window, user) => claimRefusedWords(readers.person(user), window),
+    reservationCut: (limit, user) => claimCutWords(readers.person(user), limit),
   };
 
   return { alertWords, summaryWords, reclaimWords, wardenWords, claimWords };

@@ -92,8 +92,10 @@ export function withReservationStatus(
 }
 
 /** The claim answer's line about a reservation: the claim was cut to end before a window. */
-export function claimCutWords(tr: Translator, limit: ClaimReservationLimit): string | null {
-  if (limit.kind !== "cut") return null;
+export function claimCutWords(
+  tr: Translator,
+  limit: Extract<ClaimReservationLimit, { kind: "cut" }>,
+): string {
   const { reservation } = limit.window;
   return tr.t("reserve.claim.cut", {
     until: limit.untilMs,
