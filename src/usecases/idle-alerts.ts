@@ -29,6 +29,7 @@ import {
   type RenderedMessage,
   type WardenLookup,
 } from "./ports.ts";
+import { reservedSoon } from "./reservations.ts";
 import { type PriorHistory, priorSamples } from "./seed-history.ts";
 import { followUpStop, latestStopVerdict } from "./stop-follow-up.ts";
 import { noticeSuspectReadings } from "./suspect-notices.ts";
@@ -204,6 +205,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
       facts.stopping,
       facts.escalatedTo,
       facts.alert.autoStopAtMs,
+      reservedSoon(deps, facts.alert.host)?.fromMs ?? null,
       facts.stopDoubt,
       observation?.ok
         ? observation.gpus.map((gpu) => gpu.processes.map((p) => [p.pid, p.user, p.name]))
@@ -246,7 +248,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
       owners: facts.owners,
       claimants: facts.claimants,
       snooze: facts.snooze,
-      autoStopAtMs: alert.autoStopAtMs,
+      ...reservedAutoStop(alert),
       escalatedTo: facts.escalatedTo,
       stopping: facts.stopping,
       keepUntilTomorrowAt: config.policy.keep_until_tomorrow_at,
@@ -392,10 +394,17 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     return { ...alert, escalated: true };
   }
 
+  /** The alert's countdown, or none and the reservation that holds the host within the hour. */
+  function reservedAutoStop(alert: AlertRecord): Pick<IdleAlertView, "autoStopAtMs" | "reservedSoon"> {
+    const window = reservedSoon(deps, alert.host);
+    return { autoStopAtMs: window === null ? alert.autoStopAtMs : null, reservedSoon: window };
+  }
+
   function startAutoStop(alert: AlertRecord, nowMs: number): void {
     const stop = deps.stopAutomatically;
     if (stop === undefined || alert.autoStopAtMs === null || nowMs < alert.autoStopAtMs) return;
     if (autoStopsStarted.has(alert.id) || store.snoozes.activeAt(alert.host, nowMs) !== null) return;
+    if (reservedSoon(deps, alert.host) !== null) return;
     autoStopsStarted.add(alert.id);
     const run = store.stopRuns.latestFor(alert.host);
     if (run !== null && run.alertId === alert.id && run.state !== "failed") return;

@@ -281,3 +281,8 @@ export function reservedHosts(deps: ReservationDeps, host: string | null = null)
     .sort();
   return hosts.flatMap((name) => hostReservation(deps, name) ?? []);
 }
+
+/** The host's reservation window in force now or starting within the hour: it is not stopped automatically. */
+export function reservedSoon(deps: ReservationDeps, host: string): ReservationWindow | null {
+  return hostReservation(deps, host, RESERVED_SOON_MS);
+}

@@ -4,7 +4,16 @@ import { afterEach, describe, test } from "node:test";
 import { parseCommand } from "../../src/bot/parse-command.ts";
 import { createBotStateStore } from "../../src/store/bot-state-store.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
-import { ALICE, allHosts, BOB, BotHarness, CAROL, idleHost, standardConfig } from "../helpers/bot-harness.ts";
+import {
+  ALICE,
+  allHosts,
+  BOB,
+  BotHarness,
+  CAROL,
+  idleHost,
+  poweroffRuns,
+  standardConfig,
+} from "../helpers/bot-harness.ts";
 import { shownText as shown } from "../helpers/shown-blocks.ts";
 
 describe("the reservation grammar", () => {
@@ -150,5 +159,57 @@ describe("reservations over the real Bolt app (Socket Mode)", { timeout: 120_000
       ...h.state.audit.byAction("claim")[0]?.detail,
       cutForReservation: 1,
     });
+  });
+
+  test("a host reserved within the hour is not stopped automatically, and the alert says whose; App Home lists it", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig(
+        { "gpu-a": { owners: [ALICE], stop: "script", auto_stop: { after_minutes: 30 } } },
+        {
+          reservations: [
+            { user: BOB, gpus: "gpu-a:0-1", every: "weekdays", from: "11:00", to: "18:00", note: "sft" },
+          ],
+        },
+      ),
+    });
+    h.pollFor(6, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    assert.equal(h.state.alerts.openFor("gpu-a", "idle")?.autoStopAtMs !== null, true);
+    h.pollFor(31, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    assert.deepEqual(poweroffRuns(h), []);
+    const alert = shown(h.alertMessage("gpu-a").blocks as unknown[]);
+    assert.match(
+      alert,
+      new RegExp(`⏳ Reserved from 11:00 by <@${BOB}>: this host is not stopped automatically\\.`),
+    );
+    assert.doesNotMatch(alert, /Stopping at/);
+    const cut = await h.user.slashCommand({ user: CAROL, text: "claim gpu-a:1 for 1h" });
+    assert.equal(
+      cut.ackPayload?.text,
+      `You hold gpu-a:1 until 11:00 (23 min). Cut to end at 11:00: gpu-a:0,1 is reserved from then by <@${BOB}> (#-1).`,
+    );
+    h.pollFor(25, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    assert.deepEqual(poweroffRuns(h), []);
+    const refused = await h.user.slashCommand({ user: CAROL, text: "claim gpu-a:1 for 1h" });
+    assert.equal(
+      refused.ackPayload?.text,
+      `gpu-a:0,1 is reserved for <@${BOB}> until 18:00 (#-1): only they can claim it now.`,
+    );
+    const cancel = await h.user.slashCommand({ user: BOB, text: "reserve cancel -1" });
+    assert.equal(
+      cancel.ackPayload?.text,
+      "Reservation #-1 is set in the config (`reservations:`): change it there.",
+    );
+    await h.user.event({ type: "app_home_opened", user: BOB });
+    await h.settle();
+    assert.match(
+      shown(h.emulator.home(BOB)?.view.blocks as unknown[]),
+      new RegExp(
+        `\\*Your reservations \\(1\\)\\*\\n• #-1 \\*gpu-a:0,1\\*: <@${BOB}> every weekday, 11:00–18:00 · now until 18:00 \\(sft\\)`,
+      ),
+    );
   });
 });

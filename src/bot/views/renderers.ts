@@ -19,7 +19,12 @@ import {
   reclaimPendingMessage,
   renewalMessage,
 } from "./reclaim-messages.ts";
-import { claimCutWords, claimRefusedWords } from "./reservation-lines.ts";
+import {
+  claimCutWords,
+  claimRefusedWords,
+  withAlertReservation,
+  withHomeReservations,
+} from "./reservation-lines.ts";
 import { stopDoubtDirectText, stopDoubtThreadText } from "./stop-doubt.ts";
 import { renderSummaryMessage, summaryLateNotice } from "./summary-message.ts";
 import { suspectReadingMessage } from "./suspect-reading-message.ts";
@@ -42,7 +47,7 @@ export interface BotWords {
 export function botWords(readers: Readers): BotWords {
   /** The alert use-cases' messages (idle alerts, no-data notices, suspect readings, stop doubts). */
   const alertWords: AlertWords = {
-    idle: idleAlertMessage,
+    idle: (view) => withAlertReservation(readers.channel, idleAlertMessage(view), view),
     direct: alertDirectMessage,
     escalation: alertEscalationText,
     noData: noDataMessage,
@@ -82,7 +87,8 @@ export function botWords(readers: Readers): BotWords {
     free: claimFreeDm,
     queueGrant: queueGrantDm,
     queueLapsed: queueLapsedDm,
-    home: homeView,
+    home: (model, slashCommand) =>
+      withHomeReservations(readers.person(model.user), homeView(model, slashCommand), model),
     reservedNow: (window, user) => claimRefusedWords(readers.person(user), window),
     reservationCut: (limit, user) => claimCutWords(readers.person(user), limit),
   };

@@ -4,7 +4,14 @@ import { mention, slackEscape } from "../../shared/slack-text.ts";
 import type { CancelReservationResult, ReserveResult } from "../../usecases/reservations.ts";
 import type { ReserveProblem } from "../parse-reserve.ts";
 import { context, type Reply, section, textReply } from "./reply-message.ts";
-import { everyWords, holderWords, reservedGpus, whenWords, windowWords } from "./reservation-lines.ts";
+import {
+  everyWords,
+  holderWords,
+  reservationLine,
+  reservedGpus,
+  whenWords,
+  windowWords,
+} from "./reservation-lines.ts";
 
 const clock = (minutes: number): string =>
   `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
@@ -82,18 +89,6 @@ export function reserveCancelReply(
     default:
       return result satisfies never;
   }
-}
-
-/** One line of a reservation: `#3 gpu-a:0-3: @alice on Thu, Dec 10, 09:00–18:00 · next Dec 10, 09:00 (demo)`. */
-export function reservationLine(
-  tr: Translator,
-  item: { reservation: Reservation; window: ReservationWindow | null },
-  nowMs: number,
-): string {
-  const { reservation, window } = item;
-  const when = whenWords(tr, window, nowMs);
-  const note = reservation.note === "" ? "" : ` (${slackEscape(reservation.note)})`;
-  return `• #${reservation.id} *${reservedGpus(reservation)}*: ${holderWords(reservation)} ${windowWords(tr, reservation)}${when === "" ? "" : ` · ${when}`}${note}`;
 }
 
 /** `/gpu reserve list`: every reservation to come, soonest first. */
