@@ -286,3 +286,45 @@ export function reservedHosts(deps: ReservationDeps, host: string | null = null)
 export function reservedSoon(deps: ReservationDeps, host: string): ReservationWindow | null {
   return hostReservation(deps, host, RESERVED_SOON_MS);
 }
+
+/** Reservations read once for a grant pass: the seats a person may be granted, and how long. */
+export interface GrantReservations {
+  /** `seats` without those someone else's window holds now. */
+  seatsFor<T extends { host: string; index: number }>(user: string, seats: readonly T[]): readonly T[];
+  /** What reservations do to `user`'s grant of `slots` until `untilMs`. */
+  limitFor(
+    user: string,
+    slots: ReadonlyArray<{ host: string; gpuIndex: number | null }>,
+    untilMs: number,
+  ): ClaimReservationLimit;
+}
+
+/** {@link GrantReservations} at `nowMs`; with no reservations, it lets everything through unchanged. */
+export function grantReservations(deps: ReservationDeps, nowMs: number): GrantReservations {
+  const reservations = allReservations(deps);
+  const zone = deps.config.team.timezone;
+  if (reservations.length === 0) {
+    return {
+      seatsFor: (_user, seats) => seats,
+      limitFor: (_user, _slots, untilMs) => ({ kind: "free", untilMs }),
+    };
+  }
+  const others = (user: string) => reservations.filter((r) => !mayUseReservation(deps.config, user, r));
+  return {
+    seatsFor(user, seats) {
+      const held = others(user);
+      return seats.filter(
+        (seat) => reservedAt(held, { host: seat.host, gpus: [seat.index] }, nowMs, zone).length === 0,
+      );
+    },
+    limitFor(user, slots, untilMs) {
+      const asked = slots.map((slot) => ({
+        host: slot.host,
+        gpus: slot.gpuIndex === null ? null : [slot.gpuIndex],
+      }));
+      return claimReservationLimit(reservations, asked, nowMs, untilMs, zone, (r) =>
+        mayUseReservation(deps.config, user, r),
+      );
+    },
+  };
+}

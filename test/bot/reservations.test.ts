@@ -10,6 +10,7 @@ import {
   BOB,
   BotHarness,
   CAROL,
+  EVE,
   idleHost,
   poweroffRuns,
   standardConfig,
@@ -211,5 +212,16 @@ describe("reservations over the real Bolt app (Socket Mode)", { timeout: 120_000
         `\\*Your reservations \\(1\\)\\*\\n• #-1 \\*gpu-a:0,1\\*: <@${BOB}> every weekday, 11:00–18:00 · now until 18:00 \\(sft\\)`,
       ),
     );
+  });
+
+  test("a grant from the waiting list is cut to end before a reservation window", async () => {
+    h = await BotHarness.start({ transport: "socket", config: standardConfig({ "gpu-a": {} }) });
+    h.pollFor(1, allHosts(idleHost("gpu-a")));
+    await h.user.slashCommand({ user: ALICE, text: "reserve gpu-a:0 today 12:00-14:00" });
+    await h.user.slashCommand({ user: BOB, text: "claim gpu-a for 1h" });
+    await h.user.slashCommand({ user: EVE, text: "claim gpu-a:0 for 4h --wait" });
+    await h.user.slashCommand({ user: BOB, text: "release" });
+    await h.settle();
+    assert.deepEqual(h.dmTexts(EVE), ["gpu-a:0 is yours until 12:00"]);
   });
 });
