@@ -41,10 +41,15 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: "reserve",
-    usage:
-      "reserve <host>[:<gpus>] <today|tomorrow|YYYY-MM-DD|every weekday> <HH:MM-HH:MM> [note…] | list | cancel <id>",
+    usage: "reserve <host>[:<gpus>] <day> <HH:MM-HH:MM> [note…]",
     summary: reserve["reserve.help"],
     example: "reserve gpu-a:0-3 tomorrow 09:00-18:00 demo",
+  },
+  {
+    name: "reserve",
+    usage: "reserve list | cancel <id>",
+    summary: reserve["reserve.help.list"],
+    example: "reserve cancel 3",
   },
   {
     name: "release",

@@ -16,7 +16,16 @@ export type ReserveProblem =
 export type ReserveAction =
   | { kind: "list" }
   | { kind: "cancel"; id: number }
-  | { kind: "make"; slots: GpuSlots; when: ReserveWhen; startMin: number; endMin: number; note: string }
+  | {
+      kind: "make";
+      slots: GpuSlots;
+      when: ReserveWhen;
+      startMin: number;
+      endMin: number;
+      note: string;
+      /** `project=<name>`: its members may claim during the window too. */
+      project: string | null;
+    }
   | { kind: "invalid"; problem: ReserveProblem };
 
 const DAY_NAMES: Record<string, number> = {
@@ -37,9 +46,10 @@ const DAY_NAMES: Record<string, number> = {
 };
 const HOURS = /^([01]?\d|2[0-3]):([0-5]\d)-(([01]?\d|2[0-3]):([0-5]\d)|24:00)$/;
 const NOTE_MAX = 200;
+const PROJECT = /^project=[a-z0-9][a-z0-9_-]{0,63}$/i;
 
 /**
- * `reserve list`, `reserve cancel <id>`, and `reserve <host>[:<gpus>] <when> <HH:MM-HH:MM> [note…]`
+ * `reserve list`, `reserve cancel <id>`, and `reserve <host>[:<gpus>] <when> <HH:MM-HH:MM> [project=<name>] [note…]`
  * where `<when>` is `today`, `tomorrow`, `YYYY-MM-DD`, or `every weekday|day|weekend|mon,wed,…`.
  */
 export function parseReserveArgs(args: readonly string[]): ReserveAction {
@@ -63,9 +73,11 @@ export function parseReserveArgs(args: readonly string[]): ReserveAction {
   const startMin = Number(hours[1]) * 60 + Number(hours[2]);
   const endMin = hours[3] === "24:00" ? 1440 : Number(hours[4]) * 60 + Number(hours[5]);
   if (endMin <= startMin) return invalid({ kind: "hours", text: hoursText ?? "" });
-  const note = plainPeople(noteWords.join(" "));
+  const projectWord = noteWords.find((word) => PROJECT.test(word));
+  const project = projectWord === undefined ? null : projectWord.slice("project=".length).toLowerCase();
+  const note = plainPeople(noteWords.filter((word) => word !== projectWord).join(" "));
   if (note.length > NOTE_MAX) return invalid({ kind: "note-long", length: note.length });
-  return { kind: "make", slots: parsed.slots, when: when.when, startMin, endMin, note };
+  return { kind: "make", slots: parsed.slots, when: when.when, startMin, endMin, note, project };
 }
 
 function parseWhen(

@@ -89,6 +89,8 @@ export interface ReserveRequest {
   startMin: number;
   endMin: number;
   note: string;
+  /** A project (`projects:` in the config) whose members may claim during the window; the actor must be one. */
+  project?: string | null;
 }
 
 export type ReserveResult =
@@ -96,7 +98,9 @@ export type ReserveResult =
   /** Someone holds (part of) that window. */
   | { kind: "overlap"; holder: Reservation; window: ReservationWindow | null }
   /** A one-off window that has already ended. */
-  | { kind: "past"; untilMs: number };
+  | { kind: "past"; untilMs: number }
+  /** The actor is not a member of the project named (or there is no such project). */
+  | { kind: "not-member"; project: string };
 
 /**
  * `/gpu reserve`: holds `slots` in a window of local time, once or weekly, unless a reservation of
@@ -116,10 +120,14 @@ export function reserveGpus(deps: ReservationDeps, request: ReserveRequest): Res
         : when.kind === "day"
           ? when.day
           : null;
+  const project = request.project ?? null;
+  if (project !== null && !projectMembers(deps.config, project).includes(request.actor)) {
+    return { kind: "not-member", project };
+  }
   const wanted: Reservation = {
     id: 0,
     user: request.actor,
-    project: null,
+    project,
     host: request.slots.host,
     gpus: request.slots.gpus,
     day,

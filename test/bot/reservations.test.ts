@@ -28,6 +28,7 @@ describe("the reservation grammar", () => {
         startMin: 540,
         endMin: 1080,
         note: "demo day",
+        project: null,
       },
     });
     assert.deepEqual(parseCommand("reserve gpu-a 2026-12-10 9:30-24:00").kind, "reserve");
@@ -40,6 +41,19 @@ describe("the reservation grammar", () => {
         startMin: 540,
         endMin: 1080,
         note: "",
+        project: null,
+      },
+    });
+    assert.deepEqual(parseCommand("reserve gpu-a every mon,wed 08:00-12:00 project=Vision sft"), {
+      kind: "reserve",
+      action: {
+        kind: "make",
+        slots: { host: "gpu-a", gpus: null },
+        when: { kind: "every", weekdays: [1, 3] },
+        startMin: 480,
+        endMin: 720,
+        note: "sft",
+        project: "vision",
       },
     });
     assert.deepEqual(parseCommand("reserve list"), { kind: "reserve", action: { kind: "list" } });
@@ -102,6 +116,14 @@ describe("reservations over the real Bolt app (Socket Mode)", { timeout: 120_000
     assert.equal(
       cancelled.ackPayload?.text,
       "Cancelled reservation #1: gpu-a:0-3 on Tue, Jan 6, 09:00–18:00.",
+    );
+    const project = await h.user.slashCommand({
+      user: ALICE,
+      text: "reserve gpu-a:0 2026-01-07 09:00-18:00 project=vision",
+    });
+    assert.equal(
+      project.ackPayload?.text,
+      "You are not a member of project vision, so you cannot reserve for it.",
     );
     const bad = await h.user.slashCommand({ user: ALICE, text: "reserve gpu-a:0 friday 09:00-18:00" });
     assert.match(

@@ -52,6 +52,8 @@ export function reserveReply(tr: Translator, result: ReserveResult, nowMs: numbe
     }
     case "past":
       return textReply(tr.t("reserve.past", { until: result.untilMs }));
+    case "not-member":
+      return textReply(tr.t("reserve.notMember", { project: slackEscape(result.project) }));
     default:
       return result satisfies never;
   }

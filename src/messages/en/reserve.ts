@@ -1,7 +1,8 @@
 /** Reservations: `/gpu reserve`, their effect on claims, and their lines in status, App Home and alerts. */
 export const reserve = {
   "reserve.help":
-    "hold GPUs for a window of team time, once or every week; list: all reservations; cancel: drop one of yours",
+    "hold GPUs for a window of team time; <day>: today, tomorrow, 2026-12-10, every weekday, every mon,wed; project=<name> lets its members claim too",
+  "reserve.help.list": "the reservations to come; cancel: drop one of yours",
   "reserve.made.once": "Reserved {gpus} on {day, date, weekdayDay}, {from}–{to} ({zone}) as #{id}{note}.",
   "reserve.made.weekly": "Reserved {gpus} every {days}, {from}–{to} ({zone}) as #{id}{note}.",
   "reserve.every.weekdays": "weekday",
@@ -10,6 +11,7 @@ export const reserve = {
   "reserve.overlap":
     "{gpus} is already reserved by {who} {window} (#{id}): pick another window, or ask them.",
   "reserve.past": "That window ended {until, date, dayTime}: pick one to come.",
+  "reserve.notMember": "You are not a member of project {project}, so you cannot reserve for it.",
   "reserve.cancelled": "Cancelled reservation #{id}: {gpus} {window}.",
   "reserve.notFound": "There is no reservation #{id} to cancel: `{command} reserve list` shows them.",
   "reserve.notYours": "Reservation #{id} is {who}'s: only they or an admin may cancel it.",

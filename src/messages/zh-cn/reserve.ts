@@ -2,7 +2,9 @@ import type { AreaCatalog } from "../catalog.ts";
 import type { reserve as en } from "../en/reserve.ts";
 
 export const reserve: AreaCatalog<typeof en> = {
-  "reserve.help": "按团队时间预留 GPU 时段（一次或每周）；list：所有预留；cancel：取消你的一项预留",
+  "reserve.help":
+    "按团队时间预留 GPU 时段；<day>：today、tomorrow、2026-12-10、every weekday、every mon,wed；project=<name> 让该项目成员也能认领",
+  "reserve.help.list": "将来的预留；cancel：取消你的一项预留",
   "reserve.made.once": "已预留 {gpus}：{day, date, weekdayDay} {from}–{to}（{zone}），编号 #{id}{note}。",
   "reserve.made.weekly": "已预留 {gpus}：每个{days} {from}–{to}（{zone}），编号 #{id}{note}。",
   "reserve.every.weekdays": "工作日",
@@ -10,6 +12,7 @@ export const reserve: AreaCatalog<typeof en> = {
   "reserve.every.daily": "天",
   "reserve.overlap": "{gpus} 已被 {who} 预留（{window}，#{id}）：请换一个时段，或与对方商量。",
   "reserve.past": "该时段已于 {until, date, dayTime} 结束：请选择将来的时段。",
+  "reserve.notMember": "你不是项目 {project} 的成员，不能为它预留。",
   "reserve.cancelled": "已取消预留 #{id}：{gpus} {window}。",
   "reserve.notFound": "没有可取消的预留 #{id}：`{command} reserve list` 列出所有预留。",
   "reserve.notYours": "预留 #{id} 属于 {who}：只有本人或管理员可以取消。",
