@@ -1,5 +1,6 @@
 import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
 import { type GpuSlots, overlaps, slotsText } from "../checks/claim-target.ts";
+import type { ClaimReservationLimit } from "../checks/reservation-window.ts";
 import { formatDuration } from "../shared/duration.ts";
 import type { Claim } from "../store/claim-store.ts";
 import { localWhen } from "./action-text.ts";
@@ -7,6 +8,7 @@ import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
 import { afterClaimsChanged, expireDue } from "./claim-effects.ts";
 import { slotsProblem } from "./claim-gpus.ts";
 import { holdersText } from "./claim-text.ts";
+import { claimLimitOf } from "./reservations.ts";
 import { unknownHostProblem } from "./stop-host.ts";
 
 /** What to extend: your claims on a host or GPUs, or claim rows (the *Extend 4 h* button). */
@@ -64,10 +66,16 @@ export function extendClaims(
       };
     }
     let capped = false;
+    const cuts: Exclude<ClaimReservationLimit, { kind: "free" }>[] = [];
     const groups = groupClaims(mine).map((group): ClaimGroup => {
       const wantedMs = group.untilMs + byMs;
-      const untilMs = Math.max(group.untilMs, Math.min(wantedMs, nowMs + maxMs));
-      if (untilMs < wantedMs) capped = true;
+      const reserved = extendLimit(deps, actor, group, nowMs, Math.min(wantedMs, nowMs + maxMs));
+      if (reserved.kind !== "free") cuts.push(reserved);
+      const untilMs = Math.max(
+        group.untilMs,
+        Math.min(wantedMs, nowMs + maxMs, reservedEnd(reserved, nowMs)),
+      );
+      if (untilMs < wantedMs && reserved.kind === "free") capped = true;
       state.claims.setUntil(group.claimIds, untilMs);
       state.audit.record({
         atMs: nowMs,
@@ -89,11 +97,39 @@ export function extendClaims(
       (group) => `${slotsText(group)} is yours until ${localWhen(group.untilMs, nowMs, zone)}`,
     );
     const cap = capped ? `: capped at ${formatDuration(maxMs)} from now, the longest claim` : "";
-    return { kind: "extended", groups, capped, text: `${parts.join("; ")}${cap}.` };
+    const cut = cuts.map((limit) => ` ${reservationWords(deps, actor, limit)}`).join("");
+    return { kind: "extended", groups, capped, text: `${parts.join("; ")}${cap}.${cut}` };
   });
   const hosts = outcome.kind === "extended" ? outcome.groups.map((group) => group.host) : [];
   if (ended.length > 0 || outcome.kind === "extended") {
     afterClaimsChanged(deps, { ended, hosts, users: outcome.kind === "extended" ? [actor] : [] }, nowMs);
   }
   return outcome;
+}
+
+/** What reservations do to extending `group` to `untilMs` (see {@link claimLimitOf}). */
+function extendLimit(
+  deps: ClaimDeps,
+  actor: string,
+  group: ClaimGroup,
+  nowMs: number,
+  untilMs: number,
+): ClaimReservationLimit {
+  return claimLimitOf(deps, actor, [group], nowMs, untilMs);
+}
+
+/** The latest end a reservation allows: the window's start, or now when one is in force. */
+function reservedEnd(limit: ClaimReservationLimit, nowMs: number): number {
+  if (limit.kind === "free") return limit.untilMs;
+  return limit.kind === "cut" ? limit.untilMs : nowMs;
+}
+
+function reservationWords(
+  deps: ClaimDeps,
+  actor: string,
+  limit: Exclude<ClaimReservationLimit, { kind: "free" }>,
+): string {
+  return limit.kind === "cut"
+    ? deps.claimWords.reservationCut(limit, actor)
+    : deps.claimWords.reservedNow(limit.window, actor);
 }

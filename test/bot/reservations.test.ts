@@ -153,6 +153,11 @@ describe("reservations over the real Bolt app (Socket Mode)", { timeout: 120_000
       cut.ackPayload?.text,
       `You hold gpu-a:0 until 12:00 (1 h 59 min). Cut to end at 12:00: gpu-a:0,1 is reserved from then by <@${ALICE}> (#1).`,
     );
+    const extend = await h.user.slashCommand({ user: BOB, text: "extend gpu-a:0 4h" });
+    assert.equal(
+      extend.ackPayload?.text,
+      `gpu-a:0 is yours until 12:00. Cut to end at 12:00: gpu-a:0,1 is reserved from then by <@${ALICE}> (#1).`,
+    );
     const status = await h.user.slashCommand({ user: CAROL, text: "status" });
     assert.match(
       shown(status.ackPayload?.blocks as unknown[]),
