@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Reservation } from "../../src/checks/reservation-window.ts";
+import { configSchema } from "../../src/config/schema.ts";
 import { configReservations, mayUseReservation } from "../../src/usecases/reservations.ts";
 
 const reservation: Reservation = {
@@ -38,4 +39,20 @@ test("config reservations: every weekday / weekends / named days, hours in minut
       [-2, "gpu-b", null, [6, 7], 540, 1440],
     ],
   );
+});
+
+test("the config refuses a reservation ending before it starts, or naming GPU 256", () => {
+  const entry = { user: "U0ALICE", gpus: "gpu-a:0-3", every: "weekdays", from: "09:00", to: "18:00" };
+  const problems = (extra: Record<string, string>) => {
+    const result = configSchema.safeParse({ reservations: [{ ...entry, ...extra }] });
+    return result.success ? [] : result.error.issues.map((issue) => [issue.path.join("."), issue.message]);
+  };
+  assert.deepEqual(problems({}), []);
+  assert.deepEqual(problems({ from: "18:00", to: "09:00" }), [
+    ["reservations.0.to", "to must be after from"],
+  ]);
+  assert.deepEqual(problems({ gpus: "gpu-a:0-256" }), [["reservations.0.gpus", "GPU indexes from 0 to 255"]]);
+  assert.deepEqual(problems({ every: "someday" }), [
+    ["reservations.0.every", "weekdays, daily, weekends or days such as mon,wed,fri"],
+  ]);
 });
