@@ -28,7 +28,7 @@ export const LAYER_RULES: readonly LayerRule[] = [
   {
     part: "describe-cli-problem",
     owns: "the one line (and exit code) the CLI prints for a store, lock or sources problem",
-    may: ["sources", "store", "shared"],
+    may: ["sources", "store", "messages", "shared"],
     types: [],
   },
   {

@@ -1,5 +1,13 @@
 import { chart } from "./en/chart.ts";
+import { claim } from "./en/claim.ts";
 import { common } from "./en/common.ts";
+import { extend } from "./en/extend.ts";
+import { home } from "./en/home.ts";
+import { preempt } from "./en/preempt.ts";
+import { priority } from "./en/priority.ts";
+import { project } from "./en/project.ts";
+import { queue } from "./en/queue.ts";
+import { release } from "./en/release.ts";
 import { reserve } from "./en/reserve.ts";
 
 /**
@@ -17,5 +25,13 @@ import { reserve } from "./en/reserve.ts";
 export const en = {
   ...common,
   ...chart,
+  ...claim,
+  ...release,
+  ...extend,
+  ...queue,
+  ...home,
+  ...preempt,
+  ...priority,
+  ...project,
   ...reserve,
 } as const satisfies Record<string, string>;

@@ -1,6 +1,14 @@
 import type { Catalog } from "./catalog.ts";
 import { chart } from "./zh-cn/chart.ts";
+import { claim } from "./zh-cn/claim.ts";
 import { common } from "./zh-cn/common.ts";
+import { extend } from "./zh-cn/extend.ts";
+import { home } from "./zh-cn/home.ts";
+import { preempt } from "./zh-cn/preempt.ts";
+import { priority } from "./zh-cn/priority.ts";
+import { project } from "./zh-cn/project.ts";
+import { queue } from "./zh-cn/queue.ts";
+import { release } from "./zh-cn/release.ts";
 import { reserve } from "./zh-cn/reserve.ts";
 
 /**
@@ -10,5 +18,13 @@ import { reserve } from "./zh-cn/reserve.ts";
 export const zhCN: Catalog = {
   ...common,
   ...chart,
+  ...claim,
+  ...release,
+  ...extend,
+  ...queue,
+  ...home,
+  ...preempt,
+  ...priority,
+  ...project,
   ...reserve,
 };

@@ -1,22 +1,31 @@
 import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
-import { type GpuSlots, overlaps, slotsText } from "../checks/claim-target.ts";
+import { type GpuSlots, overlaps } from "../checks/claim-target.ts";
 import type { ClaimReservationLimit } from "../checks/reservation-window.ts";
-import { formatDuration } from "../shared/duration.ts";
 import type { Claim } from "../store/claim-store.ts";
-import { localWhen } from "./action-text.ts";
 import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
 import { afterClaimsChanged, expireDue } from "./claim-effects.ts";
 import { slotsProblem } from "./claim-gpus.ts";
-import { holdersText } from "./claim-text.ts";
+import { type ClaimProblem, unknownHostOf } from "./claim-problem.ts";
 import { claimLimitOf } from "./reservations.ts";
-import { unknownHostProblem } from "./stop-host.ts";
 
 /** What to extend: your claims on a host or GPUs, or claim rows (the *Extend 4 h* button). */
 export type ExtendTarget = { kind: "slots"; slots: GpuSlots } | { kind: "ids"; claimIds: readonly number[] };
 
 export type ExtendResult =
-  | { kind: "extended"; groups: ClaimGroup[]; capped: boolean; text: string }
-  | { kind: "none" | "refused" | "invalid"; text: string };
+  /** `capped`: some end was cut to `maxMs` from now. */
+  | {
+      kind: "extended";
+      groups: ClaimGroup[];
+      capped: boolean;
+      maxMs: number;
+      /** Reservations that kept an end from moving past another's window (cut, or in force now). */
+      reserved?: Exclude<ClaimReservationLimit, { kind: "free" }>[];
+    }
+  /** The actor holds no claim on `slots`; `null`: the claim had ended. */
+  | { kind: "none"; slots: GpuSlots | null }
+  /** Someone else's claim: only the holder extends. */
+  | { kind: "refused"; holders: ClaimGroup[] }
+  | { kind: "invalid"; problem: ClaimProblem };
 
 /**
  * `/gpu extend` and *Extend 4 h*: moves the end of the actor's claims by `byMs`, never past
@@ -30,11 +39,10 @@ export function extendClaims(
   const { state, config, clock } = deps;
   const { actor, target, byMs } = request;
   const nowMs = clock.now();
-  const zone = config.team.timezone;
   const maxMs = claimRulesOf(config).maxMs;
   if (target.kind === "slots") {
-    const unknown = unknownHostProblem(deps, target.slots.host);
-    if (unknown !== null) return { kind: "invalid", text: unknown };
+    const unknown = unknownHostOf(deps, target.slots.host);
+    if (unknown !== null) return { kind: "invalid", problem: unknown };
   }
   const ended: Claim[] = [];
   const outcome = state.transaction((): ExtendResult => {
@@ -47,35 +55,24 @@ export function extendClaims(
         .filter((claim) => overlaps(slots, claim.host, claim.gpuIndex));
       if (candidates.length === 0) {
         const problem = slotsProblem(deps, slots, nowMs);
-        if (problem !== null) return { kind: "invalid", text: problem };
-        const what = slotsText(slots);
-        return {
-          kind: "none",
-          text: `You hold no claim on ${what}: \`/gpu claim ${what} for 4h\` takes it.`,
-        };
+        return problem === null ? { kind: "none", slots } : { kind: "invalid", problem };
       }
     } else {
       candidates = state.claims.unreleased(target.claimIds).filter((claim) => claim.untilMs > nowMs);
-      if (candidates.length === 0) return { kind: "none", text: "That claim has already ended." };
+      if (candidates.length === 0) return { kind: "none", slots: null };
     }
     const mine = candidates.filter((claim) => claim.user === actor);
     if (mine.length === 0) {
-      return {
-        kind: "refused",
-        text: `${holdersText(groupClaims(candidates), nowMs, zone)} Only the holder can extend a claim.`,
-      };
+      return { kind: "refused", holders: groupClaims(candidates) };
     }
     let capped = false;
-    const cuts: Exclude<ClaimReservationLimit, { kind: "free" }>[] = [];
+    const reserved: Exclude<ClaimReservationLimit, { kind: "free" }>[] = [];
     const groups = groupClaims(mine).map((group): ClaimGroup => {
       const wantedMs = group.untilMs + byMs;
-      const reserved = extendLimit(deps, actor, group, nowMs, Math.min(wantedMs, nowMs + maxMs));
-      if (reserved.kind !== "free") cuts.push(reserved);
-      const untilMs = Math.max(
-        group.untilMs,
-        Math.min(wantedMs, nowMs + maxMs, reservedEnd(reserved, nowMs)),
-      );
-      if (untilMs < wantedMs && reserved.kind === "free") capped = true;
+      const limit = claimLimitOf(deps, actor, [group], nowMs, Math.min(wantedMs, nowMs + maxMs));
+      if (limit.kind !== "free") reserved.push(limit);
+      const untilMs = Math.max(group.untilMs, Math.min(wantedMs, nowMs + maxMs, reservedEnd(limit, nowMs)));
+      if (untilMs < wantedMs && limit.kind === "free") capped = true;
       state.claims.setUntil(group.claimIds, untilMs);
       state.audit.record({
         atMs: nowMs,
@@ -93,12 +90,7 @@ export function extendClaims(
       });
       return { ...group, untilMs, remindedAtMs: null };
     });
-    const parts = groups.map(
-      (group) => `${slotsText(group)} is yours until ${localWhen(group.untilMs, nowMs, zone)}`,
-    );
-    const cap = capped ? `: capped at ${formatDuration(maxMs)} from now, the longest claim` : "";
-    const cut = cuts.map((limit) => ` ${reservationWords(deps, actor, limit)}`).join("");
-    return { kind: "extended", groups, capped, text: `${parts.join("; ")}${cap}.${cut}` };
+    return { kind: "extended", groups, capped, maxMs, ...(reserved.length > 0 ? { reserved } : {}) };
   });
   const hosts = outcome.kind === "extended" ? outcome.groups.map((group) => group.host) : [];
   if (ended.length > 0 || outcome.kind === "extended") {
@@ -107,29 +99,8 @@ export function extendClaims(
   return outcome;
 }
 
-/** What reservations do to extending `group` to `untilMs` (see {@link claimLimitOf}). */
-function extendLimit(
-  deps: ClaimDeps,
-  actor: string,
-  group: ClaimGroup,
-  nowMs: number,
-  untilMs: number,
-): ClaimReservationLimit {
-  return claimLimitOf(deps, actor, [group], nowMs, untilMs);
-}
-
-/** The latest end a reservation allows: the window's start, or now when one is in force. */
+/** The latest end reservations allow: a window's start, or now when one is in force. */
 function reservedEnd(limit: ClaimReservationLimit, nowMs: number): number {
   if (limit.kind === "free") return limit.untilMs;
   return limit.kind === "cut" ? limit.untilMs : nowMs;
-}
-
-function reservationWords(
-  deps: ClaimDeps,
-  actor: string,
-  limit: Exclude<ClaimReservationLimit, { kind: "free" }>,
-): string {
-  return limit.kind === "cut"
-    ? deps.claimWords.reservationCut(limit, actor)
-    : deps.claimWords.reservedNow(limit.window, actor);
 }

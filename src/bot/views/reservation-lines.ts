@@ -174,3 +174,24 @@ export function withAlertReservation(
   blocks.splice(at === -1 ? blocks.length : at, 0, line);
   return { ...message, blocks };
 }
+
+/** `text` with the sentence saying a reservation cut the claim, when one did. */
+export function withCutWords(
+  tr: Translator,
+  text: string,
+  cut: Extract<ClaimReservationLimit, { kind: "cut" }> | undefined,
+): string {
+  return cut === undefined ? text : `${text} ${claimCutWords(tr, cut)}`;
+}
+
+/** `text` with a sentence per reservation that kept an extension short. */
+export function reservedExtendWords(
+  tr: Translator,
+  text: string,
+  limits: ReadonlyArray<Exclude<ClaimReservationLimit, { kind: "free" }>>,
+): string {
+  const said = limits.map((limit) =>
+    limit.kind === "cut" ? claimCutWords(tr, limit) : claimRefusedWords(tr, limit.window),
+  );
+  return [text, ...said].join(" ");
+}

@@ -19,6 +19,11 @@ import { queueCommand } from "./queue-command.ts";
 import { releaseCommand } from "./release-command.ts";
 import { reserveCommand } from "./reserve-command.ts";
 
+/** How long a command waits for its asker's Slack locale before answering in the team's language. */
+const LOCALE_WAIT_MS = 1_500;
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
 /**
  * `/gpu …`: every answer is computed at once (store reads and writes, no Slack calls) and sent as
  * the ack itself, ephemeral, well within Slack's 3 s. `/gpu report` then uploads its CSV.
@@ -27,17 +32,13 @@ export function gpuCommand(deps: BotDeps): Middleware<SlackCommandMiddlewareArgs
   return async ({ command, ack, client, respond }) => {
     let reply: Reply;
     let upload: ReportUpload | null = null;
+    // NOTE: looked up first (cached a day) so that answerCommand finds the asker's language in
+    // `readers.person`; a slow users.info is not waited for past LOCALE_WAIT_MS, Slack wants the ack in 3 s.
+    await Promise.race([deps.readers.lookUp(command.user_id), pause(LOCALE_WAIT_MS)]);
     try {
       const text = commandText(command.text);
       const parsed = parseCommand(text);
       if (parsed.kind === "report") ({ reply, upload } = gpuReport(deps, command.user_id, parsed.days));
-      else if (parsed.kind === "reserve")
-        reply = reserveCommand(
-          deps,
-          await deps.readers.lookUp(command.user_id),
-          command.user_id,
-          parsed.action,
-        );
       else reply = answerCommand(deps, command.user_id, text);
     } catch (error) {
       await ack({

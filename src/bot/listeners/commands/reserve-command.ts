@@ -5,7 +5,8 @@ import { cancelReservation, listReservations, reserveGpus } from "../../../useca
 import type { BotDeps } from "../../bot-deps.ts";
 import type { ReserveAction } from "../../parse-reserve.ts";
 import { GPU_COMMAND } from "../../surface.ts";
-import { errorReply, type Reply } from "../../views/reply-message.ts";
+import { claimProblemIn } from "../../views/claim-problem-words.ts";
+import { errorReplyIn, type Reply } from "../../views/reply-message.ts";
 import {
   reserveCancelReply,
   reserveListReply,
@@ -24,11 +25,11 @@ export function reserveCommand(deps: BotDeps, tr: Translator, user: string, acti
     case "make": {
       const slots = { ...action.slots, host: canonicalHost(deps, action.slots.host) };
       const problem = slotsProblem(deps, slots, nowMs);
-      if (problem !== null) return errorReply(problem, "reserve", GPU_COMMAND);
+      if (problem !== null) return errorReplyIn(tr, claimProblemIn(tr, problem), "reserve", GPU_COMMAND);
       return reserveReply(tr, reserveGpus(deps, { ...action, slots, actor: user }), nowMs);
     }
     case "invalid":
-      return errorReply(reserveProblemText(tr, action.problem), "reserve", GPU_COMMAND);
+      return errorReplyIn(tr, reserveProblemText(tr, action.problem), "reserve", GPU_COMMAND);
     default:
       return action satisfies never;
   }

@@ -1,12 +1,12 @@
 import type { Migration } from "./migrations.ts";
 
 /**
- * Schema step 7: reservations (`/gpu reserve`). A one-off window has `day` (a local `YYYY-MM-DD`),
+ * Schema step 8: reservations (`/gpu reserve`). A one-off window has `day` (a local `YYYY-MM-DD`),
  * a standing one `weekdays` (a JSON array of ISO weekdays); both have local minutes after midnight,
  * turned into instants in the team zone when read, so they hold across DST changes.
  */
 export const reservationsMigration: Migration = {
-  version: 7,
+  version: 8,
   name: "reservations",
   up(db) {
     db.exec(`
