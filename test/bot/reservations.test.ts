@@ -251,4 +251,27 @@ describe("reservations over the real Bolt app (Socket Mode)", { timeout: 120_000
     await h.settle();
     assert.deepEqual(h.dmTexts(EVE), ["gpu-a:0 is yours until 12:00"]);
   });
+
+  test("project=<name>: during the window the project's members may claim, others are refused", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig({ "gpu-a": {} }, { projects: { vision: { members: [ALICE, BOB] } } }),
+    });
+    h.pollFor(1, allHosts(idleHost("gpu-a")));
+    const made = await h.user.slashCommand({
+      user: ALICE,
+      text: "reserve gpu-a today 10:00-14:00 project=vision demo",
+    });
+    assert.equal(
+      made.ackPayload?.text,
+      "Reserved gpu-a on Mon, Jan 5, 10:00–14:00 (Europe/Berlin) as #1 (demo).",
+    );
+    const member = await h.user.slashCommand({ user: BOB, text: "claim gpu-a:0 for 1h" });
+    assert.equal(member.ackPayload?.text, "You hold gpu-a:0 until 11:01 (1 h).");
+    const other = await h.user.slashCommand({ user: CAROL, text: "claim gpu-a:1 for 1h" });
+    assert.equal(
+      other.ackPayload?.text,
+      `gpu-a is reserved for <@${ALICE}> (vision) until 14:00 (#1): only they can claim it now.`,
+    );
+  });
 });
