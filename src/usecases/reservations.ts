@@ -18,7 +18,7 @@ import type { BotStateStore } from "../store/bot-state-store.ts";
 /** What the reservation use-cases read and write. */
 export interface ReservationDeps {
   state: Pick<BotStateStore, "reservations" | "audit" | "transaction">;
-  config: Pick<Config, "reservations" | "team" | "slack">;
+  config: Pick<Config, "reservations" | "team" | "slack" | "projects">;
   clock: Clock;
 }
 
@@ -63,14 +63,17 @@ export function allReservations(deps: ReservationDeps): Reservation[] {
   return [...deps.state.reservations.live(), ...configReservations(deps.config)];
 }
 
-/** The members of `project` when the config has projects (`projects:`); empty otherwise. */
-function projectMembers(config: object, project: string): readonly string[] {
-  const projects = (config as { projects?: Record<string, { members?: readonly string[] }> }).projects;
-  return projects?.[project]?.members ?? [];
+/** The members of `project` (`projects:` in the config); empty for a project not there. */
+function projectMembers(config: Pick<Config, "projects">, project: string): readonly string[] {
+  return config.projects[project]?.members ?? [];
 }
 
 /** Whether `user` may use GPUs during `reservation`'s windows: its holder, or a member of its project. */
-export function mayUseReservation(config: object, user: string, reservation: Reservation): boolean {
+export function mayUseReservation(
+  config: Pick<Config, "projects">,
+  user: string,
+  reservation: Reservation,
+): boolean {
   if (reservation.user === user) return true;
   return reservation.project !== null && projectMembers(config, reservation.project).includes(user);
 }

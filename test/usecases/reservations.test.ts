@@ -18,11 +18,11 @@ const reservation: Reservation = {
 };
 
 test("during a window the holder and the members of its project may claim; without projects, the holder only", () => {
-  const withProjects = { projects: { vision: { members: ["U0BOB"] } } };
+  const withProjects = { projects: { vision: { members: ["U0BOB"], priority: 0, preempt: false } } };
   assert.equal(mayUseReservation(withProjects, "U0ALICE", reservation), true);
   assert.equal(mayUseReservation(withProjects, "U0BOB", reservation), true);
   assert.equal(mayUseReservation(withProjects, "U0EVE", reservation), false);
-  assert.equal(mayUseReservation({}, "U0BOB", reservation), false);
+  assert.equal(mayUseReservation({ projects: {} }, "U0BOB", reservation), false);
 });
 
 test("config reservations: every weekday / weekends / named days, hours in minutes, negative ids", () => {
