@@ -44,6 +44,18 @@ export const COMMANDS: readonly CommandSpec[] = [
     example: "queue cancel",
   },
   {
+    name: "reserve",
+    usage: "reserve <host>[:<gpus>] <day> <HH:MM-HH:MM> [note…]",
+    summary: "help.command.reserve",
+    example: "reserve gpu-a:0-3 tomorrow 09:00-18:00 demo",
+  },
+  {
+    name: "reserve",
+    usage: "reserve list | cancel <id>",
+    summary: "help.command.reserveList",
+    example: "reserve cancel 3",
+  },
+  {
     name: "release",
     usage: "release [<host>[:<gpus>] | all]",
     summary: "help.command.release",

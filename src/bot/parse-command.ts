@@ -7,6 +7,7 @@ import type { CommandProblem } from "./command-problem.ts";
 import { commandNames } from "./command-table.ts";
 import { plainPeople } from "./command-text.ts";
 import { parseReportArgs, parseWardenArgs, type WardenAction } from "./parse-report-warden.ts";
+import { parseReserveArgs, type ReserveAction } from "./parse-reserve.ts";
 
 /** The longest note a claim takes. */
 export const NOTE_MAX_CHARS = 200;
@@ -30,6 +31,7 @@ export type ParsedCommand =
       project?: string;
     }
   | { kind: "queue"; cancel: boolean }
+  | { kind: "reserve"; action: ReserveAction }
   | { kind: "release"; target: { kind: "default" } | { kind: "all" } | { kind: "slots"; slots: GpuSlots } }
   | { kind: "extend"; slots: GpuSlots; durationMs: number }
   | { kind: "mine" }
@@ -79,6 +81,8 @@ export function parseCommand(text: string): ParsedCommand {
       if (rest.length > 0) return tooMany(name, rest);
       return { kind: "queue", cancel: true };
     }
+    case "reserve":
+      return { kind: "reserve", action: parseReserveArgs(args) };
     case "release": {
       const [what, ...rest] = args;
       if (what === undefined) return { kind: "release", target: { kind: "default" } };

@@ -320,6 +320,50 @@ export const configSchema = z.strictObject({
       }),
     )
     .default({}),
+  /**
+   * Standing reservations: GPUs of a host held every week on some days for a person (and the members of
+   * their project, when `projects:` names it), in the team time zone. During a window only they may claim
+   * those GPUs; other claims are cut to end before it. One-off reservations are made with `/gpu reserve`.
+   */
+  reservations: z
+    .array(
+      z
+        .strictObject({
+          /** The holder (Slack user id). */
+          user: slackUserId,
+          /** A project whose members may claim during the window too. */
+          project: z.string().max(64).nullable().default(null),
+          /** The host and, optionally, its GPUs: `gpu-a`, `gpu-a:0-3`, `gpu-a:0,1`. */
+          gpus: z
+            .string()
+            .max(300)
+            .regex(
+              /^[A-Za-z0-9][A-Za-z0-9._-]*(:\d{1,3}(-\d{1,3})?(,\d{1,3}(-\d{1,3})?)*)?$/,
+              "a host and GPUs such as gpu-a:0-3",
+            )
+            .refine(
+              (text) => (text.split(":")[1] ?? "").split(/[,-]/).every((n) => n === "" || Number(n) <= 255),
+              "GPU indexes from 0 to 255",
+            ),
+          /** `weekdays`, `daily`, `weekends`, or days such as `mon,wed,fri`. */
+          every: z
+            .string()
+            .max(40)
+            .regex(
+              /^(weekdays|daily|weekends|(mon|tue|wed|thu|fri|sat|sun)(,(mon|tue|wed|thu|fri|sat|sun))*)$/,
+              "weekdays, daily, weekends or days such as mon,wed,fri",
+            ),
+          /** Start of the window, team time zone. */
+          from: timeOfDay,
+          /** End of the window (after `from`; `24:00` is midnight), team time zone. */
+          to: z.string().regex(/^(([01]\d|2[0-3]):[0-5]\d|24:00)$/, "a time of day such as 18:00"),
+          /** Shown with the reservation. */
+          note: z.string().max(200).default(""),
+        })
+        .refine((entry) => entry.to > entry.from, { message: "to must be after from", path: ["to"] }),
+    )
+    .max(1000)
+    .default([]),
   /** The monthly cost warden roster, in order (Slack user ids). */
   warden: z
     .strictObject({

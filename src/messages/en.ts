@@ -16,6 +16,7 @@ import { queue } from "./en/queue.ts";
 import { reclaim } from "./en/reclaim.ts";
 import { release } from "./en/release.ts";
 import { report } from "./en/report.ts";
+import { reserve } from "./en/reserve.ts";
 import { summary } from "./en/summary.ts";
 import { warden } from "./en/warden.ts";
 
@@ -53,4 +54,5 @@ export const en = {
   ...config,
   ...collect,
   ...cli,
+  ...reserve,
 } as const satisfies Record<string, string>;

@@ -17,6 +17,7 @@ import { queue } from "./zh-cn/queue.ts";
 import { reclaim } from "./zh-cn/reclaim.ts";
 import { release } from "./zh-cn/release.ts";
 import { report } from "./zh-cn/report.ts";
+import { reserve } from "./zh-cn/reserve.ts";
 import { summary } from "./zh-cn/summary.ts";
 import { warden } from "./zh-cn/warden.ts";
 
@@ -45,4 +46,5 @@ export const zhCN: Catalog = {
   ...config,
   ...collect,
   ...cli,
+  ...reserve,
 };

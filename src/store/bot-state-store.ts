@@ -6,6 +6,7 @@ import { createDeliveryStore, type DeliveryStore } from "./delivery-store.ts";
 import { createMetaStore, type MetaStore } from "./meta-store.ts";
 import { createOutboxStore, type OutboxStore } from "./outbox-store.ts";
 import { createQueueStore, type QueueStore } from "./queue-store.ts";
+import { createReservationStore, type ReservationStore } from "./reservation-store.ts";
 import { createSnoozeStore, type SnoozeStore } from "./snooze-store.ts";
 import { createStopRunStore, type StopRunStore } from "./stop-run-store.ts";
 
@@ -18,6 +19,8 @@ export interface BotStateStore {
   claims: ClaimStore;
   /** The waiting list (`/gpu claim … --wait`). */
   queue: QueueStore;
+  /** Reservations (`/gpu reserve`). */
+  reservations: ReservationStore;
   stopRuns: StopRunStore;
   deliveries: DeliveryStore;
   meta: MetaStore;
@@ -41,6 +44,7 @@ export function createBotStateStore(db: Database): BotStateStore {
     snoozes: createSnoozeStore(db),
     claims: createClaimStore(db),
     queue: createQueueStore(db),
+    reservations: createReservationStore(db),
     stopRuns: createStopRunStore(db),
     deliveries,
     meta: createMetaStore(db),

@@ -5,6 +5,7 @@ import { ledgerMigration } from "./migration-004-ledger.ts";
 import { reclaimMigration } from "./migration-005-reclaim.ts";
 import { queueMigration } from "./migration-006-queue.ts";
 import { priorityMigration } from "./migration-007-priority.ts";
+import { reservationsMigration } from "./migration-008-reservations.ts";
 
 /** One schema step. `version` is its position in {@link migrations}, starting at 1. */
 export interface Migration {
@@ -128,6 +129,7 @@ export const migrations: readonly Migration[] = [
   reclaimMigration,
   queueMigration,
   priorityMigration,
+  reservationsMigration,
 ];
 
 /**

@@ -1,3 +1,4 @@
+import type { ReservationWindow } from "../checks/reservation-window.ts";
 import type { GpuProcess, LoginSession } from "../domain/observation.ts";
 import type { RenderedMessage } from "./ports.ts";
 
@@ -74,6 +75,8 @@ export interface IdleAlertView {
     earlierAlertAtMs: number | null;
     earlierAlertLink: string | null;
   } | null;
+  /** A reservation window in force or starting within the hour: no automatic stop, and the alert says whose. */
+  reservedSoon?: ReservationWindow | null;
 }
 
 export interface AlertDirectMessageView {

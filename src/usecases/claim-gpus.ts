@@ -2,6 +2,7 @@ import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
 import { matchModels } from "../checks/claim-model.ts";
 import { pickFreeGpus } from "../checks/claim-pick.ts";
 import { type GpuSlots, overlaps } from "../checks/claim-target.ts";
+import type { ClaimReservationLimit, ReservationWindow } from "../checks/reservation-window.ts";
 import type { Claim } from "../domain/claim.ts";
 import { shortModel } from "../reports/fleet-table.ts";
 import { isAdmin } from "./authorise.ts";
@@ -9,6 +10,7 @@ import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
 import { afterClaimsChanged, expireDue, recordEnded } from "./claim-effects.ts";
 import { type ClaimProblem, unknownHostOf } from "./claim-problem.ts";
 import { fleetGpusNow, type GpuNow, hostGpusNow } from "./claim-seats.ts";
+import { claimLimitOf, withoutReservedSeats } from "./reservations.ts";
 
 /** What to claim: a host or some of its GPUs, or any `count` free GPUs (of a model). */
 export type ClaimTarget =
@@ -46,7 +48,11 @@ export type ClaimGpusResult =
       /** The actor's single-GPU claims a whole-host claim replaced. */
       replaced: ClaimGroup[];
       busy: BusyGpus | null;
+      /** A reservation cut the claim short: it ends when the window starts. */
+      cut?: Extract<ClaimReservationLimit, { kind: "cut" }>;
     }
+  /** Someone else's reservation window is in force on (part of) it now. */
+  | { kind: "reserved"; window: ReservationWindow }
   | {
       kind: "already-yours";
       slots: GpuSlots;
@@ -156,6 +162,9 @@ function claimSlots(
       const untilMs = Math.min(...mine.map((claim) => claim.untilMs));
       return { kind: "already-yours", slots, allOf: false, untilMs };
     }
+    const limit = claimLimitOf(deps, actor, [slots], nowMs, nowMs + durationMs);
+    if (limit.kind === "refused") return reservedNow(deps, actor, limit.window);
+    const heldMs = limit.untilMs - nowMs;
     const replaced = slots.gpus === null ? mine : [];
     if (replaced.length > 0) {
       const released = state.claims.release(
@@ -167,17 +176,19 @@ function claimSlots(
       recordEnded(deps, released, { kind: "released" }, actor, nowMs);
     }
     const added = wanted.map((gpuIndex) =>
-      state.claims.add({ host, gpuIndex, user: actor, fromMs: nowMs, untilMs: nowMs + durationMs, note }),
+      state.claims.add({ host, gpuIndex, user: actor, fromMs: nowMs, untilMs: nowMs + heldMs, note }),
     );
     const already = slots.gpus === null ? [] : slots.gpus.filter((index) => heldGpus.has(index));
     const groups = groupClaims(added);
-    recordClaimed(deps, groups, durationMs, request.alertId, nowMs, {
+    recordClaimed(deps, groups, heldMs, request.alertId, nowMs, {
       replaces: replaced.map((claim) => claim.id),
+      ...cutDetail(limit),
     });
     return {
       kind: "claimed",
       groups,
-      durationMs,
+      durationMs: heldMs,
+      ...(limit.kind === "cut" ? { cut: limit } : {}),
       models: [],
       alsoHeld: already.length > 0 ? { host, gpus: already } : null,
       replaced: groupClaims(replaced),
@@ -215,6 +226,7 @@ function claimCount(
       label = [...new Set(matched.map(shortModel))].sort();
     }
     if (seats.length === 0) return { kind: "invalid", problem: { kind: "nothing-seen" } };
+    seats = withoutReservedSeats(deps, actor, seats, nowMs);
     const active = state.claims.activeAt(nowMs);
     const pick = pickFreeGpus(seats, active, target.count);
     if (pick.kind === "short") {
@@ -235,15 +247,19 @@ function claimCount(
         holders: holding,
       };
     }
+    const limit = claimLimitOf(deps, actor, pick.picks, nowMs, nowMs + durationMs);
+    if (limit.kind === "refused") return reservedNow(deps, actor, limit.window);
+    const heldMs = limit.untilMs - nowMs;
     const added = pick.picks.flatMap(({ host, gpus }) =>
       gpus.map((gpuIndex) =>
-        state.claims.add({ host, gpuIndex, user: actor, fromMs: nowMs, untilMs: nowMs + durationMs, note }),
+        state.claims.add({ host, gpuIndex, user: actor, fromMs: nowMs, untilMs: nowMs + heldMs, note }),
       ),
     );
     const groups = groupClaims(added);
-    recordClaimed(deps, groups, durationMs, request.alertId, nowMs, {
+    recordClaimed(deps, groups, heldMs, request.alertId, nowMs, {
       count: target.count,
       model: target.model,
+      ...cutDetail(limit),
     });
     const models = [
       ...new Set(
@@ -257,7 +273,8 @@ function claimCount(
     return {
       kind: "claimed",
       groups,
-      durationMs,
+      durationMs: heldMs,
+      ...(limit.kind === "cut" ? { cut: limit } : {}),
       models,
       alsoHeld: null,
       replaced: [],
@@ -266,6 +283,28 @@ function claimCount(
   });
   finish(deps, request, outcome, ended, nowMs);
   return outcome;
+}
+
+/** Someone else's reservation window holds (part of) the claim now: refused, audited. */
+function reservedNow(deps: ClaimDeps, actor: string, window: ReservationWindow): ClaimGpusResult {
+  deps.state.audit.record({
+    atMs: deps.clock.now(),
+    actor,
+    action: "claim-reserved",
+    host: window.reservation.host,
+    detail: {
+      reservationId: window.reservation.id,
+      holder: window.reservation.user,
+      untilMs: window.untilMs,
+    },
+  });
+  return { kind: "reserved", window };
+}
+
+/** The audit detail of a claim cut short by a reservation. */
+function cutDetail(limit: ClaimReservationLimit): Record<string, unknown> {
+  if (limit.kind !== "cut") return {};
+  return { cutForReservation: limit.window.reservation.id, cutToMs: limit.untilMs };
 }
 
 function recordClaimed(

@@ -1,17 +1,26 @@
 import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
 import { type GpuSlots, overlaps } from "../checks/claim-target.ts";
+import type { ClaimReservationLimit } from "../checks/reservation-window.ts";
 import type { Claim } from "../domain/claim.ts";
 import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
 import { afterClaimsChanged, expireDue } from "./claim-effects.ts";
 import { slotsProblem } from "./claim-gpus.ts";
 import { type ClaimProblem, unknownHostOf } from "./claim-problem.ts";
+import { claimLimitOf } from "./reservations.ts";
 
 /** What to extend: your claims on a host or GPUs, or claim rows (the *Extend 4 h* button). */
 export type ExtendTarget = { kind: "slots"; slots: GpuSlots } | { kind: "ids"; claimIds: readonly number[] };
 
 export type ExtendResult =
   /** `capped`: some end was cut to `maxMs` from now. */
-  | { kind: "extended"; groups: ClaimGroup[]; capped: boolean; maxMs: number }
+  | {
+      kind: "extended";
+      groups: ClaimGroup[];
+      capped: boolean;
+      maxMs: number;
+      /** Reservations that kept an end from moving past another's window (cut, or in force now). */
+      reserved?: Exclude<ClaimReservationLimit, { kind: "free" }>[];
+    }
   /** The actor holds no claim on `slots`; `null`: the claim had ended. */
   | { kind: "none"; slots: GpuSlots | null }
   /** Someone else's claim: only the holder extends. */
@@ -57,10 +66,13 @@ export function extendClaims(
       return { kind: "refused", holders: groupClaims(candidates) };
     }
     let capped = false;
+    const reserved: Exclude<ClaimReservationLimit, { kind: "free" }>[] = [];
     const groups = groupClaims(mine).map((group): ClaimGroup => {
       const wantedMs = group.untilMs + byMs;
-      const untilMs = Math.max(group.untilMs, Math.min(wantedMs, nowMs + maxMs));
-      if (untilMs < wantedMs) capped = true;
+      const limit = claimLimitOf(deps, actor, [group], nowMs, Math.min(wantedMs, nowMs + maxMs));
+      if (limit.kind !== "free") reserved.push(limit);
+      const untilMs = Math.max(group.untilMs, Math.min(wantedMs, nowMs + maxMs, reservedEnd(limit, nowMs)));
+      if (untilMs < wantedMs && limit.kind === "free") capped = true;
       state.claims.setUntil(group.claimIds, untilMs);
       state.audit.record({
         atMs: nowMs,
@@ -78,11 +90,17 @@ export function extendClaims(
       });
       return { ...group, untilMs, remindedAtMs: null };
     });
-    return { kind: "extended", groups, capped, maxMs };
+    return { kind: "extended", groups, capped, maxMs, ...(reserved.length > 0 ? { reserved } : {}) };
   });
   const hosts = outcome.kind === "extended" ? outcome.groups.map((group) => group.host) : [];
   if (ended.length > 0 || outcome.kind === "extended") {
     afterClaimsChanged(deps, { ended, hosts, users: outcome.kind === "extended" ? [actor] : [] }, nowMs);
   }
   return outcome;
+}
+
+/** The latest end reservations allow: a window's start, or now when one is in force. */
+function reservedEnd(limit: ClaimReservationLimit, nowMs: number): number {
+  if (limit.kind === "free") return limit.untilMs;
+  return limit.kind === "cut" ? limit.untilMs : nowMs;
 }

@@ -5,6 +5,7 @@ import { MINUTE_MS } from "../shared/clock.ts";
 import type { AlertGpu, IdleAlertView } from "./alert-words.ts";
 import type { AlertRun } from "./idle-alert-run.ts";
 import { claimantsOf, latestByHost, SPARKLINE_MARKS, SPARKLINE_MINUTES } from "./idle-alert-run.ts";
+import { reservedSoon } from "./reservations.ts";
 import { latestStopVerdict } from "./stop-follow-up.ts";
 
 /** One GPU utilisation reading for the sparkline. */
@@ -23,6 +24,8 @@ export interface AlertFacts {
   stopping: { actor: string } | null;
   escalatedTo: string | null;
   stopDoubt: { stoppedAtMs: number; earlierAlertAtMs: number | null; earlierAlertLink: string | null } | null;
+  /** When a reservation holding the host within the hour starts (`null`: none). */
+  reservedFromMs: number | null;
 }
 
 /** What an open alert shows now, apart from its figures. */
@@ -43,6 +46,7 @@ export function factsOf(run: AlertRun, alert: AlertRecord, nowMs: number): Alert
         : null,
     escalatedTo: alert.escalated ? warden.current(nowMs) : null,
     stopDoubt: stopDoubtOf(run, alert),
+    reservedFromMs: reservedSoon(run.deps, host)?.fromMs ?? null,
   };
 }
 
@@ -73,6 +77,7 @@ export function factsKey(facts: AlertFacts): string {
     facts.stopping,
     facts.escalatedTo,
     facts.alert.autoStopAtMs,
+    facts.reservedFromMs,
     facts.stopDoubt,
     observation?.ok ? observation.gpus.map((gpu) => gpu.processes.map((p) => [p.pid, p.user, p.name])) : null,
     observation?.ok ? observation.sessions?.map((s) => [s.user, s.line, s.from]) : null,
@@ -115,7 +120,7 @@ export function idleView(run: AlertRun, facts: AlertFacts, nowMs: number): IdleA
     owners: facts.owners,
     claimants: facts.claimants,
     snooze: facts.snooze,
-    autoStopAtMs: alert.autoStopAtMs,
+    ...reservedAutoStop(run, alert),
     escalatedTo: facts.escalatedTo,
     stopping: facts.stopping,
     keepUntilTomorrowAt: config.policy.keep_until_tomorrow_at,
@@ -149,4 +154,13 @@ export function recentUtil(run: AlertRun, alert: AlertRecord, nowMs: number): Ma
     else if (keep > 0) column.splice(0, keep);
   }
   return cached.byGpu;
+}
+
+/** The alert's countdown, or none and the reservation that holds the host within the hour. */
+function reservedAutoStop(
+  run: AlertRun,
+  alert: AlertRecord,
+): Pick<IdleAlertView, "autoStopAtMs" | "reservedSoon"> {
+  const window = reservedSoon(run.deps, alert.host);
+  return { autoStopAtMs: window === null ? alert.autoStopAtMs : null, reservedSoon: window };
 }

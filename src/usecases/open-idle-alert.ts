@@ -6,6 +6,7 @@ import type { AlertDirectMessageView } from "./alert-words.ts";
 import type { AlertRun } from "./idle-alert-run.ts";
 import { ALERT_REFRESH_MS, AUTO_STOP_WARNING_MS } from "./idle-alert-run.ts";
 import { factsKey, factsOf, idleView } from "./idle-alert-view.ts";
+import { reservedSoon } from "./reservations.ts";
 
 /** Opens the host's idle alert (once): sets its automatic stop, posts it, DMs owners and claimants. */
 export function openIdle(run: AlertRun, host: string, state: IdleEpisodeState, nowMs: number): void {
@@ -121,6 +122,7 @@ export function startAutoStop(run: AlertRun, alert: AlertRecord, nowMs: number):
   const stop = deps.stopAutomatically;
   if (stop === undefined || alert.autoStopAtMs === null || nowMs < alert.autoStopAtMs) return;
   if (autoStopsStarted.has(alert.id) || store.snoozes.activeAt(alert.host, nowMs) !== null) return;
+  if (reservedSoon(deps, alert.host) !== null) return;
   autoStopsStarted.add(alert.id);
   const stopRun = store.stopRuns.latestFor(alert.host);
   if (stopRun !== null && stopRun.alertId === alert.id && stopRun.state !== "failed") return;

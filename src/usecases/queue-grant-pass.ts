@@ -8,6 +8,7 @@ import { BOT_ACTOR } from "./action-text.ts";
 import type { ClaimDeps } from "./claim-deps.ts";
 import { fleetGpusNow } from "./claim-seats.ts";
 import { publishHome } from "./publish-home.ts";
+import { grantReservations } from "./reservations.ts";
 
 /** One request granted by a pass: the claims it got and until when it must be confirmed. */
 export interface QueueGrantMade {
@@ -48,6 +49,7 @@ export function grantPass(deps: ClaimDeps, nowMs: number): QueueGrantMade[] {
         !heldKeys.has(`${seat.host}:*`) &&
         !heldKeys.has(`${seat.host}:${seat.index}`),
     ).length;
+    const reserved = grantReservations(deps, nowMs);
     const fleetModels = [...new Set(seats.flatMap((seat) => (seat.model === null ? [] : [seat.model])))];
     const matched = new Map<string, string[]>();
     const grants: QueueGrantMade[] = [];
@@ -59,15 +61,17 @@ export function grantPass(deps: ClaimDeps, nowMs: number): QueueGrantMade[] {
         models = matched.get(want.model) ?? matchModels(want.model, fleetModels);
         matched.set(want.model, models);
       }
-      const slots = fitRequest(want, seats, held, models);
+      const slots = fitRequest(want, reserved.seatsFor(request.user, seats), held, models);
       if (slots === null) continue;
+      const limit = reserved.limitFor(request.user, slots, nowMs + request.durationMs);
+      if (limit.kind === "refused") continue;
       const claims = slots.map((slot) =>
         state.claims.add({
           host: slot.host,
           gpuIndex: slot.gpuIndex,
           user: request.user,
           fromMs: nowMs,
-          untilMs: nowMs + request.durationMs,
+          untilMs: limit.untilMs,
           note: request.note,
         }),
       );

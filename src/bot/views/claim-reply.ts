@@ -13,6 +13,7 @@ import { commandExample, holdersIn, listIn, noteIn, slotsListIn, whenIn } from "
 import { claimProblemIn } from "./claim-problem-words.ts";
 import { commandErrorReply } from "./command-error.ts";
 import { actions, button, context, LIMITS, type Reply, section, textReply } from "./reply-message.ts";
+import { claimRefusedWords, reservedExtendWords, withCutWords } from "./reservation-lines.ts";
 
 /** What was asked for, so that a conflict answer can offer *Wait for it* with the same request. */
 export interface AskedClaim {
@@ -55,7 +56,9 @@ export function claimReply(
 ): Reply {
   switch (result.kind) {
     case "claimed":
-      return textReply(claimedIn(tr, result, nowMs));
+      return textReply(withCutWords(tr, claimedIn(tr, result, nowMs), result.cut));
+    case "reserved":
+      return textReply(claimRefusedWords(tr, result.window));
     case "already-yours": {
       const what = slotsText(result.slots);
       return textReply(
@@ -242,7 +245,8 @@ export function extendReply(
         tr.t("extend.part", { what: slotsText(group), until: whenIn(tr, group.untilMs, nowMs) }),
       );
       const cap = result.capped ? tr.t("extend.capped", { max: tr.duration(result.maxMs) }) : "";
-      return textReply(tr.t("extend.extended", { parts: parts.join(tr.t("claim.holders.separator")), cap }));
+      const text = tr.t("extend.extended", { parts: parts.join(tr.t("claim.holders.separator")), cap });
+      return textReply(reservedExtendWords(tr, text, result.reserved ?? []));
     }
     case "none": {
       if (result.slots === null) return textReply(tr.t("claim.alreadyEnded"));

@@ -24,6 +24,7 @@ import {
   reclaimPendingMessage,
   renewalMessage,
 } from "./reclaim-messages.ts";
+import { withAlertReservation, withHomeReservations } from "./reservation-lines.ts";
 import { stopDoubtDirectText, stopDoubtThreadText } from "./stop-doubt.ts";
 import { renderSummaryMessage, summaryLateNotice } from "./summary-message.ts";
 import { suspectReadingMessage } from "./suspect-reading-message.ts";
@@ -49,7 +50,7 @@ export function botWords(readers: Readers): BotWords {
 
   /** The alert use-cases' messages (idle alerts, no-data notices, suspect readings, stop doubts). */
   const alertWords: AlertWords = {
-    idle: idleAlertMessage,
+    idle: (view) => withAlertReservation(readers.channel, idleAlertMessage(view), view),
     direct: alertDirectMessage,
     escalation: alertEscalationText,
     noData: noDataMessage,
@@ -97,7 +98,10 @@ export function botWords(readers: Readers): BotWords {
       queueGrantDm(readers.person(request.user), request, claims, confirmByMs, at),
     queueLapsed: (request, released, at) =>
       queueLapsedDm(readers.person(request.user), request, released, at, GPU_COMMAND),
-    home: (model, slashCommand) => homeView(readers.person(model.user), model, slashCommand),
+    home: (model, slashCommand) => {
+      const tr = readers.person(model.user);
+      return withHomeReservations(tr, homeView(tr, model, slashCommand), model);
+    },
     claimedInThread: (group, nowMs) => claimedInThreadText(readers.channel, group, nowMs),
     preemptAsk: (ask, at) => preemptAskDm(readers.person(ask.holder), ask, at),
     preemptWaiting: (request, asks, at) => preemptWaitingDm(readers.person(request.user), request, asks, at),

@@ -8,6 +8,9 @@ export const help = {
     "claim any n free GPUs (of a model), packed onto one host where possible; --wait: join the line if none are free",
   "help.command.queue": "the waiting list with each request's position; cancel: leave it",
   "help.command.release": "release your claim (the cost warden and admins may release anyone's)",
+  "help.command.reserve":
+    "hold GPUs for a window of team time; <day>: today, tomorrow, 2026-12-10, every weekday, every mon,wed; project=<name> lets its members claim too",
+  "help.command.reserveList": "the reservations to come; cancel: drop one of yours",
   "help.command.extend": "hold your claim longer",
   "help.command.mine": "your claims, with Extend and Release buttons",
   "help.command.keep": "snooze idle alerts and auto-stop for a host (30m, 4h, 2d, or 'tomorrow' for 09:00)",

@@ -10,6 +10,9 @@ export const help: AreaCatalog<typeof en> = {
     "认领任意 n 块空闲 GPU（可指定型号），尽量集中在同一台主机；--wait：没有空闲时加入等候队列",
   "help.command.queue": "等候队列及每个请求的位置；cancel：退出队列",
   "help.command.release": "释放你的认领（成本看守人和管理员可以释放任何人的认领）",
+  "help.command.reserve":
+    "按团队时间预留 GPU 时段；<day>：today、tomorrow、2026-12-10、every weekday、every mon,wed；project=<name> 让该项目成员也能认领",
+  "help.command.reserveList": "将来的预留；cancel：取消你的一项预留",
   "help.command.extend": "延长你的认领",
   "help.command.mine": "你的认领，带“延长”和“释放”按钮",
   "help.command.keep":

@@ -20,6 +20,7 @@ import { gpuWarden } from "./gpu-warden.ts";
 import { mineCommand } from "./mine-command.ts";
 import { queueCommand } from "./queue-command.ts";
 import { releaseCommand } from "./release-command.ts";
+import { reserveCommand } from "./reserve-command.ts";
 
 /** How long a command waits for its asker's Slack locale before answering in the team's language. */
 const LOCALE_WAIT_MS = 1_500;
@@ -109,6 +110,8 @@ export function answerCommand(
       return mineCommand(deps, user);
     case "queue":
       return queueCommand(deps, user, parsed.cancel);
+    case "reserve":
+      return reserveCommand(deps, deps.readers.person(user), user, parsed.action);
     case "report":
       return gpuReport(deps, user, parsed.days).reply;
     case "warden":

@@ -1,11 +1,13 @@
 import { MINUTE_MS } from "../../../shared/clock.ts";
 import { unknownHostText } from "../../../usecases/action-text.ts";
 import { readFleetStatus, readHostDetail } from "../../../usecases/read-fleet-status.ts";
+import { reservedHosts } from "../../../usecases/reservations.ts";
 import { knownHosts } from "../../../usecases/stop-host.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { GPU_COMMAND } from "../../surface.ts";
 import { withReclaimStatus } from "../../views/reclaim-status.ts";
 import { errorReply, type Reply } from "../../views/reply-message.ts";
+import { withReservationStatus } from "../../views/reservation-lines.ts";
 import { renderFleetStatus } from "../../views/status-fleet.ts";
 import { renderHostStatus } from "../../views/status-host.ts";
 
@@ -17,11 +19,16 @@ export function gpuStatus(deps: BotDeps, host: string | null): Reply {
   if (detail === null) return errorReply(unknownHostText(host, knownHosts(deps)), "status", GPU_COMMAND);
   const entry = deps.reclaims.open(host) ?? deps.reclaims.lastEnded(host);
   const lend = deps.reclaims.lendOf(host);
-  return withReclaimStatus(deps.readers.channel, renderHostStatus(detail, deps.clock.now(), timezone), {
-    cases: entry === null ? [] : [entry],
-    lends: lend === null ? [] : [lend],
-    timezone,
-  });
+  const reply = withReclaimStatus(
+    deps.readers.channel,
+    renderHostStatus(detail, deps.clock.now(), timezone),
+    {
+      cases: entry === null ? [] : [entry],
+      lends: lend === null ? [] : [lend],
+      timezone,
+    },
+  );
+  return withReservationStatus(deps.readers.channel, reply, reservedHosts(deps, host), deps.clock.now());
 }
 
 /** A rendered fleet board and what it was rendered from. */
@@ -66,7 +73,12 @@ export function renderFleetBoard(deps: BotDeps): Reply {
   const timezone = deps.config.team.timezone;
   const lends = [...deps.reclaims.allLends().values()];
   const board = renderFleetStatus(readFleetStatus(deps), GPU_COMMAND);
-  return withReclaimStatus(deps.readers.channel, board, { cases: deps.reclaims.allOpen(), lends, timezone });
+  const reply = withReclaimStatus(deps.readers.channel, board, {
+    cases: deps.reclaims.allOpen(),
+    lends,
+    timezone,
+  });
+  return withReservationStatus(deps.readers.channel, reply, reservedHosts(deps), deps.clock.now());
 }
 
 function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
