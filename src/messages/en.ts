@@ -1,5 +1,9 @@
+import { alert } from "./en/alert.ts";
 import { chart } from "./en/chart.ts";
 import { common } from "./en/common.ts";
+import { host } from "./en/host.ts";
+import { status } from "./en/status.ts";
+import { stop } from "./en/stop.ts";
 
 /**
  * The English catalog: every message id with its ICU MessageFormat text, one file per area in `en/`
@@ -16,4 +20,8 @@ import { common } from "./en/common.ts";
 export const en = {
   ...common,
   ...chart,
+  ...alert,
+  ...stop,
+  ...status,
+  ...host,
 } as const satisfies Record<string, string>;

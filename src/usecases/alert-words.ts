@@ -11,7 +11,7 @@ import type { RenderedMessage } from "./ports.ts";
 export interface AlertWords {
   /** The open idle alert. */
   idle(view: IdleAlertView): RenderedMessage;
-  /** The DM an owner or claimant gets just before the channel alert. */
+  /** The DM an owner or claimant (`view.reader`) gets just before the channel alert. */
   direct(view: AlertDirectMessageView): RenderedMessage;
   /** The thread reply that brings the cost warden in. */
   escalation(view: AlertEscalationView): string;
@@ -23,8 +23,8 @@ export interface AlertWords {
   suspectReading(view: SuspectReadingView): RenderedMessage;
   /** For the stopped alert's thread: the host kept reporting after the stop. */
   stopDoubtThread(view: StopDoubtView): string;
-  /** The same, to whoever pressed Stop (or the owners after an automatic stop). */
-  stopDoubtDirect(view: StopDoubtView & { pressedByReader: boolean }): string;
+  /** The same, to whoever pressed Stop (or the owners after an automatic stop): `reader`. */
+  stopDoubtDirect(view: StopDoubtView & { pressedByReader: boolean; reader: string }): string;
 }
 
 /** One GPU as the alert shows it. */
@@ -77,6 +77,8 @@ export interface IdleAlertView {
 }
 
 export interface AlertDirectMessageView {
+  /** Who gets the DM (a Slack user id): it is written in their language. */
+  reader: string;
   host: string;
   idleSinceMs: number;
   nowMs: number;
@@ -155,6 +157,8 @@ export interface SuspectGpuView {
 }
 
 export interface SuspectReadingView {
+  /** Who gets the DM (a Slack user id): it is written in their language. */
+  reader: string;
   host: string;
   /** The GPUs that turned suspect in this poll (the ones this person has not been told about). */
   gpus: readonly SuspectGpuView[];

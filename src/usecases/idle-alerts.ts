@@ -324,7 +324,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
       }
       const facts = factsOf(alert, nowMs);
       const message = alertWords.idle(idleView(facts, nowMs));
-      const dm: Omit<AlertDirectMessageView, "role"> = {
+      const dm: Omit<AlertDirectMessageView, "role" | "reader"> = {
         host,
         idleSinceMs,
         nowMs,
@@ -336,6 +336,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
       for (const user of new Set([...facts.owners, ...facts.claimants])) {
         const direct = alertWords.direct({
           ...dm,
+          reader: user,
           role: facts.owners.includes(user) ? "owner" : "claimant",
         });
         notifier.send("chat.postMessage", { channel: user, text: direct.text, blocks: direct.blocks });

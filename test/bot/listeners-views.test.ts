@@ -13,11 +13,14 @@ import { parseCommand } from "../../src/bot/parse-command.ts";
 import { stopResultReply } from "../../src/bot/views/reply-stop.ts";
 import { renderFleetStatus } from "../../src/bot/views/status-fleet.ts";
 import { renderHostStatus } from "../../src/bot/views/status-host.ts";
+import { translator } from "../../src/messages/translator.ts";
 import type { JsonObject } from "../../src/playground/slack-emulator/json.ts";
 import { checkMessageContent } from "../../src/playground/slack-emulator/message-content.ts";
 import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
 import type { FleetStatus, HostDetail, HostSummary } from "../../src/usecases/read-fleet-status.ts";
 import { observed, T0 } from "../checks/builders.ts";
+
+const tr = translator({ language: "en", timeZone: "UTC", currency: "USD" });
 
 /** What Slack would answer to these blocks and text (the emulator's own checks). */
 function slackAccepts(reply: { text: string; blocks?: unknown[] }): true | JsonObject {
@@ -85,7 +88,7 @@ describe("the fleet board", () => {
         summary(`gpu-node-${String(i).padStart(4, "0")}`, i),
       );
       const status: FleetStatus = { atMs: T0, timezone: "Europe/Berlin", hosts };
-      const reply = renderFleetStatus(status, "/gpu");
+      const reply = renderFleetStatus(tr, status, "/gpu");
       assert.equal(slackAccepts(reply), true);
       const blocks = reply.blocks ?? [];
       assert.ok(blocks.length <= 50);
@@ -100,6 +103,7 @@ describe("the fleet board", () => {
 
   test("one line per host says what matters", () => {
     const reply = renderFleetStatus(
+      tr,
       { atMs: T0, timezone: "UTC", hosts: [summary("a", 3), summary("b", 4), summary("c", 6)] },
       "/gpu",
     );
@@ -154,13 +158,14 @@ describe("one host in detail", () => {
       })),
       warden: null,
     };
-    assert.equal(slackAccepts(renderHostStatus(detail, T0, "UTC")), true);
+    assert.equal(slackAccepts(renderHostStatus(tr, detail, T0)), true);
   });
 });
 
 describe("replies", () => {
   test("an admin's refusal carries Stop anyway with a confirm dialog that fits", () => {
     const reply = stopResultReply(
+      tr,
       {
         kind: "refused",
         reason: "busy",

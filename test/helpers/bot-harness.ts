@@ -3,12 +3,14 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
+import bolt from "@slack/bolt";
 import type { Database } from "better-sqlite3";
 import { createSlackApp, type SlackApp } from "../../src/bot/app.ts";
 import type { BotDeps } from "../../src/bot/bot-deps.ts";
 import { registerListeners } from "../../src/bot/listeners/index.ts";
 import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "../../src/bot/outbox-worker.ts";
 import { createReaders } from "../../src/bot/readers.ts";
+import { slackPeopleDirectory } from "../../src/bot/slack-people.ts";
 import { botWords } from "../../src/bot/views/renderers.ts";
 import type { IdleEpisodeState } from "../../src/checks/idle-episode.ts";
 import { type Config, configSchema } from "../../src/config/schema.ts";
@@ -64,6 +66,8 @@ export interface HarnessOptions {
    * written there); `slack.channel` is {@link CHANNEL}.
    */
   config: Record<string, unknown> | ((dir: string) => Record<string, unknown>);
+  /** Slack locales of the emulator's users (`users.info` with `include_locale`); default `en-US`. */
+  locales?: Readonly<Record<string, string>>;
 }
 
 interface LogLine {
@@ -120,14 +124,20 @@ export class BotHarness {
 
   async #open(): Promise<void> {
     const { config, clock, logger } = this;
-    const readers = createReaders(config.team);
-    const words = botWords(readers);
+    const locales = this.options.locales ?? {};
     this.emulator = await startSlackEmulator({
       clock,
-      users: USERS.map((id) => ({ id, name: id.slice(2).toLowerCase() })),
+      users: USERS.map((id) => ({ id, name: id.slice(2).toLowerCase(), locale: locales[id] ?? "en-US" })),
       channels: [{ id: CHANNEL, name: "gpu" }],
     });
     const { identity, apiUrl } = this.emulator;
+    const people = slackPeopleDirectory(
+      new bolt.webApi.WebClient(identity.botToken, { slackApiUrl: apiUrl, retryConfig: { retries: 0 } }),
+      clock,
+      logger,
+    );
+    const readers = createReaders(config.team, people);
+    const words = botWords(readers);
     this.db = openDatabase(join(this.dir, "gpu-warden.db"));
     this.metrics = createMetricsStore(this.db);
     this.state = createBotStateStore(this.db);

@@ -1,5 +1,6 @@
 import type { types } from "@slack/bolt";
 import { slotsText } from "../../checks/claim-target.ts";
+import { type Translator, translator } from "../../messages/translator.ts";
 import { formatDuration } from "../../shared/duration.ts";
 import { localWhen, mention } from "../../usecases/action-text.ts";
 import { noteWords } from "../../usecases/claim-text.ts";
@@ -69,7 +70,7 @@ export function homeView(model: HomeModel, slashCommand: string): HomeView {
   );
   blocks.push({ type: "divider" });
   const summaries = model.hosts.map((host) => host.summary);
-  blocks.push(section(`*Fleet* · ${summaryLine(summaries)}`));
+  blocks.push(section(`*Fleet* · ${summaryLine(english(zone), summaries)}`));
   blocks.push(
     context(`As of ${when(nowMs)} (${zone}) · \`${slashCommand} status <host>\` shows one host in detail`),
   );
@@ -78,27 +79,37 @@ export function homeView(model: HomeModel, slashCommand: string): HomeView {
 }
 
 function board(model: HomeModel, blocks: types.KnownBlock[], slashCommand: string): void {
-  const omitted = pushHostGroups(blocks, model.hosts, {
+  const omitted = pushHostGroups(english(model.zone), blocks, model.hosts, {
     statusOf: (host) => host.summary.status,
     lineOf: (host) => hostLine(host, model.nowMs, model.zone),
     maxBlocks: HOME_MAX_BLOCKS - 1,
     budgetChars: BOARD_BUDGET_CHARS,
   });
   if (omitted.length > 0) {
-    blocks.push(context(`${omittedWords(omitted)}: \`${slashCommand} status <host>\` shows any of them.`));
+    blocks.push(
+      context(
+        `${omittedWords(english(model.zone), omitted)}: \`${slashCommand} status <host>\` shows any of them.`,
+      ),
+    );
   }
 }
 
 /** `• *gpu-a* idle since 10:00 (2 h) · util \`0 0 97 –\` % · GPU 0 claimed by @bob until 11:08`. */
 function hostLine(host: HomeHost, nowMs: number, zone: string): string {
   const { summary } = host;
-  const parts = [statusWords(summary, nowMs, zone)];
+  const tr = english(zone);
+  const parts = [statusWords(tr, summary, nowMs)];
   const known = summary.status !== "unknown" && summary.status !== "never-seen";
   if (known && host.gpus.length > 0) parts.push(`util ${utilList(host.gpus.map((gpu) => gpu.utilPct))}`);
-  if (summary.claims.length > 0) parts.push(claimsWords(summary.claims, nowMs, zone));
-  if (summary.unclaimedBusy.length > 0) parts.push(unclaimedWords(summary.unclaimedBusy));
+  if (summary.claims.length > 0) parts.push(claimsWords(tr, summary.claims, nowMs));
+  if (summary.unclaimedBusy.length > 0) parts.push(unclaimedWords(tr, summary.unclaimedBusy));
   if (summary.openAlert !== null) parts.push("alert open");
   return `• *${summary.host}* ${parts.join(" · ")}`;
+}
+
+/** The status words' translator until the App Home has its reader's (currency unused here). */
+function english(zone: string): Translator {
+  return translator({ language: "en", timeZone: zone, currency: "USD" });
 }
 
 /** `` `0 0 97 –` % ``: each GPU's utilisation now, `–` where there is no reading. */

@@ -41,14 +41,14 @@ export interface BotWords {
 export function botWords(readers: Readers): BotWords {
   /** The alert use-cases' messages (idle alerts, no-data notices, suspect readings, stop doubts). */
   const alertWords: AlertWords = {
-    idle: idleAlertMessage,
-    direct: alertDirectMessage,
-    escalation: alertEscalationText,
-    noData: noDataMessage,
-    resolved: resolvedAlertMessage,
-    suspectReading: suspectReadingMessage,
-    stopDoubtThread: stopDoubtThreadText,
-    stopDoubtDirect: stopDoubtDirectText,
+    idle: (view) => idleAlertMessage(readers.channel, view),
+    direct: (view) => alertDirectMessage(readers.person(view.reader), view),
+    escalation: (view) => alertEscalationText(readers.channel, view),
+    noData: (view) => noDataMessage(readers.channel, view),
+    resolved: (view) => resolvedAlertMessage(readers.channel, view),
+    suspectReading: (view) => suspectReadingMessage(readers.person(view.reader), view),
+    stopDoubtThread: (view) => stopDoubtThreadText(readers.channel, view),
+    stopDoubtDirect: (view) => stopDoubtDirectText(readers.person(view.reader), view),
   };
 
   /** The biweekly summary's messages. */

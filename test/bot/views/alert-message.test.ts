@@ -8,6 +8,7 @@ import { noDataMessage } from "../../../src/bot/views/alert-no-data.ts";
 import { type AlertEnding, resolvedAlertMessage } from "../../../src/bot/views/alert-resolved.ts";
 import { sparkline } from "../../../src/bot/views/sparkline.ts";
 import { bucketUtil } from "../../../src/checks/bucket-util.ts";
+import { translator } from "../../../src/messages/translator.ts";
 import {
   type SlackEmulator,
   startSlackEmulator,
@@ -17,6 +18,8 @@ import type { GpuProcess, LoginSession } from "../../../src/sources/observation.
 
 const { WebClient } = bolt.webApi;
 const MINUTE_MS = 60_000;
+const tr = translator({ language: "en", timeZone: "Europe/Berlin", currency: "EUR" });
+const trUtc = translator({ language: "en", timeZone: "UTC", currency: "EUR" });
 /** Monday 2026-01-05 09:00 UTC. */
 const T0 = Date.UTC(2026, 0, 5, 9, 0);
 
@@ -136,7 +139,7 @@ describe("alert formatting", () => {
 
 describe("idle alert message", () => {
   test("shows the evidence, the people and the buttons with their ids and values", () => {
-    const message = idleAlertMessage(view());
+    const message = idleAlertMessage(tr, view());
     assert.equal(message.text, "💤 gpu-a is idle since 10:00 (1 h 35 min, €6.33 so far) <@U0OWNER>");
     assert.deepEqual(texts(message.blocks), [
       "💤 gpu-a is idle",
@@ -179,6 +182,7 @@ describe("idle alert message", () => {
 
   test("countdown, keep, escalation, a running stop and dry run each get a line; unknown cost leaves money out", () => {
     const message = idleAlertMessage(
+      tr,
       view({
         costPerHour: null,
         claimants: ["U0CLAIM"],
@@ -259,7 +263,7 @@ describe("alert views against the Slack emulator's Block Kit checks", { timeout:
   }
 
   test("a 16-GPU host with many processes and sessions fits, with `and N more`", async () => {
-    const message = idleAlertMessage(huge());
+    const message = idleAlertMessage(tr, huge());
     assert.deepEqual(blockProblems(message.blocks, "message"), []);
     const shown = texts(message.blocks).join("\n");
     assert.match(shown, /GPU 15 /, "every GPU has its sparkline line");
@@ -304,8 +308,8 @@ describe("alert views against the Slack emulator's Block Kit checks", { timeout:
       { kind: "policy" },
     ];
     const messages = [
-      ...endings.map((ending) => resolvedAlertMessage({ ...base, ending })),
-      noDataMessage({
+      ...endings.map((ending) => resolvedAlertMessage(tr, { ...base, ending })),
+      noDataMessage(trUtc, {
         host: base.host,
         sinceMs: T0,
         lastSampleAtMs: null,
@@ -314,7 +318,7 @@ describe("alert views against the Slack emulator's Block Kit checks", { timeout:
         timezone: "UTC",
         backAtMs: null,
       }),
-      noDataMessage({
+      noDataMessage(trUtc, {
         host: base.host,
         sinceMs: T0,
         lastSampleAtMs: T0,
@@ -334,7 +338,7 @@ describe("alert views against the Slack emulator's Block Kit checks", { timeout:
       });
       assert.equal(posted.ok, true);
     }
-    const dm = alertDirectMessage({ ...base, role: "owner", channel: "C0GPU" });
+    const dm = alertDirectMessage(tr, { ...base, reader: "U0OWNER", role: "owner", channel: "C0GPU" });
     const sent = await client.chat.postMessage({ channel: "U0OWNER", text: dm.text, blocks: dm.blocks });
     assert.equal(sent.ok, true);
     assert.match(

@@ -27,6 +27,9 @@ export function gpuCommand(deps: BotDeps): Middleware<SlackCommandMiddlewareArgs
     let reply: Reply;
     let upload: ReportUpload | null = null;
     try {
+      // NOTE: the asker's Slack locale is looked up (once, then cached) before the answer, so the
+      // synchronous answer below reads it through `deps.readers.person`.
+      await deps.readers.lookUp(command.user_id);
       const text = commandText(command.text);
       const parsed = parseCommand(text);
       if (parsed.kind === "report") ({ reply, upload } = gpuReport(deps, command.user_id, parsed.days));
@@ -70,14 +73,17 @@ function withKnownHost(deps: BotDeps, parsed: ParsedCommand): ParsedCommand {
   }
 }
 
-/** The reply to `/gpu <text>` from `user` (`text` as typed: see {@link commandText}): parse, one use-case, render. Synchronous. */
+/**
+ * The reply to `/gpu <text>` from `user` (`text` as typed: see {@link commandText}): parse, one
+ * use-case, render in `user`'s language as known now (`deps.readers.person`). Synchronous.
+ */
 export function answerCommand(deps: BotDeps, user: string, text: string): Reply {
   const parsed = withKnownHost(deps, parseCommand(text));
   switch (parsed.kind) {
     case "help":
       return gpuHelp(deps, user, parsed.bare);
     case "status":
-      return gpuStatus(deps, parsed.host);
+      return gpuStatus(deps, user, parsed.host);
     case "keep":
       return gpuKeep(deps, user, parsed.host, parsed.span);
     case "stop":

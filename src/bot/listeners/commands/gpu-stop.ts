@@ -11,8 +11,9 @@ import { stopPreviewReply, stopResultReply } from "../../views/reply-stop.ts";
  * before that second, deliberate click.
  */
 export function gpuStop(deps: BotDeps, user: string, host: string): Reply {
+  const tr = deps.readers.person(user);
   const check = previewStop(deps, { host, actor: user, reason: "/gpu stop" });
-  if (check.kind === "begun") return stopPreviewReply(check);
+  if (check.kind === "begun") return stopPreviewReply(tr, check);
   const alertId = deps.state.alerts.openFor(host, "idle")?.id ?? null;
-  return stopResultReply(check, { canForce: isAdmin(user, deps.config), alertId });
+  return stopResultReply(tr, check, { canForce: isAdmin(user, deps.config), alertId });
 }
