@@ -20,7 +20,7 @@ export const alert: AreaCatalog<typeof en> = {
   "alert.people.owners": "{count, plural, other {负责人：{names}}}",
   "alert.people.claimants": "认领人：{names}",
   "alert.people.none": "没有记录负责人或认领人。",
-  "alert.gpus.title": "*最近 {span} 的 GPU 利用率*（每格 {minutes} 分钟，`?` = 无数据）",
+  "alert.gpus.title": "*最近 {span}的 GPU 利用率*（每格 {minutes} 分钟，`?` = 无数据）",
   "alert.gpus.memory": "{used} / {total}",
   "alert.gpus.memoryUnknown": "显存 ?",
   "alert.gpus.more": "另有 {count} 块 GPU",
