@@ -2,6 +2,7 @@ import { alert } from "./en/alert.ts";
 import { chart } from "./en/chart.ts";
 import { common } from "./en/common.ts";
 import { host } from "./en/host.ts";
+import { keep } from "./en/keep.ts";
 import { status } from "./en/status.ts";
 import { stop } from "./en/stop.ts";
 
@@ -24,4 +25,5 @@ export const en = {
   ...stop,
   ...status,
   ...host,
+  ...keep,
 } as const satisfies Record<string, string>;

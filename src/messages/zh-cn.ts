@@ -3,6 +3,7 @@ import { alert } from "./zh-cn/alert.ts";
 import { chart } from "./zh-cn/chart.ts";
 import { common } from "./zh-cn/common.ts";
 import { host } from "./zh-cn/host.ts";
+import { keep } from "./zh-cn/keep.ts";
 import { status } from "./zh-cn/status.ts";
 import { stop } from "./zh-cn/stop.ts";
 
@@ -17,4 +18,5 @@ export const zhCN: Catalog = {
   ...stop,
   ...status,
   ...host,
+  ...keep,
 };

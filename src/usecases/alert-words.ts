@@ -25,7 +25,20 @@ export interface AlertWords {
   stopDoubtThread(view: StopDoubtView): string;
   /** The same, to whoever pressed Stop (or the owners after an automatic stop): `reader`. */
   stopDoubtDirect(view: StopDoubtView & { pressedByReader: boolean; reader: string }): string;
+  /** A host action's note for the alert's thread. */
+  note(note: AlertNote): string;
 }
+
+/** What a host action tells the alert's thread: a keep (`cappedAtMs`: the span it was cut to). */
+export type AlertNote = {
+  kind: "kept";
+  host: string;
+  user: string;
+  untilMs: number;
+  nowMs: number;
+  /** The longest keep allowed, when the request was cut to it. */
+  capMs: number | null;
+};
 
 /** One GPU as the alert shows it. */
 export interface AlertGpu {

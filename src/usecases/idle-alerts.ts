@@ -733,6 +733,9 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
       else endIdle(host, endingFor(resolution, host, states.get(host), nowMs), nowMs, nowMs);
     },
 
+    postNote(host, note) {
+      this.postInThread(host, alertWords.note(note));
+    },
     postInThread(host, text, blocks) {
       const alert = store.alerts.openFor(host, "idle") ?? store.alerts.latest(host);
       if (alert !== null) {

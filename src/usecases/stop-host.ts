@@ -7,7 +7,16 @@ import { slotLabel } from "../shared/gpu-slot.ts";
 import type { GpuReading } from "../sources/observation.ts";
 import type { LatestObservation } from "../store/metrics-types.ts";
 import type { StopRun } from "../store/stop-run-store.ts";
-import { BOT_ACTOR, listWords, localWhen, mention, slackEscape, unknownHostText } from "./action-text.ts";
+import {
+  BOT_ACTOR,
+  listWords,
+  localWhen,
+  mention,
+  slackEscape,
+  type UnknownHost,
+  unknownHost,
+  unknownHostText,
+} from "./action-text.ts";
 import { authorityFor, type HostActionDeps, isAdmin, mayAct, refusalText } from "./authorise.ts";
 
 export interface StopHostDeps extends HostActionDeps {
@@ -181,6 +190,14 @@ export function knownHosts(deps: Pick<HostActionDeps, "fleet" | "config">): stri
  * `null` when {@link knownHosts} has `host`, else what to tell the person (with the nearest name).
  * Checked without listing them all: the fleet knows exactly the hosts it has a reading or a state for.
  */
+export function unknownHostFacts(
+  deps: Pick<HostActionDeps, "config" | "fleet">,
+  host: string,
+): UnknownHost | null {
+  return unknownHostProblem(deps, host) === null ? null : unknownHost(host, knownHosts(deps));
+}
+
+/** {@link unknownHostFacts} in English words, for the use-cases that still answer in words. */
 export function unknownHostProblem(
   deps: Pick<HostActionDeps, "fleet" | "config">,
   host: string,

@@ -8,6 +8,7 @@ import { alertDirectMessage } from "./alert-direct-message.ts";
 import { alertEscalationText } from "./alert-escalation.ts";
 import { idleAlertMessage } from "./alert-message.ts";
 import { noDataMessage } from "./alert-no-data.ts";
+import { alertNoteText } from "./alert-note.ts";
 import { resolvedAlertMessage } from "./alert-resolved.ts";
 import { claimEndedDm, claimFreeDm, claimNudgeDm, claimReminderDm } from "./claim-dm.ts";
 import { homeView } from "./home-view.ts";
@@ -49,6 +50,7 @@ export function botWords(readers: Readers): BotWords {
     suspectReading: (view) => suspectReadingMessage(readers.person(view.reader), view),
     stopDoubtThread: (view) => stopDoubtThreadText(readers.channel, view),
     stopDoubtDirect: (view) => stopDoubtDirectText(readers.person(view.reader), view),
+    note: (note) => alertNoteText(readers.channel, note),
   };
 
   /** The biweekly summary's messages. */

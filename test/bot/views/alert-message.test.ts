@@ -96,7 +96,7 @@ describe("alert formatting", () => {
   test("durations and instants in the team's zone", () => {
     assert.equal(formatDuration(59_999), "0 min");
     assert.equal(formatDuration(35 * MINUTE_MS), "35 min");
-    assert.equal(formatDuration(125 * MINUTE_MS), "2 h 05 min");
+    assert.equal(formatDuration(125 * MINUTE_MS), "2 h 5 min");
     assert.equal(formatDuration((3 * 24 + 4) * 60 * MINUTE_MS + 5), "3 d 4 h");
     const now = Date.UTC(2026, 2, 29, 12, 0);
     assert.equal(
