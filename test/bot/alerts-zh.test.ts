@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { afterEach, describe, test } from "node:test";
+import { zhAlertMarkdown } from "../../scripts/messages-zh-alert.ts";
 import type { StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
 import { ALICE, allHosts, BOB, BotHarness, idleHost, standardConfig } from "../helpers/bot-harness.ts";
 import { header, shownText } from "../usecases/idle-alerts-rig.ts";
@@ -38,6 +40,14 @@ function stopConfirm(message: StoredMessage): string[] {
 }
 
 const HOSTS = { "gpu-a": { owners: [ALICE], stop: "script", cost_per_hour: 24 } };
+
+describe("the Chinese alert in the docs", () => {
+  test("docs/messages-zh-alert.md is what the views render now (scripts/messages-zh-alert.ts)", () => {
+    const doc = readFileSync(new URL("../../docs/messages-zh-alert.md", import.meta.url), "utf8");
+    assert.equal(doc, zhAlertMarkdown());
+    assert.match(doc, /\*gpu-a\* 自 \*16:00\* 起闲置：\*1 小时 40 分钟\*，至今已浪费 \*¥40\.00\*/);
+  });
+});
 
 describe("a team that reads Chinese", { timeout: 60_000 }, () => {
   let h: BotHarness;

@@ -53,7 +53,11 @@ describe("people's names from users.info (the emulator)", () => {
     );
     assert.equal(slack.attempts("users.info"), 3);
     await people.names(["U0ALICE", "U0GONE"]);
-    assert.equal(slack.attempts("users.info"), 3, "alice is cached; the unknown one is not asked again at once");
+    assert.equal(
+      slack.attempts("users.info"),
+      3,
+      "alice is cached; the unknown one is not asked again at once",
+    );
     clock.advance(10 * 60_000);
     await people.names(["U0ALICE", "U0GONE"]);
     assert.equal(slack.attempts("users.info"), 4, "ten minutes later the unknown one is asked again");

@@ -10,18 +10,6 @@ export const escapeMrkdwn = slackEscape;
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 
-/**
- * `0 min`, `35 min`, `2 h 05 min`, `3 d 4 h`: whole minutes, rounded down (alert messages; claims
- * and keeps say `2 h` with `formatDuration` from `shared/duration.ts`).
- */
-export function formatDuration(ms: number): string {
-  const minutes = Math.max(0, Math.floor(ms / MINUTE_MS));
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `${hours} h ${String(minutes % 60).padStart(2, "0")} min`;
-  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
-}
-
 /** `€12.40` for `currency` `EUR`, in English (views with a translator use `tr.money`). */
 export function formatMoney(amount: number, currency: string): string {
   return formatMoneyIn("en", amount, currency, { digits: 2 });

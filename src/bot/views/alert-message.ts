@@ -155,7 +155,8 @@ function holdersSection(tr: Translator, gpus: readonly AlertGpu[]): string {
           .sort((a, b) => a - b)
           .map(slotLabel)
           .join(", "),
-        memory: holder.memMiB === null ? "" : `, ${formatGiB(holder.memMiB)}`,
+        memory:
+          holder.memMiB === null ? "" : tr.t("alert.holders.memory", { memory: formatGiB(holder.memMiB) }),
       }),
     );
   const more = (left: number) => tr.t("alert.more", { count: left });

@@ -28,6 +28,7 @@ export const alert = {
   "alert.holders.by": "{summary}, by:",
   "alert.holders.line": "• {user}: {process} on GPU {gpus}{memory}",
   "alert.holders.unknownUser": "unknown user",
+  "alert.holders.memory": ", {memory}",
   "alert.sessions.hidden": "*Sessions*: not visible to this source.",
   "alert.sessions.none": "*Sessions*: nobody logged in.",
   "alert.sessions.title": "*Sessions* (none active):",

@@ -2,9 +2,9 @@ import type { AreaCatalog } from "../catalog.ts";
 import type { alert as en } from "../en/alert.ts";
 
 export const alert: AreaCatalog<typeof en> = {
-  "alert.when.week": "{at, date, weekday}{at, time, time}",
-  "alert.when.year": "{at, date, day}{at, time, time}",
-  "alert.when.older": "{at, date, dayYear}{at, time, time}",
+  "alert.when.week": "{at, date, weekday} {at, time, time}",
+  "alert.when.year": "{at, date, day} {at, time, time}",
+  "alert.when.older": "{at, date, dayYear} {at, time, time}",
   "alert.by.auto": "自动",
   "alert.by.user": "由 {user}",
   "alert.by.someone": "由某人",
@@ -30,6 +30,7 @@ export const alert: AreaCatalog<typeof en> = {
   "alert.holders.by": "{summary}，占用者：",
   "alert.holders.line": "• {user}：GPU {gpus} 上的 {process}{memory}",
   "alert.holders.unknownUser": "未知用户",
+  "alert.holders.memory": "，{memory}",
   "alert.sessions.hidden": "*登录会话*：此数据源看不到。",
   "alert.sessions.none": "*登录会话*：无人登录。",
   "alert.sessions.title": "*登录会话*（均不活跃）：",
@@ -88,8 +89,8 @@ export const alert: AreaCatalog<typeof en> = {
   "alert.resolved.dryRunAutoText": "🧪 {host}：停机试运行（自动停机）",
   "alert.resolved.dryRunByText": "🧪 {host}：{user} 发起的停机试运行",
   "alert.resolved.stoppedTitle": "🛑 {host} 已停机",
-  "alert.resolved.stopped": "已{by}停机。",
-  "alert.resolved.stoppedText": "🛑 {host} 已{by}停机",
+  "alert.resolved.stopped": "已停机（{by}）。",
+  "alert.resolved.stoppedText": "🛑 {host} 已停机（{by}）",
   "alert.resolved.suspectTitle": "❔ {host}：读数可疑",
   "alert.resolved.suspect":
     "{count, plural, other {{host}：GPU {gpus} 报告满利用率，却没有占用显存且功耗处于闲置水平，这是已知的驱动故障。既不算闲置也不算忙碌：持续期间不发提醒，也不自动停机。}}",

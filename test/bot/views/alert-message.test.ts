@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import bolt from "@slack/bolt";
 import { alertDirectMessage } from "../../../src/bot/views/alert-direct-message.ts";
-import { formatDuration, formatWhen, joinLines } from "../../../src/bot/views/alert-format.ts";
+import { alertDuration, alertWhen, joinLines } from "../../../src/bot/views/alert-format.ts";
 import { type AlertGpu, type IdleAlertView, idleAlertMessage } from "../../../src/bot/views/alert-message.ts";
 import { noDataMessage } from "../../../src/bot/views/alert-no-data.ts";
 import { type AlertEnding, resolvedAlertMessage } from "../../../src/bot/views/alert-resolved.ts";
@@ -94,25 +94,22 @@ describe("sparkline", () => {
 
 describe("alert formatting", () => {
   test("durations and instants in the team's zone", () => {
-    assert.equal(formatDuration(59_999), "0 min");
-    assert.equal(formatDuration(35 * MINUTE_MS), "35 min");
-    assert.equal(formatDuration(125 * MINUTE_MS), "2 h 5 min");
-    assert.equal(formatDuration((3 * 24 + 4) * 60 * MINUTE_MS + 5), "3 d 4 h");
+    const berlin = translator({ language: "en", timeZone: "Europe/Berlin", currency: "EUR" });
+    assert.equal(alertDuration(berlin, 59_999), "0 min");
+    assert.equal(alertDuration(berlin, 35 * MINUTE_MS), "35 min");
+    assert.equal(alertDuration(berlin, 125 * MINUTE_MS + 59_000), "2 h 5 min", "rounded down");
+    assert.equal(alertDuration(berlin, (3 * 24 + 4) * 60 * MINUTE_MS + 5), "3 d 4 h");
     const now = Date.UTC(2026, 2, 29, 12, 0);
-    assert.equal(
-      formatWhen(Date.UTC(2026, 2, 29, 1, 30), now, "Europe/Berlin"),
-      "03:30",
-      "after the DST switch",
-    );
-    assert.equal(
-      formatWhen(Date.UTC(2026, 2, 28, 23, 30), now, "Europe/Berlin"),
-      "00:30",
-      "the same local day",
-    );
-    assert.equal(formatWhen(Date.UTC(2026, 2, 28, 22, 30), now, "Europe/Berlin"), "Sat 23:30");
-    assert.equal(formatWhen(Date.UTC(2026, 0, 2, 8, 0), now, "Europe/Berlin"), "2 Jan 09:00");
-    assert.equal(formatWhen(Date.UTC(2025, 11, 31, 8, 0), now, "UTC"), "31 Dec 2025 08:00");
-    assert.equal(formatWhen(Date.UTC(2026, 8, 5, 0, 7), Date.UTC(2026, 8, 30), "UTC"), "5 Sep 00:07");
+    assert.equal(alertWhen(berlin, Date.UTC(2026, 2, 29, 1, 30), now), "03:30", "after the DST switch");
+    assert.equal(alertWhen(berlin, Date.UTC(2026, 2, 28, 23, 30), now), "00:30", "the same local day");
+    assert.equal(alertWhen(berlin, Date.UTC(2026, 2, 28, 22, 30), now), "Sat 23:30");
+    assert.equal(alertWhen(berlin, Date.UTC(2026, 0, 2, 8, 0), now), "Jan 2 09:00");
+    assert.equal(alertWhen(trUtc, Date.UTC(2025, 11, 31, 8, 0), now), "Dec 31, 2025 08:00");
+    assert.equal(alertWhen(trUtc, Date.UTC(2026, 8, 5, 0, 7), Date.UTC(2026, 8, 30)), "Sep 5 00:07");
+    const zh = translator({ language: "zh-CN", timeZone: "Europe/Berlin", currency: "CNY" });
+    assert.equal(alertDuration(zh, 125 * MINUTE_MS), "2 小时 5 分钟");
+    assert.equal(alertWhen(zh, Date.UTC(2026, 2, 28, 22, 30), now), "周六 23:30");
+    assert.equal(alertWhen(zh, Date.UTC(2026, 0, 2, 8, 0), now), "1月2日 09:00");
   });
 
   test("joinLines keeps within the budget and says how many are left out", () => {
