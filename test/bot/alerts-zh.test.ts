@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { afterEach, describe, test } from "node:test";
 import { zhAlertMarkdown } from "../../scripts/messages-zh-alert.ts";
 import type { StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
-import { ALICE, allHosts, BOB, BotHarness, idleHost, standardConfig } from "../helpers/bot-harness.ts";
+import { ALICE, allHosts, BOB, BotHarness, EVE, idleHost, standardConfig } from "../helpers/bot-harness.ts";
 import { header, shownText } from "../usecases/idle-alerts-rig.ts";
 
 type Block = Record<string, unknown> & { type: string };
@@ -119,7 +119,7 @@ describe("a team that reads Chinese", { timeout: 60_000 }, () => {
   test("team.language auto: a person whose Slack locale is zh-CN reads Chinese; the channel stays English", async () => {
     h = await BotHarness.start({
       transport: "http",
-      locales: { [ALICE]: "zh-CN" },
+      locales: { [ALICE]: "zh-CN", [EVE]: "zh-Hans" },
       config: standardConfig(HOSTS, {
         team: { timezone: "Europe/Berlin", language: "auto", currency: "CNY" },
       }),
@@ -149,6 +149,14 @@ describe("a team that reads Chinese", { timeout: 60_000 }, () => {
       text: `将 *gpu-a* 停机？将执行 \`${h.dir}/poweroff gpu-a\`。`,
     });
     assert.deepEqual(buttonLabels(preview), ["立即停机", "取消"]);
+
+    await h.user.slashCommand({ user: EVE, text: "stop gpu-a" });
+    assert.equal(
+      h.latestEphemeral(EVE).text,
+      "只有 gpu-a 的负责人（<@U0ALICE>）、成本看守人（<@U0CAROL>）或管理员（<@U0DAVE>） 可以将它停机。",
+    );
+    await h.user.slashCommand({ user: EVE, text: "keep gpu-b 1h" });
+    assert.equal(h.latestEphemeral(EVE).text, "没有主机 gpu-b；你是指 gpu-a 吗？");
 
     await h.user.slashCommand({ user: ALICE, text: "status" });
     assert.equal(h.latestEphemeral(ALICE).text, "机群：1 台主机 · 4 块 GPU，0 块忙碌 · 1 台闲置");

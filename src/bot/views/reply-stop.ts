@@ -5,6 +5,7 @@ import type { StopPlan, StopRefusal, StopResult } from "../../usecases/stop-host
 import { ACTION_IDS, stopValue } from "../ids.ts";
 import { memoryAtRiskText } from "./memory-at-risk.ts";
 import { actions, button, clip, type Reply, section, textReply } from "./reply-message.ts";
+import { stopRefusalWords } from "./stop-refusal.ts";
 
 /**
  * The `/gpu stop <host>` answer when the stop would go ahead: what will run, with *Stop now* and
@@ -50,8 +51,10 @@ export function stopResultReply(
   result: StopResult,
   options: { canForce: boolean; alertId: number | null },
 ): Reply {
-  if (result.kind === "refused" && result.forceable && options.canForce)
-    return forceReply(tr, result, options.alertId);
+  if (result.kind === "refused") {
+    if (result.forceable && options.canForce) return forceReply(tr, result, options.alertId);
+    return textReply(stopRefusalWords(tr, result));
+  }
   return textReply(result.text);
 }
 

@@ -12,5 +12,5 @@ export const keep: AreaCatalog<typeof en> = {
   "keep.noteCapped": "{user} 已将 {host} 保留至 {until}（{duration}）；已按允许的最长保留时间 {max} 截断。",
   "keep.refused.nobody":
     "目前没有人可以保留主机 {host}：请在配置的 `hosts.{host}.owners` 下添加负责人，或在 `slack.admins` 下添加管理员。",
-  "keep.refused.only": "只有{who}可以保留它。",
+  "keep.refused.only": "只有 {who} 可以保留它。",
 };

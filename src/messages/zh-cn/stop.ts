@@ -12,4 +12,14 @@ export const stop: AreaCatalog<typeof en> = {
   "stop.force.body": "{refusal}。\n你是管理员，可以强制停机；这会被记录为强制操作。",
   "stop.force.title": "仍然停机？",
   "stop.force.confirm": "{refusal}。仍然将 {host} 停机？这会被记录为强制操作。",
+  "stop.refused.nobody":
+    "目前没有人可以将主机 {host} 停机：请在配置的 `hosts.{host}.owners` 下添加负责人，或在 `slack.admins` 下添加管理员。",
+  "stop.refused.only": "只有 {who} 可以将它停机。",
+  "stop.refused.neverStop": "{host} 在配置中标记为 `never_stop`：它从不停机。",
+  "stop.refused.noAction":
+    "主机 {host} 没有停机操作。请在配置的 `hosts.{host}.stop` 下添加，例如 `stop: '{' command: [ssh, {host}, sudo, poweroff] '}'` 或 `stop: '{' webhook: https://… '}'`。",
+  "stop.refused.running": "{user} 自 {at} 起正在将 {host} 停机。",
+  "stop.refused.stopped": "{user} 已于 {at} 将 {host} 停机。",
+  "stop.refused.kept": "{host} 已由 {user} 保留至 {until}。",
+  "stop.refused.claimed": "{host} 已由 {user} 认领至 {until}。",
 };
