@@ -70,6 +70,7 @@ function fillLine(): void {
         durationMs: 4 * 3_600_000,
         note: "bench",
         createdAtMs: T0,
+        priority: (requested % 3) * 5,
       });
       requested++;
     }

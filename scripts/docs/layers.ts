@@ -28,7 +28,7 @@ export const LAYER_RULES: readonly LayerRule[] = [
   {
     part: "describe-cli-problem",
     owns: "the one line (and exit code) the CLI prints for a store, lock or sources problem",
-    may: ["sources", "store", "shared"],
+    may: ["sources", "store", "messages", "shared"],
     types: [],
   },
   {
@@ -46,19 +46,19 @@ export const LAYER_RULES: readonly LayerRule[] = [
   {
     part: "bot/listeners",
     owns: "one Bolt listener per command, button, view and event: ack → parse → use-case → view → respond",
-    may: ["bot", "bot/views", "usecases", "checks", "shared", "config"],
+    may: ["bot", "bot/views", "usecases", "checks", "messages", "shared", "config"],
     types: ["store", "sources", "reports"],
   },
   {
     part: "bot/views",
     owns: "pure Block Kit and message text builders",
-    may: ["bot", "usecases", "checks", "reports", "executors", "shared", "config"],
+    may: ["bot", "usecases", "checks", "reports", "executors", "messages", "shared", "config"],
     types: ["store", "sources"],
   },
   {
     part: "bot",
     owns: "the Bolt app, action ids and payload schemas, the command table, the outbox worker",
-    may: ["bot/views", "usecases", "checks", "shared", "config", "observability"],
+    may: ["bot/views", "usecases", "checks", "messages", "shared", "config", "observability"],
     types: ["store", "sources"],
   },
   {

@@ -35,6 +35,8 @@ export const ACTION_IDS = {
   queueWait: "queue_wait",
   /** "Confirm" on a grant DM: keep the granted GPUs. Value: {@link QueueRequestValue}. */
   queueConfirm: "queue_confirm",
+  /** "I need 30 more minutes" on a request to make room. Value: {@link PreemptIdsValue}. */
+  preemptDefer: "preempt_defer",
 } as const;
 
 export type ActionId = (typeof ACTION_IDS)[keyof typeof ACTION_IDS];
@@ -99,6 +101,17 @@ export type QueueRequestValue = z.infer<typeof queueRequestValueSchema>;
 /** The value of a *Wait for it* button. */
 export function queueWaitValue(value: QueueWaitValue): string {
   return JSON.stringify(value);
+}
+
+/** `{"preempts":[3,4]}`: the asks to make room an *I need 30 more minutes* button acts on. */
+export const preemptIdsValueSchema = z.object({
+  preempts: z.array(z.number().int().positive()).min(1).max(64),
+});
+export type PreemptIdsValue = z.infer<typeof preemptIdsValueSchema>;
+
+/** The value of an *I need 30 more minutes* button. */
+export function preemptIdsValue(preemptIds: readonly number[]): string {
+  return JSON.stringify({ preempts: preemptIds });
 }
 
 /** The value of a *Confirm* button on a grant DM. */

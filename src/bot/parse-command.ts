@@ -26,6 +26,8 @@ export type ParsedCommand =
       note: string;
       /** `--wait`: join the waiting list when it cannot be claimed now. */
       wait?: true;
+      /** `project=X`: wait for this project (one of the person's) instead of their default one. */
+      project?: string;
     }
   | { kind: "queue"; cancel: boolean }
   | { kind: "release"; target: { kind: "default" } | { kind: "all" } | { kind: "slots"; slots: GpuSlots } }
@@ -145,9 +147,19 @@ const WAIT_FLAG = /^(--|—|–)wait$/i;
  */
 function parseClaim(all: readonly string[]): ParsedCommand {
   const wait = all.slice(1).some((word) => WAIT_FLAG.test(word));
-  const parsed = parseClaimWords(wait ? all.filter((word, i) => i === 0 || !WAIT_FLAG.test(word)) : all);
-  return wait && parsed.kind === "claim" ? { ...parsed, wait: true } : parsed;
+  const project = all.slice(1).flatMap((word) => PROJECT_WORD.exec(word)?.slice(1, 2) ?? [])[0];
+  const words = all.filter((word, i) => i === 0 || !(WAIT_FLAG.test(word) || PROJECT_WORD.test(word)));
+  const parsed = parseClaimWords(words);
+  if (parsed.kind !== "claim") return parsed;
+  return {
+    ...parsed,
+    ...(wait ? { wait: true as const } : {}),
+    ...(project === undefined ? {} : { project }),
+  };
 }
+
+/** `project=X` on a claim. */
+const PROJECT_WORD = /^project=(\S+)$/i;
 
 function parseClaimWords(args: readonly string[]): ParsedCommand {
   const [what, ...rest] = args;

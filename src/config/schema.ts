@@ -291,8 +291,35 @@ export const configSchema = z.strictObject({
         .min(1)
         .max(24 * 60)
         .default(15),
+      /** A claim asked to make room for a waiting request of higher priority is released this long after the ask. */
+      preempt_grace_minutes: z
+        .number()
+        .int()
+        .min(1)
+        .max(24 * 60)
+        .default(30),
     })
     .prefault({}),
+  /**
+   * Projects for the waiting list: a request waits with its project's priority (higher first, then
+   * first come); a person's default project is the first one listing them. `preempt: true` lets a
+   * waiting request of higher priority ask this project's running claims to make room.
+   */
+  projects: z
+    .record(
+      z
+        .string()
+        .max(64)
+        .regex(/^[a-z0-9][a-z0-9_-]*$/, "a project name: lower-case letters, digits, '_' or '-'"),
+      z.strictObject({
+        members: z.array(slackUserId).max(1000).default([]),
+        /** Higher goes first; a request without a project has priority 0. */
+        priority: z.number().int().min(-100).max(100).default(0),
+        /** Whether this project's running claims may be asked to make room (then released after `queue.preempt_grace_minutes`). */
+        preempt: z.boolean().default(false),
+      }),
+    )
+    .default({}),
   /** The monthly cost warden roster, in order (Slack user ids). */
   warden: z
     .strictObject({

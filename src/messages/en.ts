@@ -1,8 +1,16 @@
 import { alert } from "./en/alert.ts";
 import { chart } from "./en/chart.ts";
+import { claim } from "./en/claim.ts";
 import { common } from "./en/common.ts";
+import { extend } from "./en/extend.ts";
+import { home } from "./en/home.ts";
 import { host } from "./en/host.ts";
 import { keep } from "./en/keep.ts";
+import { preempt } from "./en/preempt.ts";
+import { priority } from "./en/priority.ts";
+import { project } from "./en/project.ts";
+import { queue } from "./en/queue.ts";
+import { release } from "./en/release.ts";
 import { status } from "./en/status.ts";
 import { stop } from "./en/stop.ts";
 
@@ -26,4 +34,12 @@ export const en = {
   ...status,
   ...host,
   ...keep,
+  ...claim,
+  ...release,
+  ...extend,
+  ...queue,
+  ...home,
+  ...preempt,
+  ...priority,
+  ...project,
 } as const satisfies Record<string, string>;

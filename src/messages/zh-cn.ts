@@ -1,9 +1,17 @@
 import type { Catalog } from "./catalog.ts";
 import { alert } from "./zh-cn/alert.ts";
 import { chart } from "./zh-cn/chart.ts";
+import { claim } from "./zh-cn/claim.ts";
 import { common } from "./zh-cn/common.ts";
+import { extend } from "./zh-cn/extend.ts";
+import { home } from "./zh-cn/home.ts";
 import { host } from "./zh-cn/host.ts";
 import { keep } from "./zh-cn/keep.ts";
+import { preempt } from "./zh-cn/preempt.ts";
+import { priority } from "./zh-cn/priority.ts";
+import { project } from "./zh-cn/project.ts";
+import { queue } from "./zh-cn/queue.ts";
+import { release } from "./zh-cn/release.ts";
 import { status } from "./zh-cn/status.ts";
 import { stop } from "./zh-cn/stop.ts";
 
@@ -19,4 +27,12 @@ export const zhCN: Catalog = {
   ...status,
   ...host,
   ...keep,
+  ...claim,
+  ...release,
+  ...extend,
+  ...queue,
+  ...home,
+  ...preempt,
+  ...priority,
+  ...project,
 };

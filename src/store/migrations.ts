@@ -4,6 +4,7 @@ import { claimsMigration } from "./migration-003-claims.ts";
 import { ledgerMigration } from "./migration-004-ledger.ts";
 import { reclaimMigration } from "./migration-005-reclaim.ts";
 import { queueMigration } from "./migration-006-queue.ts";
+import { priorityMigration } from "./migration-007-priority.ts";
 
 /** One schema step. `version` is its position in {@link migrations}, starting at 1. */
 export interface Migration {
@@ -126,6 +127,7 @@ export const migrations: readonly Migration[] = [
   ledgerMigration,
   reclaimMigration,
   queueMigration,
+  priorityMigration,
 ];
 
 /**

@@ -1,7 +1,11 @@
 import type { Database } from "better-sqlite3";
+import { createPreemptStore, type PreemptStore } from "./preempt-store.ts";
 
-/** Where a request stands: in line, granted and awaiting *Confirm*, confirmed, or ended without a claim. */
-export type QueueState = "waiting" | "granted" | "confirmed" | "lapsed" | "cancelled";
+/**
+ * Where a request stands: in line, granted and awaiting *Confirm*, confirmed, ended without a claim
+ * (`lapsed`, `cancelled`), or its granted claims released by the person (`released`).
+ */
+export type QueueState = "waiting" | "granted" | "confirmed" | "lapsed" | "cancelled" | "released";
 
 /** What a request waits for: some GPUs of a host (`gpus` null: the whole host), or any `count` GPUs (of a model). */
 export type QueueWant =
@@ -15,6 +19,9 @@ export interface QueueRequest {
   durationMs: number;
   note: string;
   createdAtMs: number;
+  /** The project it waits for (`null`: none), and that project's priority when it joined (higher first). */
+  project: string | null;
+  priority: number;
   state: QueueState;
   grantedAtMs: number | null;
   /** A grant not confirmed by then passes on. */
@@ -22,7 +29,8 @@ export interface QueueRequest {
   endedAtMs: number | null;
 }
 
-export type NewQueueRequest = Pick<QueueRequest, "user" | "want" | "durationMs" | "note" | "createdAtMs">;
+export type NewQueueRequest = Pick<QueueRequest, "user" | "want" | "durationMs" | "note" | "createdAtMs"> &
+  Partial<Pick<QueueRequest, "project" | "priority">>;
 
 /** One GPU (or whole host, `gpuIndex` null) granted to a request, as the claim `claimId`. */
 export interface QueueGrant {
@@ -40,7 +48,7 @@ export interface QueueGrant {
 export interface QueueStore {
   add(request: NewQueueRequest): QueueRequest;
   byId(id: number): QueueRequest | null;
-  /** Requests still in line, first come first. */
+  /** Requests still in line: higher priority first, then first come. */
   waiting(): QueueRequest[];
   /** Granted requests not confirmed by `atMs`. */
   unconfirmedBy(atMs: number): QueueRequest[];
@@ -59,6 +67,10 @@ export interface QueueStore {
   move(requestId: number, from: QueueState, to: QueueState, atMs: number): boolean;
   /** Every grant ever made, for counting (tests, benchmark). */
   allGrants(): QueueGrant[];
+  /** Granted or confirmed requests holding any of `claimIds`. */
+  grantedWith(claimIds: readonly number[]): QueueRequest[];
+  /** Running claims asked to make room (preemption). */
+  preempts: PreemptStore;
 }
 
 interface RequestRow {
@@ -71,6 +83,8 @@ interface RequestRow {
   duration_ms: number;
   note: string;
   created_ms: number;
+  project: string | null;
+  priority: number;
   state: QueueState;
   granted_ms: number | null;
   confirm_by_ms: number | null;
@@ -97,6 +111,8 @@ const toRequest = (row: RequestRow): QueueRequest => ({
   durationMs: row.duration_ms,
   note: row.note,
   createdAtMs: row.created_ms,
+  project: row.project,
+  priority: row.priority,
   state: row.state,
   grantedAtMs: row.granted_ms,
   confirmByMs: row.confirm_by_ms,
@@ -113,11 +129,13 @@ const toGrant = (row: GrantRow): QueueGrant => ({
 
 export function createQueueStore(db: Database): QueueStore {
   const insert = db.prepare(
-    `INSERT INTO queue_request (user, host, gpus, count, model, duration_ms, note, created_ms)
-     VALUES (:user, :host, :gpus, :count, :model, :durationMs, :note, :createdAtMs)`,
+    `INSERT INTO queue_request (user, host, gpus, count, model, duration_ms, note, created_ms, project, priority)
+     VALUES (:user, :host, :gpus, :count, :model, :durationMs, :note, :createdAtMs, :project, :priority)`,
   );
   const selectById = db.prepare("SELECT * FROM queue_request WHERE id = ?");
-  const selectWaiting = db.prepare("SELECT * FROM queue_request WHERE state = 'waiting' ORDER BY id");
+  const selectWaiting = db.prepare(
+    "SELECT * FROM queue_request WHERE state = 'waiting' ORDER BY priority DESC, id",
+  );
   const selectUnconfirmed = db.prepare(
     "SELECT * FROM queue_request WHERE state = 'granted' AND confirm_by_ms <= ? ORDER BY id",
   );
@@ -131,8 +149,12 @@ export function createQueueStore(db: Database): QueueStore {
   const selectGrants = db.prepare("SELECT * FROM queue_grant WHERE request_id = ? ORDER BY id");
   const selectAllGrants = db.prepare("SELECT * FROM queue_grant ORDER BY id");
   const updateState = db.prepare(
-    `UPDATE queue_request SET state = :to, ended_ms = CASE WHEN :to IN ('lapsed', 'cancelled') THEN :atMs ELSE ended_ms END
+    `UPDATE queue_request SET state = :to, ended_ms = CASE WHEN :to IN ('lapsed', 'cancelled', 'released') THEN :atMs ELSE ended_ms END
       WHERE id = :id AND state = :from`,
+  );
+  const selectGrantedWith = db.prepare(
+    `SELECT * FROM queue_request WHERE state IN ('granted', 'confirmed') AND id IN
+       (SELECT request_id FROM queue_grant WHERE claim_id IN (SELECT value FROM json_each(?))) ORDER BY id`,
   );
   const byId = (id: number): QueueRequest | null => {
     const row = selectById.get(id) as RequestRow | undefined;
@@ -151,6 +173,8 @@ export function createQueueStore(db: Database): QueueStore {
         durationMs: request.durationMs,
         note: request.note,
         createdAtMs: request.createdAtMs,
+        project: request.project ?? null,
+        priority: request.priority ?? 0,
       }).lastInsertRowid;
       return byId(Number(id)) as QueueRequest;
     },
@@ -165,5 +189,10 @@ export function createQueueStore(db: Database): QueueStore {
     grantsOf: (requestId) => (selectGrants.all(requestId) as GrantRow[]).map(toGrant),
     move: (requestId, from, to, atMs) => updateState.run({ id: requestId, from, to, atMs }).changes === 1,
     allGrants: () => (selectAllGrants.all() as GrantRow[]).map(toGrant),
+    grantedWith: (claimIds) =>
+      claimIds.length === 0
+        ? []
+        : (selectGrantedWith.all(JSON.stringify(claimIds)) as RequestRow[]).map(toRequest),
+    preempts: createPreemptStore(db),
   };
 }

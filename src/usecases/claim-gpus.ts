@@ -1,17 +1,14 @@
 import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
 import { matchModels } from "../checks/claim-model.ts";
 import { pickFreeGpus } from "../checks/claim-pick.ts";
-import { formatGpuList, type GpuSlots, overlaps, slotsText } from "../checks/claim-target.ts";
+import { type GpuSlots, overlaps } from "../checks/claim-target.ts";
 import { shortModel } from "../reports/fleet-table.ts";
-import { formatDuration } from "../shared/duration.ts";
 import type { Claim } from "../store/claim-store.ts";
-import { listWords, localWhen, mention, slackEscape } from "./action-text.ts";
 import { isAdmin } from "./authorise.ts";
 import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
 import { afterClaimsChanged, expireDue, recordEnded } from "./claim-effects.ts";
+import { type ClaimProblem, unknownHostOf } from "./claim-problem.ts";
 import { fleetGpusNow, type GpuNow, hostGpusNow } from "./claim-seats.ts";
-import { holdersText, noteWords } from "./claim-text.ts";
-import { unknownHostProblem } from "./stop-host.ts";
 
 /** What to claim: a host or some of its GPUs, or any `count` free GPUs (of a model). */
 export type ClaimTarget =
@@ -29,9 +26,34 @@ export interface ClaimGpusRequest {
   alertId?: number | undefined;
 }
 
+/** Claimed GPUs someone runs on without a claim: where, how many, whose processes. */
+export interface BusyGpus {
+  slots: GpuSlots[];
+  count: number;
+  /** The processes' users (sorted), when the readings name them. */
+  users: string[];
+}
+
 export type ClaimGpusResult =
-  | { kind: "claimed"; groups: ClaimGroup[]; text: string }
-  | { kind: "already-yours"; text: string }
+  | {
+      kind: "claimed";
+      groups: ClaimGroup[];
+      durationMs: number;
+      /** The short model names picked, for `claim <n> <model>` (else empty). */
+      models: string[];
+      /** GPUs asked for that the actor already held (they keep their end). */
+      alsoHeld: GpuSlots | null;
+      /** The actor's single-GPU claims a whole-host claim replaced. */
+      replaced: ClaimGroup[];
+      busy: BusyGpus | null;
+    }
+  | {
+      kind: "already-yours";
+      slots: GpuSlots;
+      /** Single GPUs asked of a host the actor holds whole. */
+      allOf: boolean;
+      untilMs: number;
+    }
   | {
       kind: "held";
       /** What was asked for. */
@@ -40,10 +62,19 @@ export type ClaimGpusResult =
       holders: ClaimGroup[];
       /** The asker is the cost warden or an admin and may release the holders' claims. */
       forceable: boolean;
-      text: string;
     }
-  | { kind: "short"; text: string }
-  | { kind: "invalid"; text: string };
+  | {
+      kind: "short";
+      free: number;
+      total: number;
+      /** What was asked for. */
+      count: number;
+      /** The matched short model names (empty without a model). */
+      models: string[];
+      /** Who holds the matching GPUs. */
+      holders: ClaimGroup[];
+    }
+  | { kind: "invalid"; problem: ClaimProblem };
 
 /**
  * `/gpu claim`: takes a host, some of its GPUs, or any `count` free GPUs (of a model) for
@@ -56,16 +87,13 @@ export function claimGpus(deps: ClaimDeps, request: ClaimGpusRequest): ClaimGpus
   const rules = claimRulesOf(deps.config);
   const durationMs = request.durationMs ?? rules.defaultMs;
   if (durationMs > rules.maxMs) {
-    return {
-      kind: "invalid",
-      text: `A claim lasts at most ${formatDuration(rules.maxMs)}; you asked for ${formatDuration(durationMs)}.`,
-    };
+    return { kind: "invalid", problem: { kind: "too-long", maxMs: rules.maxMs, durationMs } };
   }
   const note = request.note ?? "";
   const { target } = request;
   if (target.kind === "count") return claimCount(deps, request, target, durationMs, note);
   const problem = slotsProblem(deps, target.slots, deps.clock.now());
-  if (problem !== null) return { kind: "invalid", text: problem };
+  if (problem !== null) return { kind: "invalid", problem };
   return claimSlots(deps, request, target.slots, durationMs, note);
 }
 
@@ -73,20 +101,15 @@ export function claimGpus(deps: ClaimDeps, request: ClaimGpusRequest): ClaimGpus
  * Why `slots` cannot name anything: an unknown host (with a suggestion), GPUs of a host none of whose
  * GPUs were seen, or indexes the host does not have (saying the ones it has). `null` when fine.
  */
-export function slotsProblem(deps: ClaimDeps, slots: GpuSlots, nowMs: number): string | null {
+export function slotsProblem(deps: ClaimDeps, slots: GpuSlots, nowMs: number): ClaimProblem | null {
   const { host, gpus } = slots;
-  const unknown = unknownHostProblem(deps, host);
+  const unknown = unknownHostOf(deps, host);
   if (unknown !== null) return unknown;
   if (gpus === null) return null;
-  const indexes = hostGpusNow(deps, host, nowMs).map((gpu) => gpu.index);
-  if (indexes.length === 0) {
-    return `No GPUs of ${host} have been seen yet, so single GPUs cannot be named: use the whole host (${host}).`;
-  }
-  const missing = gpus.filter((index) => !indexes.includes(index));
-  if (missing.length === 0) return null;
-  const has = `${indexes.length === 1 ? "GPU" : "GPUs"} ${formatGpuList(indexes)}`;
-  const none = `${missing.length === 1 ? "GPU" : "GPUs"} ${formatGpuList(missing)}`;
-  return `${host} has ${has}: there is no ${none}.`;
+  const has = hostGpusNow(deps, host, nowMs).map((gpu) => gpu.index);
+  if (has.length === 0) return { kind: "no-gpus-seen", host };
+  const missing = gpus.filter((index) => !has.includes(index));
+  return missing.length === 0 ? null : { kind: "no-such-gpus", host, has, missing };
 }
 
 function claimSlots(
@@ -100,7 +123,6 @@ function claimSlots(
   const { actor } = request;
   const { host } = slots;
   const nowMs = clock.now();
-  const zone = config.team.timezone;
   const ended: Claim[] = [];
   const outcome = state.transaction((): ClaimGpusResult => {
     ended.push(...expireDue(deps, nowMs, host));
@@ -115,7 +137,6 @@ function claimSlots(
         slots,
         holders,
         forceable: isAdmin(actor, config) || deps.warden.current(nowMs) === actor,
-        text: holdersText(holders, nowMs, zone),
       };
     }
     const mine = overlapping;
@@ -123,21 +144,17 @@ function claimSlots(
     if (wholeMine !== undefined) {
       return {
         kind: "already-yours",
-        text:
-          `You already hold ${slots.gpus === null ? "" : "all of "}${host} until ` +
-          `${localWhen(wholeMine.untilMs, nowMs, zone)}: \`/gpu extend ${host} 4h\` holds it longer.`,
+        slots: { host, gpus: null },
+        allOf: slots.gpus !== null,
+        untilMs: wholeMine.untilMs,
       };
     }
     const heldGpus = new Set(mine.map((claim) => claim.gpuIndex as number));
     const wanted: Array<number | null> =
       slots.gpus === null ? [null] : slots.gpus.filter((index) => !heldGpus.has(index));
     if (wanted.length === 0) {
-      const what = slotsText(slots);
       const untilMs = Math.min(...mine.map((claim) => claim.untilMs));
-      return {
-        kind: "already-yours",
-        text: `You already hold ${what} until ${localWhen(untilMs, nowMs, zone)}: \`/gpu extend ${what} 4h\` holds it longer.`,
-      };
+      return { kind: "already-yours", slots, allOf: false, untilMs };
     }
     const replaced = slots.gpus === null ? mine : [];
     if (replaced.length > 0) {
@@ -157,21 +174,14 @@ function claimSlots(
     recordClaimed(deps, groups, durationMs, request.alertId, nowMs, {
       replaces: replaced.map((claim) => claim.id),
     });
-    const alsoHeld =
-      already.length > 0
-        ? ` You already held ${slotsText({ host, gpus: already })}; it keeps its own end.`
-        : "";
-    const replacedText =
-      replaced.length > 0
-        ? ` It replaces your claim on ${listWords(
-            groupClaims(replaced).map((group) => slotsText(group)),
-            "and",
-          )}.`
-        : "";
     return {
       kind: "claimed",
       groups,
-      text: `${claimedText(groups, durationMs, nowMs, zone)}${alsoHeld}${replacedText}${busyWarning(deps, groups, nowMs)}`,
+      durationMs,
+      models: [],
+      alsoHeld: already.length > 0 ? { host, gpus: already } : null,
+      replaced: groupClaims(replaced),
+      busy: busyGpus(deps, groups, nowMs),
     };
   });
   finish(deps, request, outcome, ended, nowMs);
@@ -185,33 +195,26 @@ function claimCount(
   durationMs: number,
   note: string,
 ): ClaimGpusResult {
-  const { state, config, clock } = deps;
+  const { state, clock } = deps;
   const { actor } = request;
   const nowMs = clock.now();
-  const zone = config.team.timezone;
   const ended: Claim[] = [];
   const outcome = state.transaction((): ClaimGpusResult => {
     ended.push(...expireDue(deps, nowMs));
     const all = [...fleetGpusNow(deps, nowMs).values()].flat();
     let seats = all;
-    let label = "";
+    let label: string[] = [];
     if (target.model !== null) {
       const models = [...new Set(all.flatMap((seat) => (seat.model === null ? [] : [seat.model])))];
       const matched = matchModels(target.model, models);
       if (matched.length === 0) {
         const shown = [...new Set(models.map(shortModel))].sort();
-        const fleet =
-          shown.length === 0 ? "no GPU models are known yet" : `the fleet has ${listWords(shown, "and")}`;
-        return {
-          kind: "invalid",
-          text: `No GPU model matches \`${slackEscape(target.model)}\`: ${fleet}.`,
-        };
+        return { kind: "invalid", problem: { kind: "no-model", model: target.model, models: shown } };
       }
       seats = all.filter((seat) => seat.model !== null && matched.includes(seat.model));
-      label = ` ${listWords([...new Set(matched.map(shortModel))].sort(), "or")}`;
+      label = [...new Set(matched.map(shortModel))].sort();
     }
-    if (seats.length === 0)
-      return { kind: "invalid", text: "No GPUs have been seen yet, so none can be claimed." };
+    if (seats.length === 0) return { kind: "invalid", problem: { kind: "nothing-seen" } };
     const active = state.claims.activeAt(nowMs);
     const pick = pickFreeGpus(seats, active, target.count);
     if (pick.kind === "short") {
@@ -223,20 +226,13 @@ function claimCount(
             : seatKeys.has(`${claim.host}:${claim.gpuIndex}`),
         ),
       );
-      const held =
-        holding.length === 0
-          ? ""
-          : ` Held: ${holding
-              .slice(0, 6)
-              .map(
-                (group) =>
-                  `${slotsText(group)} by ${mention(group.user)} until ${localWhen(group.untilMs, nowMs, zone)}`,
-              )
-              .join("; ")}${holding.length > 6 ? `; and ${holding.length - 6} more` : ""}.`;
-      const verb = pick.free === 1 ? "is" : "are";
       return {
         kind: "short",
-        text: `Only ${pick.free} of the ${pick.total}${label} GPUs ${verb} free; you asked for ${target.count}.${held}`,
+        free: pick.free,
+        total: pick.total,
+        count: target.count,
+        models: label,
+        holders: holding,
       };
     }
     const added = pick.picks.flatMap(({ host, gpus }) =>
@@ -261,7 +257,11 @@ function claimCount(
     return {
       kind: "claimed",
       groups,
-      text: `${claimedText(groups, durationMs, nowMs, zone, models)}${busyWarning(deps, groups, nowMs)}`,
+      durationMs,
+      models,
+      alsoHeld: null,
+      replaced: [],
+      busy: busyGpus(deps, groups, nowMs),
     };
   });
   finish(deps, request, outcome, ended, nowMs);
@@ -295,48 +295,23 @@ function recordClaimed(
   }
 }
 
-/** `You hold gpu-a:0,1 until 14:00 (4 h) (llama sft).` */
-function claimedText(
-  groups: readonly ClaimGroup[],
-  durationMs: number,
-  nowMs: number,
-  zone: string,
-  models: readonly string[] = [],
-): string {
-  const first = groups[0]!;
-  const what = listWords(
-    groups.map((group) => slotsText(group)),
-    "and",
-  );
-  const model = models.length === 0 ? "" : ` (${models.join(", ")})`;
-  return (
-    `You hold ${what}${model} until ${localWhen(first.untilMs, nowMs, zone)} ` +
-    `(${formatDuration(durationMs)})${noteWords(first.note)}.`
-  );
-}
-
-/** ` Heads-up: gpu-a:3 is in use right now without a claim (bob).` for claimed GPUs someone runs on. */
-function busyWarning(deps: ClaimDeps, groups: readonly ClaimGroup[], nowMs: number): string {
+/** The claimed GPUs someone runs on right now without a claim, or `null`. */
+function busyGpus(deps: ClaimDeps, groups: readonly ClaimGroup[], nowMs: number): BusyGpus | null {
   const busy: GpuNow[] = [];
   for (const group of groups) {
     for (const gpu of hostGpusNow(deps, group.host, nowMs)) {
       if (gpu.state === "busy" && (group.gpus === null || group.gpus.includes(gpu.index))) busy.push(gpu);
     }
   }
-  if (busy.length === 0) return "";
-  const owners = [
+  if (busy.length === 0) return null;
+  const users = [
     ...new Set(
       busy.flatMap((gpu) => gpu.reading?.processes.flatMap((p) => (p.user === null ? [] : [p.user])) ?? []),
     ),
   ].sort();
   const byHost = new Map<string, number[]>();
   for (const gpu of busy) byHost.set(gpu.host, [...(byHost.get(gpu.host) ?? []), gpu.index]);
-  const what = listWords(
-    [...byHost].map(([host, gpus]) => slotsText({ host, gpus })),
-    "and",
-  );
-  const who = owners.length === 0 ? "" : ` (${owners.map(slackEscape).join(", ")})`;
-  return ` Heads-up: ${what} ${busy.length === 1 ? "is" : "are"} in use right now without a claim${who}.`;
+  return { slots: [...byHost].map(([host, gpus]) => ({ host, gpus })), count: busy.length, users };
 }
 
 function finish(
@@ -348,15 +323,11 @@ function finish(
 ): void {
   const hosts = new Set<string>();
   if (outcome.kind === "claimed") {
-    const zone = deps.config.team.timezone;
     for (const group of outcome.groups) {
       hosts.add(group.host);
       const open = deps.state.alerts.openFor(group.host, "idle");
       if (open === null && request.alertId === undefined) continue;
-      deps.alerts.postInThread(
-        group.host,
-        `${slotsText(group)} claimed by ${mention(group.user)} until ${localWhen(group.untilMs, nowMs, zone)}${noteWords(group.note)}.`,
-      );
+      deps.alerts.postInThread(group.host, deps.claimWords.claimedInThread(group, nowMs));
     }
   }
   if (outcome.kind !== "claimed" && ended.length === 0) return;

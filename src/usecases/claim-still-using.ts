@@ -1,14 +1,13 @@
-import { groupClaims } from "../checks/claim-groups.ts";
-import { slotsText } from "../checks/claim-target.ts";
-import { formatDuration } from "../shared/duration.ts";
-import { listWords } from "./action-text.ts";
+import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
 import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
-import { holdersText } from "./claim-text.ts";
 
-export interface StillUsingResult {
-  kind: "noted" | "none" | "refused";
-  text: string;
-}
+export type StillUsingResult =
+  /** The idle time of `groups` counts from now; the next nudge is `nudgeMs` of idleness away. */
+  | { kind: "noted"; groups: ClaimGroup[]; nudgeMs: number }
+  /** The claim had ended. */
+  | { kind: "none" }
+  /** Someone else's claim: only the holder answers. */
+  | { kind: "refused"; holders: ClaimGroup[] };
 
 /**
  * *Still using it* on a claimed-but-idle nudge: idle time of the claims counts from now again, so
@@ -23,13 +22,10 @@ export function claimStillUsing(
   const rules = claimRulesOf(config);
   return state.transaction((): StillUsingResult => {
     const claims = state.claims.unreleased(request.claimIds).filter((claim) => claim.untilMs > nowMs);
-    if (claims.length === 0) return { kind: "none", text: "That claim has already ended." };
+    if (claims.length === 0) return { kind: "none" };
     const mine = claims.filter((claim) => claim.user === request.actor);
     if (mine.length === 0) {
-      return {
-        kind: "refused",
-        text: `${holdersText(groupClaims(claims), nowMs, config.team.timezone)} Only the holder can answer for it.`,
-      };
+      return { kind: "refused", holders: groupClaims(claims) };
     }
     state.claims.markStillUsing(
       mine.map((claim) => claim.id),
@@ -45,11 +41,6 @@ export function claimStillUsing(
         detail: { claimIds: group.claimIds, gpus: group.gpus },
       });
     }
-    return {
-      kind: "noted",
-      text:
-        `Noted: ${listWords(groups.map(slotsText), "and")} stays yours. I'll ask again if it is idle for ` +
-        `another ${formatDuration(rules.nudgeMs)}.`,
-    };
+    return { kind: "noted", groups, nudgeMs: rules.nudgeMs };
   });
 }

@@ -1,13 +1,11 @@
-import { type GpuSlots, slotsText } from "../checks/claim-target.ts";
+import type { GpuSlots } from "../checks/claim-target.ts";
 import type { Claim } from "../store/claim-store.ts";
 import type { ClaimDeps } from "./claim-deps.ts";
 
-/** The slash command named in the "free now" DM. */
-const SLASH_COMMAND = "/gpu";
-
+/** On the waitlist of `slots` (`waiting`), or they are free already (`free`). */
 export interface WaitResult {
   kind: "waiting" | "free";
-  text: string;
+  slots: GpuSlots;
 }
 
 function isFree(active: readonly Claim[], gpuIndex: number | null): boolean {
@@ -23,12 +21,11 @@ export function joinWaitlist(deps: ClaimDeps, request: { actor: string; slots: G
   const { state, clock } = deps;
   const { actor, slots } = request;
   const nowMs = clock.now();
-  const what = slotsText(slots);
   return state.transaction((): WaitResult => {
     const active = state.claims.activeOn(slots.host, nowMs);
     const held = (slots.gpus ?? [null]).filter((gpuIndex) => !isFree(active, gpuIndex));
     if (held.length === 0) {
-      return { kind: "free", text: `${what} is free now: \`${SLASH_COMMAND} claim ${what}\` takes it.` };
+      return { kind: "free", slots };
     }
     for (const gpuIndex of held) {
       state.claims.waitlist.add({ host: slots.host, gpuIndex, user: actor, createdAtMs: nowMs });
@@ -40,7 +37,7 @@ export function joinWaitlist(deps: ClaimDeps, request: { actor: string; slots: G
       host: slots.host,
       detail: { gpus: slots.gpus },
     });
-    return { kind: "waiting", text: `I'll DM you when ${what} is free.` };
+    return { kind: "waiting", slots };
   });
 }
 
@@ -64,7 +61,7 @@ export function notifyWaiters(deps: ClaimDeps, host: string, nowMs: number): str
     }
     for (const [user, entry] of freeByUser) {
       const gpus = entry.gpus.includes(null) ? null : (entry.gpus as number[]).sort((a, b) => a - b);
-      const dm = deps.claimWords.free(host, gpus, SLASH_COMMAND);
+      const dm = deps.claimWords.free(user, host, gpus);
       notifier.send("chat.postMessage", { channel: user, text: dm.text, blocks: dm.blocks });
       state.claims.waitlist.markNotified(entry.ids, nowMs);
     }

@@ -1,20 +1,22 @@
 import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
-import { type GpuSlots, overlaps, slotsText } from "../checks/claim-target.ts";
-import { formatDuration } from "../shared/duration.ts";
+import { type GpuSlots, overlaps } from "../checks/claim-target.ts";
 import type { Claim } from "../store/claim-store.ts";
-import { localWhen } from "./action-text.ts";
 import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
 import { afterClaimsChanged, expireDue } from "./claim-effects.ts";
 import { slotsProblem } from "./claim-gpus.ts";
-import { holdersText } from "./claim-text.ts";
-import { unknownHostProblem } from "./stop-host.ts";
+import { type ClaimProblem, unknownHostOf } from "./claim-problem.ts";
 
 /** What to extend: your claims on a host or GPUs, or claim rows (the *Extend 4 h* button). */
 export type ExtendTarget = { kind: "slots"; slots: GpuSlots } | { kind: "ids"; claimIds: readonly number[] };
 
 export type ExtendResult =
-  | { kind: "extended"; groups: ClaimGroup[]; capped: boolean; text: string }
-  | { kind: "none" | "refused" | "invalid"; text: string };
+  /** `capped`: some end was cut to `maxMs` from now. */
+  | { kind: "extended"; groups: ClaimGroup[]; capped: boolean; maxMs: number }
+  /** The actor holds no claim on `slots`; `null`: the claim had ended. */
+  | { kind: "none"; slots: GpuSlots | null }
+  /** Someone else's claim: only the holder extends. */
+  | { kind: "refused"; holders: ClaimGroup[] }
+  | { kind: "invalid"; problem: ClaimProblem };
 
 /**
  * `/gpu extend` and *Extend 4 h*: moves the end of the actor's claims by `byMs`, never past
@@ -28,11 +30,10 @@ export function extendClaims(
   const { state, config, clock } = deps;
   const { actor, target, byMs } = request;
   const nowMs = clock.now();
-  const zone = config.team.timezone;
   const maxMs = claimRulesOf(config).maxMs;
   if (target.kind === "slots") {
-    const unknown = unknownHostProblem(deps, target.slots.host);
-    if (unknown !== null) return { kind: "invalid", text: unknown };
+    const unknown = unknownHostOf(deps, target.slots.host);
+    if (unknown !== null) return { kind: "invalid", problem: unknown };
   }
   const ended: Claim[] = [];
   const outcome = state.transaction((): ExtendResult => {
@@ -45,23 +46,15 @@ export function extendClaims(
         .filter((claim) => overlaps(slots, claim.host, claim.gpuIndex));
       if (candidates.length === 0) {
         const problem = slotsProblem(deps, slots, nowMs);
-        if (problem !== null) return { kind: "invalid", text: problem };
-        const what = slotsText(slots);
-        return {
-          kind: "none",
-          text: `You hold no claim on ${what}: \`/gpu claim ${what} for 4h\` takes it.`,
-        };
+        return problem === null ? { kind: "none", slots } : { kind: "invalid", problem };
       }
     } else {
       candidates = state.claims.unreleased(target.claimIds).filter((claim) => claim.untilMs > nowMs);
-      if (candidates.length === 0) return { kind: "none", text: "That claim has already ended." };
+      if (candidates.length === 0) return { kind: "none", slots: null };
     }
     const mine = candidates.filter((claim) => claim.user === actor);
     if (mine.length === 0) {
-      return {
-        kind: "refused",
-        text: `${holdersText(groupClaims(candidates), nowMs, zone)} Only the holder can extend a claim.`,
-      };
+      return { kind: "refused", holders: groupClaims(candidates) };
     }
     let capped = false;
     const groups = groupClaims(mine).map((group): ClaimGroup => {
@@ -85,11 +78,7 @@ export function extendClaims(
       });
       return { ...group, untilMs, remindedAtMs: null };
     });
-    const parts = groups.map(
-      (group) => `${slotsText(group)} is yours until ${localWhen(group.untilMs, nowMs, zone)}`,
-    );
-    const cap = capped ? `: capped at ${formatDuration(maxMs)} from now, the longest claim` : "";
-    return { kind: "extended", groups, capped, text: `${parts.join("; ")}${cap}.` };
+    return { kind: "extended", groups, capped, maxMs };
   });
   const hosts = outcome.kind === "extended" ? outcome.groups.map((group) => group.host) : [];
   if (ended.length > 0 || outcome.kind === "extended") {

@@ -27,7 +27,7 @@ export function grantWaiting(deps: ClaimDeps, nowMs: number = deps.clock.now()):
 }
 
 /**
- * One grant pass: walks the waiting list first come first served and gives each request that fits
+ * One grant pass: walks the waiting list by priority, then first come, and gives each request that fits
  * the free, idle GPUs it asks for (see {@link fitRequest}), as real claims made in one IMMEDIATE
  * transaction with their grant rows, the audit entries and the grant DMs (host, GPUs,
  * `CUDA_VISIBLE_DEVICES`, until when, *Confirm* / *Extend* / *Release*). The claims' unique index

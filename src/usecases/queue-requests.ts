@@ -1,3 +1,4 @@
+import { defaultProject, type NamedProject, priorityOf } from "../checks/queue-project.ts";
 import type { Claim } from "../store/claim-store.ts";
 import type { QueueRequest, QueueWant } from "../store/queue-store.ts";
 import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
@@ -10,6 +11,8 @@ export interface WaitRequest {
   want: QueueWant;
   durationMs: number | null;
   note: string;
+  /** The project it waits for (its priority orders the line); absent: the actor's default project. */
+  project?: NamedProject | null;
 }
 
 export type JoinQueueResult =
@@ -53,13 +56,18 @@ export function joinQueue(deps: ClaimDeps, wait: WaitRequest): JoinQueueResult {
     if (same !== -1) {
       return { kind: "already-waiting", request: waiting[same] as QueueRequest, position: same + 1 };
     }
+    const project =
+      wait.project === undefined ? defaultProject(deps.config.projects, wait.actor) : wait.project;
     const request = state.queue.add({
+      project: project?.name ?? null,
+      priority: priorityOf(project),
       user: wait.actor,
       want: wait.want,
       durationMs,
       note: wait.note,
       createdAtMs: nowMs,
     });
+    const position = waiting.filter((ahead) => ahead.priority >= request.priority).length + 1;
     state.audit.record({
       atMs: nowMs,
       actor: wait.actor,
@@ -70,10 +78,12 @@ export function joinQueue(deps: ClaimDeps, wait: WaitRequest): JoinQueueResult {
         want: wait.want,
         durationMs,
         note: wait.note,
-        position: waiting.length + 1,
+        position,
+        project: request.project,
+        priority: request.priority,
       },
     });
-    return { kind: "queued", request, position: waiting.length + 1 };
+    return { kind: "queued", request, position };
   });
   if (joined.kind !== "queued") return joined;
   const grant = grantWaiting(deps, nowMs).find((made) => made.request.id === joined.request.id);
@@ -92,12 +102,19 @@ export type ClaimOrWaitResult =
  */
 export function claimOrWait(
   deps: ClaimDeps,
-  request: { actor: string; target: ClaimTarget; durationMs: number | null; note: string },
+  request: {
+    actor: string;
+    target: ClaimTarget;
+    durationMs: number | null;
+    note: string;
+    project?: NamedProject | null;
+  },
 ): ClaimOrWaitResult {
-  const result = claimGpus(deps, request);
+  const { actor, target, durationMs, note, project } = request;
+  const result = claimGpus(deps, { actor, target, durationMs, note });
   if (result.kind !== "held" && result.kind !== "short") return { kind: "claim", result };
-  const { actor, durationMs, note } = request;
-  return { kind: "wait", result: joinQueue(deps, { actor, want: wantOf(request.target), durationMs, note }) };
+  const wait: WaitRequest = { actor, want: wantOf(target), durationMs, note };
+  return { kind: "wait", result: joinQueue(deps, project === undefined ? wait : { ...wait, project }) };
 }
 
 export type ConfirmGrantResult =

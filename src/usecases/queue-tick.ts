@@ -4,18 +4,23 @@ import { BOT_ACTOR } from "./action-text.ts";
 import type { ClaimDeps } from "./claim-deps.ts";
 import { afterClaimsChanged } from "./claim-effects.ts";
 import { grantWaiting, type QueueGrantMade } from "./queue-grant-pass.ts";
+import { askPreemptions, type PreemptAsk, releaseDuePreempts } from "./queue-preempt.ts";
 
 /** What one {@link tickQueue} did. */
 export interface QueueTickResult {
   /** Grants not confirmed in time, released and passed on. */
   passed: number;
   granted: QueueGrantMade[];
+  /** Holders asked to make room for waiting requests of higher priority. */
+  asked: PreemptAsk[];
 }
 
 /**
  * The waiting list's part of the claims job: grants not confirmed within `queue.confirm_minutes`
  * (an *Extend* of the granted claims counts as a confirmation) are released (audited `queue-pass`, the person told), then a grant pass gives what is free (GPUs
- * released, a host answering again, a busy GPU gone idle) to the next in line.
+ * released, a host answering again, a busy GPU gone idle) to the next in line. Claims asked to make
+ * room whose grace ran out are released before the pass; requests still waiting after it ask
+ * lower-priority claims to make room (see `queue-preempt.ts`).
  */
 export function tickQueue(deps: ClaimDeps, nowMs: number = deps.clock.now()): QueueTickResult {
   const { state } = deps;
@@ -58,8 +63,10 @@ export function tickQueue(deps: ClaimDeps, nowMs: number = deps.clock.now()): Qu
     }
     return passed;
   });
+  ended.push(...releaseDuePreempts(deps, nowMs));
   if (ended.length > 0) afterClaimsChanged(deps, { ended }, nowMs);
-  return { passed, granted: grantWaiting(deps, nowMs) };
+  const granted = grantWaiting(deps, nowMs);
+  return { passed, granted, asked: askPreemptions(deps, nowMs) };
 }
 
 /** Whether the holder extended the granted claims (*Extend 4 h* on the grant DM): that confirms them. */

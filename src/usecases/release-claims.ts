@@ -1,13 +1,14 @@
 import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
-import { type GpuSlots, overlaps, slotsText } from "../checks/claim-target.ts";
+import { type GpuSlots, overlaps } from "../checks/claim-target.ts";
+import type { Config } from "../config/schema.ts";
 import type { Claim } from "../store/claim-store.ts";
-import { listWords, mention } from "./action-text.ts";
 import { isAdmin } from "./authorise.ts";
 import type { ClaimDeps } from "./claim-deps.ts";
 import { afterClaimsChanged, expireDue, recordEnded } from "./claim-effects.ts";
 import { slotsProblem } from "./claim-gpus.ts";
-import { forcerRole, forcersWords, holdersText } from "./claim-text.ts";
-import { unknownHostProblem } from "./stop-host.ts";
+import { type ClaimProblem, unknownHostOf } from "./claim-problem.ts";
+import type { ForcerRole } from "./claim-words.ts";
+import { endReleasedGrants } from "./queue-release.ts";
 
 /** What to release: bare `/gpu release` (your one claim), `all` yours, a host or GPUs, or claim rows (buttons). */
 export type ReleaseTarget =
@@ -23,9 +24,13 @@ export type ReleaseResult =
       groups: ClaimGroup[];
       /** Other people's claims released by the cost warden or an admin. */
       forced: ClaimGroup[];
-      text: string;
     }
-  | { kind: "none" | "refused" | "invalid"; text: string };
+  /** Nothing to release: the actor holds no claims, nobody holds `slots`, or the claim had ended. */
+  | { kind: "none"; why: "no-claims" | "ended" }
+  | { kind: "none"; why: "nobody-holds"; slots: GpuSlots }
+  /** Someone else's claim, and the actor is neither the cost warden nor an admin. */
+  | { kind: "refused"; holders: ClaimGroup[]; warden: string | null; admins: string[] }
+  | { kind: "invalid"; problem: ClaimProblem };
 
 /**
  * `/gpu release` and the Release buttons. Your own claims are released; someone else's only by
@@ -40,10 +45,9 @@ export function releaseClaims(
   const { state, config, clock, warden } = deps;
   const { actor, target } = request;
   const nowMs = clock.now();
-  const zone = config.team.timezone;
   if (target.kind === "slots") {
-    const unknown = unknownHostProblem(deps, target.slots.host);
-    if (unknown !== null) return { kind: "invalid", text: unknown };
+    const unknown = unknownHostOf(deps, target.slots.host);
+    if (unknown !== null) return { kind: "invalid", problem: unknown };
   }
   const ended: Claim[] = [];
   const outcome = state.transaction((): ReleaseResult => {
@@ -54,18 +58,14 @@ export function releaseClaims(
     const currentWarden = warden.current(nowMs);
     if (theirs.length > 0 && currentWarden !== actor && !isAdmin(actor, config)) {
       const holders = groupClaims(theirs);
-      const names = [...new Set(holders.map((group) => mention(group.user)))];
-      const text =
-        `${holdersText(holders, nowMs, zone)} Only ${listWords(names, "or")}, ` +
-        `${forcersWords(currentWarden, config)} can release it.`;
       state.audit.record({
         atMs: nowMs,
         actor,
         action: "claim-release-refused",
         host: holders[0]?.host ?? null,
-        detail: { claimIds: theirs.map((claim) => claim.id), text },
+        detail: { claimIds: theirs.map((claim) => claim.id), holders: holders.map((group) => group.user) },
       });
-      return { kind: "refused", text };
+      return { kind: "refused", holders, warden: currentWarden, admins: [...config.slack.admins] };
     }
     const released = state.claims.release(
       mine.map((claim) => claim.id),
@@ -83,12 +83,8 @@ export function releaseClaims(
     const role = forcerRole(actor, currentWarden, config);
     const forced = recordEnded(deps, forcedClaims, { kind: "forced", actor, role }, actor, nowMs);
     ended.push(...released, ...forcedClaims);
-    const parts: string[] = [];
-    if (groups.length > 0) parts.push(`Released ${listWords(groups.map(slotsText), "and")}.`);
-    for (const group of forced) {
-      parts.push(`Released ${slotsText(group)}, claimed by ${mention(group.user)}; they have been told.`);
-    }
-    return { kind: "released", groups, forced, text: parts.join(" ") };
+    endReleasedGrants(deps, [...released, ...forcedClaims], actor, nowMs);
+    return { kind: "released", groups, forced };
   });
   if (ended.length > 0) afterClaimsChanged(deps, { ended, users: [actor] }, nowMs);
   return outcome;
@@ -107,12 +103,9 @@ function choose(
     case "all": {
       const mine = state.claims.activeOf(actor, nowMs);
       const groups = groupClaims(mine);
-      if (groups.length === 0) return { kind: "none", text: "You hold no claims." };
+      if (groups.length === 0) return { kind: "none", why: "no-claims" };
       if (target.kind === "default" && groups.length > 1) {
-        return {
-          kind: "invalid",
-          text: `You hold ${groups.length} claims (${listWords(groups.map(slotsText), "and")}): say which, or \`all\`.`,
-        };
+        return { kind: "invalid", problem: { kind: "say-which", groups } };
       }
       return { mine, theirs: [] };
     }
@@ -123,22 +116,17 @@ function choose(
         .filter((claim) => overlaps(slots, claim.host, claim.gpuIndex));
       if (overlapping.length === 0) {
         const problem = slotsProblem(deps, slots, nowMs);
-        return problem === null
-          ? { kind: "none", text: `Nobody holds ${slotsText(slots)}.` }
-          : { kind: "invalid", text: problem };
+        return problem === null ? { kind: "none", why: "nobody-holds", slots } : { kind: "invalid", problem };
       }
       const mine = overlapping.filter((claim) => claim.user === actor);
       if (slots.gpus !== null && mine.some((claim) => claim.gpuIndex === null)) {
-        return {
-          kind: "invalid",
-          text: `You hold all of ${slots.host}, not single GPUs of it: release it whole (${slots.host}).`,
-        };
+        return { kind: "invalid", problem: { kind: "whole-host", host: slots.host } };
       }
       return { mine, theirs: overlapping.filter((claim) => claim.user !== actor) };
     }
     case "ids": {
       const claims = state.claims.unreleased(target.claimIds).filter((claim) => claim.untilMs > nowMs);
-      if (claims.length === 0) return { kind: "none", text: "That claim has already ended." };
+      if (claims.length === 0) return { kind: "none", why: "ended" };
       return {
         mine: claims.filter((claim) => claim.user === actor),
         theirs: claims.filter((claim) => claim.user !== actor),
@@ -147,4 +135,10 @@ function choose(
     default:
       return target satisfies never;
   }
+}
+
+/** Who `actor` was when releasing someone else's claim. */
+function forcerRole(actor: string, warden: string | null, config: Pick<Config, "slack">): ForcerRole {
+  if (actor === warden) return "warden";
+  return config.slack.admins.includes(actor) ? "admin" : "other";
 }

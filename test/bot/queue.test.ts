@@ -65,7 +65,7 @@ describe("the waiting list over the real Bolt app (Socket Mode)", { timeout: 120
     const queued = await h.user.slashCommand({ user: EVE, text: "claim 2 for 8h tuning --wait" });
     assert.equal(
       queued.ackPayload?.text,
-      "You are in line for 2 GPUs (8 h) (tuning): next. I'll DM you when it is yours; `/gpu queue cancel` leaves the line.",
+      "You are in line for 2 GPUs (8 h) (tuning): you are next. I'll DM you when it is yours; `/gpu queue cancel` leaves the line.",
     );
     const list = await h.user.slashCommand({ user: CAROL, text: "queue" });
     assert.equal(

@@ -67,7 +67,7 @@ export interface HarnessOptions {
    * written there); `slack.channel` is {@link CHANNEL}.
    */
   config: Record<string, unknown> | ((dir: string) => Record<string, unknown>);
-  /** Slack locales of the emulator's users (`users.info` with `include_locale`); default `en-US`. */
+  /** Slack locales of the users (`users.info` with `include_locale`); `en-US` when not given. */
   locales?: Readonly<Record<string, string>>;
 }
 

@@ -4,9 +4,11 @@ import { HOUR_MS } from "../../src/shared/clock.ts";
 import { claimHost } from "../../src/usecases/claim-host.ts";
 import { observed } from "../checks/builders.ts";
 import { ALICE, BOB, EVE, T0, UseCaseRig } from "../helpers/bot-harness.ts";
+import { saidBy } from "./claim-said.ts";
 
 describe("claimHost (the alert's Claim it)", () => {
   let rig: UseCaseRig;
+  const say = () => saidBy(rig.deps.readers.channel, () => rig.clock.now());
   afterEach(() => rig.close());
 
   const start = () => {
@@ -17,7 +19,7 @@ describe("claimHost (the alert's Claim it)", () => {
   test("claims the whole host for the clicker for 8 h, audited, noted in the thread, alert refreshed", () => {
     start();
     const result = claimHost(rig.deps, { host: "gpu-a", actor: BOB, alertId: 5 });
-    assert.equal(result.text, "You hold gpu-a until 18:00 (8 h).");
+    assert.equal(say().claim(result), "You hold gpu-a until 18:00 (8 h).");
     assert.deepEqual(
       rig.state.claims
         .activeOn("gpu-a", T0)
@@ -43,13 +45,13 @@ describe("claimHost (the alert's Claim it)", () => {
       note: "llama sft",
     });
     assert.equal(
-      claimHost(rig.deps, { host: "gpu-a", actor: BOB }).text,
+      say().claim(claimHost(rig.deps, { host: "gpu-a", actor: BOB })),
       `gpu-a:1 is claimed by <@${EVE}> until 12:00 (llama sft).`,
     );
     rig.clock.advance(3 * HOUR_MS);
     assert.equal(claimHost(rig.deps, { host: "gpu-a", actor: BOB }).kind, "claimed");
     assert.equal(
-      claimHost(rig.deps, { host: "gpu-a", actor: BOB }).text,
+      say().claim(claimHost(rig.deps, { host: "gpu-a", actor: BOB })),
       "You already hold gpu-a until 21:00: `/gpu extend gpu-a 4h` holds it longer.",
     );
     assert.equal(rig.state.claims.activeOn("gpu-a", rig.clock.now()).length, 1);
@@ -58,7 +60,7 @@ describe("claimHost (the alert's Claim it)", () => {
   test("an unknown host gets a suggestion and no claim", () => {
     start();
     assert.equal(
-      claimHost(rig.deps, { host: "gpu-aa", actor: BOB }).text,
+      say().claim(claimHost(rig.deps, { host: "gpu-aa", actor: BOB })),
       "no host gpu-aa; did you mean gpu-a?",
     );
     assert.equal(rig.state.claims.activeAt(T0).length, 0);

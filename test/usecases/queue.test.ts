@@ -168,7 +168,7 @@ describe("the waiting list (use-cases over a real SQLite file)", () => {
     assert.equal(rig.state.queue.byId(1)?.state, "lapsed");
     assert.equal(
       rig.notifier.dms(EVE).at(-1),
-      "⌛ gpu-a:0 was not confirmed by 10:15, so it passed to the next in line. `/gpu claim 1 GPU --wait` queues you again.",
+      "⌛ gpu-a:0 was not confirmed by 10:15, so it passed to the next in line. `/gpu claim 1 --wait` queues you again.",
     );
     const [pass] = rig.state.audit.byAction("queue-pass");
     assert.deepEqual([pass?.detail.holder, pass?.detail.requestId], [EVE, 1]);

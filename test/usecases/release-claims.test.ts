@@ -7,9 +7,11 @@ import { extendClaims } from "../../src/usecases/extend-claims.ts";
 import { releaseClaims } from "../../src/usecases/release-claims.ts";
 import { observed } from "../checks/builders.ts";
 import { ALICE, BOB, CAROL, DAVE, EVE, T0, UseCaseRig } from "../helpers/bot-harness.ts";
+import { saidBy } from "./claim-said.ts";
 
 describe("release, force release, extend and the waitlist", () => {
   let rig: UseCaseRig;
+  const say = () => saidBy(rig.deps.readers.channel, () => rig.clock.now());
   afterEach(() => rig.close());
 
   const start = (claims: Record<string, unknown> = {}) => {
@@ -33,13 +35,15 @@ describe("release, force release, extend and the waitlist", () => {
     start();
     hold(BOB, "gpu-a", [0], "llama sft");
     const who = `gpu-a:0 is claimed by <@${BOB}> until 18:00 (llama sft). Only <@${BOB}>, the cost warden (<@${CAROL}>) or an admin (<@${DAVE}>) can release it.`;
-    assert.deepEqual(release(ALICE, slots("gpu-a", [0])), { kind: "refused", text: who });
-    assert.deepEqual(release(EVE, slots("gpu-a", null)), { kind: "refused", text: who });
+    const byAlice = release(ALICE, slots("gpu-a", [0]));
+    assert.equal(byAlice.kind, "refused");
+    assert.equal(say().release(byAlice), who);
+    assert.equal(say().release(release(EVE, slots("gpu-a", null))), who);
     assert.deepEqual(
       rig.state.audit.byAction("claim-release-refused").map((entry) => entry.actor),
       [ALICE, EVE],
     );
-    assert.equal(release(BOB, slots("gpu-a", [0])).text, "Released gpu-a:0.");
+    assert.equal(say().release(release(BOB, slots("gpu-a", [0]))), "Released gpu-a:0.");
     assert.deepEqual(rig.notifier.dms(BOB), [], "releasing your own claim sends you no DM");
     const [entry] = rig.state.audit.byAction("claim-release");
     assert.deepEqual([entry?.actor, entry?.atMs, entry?.forced], [BOB, T0, false]);
@@ -50,12 +54,12 @@ describe("release, force release, extend and the waitlist", () => {
     hold(BOB, "gpu-a", [0, 1], "llama sft");
     hold(EVE, "gpu-b", null);
     assert.equal(
-      release(CAROL, slots("gpu-a", [1])).text,
+      say().release(release(CAROL, slots("gpu-a", [1]))),
       `Released gpu-a:1, claimed by <@${BOB}>; they have been told.`,
     );
     const ids = rig.state.claims.activeOf(EVE, T0).map((claim) => claim.id);
     assert.equal(
-      release(DAVE, { kind: "ids", claimIds: ids }).text,
+      say().release(release(DAVE, { kind: "ids", claimIds: ids })),
       `Released gpu-b, claimed by <@${EVE}>; they have been told.`,
     );
     assert.deepEqual(rig.notifier.dms(BOB), [
@@ -81,29 +85,30 @@ describe("release, force release, extend and the waitlist", () => {
 
   test("bare release takes your one claim; with several it asks which; all takes them all", () => {
     start();
-    assert.equal(release(BOB, { kind: "default" }).text, "You hold no claims.");
+    assert.equal(say().release(release(BOB, { kind: "default" })), "You hold no claims.");
     hold(BOB, "gpu-a", [0]);
     hold(BOB, "gpu-b", null);
-    assert.deepEqual(release(BOB, { kind: "default" }), {
-      kind: "invalid",
-      text: "You hold 2 claims (gpu-a:0 and gpu-b): say which, or `all`.",
-    });
-    assert.equal(release(BOB, { kind: "all" }).text, "Released gpu-a:0 and gpu-b.");
-    assert.equal(release(BOB, slots("gpu-a", [3])).text, "Nobody holds gpu-a:3.");
-    assert.equal(release(BOB, slots("gpu-a", [7])).text, "gpu-a has GPUs 0-3: there is no GPU 7.");
-    assert.equal(release(BOB, slots("node-7", null)).text, "no host node-7; the hosts are gpu-a and gpu-b");
+    const bare = release(BOB, { kind: "default" });
+    assert.equal(bare.kind, "invalid");
+    assert.equal(say().release(bare), "You hold 2 claims (gpu-a:0 and gpu-b): say which, or `all`.");
+    assert.equal(say().release(release(BOB, { kind: "all" })), "Released gpu-a:0 and gpu-b.");
+    assert.equal(say().release(release(BOB, slots("gpu-a", [3]))), "Nobody holds gpu-a:3.");
+    assert.equal(say().release(release(BOB, slots("gpu-a", [7]))), "gpu-a has GPUs 0-3: there is no GPU 7.");
+    assert.equal(
+      say().release(release(BOB, slots("node-7", null))),
+      "no host node-7; the hosts are gpu-a and gpu-b",
+    );
   });
 
   test("waitlist: a DM with a Claim button when the held GPU frees, once", () => {
     start();
     hold(BOB, "gpu-a", [0, 1]);
-    assert.deepEqual(joinWaitlist(rig.deps, { actor: EVE, slots: { host: "gpu-a", gpus: [1] } }), {
-      kind: "waiting",
-      text: "I'll DM you when gpu-a:1 is free.",
-    });
+    const waiting = joinWaitlist(rig.deps, { actor: EVE, slots: { host: "gpu-a", gpus: [1] } });
+    assert.equal(waiting.kind, "waiting");
+    assert.equal(say().wait(waiting), "I'll DM you when gpu-a:1 is free.");
     joinWaitlist(rig.deps, { actor: EVE, slots: { host: "gpu-a", gpus: [1] } });
     assert.equal(
-      joinWaitlist(rig.deps, { actor: ALICE, slots: { host: "gpu-a", gpus: [2] } }).text,
+      say().wait(joinWaitlist(rig.deps, { actor: ALICE, slots: { host: "gpu-a", gpus: [2] } })),
       "gpu-a:2 is free now: `/gpu claim gpu-a:2` takes it.",
     );
     release(BOB, slots("gpu-a", [0]));
@@ -125,17 +130,17 @@ describe("release, force release, extend and the waitlist", () => {
     hold(BOB, "gpu-a", [0, 1]);
     const extend = (actor: string, host: string, gpus: number[] | null, byMs: number) =>
       extendClaims(rig.deps, { actor, target: { kind: "slots", slots: { host, gpus } }, byMs });
-    assert.equal(extend(BOB, "gpu-a", [0, 1], 4 * HOUR_MS).text, "gpu-a:0,1 is yours until 22:00.");
+    assert.equal(say().extend(extend(BOB, "gpu-a", [0, 1], 4 * HOUR_MS)), "gpu-a:0,1 is yours until 22:00.");
     assert.equal(
-      extend(BOB, "gpu-a", null, 20 * HOUR_MS).text,
+      say().extend(extend(BOB, "gpu-a", null, 20 * HOUR_MS)),
       "gpu-a:0,1 is yours until tomorrow 10:00: capped at 1 d from now, the longest claim.",
     );
     assert.equal(
-      extend(EVE, "gpu-a", [0], HOUR_MS).text,
+      say().extend(extend(EVE, "gpu-a", [0], HOUR_MS)),
       `gpu-a:0 is claimed by <@${BOB}> until tomorrow 10:00. Only the holder can extend a claim.`,
     );
     assert.equal(
-      extend(EVE, "gpu-b", null, HOUR_MS).text,
+      say().extend(extend(EVE, "gpu-b", null, HOUR_MS)),
       "You hold no claim on gpu-b: `/gpu claim gpu-b for 4h` takes it.",
     );
     assert.deepEqual(

@@ -8,12 +8,14 @@ import { joinWaitlist } from "../../src/usecases/claim-waitlist.ts";
 import { tickClaims } from "../../src/usecases/tick-claims.ts";
 import { failedAt, observed } from "../checks/builders.ts";
 import { BOB, EVE, T0, UseCaseRig } from "../helpers/bot-harness.ts";
+import { saidBy } from "./claim-said.ts";
 
 /** 2027-03-28 00:00 in Berlin (CET, UTC+1); at 02:00 the clocks go to 03:00 (CEST, UTC+2). */
 const DST_NIGHT = Date.UTC(2027, 2, 27, 23, 0);
 
 describe("the claims job: expiry, reminders, nudges, auto-release (manual clock)", () => {
   let rig: UseCaseRig;
+  const say = () => saidBy(rig.deps.readers.channel, () => rig.clock.now());
   afterEach(() => rig.close());
 
   const start = (startMs: number, claims: Record<string, unknown> = {}) => {
@@ -46,7 +48,7 @@ describe("the claims job: expiry, reminders, nudges, auto-release (manual clock)
 
   test("across the spring-forward night in Berlin: reminder an hour before, expiry on time, local times right", () => {
     start(DST_NIGHT + 30 * MINUTE_MS);
-    assert.equal(hold([0], 4 * HOUR_MS).text, "You hold gpu-a:0 until 05:30 (4 h).");
+    assert.equal(say().claim(hold([0], 4 * HOUR_MS)), "You hold gpu-a:0 until 05:30 (4 h).");
     run(179, busy);
     assert.deepEqual(rig.notifier.dms(BOB), [], "02:29 UTC: no reminder yet");
     run(1, busy);
@@ -75,7 +77,7 @@ describe("the claims job: expiry, reminders, nudges, auto-release (manual clock)
 
   test("a 2-day claim over the change ends 48 hours later, shown in local time", () => {
     start(Date.UTC(2027, 2, 27, 9, 0));
-    assert.equal(hold(null, 48 * HOUR_MS).text, "You hold gpu-a until Mon 29 Mar 11:00 (2 d).");
+    assert.equal(say().claim(hold(null, 48 * HOUR_MS)), "You hold gpu-a until Mon, Mar 29 11:00 (2 d).");
   });
 
   test("claimed but idle: a nudge after 2 h, the release after 4 h with a notice; waiters hear", () => {
@@ -130,7 +132,7 @@ describe("the claims job: expiry, reminders, nudges, auto-release (manual clock)
     assert.equal(rig.notifier.dms(BOB).length, 1);
     const ids = rig.state.claims.activeOf(BOB, rig.clock.now()).map((claim) => claim.id);
     assert.equal(
-      claimStillUsing(rig.deps, { actor: BOB, claimIds: ids }).text,
+      say().stillUsing(claimStillUsing(rig.deps, { actor: BOB, claimIds: ids })),
       "Noted: gpu-a:0 stays yours. I'll ask again if it is idle for another 2 h.",
     );
     assert.equal(claimStillUsing(rig.deps, { actor: EVE, claimIds: ids }).kind, "refused");

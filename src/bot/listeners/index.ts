@@ -17,6 +17,7 @@ import { claimStillUsingAction } from "./actions/claim-still-using-action.ts";
 import { dismissAction } from "./actions/dismiss-action.ts";
 import { extendClaimAction } from "./actions/extend-claim-action.ts";
 import { keepHostAction } from "./actions/keep-host-action.ts";
+import { preemptDeferAction } from "./actions/preempt-defer-action.ts";
 import { queueConfirmAction } from "./actions/queue-confirm-action.ts";
 import { queueWaitAction } from "./actions/queue-wait-action.ts";
 import { reclaimModalAction } from "./actions/reclaim-modal-action.ts";
@@ -54,6 +55,7 @@ export function registerListeners(app: App, deps: BotDeps): void {
     [ACTION_IDS.claimStillUsing, claimStillUsingAction(deps)],
     [ACTION_IDS.queueWait, queueWaitAction(deps)],
     [ACTION_IDS.queueConfirm, queueConfirmAction(deps)],
+    [ACTION_IDS.preemptDefer, preemptDeferAction(deps)],
     [RECLAIM_ACTION_IDS.stop, reclaimStopAction(deps)],
     [RECLAIM_ACTION_IDS.lend, reclaimModalAction(deps, "lend")],
     [RECLAIM_ACTION_IDS.keep, reclaimModalAction(deps, "keep")],

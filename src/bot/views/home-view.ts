@@ -1,11 +1,10 @@
 import type { types } from "@slack/bolt";
-import { slotsText } from "../../checks/claim-target.ts";
-import { type Translator, translator } from "../../messages/translator.ts";
-import { formatDuration } from "../../shared/duration.ts";
-import { localWhen, mention } from "../../usecases/action-text.ts";
-import { noteWords } from "../../usecases/claim-text.ts";
+import type { Translator } from "../../messages/translator.ts";
+import { mention } from "../../usecases/action-text.ts";
 import type { HomeHost, HomeModel } from "../../usecases/read-home.ts";
 import { claimButtons } from "./claim-dm.ts";
+import { commandExample, whenIn } from "./claim-phrases.ts";
+import { claimLineIn, utilList } from "./claim-reply.ts";
 import { omittedWords, pushHostGroups } from "./host-groups.ts";
 import { context, section } from "./reply-message.ts";
 import { summaryLine } from "./status-fleet.ts";
@@ -31,88 +30,89 @@ export interface HomeView {
  * without a claim). At most {@link HOME_MAX_BLOCKS} blocks for any fleet size: hosts that do not fit
  * are counted per group at the end. Pure.
  */
-export function homeView(model: HomeModel, slashCommand: string): HomeView {
-  const { nowMs, zone } = model;
-  const when = (ms: number) => localWhen(ms, nowMs, zone);
+export function homeView(tr: Translator, model: HomeModel, slashCommand: string): HomeView {
+  const { nowMs } = model;
+  // NOTE: the product's name, not a sentence: the same in every language.
   const blocks: types.KnownBlock[] = [{ type: "header", text: { type: "plain_text", text: "GPU Warden" } }];
   if (model.notice !== null) blocks.push(context(model.notice));
-
-  if (model.mine.length === 0) {
-    blocks.push(
-      section(
-        `*Your claims:* none. \`${slashCommand} claim <host>[:<gpus>] [for <duration>]\` or ` +
-          `\`${slashCommand} claim <n> [<model>]\` takes GPUs; claims last ${formatDuration(model.rules.defaultMs)} ` +
-          `unless you say otherwise.`,
-      ),
-    );
-  } else {
-    blocks.push(section(`*Your claims* (${model.mine.length})`));
-    for (const { group, gpus } of model.mine.slice(0, CLAIMS_SHOWN)) {
-      const util = gpus.length === 0 ? "" : ` · now ${utilList(gpus.map((gpu) => gpu.utilPct))}`;
-      blocks.push(
-        section(
-          `*${slotsText(group)}*${noteWords(group.note)} until *${when(group.untilMs)}* ` +
-            `(${formatDuration(group.untilMs - nowMs)} left)${util}`,
-        ),
-      );
-      blocks.push(claimButtons(group));
-    }
-    const more = model.mine.length - CLAIMS_SHOWN;
-    if (more > 0) blocks.push(context(`…and ${more} more: \`${slashCommand} mine\` lists them all.`));
-  }
+  pushMine(tr, model, blocks, slashCommand);
   blocks.push({ type: "divider" });
   blocks.push(
     section(
       model.warden === null
-        ? "*Cost warden:* nobody this month (set `warden.roster` in the config)."
-        : `*Cost warden this month:* ${mention(model.warden)}`,
+        ? `*${tr.t("home.warden.noneTitle")}* ${tr.t("home.warden.none", { key: "`warden.roster`" })}`
+        : `*${tr.t("home.warden.title")}* ${mention(model.warden)}`,
     ),
   );
   blocks.push({ type: "divider" });
   const summaries = model.hosts.map((host) => host.summary);
-  blocks.push(section(`*Fleet* · ${summaryLine(english(zone), summaries)}`));
+  blocks.push(section(`*${tr.t("home.fleet")}* · ${summaryLine(tr, summaries)}`));
   blocks.push(
-    context(`As of ${when(nowMs)} (${zone}) · \`${slashCommand} status <host>\` shows one host in detail`),
+    context(
+      tr.t("home.asOf", {
+        at: whenIn(tr, nowMs, nowMs),
+        zone: model.zone,
+        example: commandExample(slashCommand, "status <host>"),
+      }),
+    ),
   );
-  board(model, blocks, slashCommand);
+  board(tr, model, blocks, slashCommand);
   return { type: "home", callback_id: "home", blocks };
 }
 
-function board(model: HomeModel, blocks: types.KnownBlock[], slashCommand: string): void {
-  const omitted = pushHostGroups(english(model.zone), blocks, model.hosts, {
+/** The user's claims, each with *Extend 4 h* / *Release*, or how to take some. */
+function pushMine(tr: Translator, model: HomeModel, blocks: types.KnownBlock[], slashCommand: string): void {
+  if (model.mine.length === 0) {
+    const none = tr.t("home.mine.none", {
+      claimHost: commandExample(slashCommand, "claim <host>[:<gpus>] [for <duration>]"),
+      claimCount: commandExample(slashCommand, "claim <n> [<model>]"),
+      duration: tr.duration(model.rules.defaultMs),
+    });
+    blocks.push(section(`*${tr.t("home.mine.noneTitle")}* ${none}`));
+    return;
+  }
+  blocks.push(section(`*${tr.t("claim.mine.title")}* (${model.mine.length})`));
+  for (const claim of model.mine.slice(0, CLAIMS_SHOWN)) {
+    blocks.push(section(claimLineIn(tr, claim, model.nowMs)));
+    blocks.push(claimButtons(tr, claim.group));
+  }
+  const more = model.mine.length - CLAIMS_SHOWN;
+  if (more > 0) {
+    blocks.push(
+      context(tr.t("home.mine.more", { count: more, example: commandExample(slashCommand, "mine") })),
+    );
+  }
+}
+
+function board(tr: Translator, model: HomeModel, blocks: types.KnownBlock[], slashCommand: string): void {
+  const omitted = pushHostGroups(tr, blocks, model.hosts, {
     statusOf: (host) => host.summary.status,
-    lineOf: (host) => hostLine(host, model.nowMs, model.zone),
+    lineOf: (host) => hostLine(tr, host, model.nowMs),
     maxBlocks: HOME_MAX_BLOCKS - 1,
     budgetChars: BOARD_BUDGET_CHARS,
   });
   if (omitted.length > 0) {
     blocks.push(
       context(
-        `${omittedWords(english(model.zone), omitted)}: \`${slashCommand} status <host>\` shows any of them.`,
+        tr.t("home.board.omitted", {
+          omitted: omittedWords(tr, omitted),
+          example: commandExample(slashCommand, "status <host>"),
+        }),
       ),
     );
   }
 }
 
 /** `• *gpu-a* idle since 10:00 (2 h) · util \`0 0 97 –\` % · GPU 0 claimed by @bob until 11:08`. */
-function hostLine(host: HomeHost, nowMs: number, zone: string): string {
+function hostLine(tr: Translator, host: HomeHost, nowMs: number): string {
   const { summary } = host;
-  const tr = english(zone);
   const parts = [statusWords(tr, summary, nowMs)];
   const known = summary.status !== "unknown" && summary.status !== "never-seen";
-  if (known && host.gpus.length > 0) parts.push(`util ${utilList(host.gpus.map((gpu) => gpu.utilPct))}`);
+  if (known && host.gpus.length > 0) {
+    parts.push(tr.t("home.board.util", { utils: utilList(host.gpus.map((gpu) => gpu.utilPct)) }));
+  }
   if (summary.claims.length > 0) parts.push(claimsWords(tr, summary.claims, nowMs));
   if (summary.unclaimedBusy.length > 0) parts.push(unclaimedWords(tr, summary.unclaimedBusy));
-  if (summary.openAlert !== null) parts.push("alert open");
+  if (summary.openAlert !== null) parts.push(tr.t("home.board.alertOpen"));
   return `• *${summary.host}* ${parts.join(" · ")}`;
-}
-
-/** The status words' translator until the App Home has its reader's (currency unused here). */
-function english(zone: string): Translator {
-  return translator({ language: "en", timeZone: zone, currency: "USD" });
-}
-
-/** `` `0 0 97 –` % ``: each GPU's utilisation now, `–` where there is no reading. */
-function utilList(utilPcts: ReadonlyArray<number | null>): string {
-  return `\`${utilPcts.map((pct) => (pct === null ? "–" : String(Math.round(pct)))).join(" ")}\` %`;
 }

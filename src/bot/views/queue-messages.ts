@@ -1,12 +1,11 @@
 import type { types } from "@slack/bolt";
 import { type ClaimGroup, groupClaims } from "../../checks/claim-groups.ts";
 import { formatGpuList, slotsText } from "../../checks/claim-target.ts";
-import { formatDuration } from "../../shared/duration.ts";
+import type { Translator } from "../../messages/translator.ts";
 import { migParts } from "../../shared/gpu-slot.ts";
 import type { Claim } from "../../store/claim-store.ts";
 import type { QueueRequest, QueueWant } from "../../store/queue-store.ts";
-import { listWords, localWhen, mention, slackEscape } from "../../usecases/action-text.ts";
-import { noteWords } from "../../usecases/claim-text.ts";
+import { mention, slackEscape } from "../../usecases/action-text.ts";
 import type {
   ClaimOrWaitResult,
   ConfirmGrantResult,
@@ -15,14 +14,23 @@ import type {
 } from "../../usecases/queue-requests.ts";
 import { ACTION_IDS, claimIdsValue, type QueueWaitValue, queueRequestValue, queueWaitValue } from "../ids.ts";
 import type { DmClock } from "./claim-dm.ts";
+import { commandExample, listIn, noteIn, slotsListIn, whenIn } from "./claim-phrases.ts";
+import { claimProblemIn } from "./claim-problem-words.ts";
 import { claimReply } from "./claim-reply.ts";
-import { actions, button, context, errorReply, type Reply, section, textReply } from "./reply-message.ts";
+import { actions, button, context, errorReplyIn, type Reply, section, textReply } from "./reply-message.ts";
 
 /** `gpu-a:0,1`, `gpu-a`, `2 A100 GPUs`, `1 GPU`. */
-export function wantWords(want: QueueWant): string {
+export function wantWords(tr: Translator, want: QueueWant): string {
   if (want.kind === "slots") return slotsText(want);
-  const model = want.model === null ? "" : ` ${slackEscape(want.model)}`;
-  return `${want.count}${model} ${want.count === 1 ? "GPU" : "GPUs"}`;
+  return want.model === null
+    ? tr.t("queue.want.count", { count: want.count })
+    : tr.t("queue.want.countModel", { count: want.count, model: slackEscape(want.model) });
+}
+
+/** The want as `/gpu claim` takes it: `gpu-a:0,1`, `2 a100`, `1`. */
+function wantCommand(want: QueueWant): string {
+  if (want.kind === "slots") return slotsText(want);
+  return want.model === null ? String(want.count) : `${want.count} ${want.model}`;
 }
 
 /** `CUDA_VISIBLE_DEVICES=0,1`, or `null` for a whole host or MIG instances (named by UUID, not index). */
@@ -31,173 +39,221 @@ export function cudaVisibleDevices(group: Pick<ClaimGroup, "gpus">): string | nu
   return `CUDA_VISIBLE_DEVICES=${group.gpus.join(",")}`;
 }
 
+/** *Extend 4 h* and *Release* for granted claims (and *Confirm* first when `confirm` is given). */
+function grantButtons(tr: Translator, claims: readonly Claim[], confirm?: number): types.ActionsBlock {
+  const ids = claimIdsValue(claims.map((claim) => claim.id));
+  return actions([
+    ...(confirm === undefined
+      ? []
+      : [
+          button({
+            actionId: ACTION_IDS.queueConfirm,
+            text: tr.t("queue.button.confirm"),
+            value: queueRequestValue(confirm),
+            style: "primary" as const,
+          }),
+        ]),
+    button({ actionId: ACTION_IDS.claimExtend4h, text: tr.t("claim.button.extend4h"), value: ids }),
+    button({ actionId: ACTION_IDS.claimRelease, text: tr.t("claim.button.release"), value: ids }),
+  ]);
+}
+
 /**
  * The grant DM: which host and GPUs are now the person's, `CUDA_VISIBLE_DEVICES=…` for each host,
  * until when, and by when to confirm, with *Confirm* / *Extend 4 h* / *Release*.
  */
 export function queueGrantDm(
+  tr: Translator,
   request: QueueRequest,
   claims: readonly Claim[],
   confirmByMs: number,
   at: DmClock,
 ): Reply {
   const groups = groupClaims(claims);
-  const what = listWords(groups.map(slotsText), "and");
-  const until = localWhen(claims[0]?.untilMs ?? at.nowMs, at.nowMs, at.zone);
+  const what = slotsListIn(tr, groups);
+  const until = whenIn(tr, claims[0]?.untilMs ?? at.nowMs, at.nowMs);
   const hostLines = groups.map((group) => {
     const cuda = cudaVisibleDevices(group);
-    const gpus = group.gpus === null ? "all GPUs" : `GPU ${formatGpuList(group.gpus)}`;
+    const gpus =
+      group.gpus === null
+        ? tr.t("queue.grant.allGpus")
+        : tr.t("queue.grant.gpus", { list: formatGpuList(group.gpus) });
     return `• *${group.host}*, ${gpus}${cuda === null ? "" : `: \`${cuda}\``}`;
   });
-  const confirmBy = localWhen(confirmByMs, at.nowMs, at.zone);
-  const text =
-    `🎉 Your turn: *${what}* ${claims.length === 1 ? "is" : "are"} yours until *${until}* ` +
-    `(${formatDuration(request.durationMs)})${noteWords(request.note)}.\n${hostLines.join("\n")}`;
-  const ids = claimIdsValue(claims.map((claim) => claim.id));
+  const text = tr.t("queue.grant", {
+    what: `*${what}*`,
+    count: claims.length,
+    until: `*${until}*`,
+    duration: tr.duration(request.durationMs),
+    note: noteIn(tr, request.note),
+  });
   return {
-    text: `${what} is yours until ${until}`,
+    text: tr.t("queue.grant.fallback", { what, until }),
     blocks: [
-      section(text),
-      context(`Confirm by ${confirmBy}, or it passes to the next in line.`),
-      actions([
-        button({
-          actionId: ACTION_IDS.queueConfirm,
-          text: "Confirm",
-          value: queueRequestValue(request.id),
-          style: "primary",
-        }),
-        button({ actionId: ACTION_IDS.claimExtend4h, text: "Extend 4 h", value: ids }),
-        button({ actionId: ACTION_IDS.claimRelease, text: "Release", value: ids }),
-      ]),
+      section(`${text}\n${hostLines.join("\n")}`),
+      context(tr.t("queue.grant.confirmBy", { at: whenIn(tr, confirmByMs, at.nowMs) })),
+      grantButtons(tr, claims, request.id),
     ],
   };
 }
 
 /** The DM when a grant was not confirmed in time and went to the next in line. */
-export function queueLapsedDm(request: QueueRequest, released: readonly Claim[], at: DmClock): Reply {
-  const what = listWords(groupClaims(released).map(slotsText), "and");
-  const when = localWhen(request.confirmByMs ?? at.nowMs, at.nowMs, at.zone);
+export function queueLapsedDm(
+  tr: Translator,
+  request: QueueRequest,
+  released: readonly Claim[],
+  at: DmClock,
+  slashCommand: string,
+): Reply {
   return textReply(
-    `⌛ ${what} was not confirmed by ${when}, so it passed to the next in line. \`/gpu claim ${wantWords(request.want)} --wait\` queues you again.`,
+    tr.t("queue.lapsed", {
+      what: slotsListIn(tr, groupClaims(released)),
+      at: whenIn(tr, request.confirmByMs ?? at.nowMs, at.nowMs),
+      example: commandExample(slashCommand, `claim ${wantCommand(request.want)} --wait`),
+    }),
   );
 }
 
 /** The *Wait for it* button for a conflict answer to a claim request. */
-export function waitButton(value: QueueWaitValue): ReturnType<typeof button> {
-  return button({ actionId: ACTION_IDS.queueWait, text: "Wait for it", value: queueWaitValue(value) });
+export function waitButton(tr: Translator, value: QueueWaitValue): ReturnType<typeof button> {
+  return button({
+    actionId: ACTION_IDS.queueWait,
+    text: tr.t("claim.button.wait"),
+    value: queueWaitValue(value),
+  });
 }
 
 /** The answer to joining the waiting list (`--wait` or *Wait for it*). */
-export function joinQueueReply(result: JoinQueueResult, slashCommand: string): Reply {
+export function joinQueueReply(tr: Translator, result: JoinQueueResult, slashCommand: string): Reply {
   switch (result.kind) {
     case "queued":
-    case "already-waiting": {
-      const what = wantWords(result.request.want);
-      const lead = result.kind === "queued" ? "You are in line" : "You are already in line";
-      const ahead = result.position === 1 ? "next" : `number ${result.position}`;
+    case "already-waiting":
       return textReply(
-        `${lead} for ${what} (${formatDuration(result.request.durationMs)})${noteWords(result.request.note)}: ` +
-          `${ahead}. I'll DM you when it is yours; \`${slashCommand} queue cancel\` leaves the line.`,
+        tr.t(result.kind === "queued" ? "queue.joined" : "queue.already", {
+          what: wantWords(tr, result.request.want),
+          duration: tr.duration(result.request.durationMs),
+          note: noteIn(tr, result.request.note),
+          position: tr.t("queue.position", { position: result.position }),
+          example: commandExample(slashCommand, "queue cancel"),
+        }),
       );
-    }
     case "granted":
-      return textReply(
-        `${listWords(groupClaims(result.claims).map(slotsText), "and")} was free: it is yours, see the DM to confirm.`,
-      );
-    case "too-long":
-      return errorReply(
-        `A claim lasts at most ${formatDuration(result.maxMs)}; you asked for ${formatDuration(result.durationMs)}.`,
-        "claim",
-        slashCommand,
-      );
+      return textReply(tr.t("queue.granted", { what: slotsListIn(tr, groupClaims(result.claims)) }));
+    case "too-long": {
+      const problem = { kind: "too-long" as const, maxMs: result.maxMs, durationMs: result.durationMs };
+      return errorReplyIn(tr, claimProblemIn(tr, problem), "claim", slashCommand);
+    }
     default:
       return result satisfies never;
   }
 }
 
 /** The answer to `/gpu claim … --wait`. */
-export function claimOrWaitReply(result: ClaimOrWaitResult, slashCommand: string): Reply {
+export function claimOrWaitReply(
+  tr: Translator,
+  result: ClaimOrWaitResult,
+  nowMs: number,
+  slashCommand: string,
+): Reply {
   return result.kind === "claim"
-    ? claimReply(result.result, slashCommand)
-    : joinQueueReply(result.result, slashCommand);
+    ? claimReply(tr, result.result, nowMs, slashCommand)
+    : joinQueueReply(tr, result.result, slashCommand);
 }
 
+/** Waiting requests listed by `/gpu queue`; the rest are counted. */
+const QUEUE_SHOWN = 40;
+
 /** `/gpu queue`: the line with positions (the asker's marked), then grants awaiting *Confirm*. */
-export function queueListReply(view: QueueView, asker: string, at: DmClock, slashCommand: string): Reply {
+export function queueListReply(
+  tr: Translator,
+  view: QueueView,
+  asker: string,
+  at: DmClock,
+  slashCommand: string,
+): Reply {
   if (view.waiting.length === 0 && view.awaitingConfirm.length === 0) {
-    return textReply(`Nobody is waiting. \`${slashCommand} claim 2 a100 for 8h --wait\` joins the line.`);
-  }
-  const shown = view.waiting.slice(0, 40).map(({ request, position }) => {
-    const mine = request.user === asker ? " ← you" : "";
-    return (
-      `${position}. ${mention(request.user)}: ${wantWords(request.want)} for ${formatDuration(request.durationMs)}` +
-      `${noteWords(request.note)}, since ${localWhen(request.createdAtMs, at.nowMs, at.zone)}${mine}`
+    return textReply(
+      tr.t("queue.list.empty", { example: commandExample(slashCommand, "claim 2 a100 for 8h --wait") }),
     );
-  });
-  const more = view.waiting.length > 40 ? [`… and ${view.waiting.length - 40} more`] : [];
-  const granted = view.awaitingConfirm.map(
-    (request) =>
-      `${mention(request.user)}: ${wantWords(request.want)}, granted, to confirm by ${localWhen(request.confirmByMs ?? at.nowMs, at.nowMs, at.zone)}`,
+  }
+  const shown = view.waiting.slice(0, QUEUE_SHOWN).map(({ request, position }) =>
+    tr.t("queue.list.line", {
+      position,
+      who: mention(request.user),
+      what: wantWords(tr, request.want),
+      duration: tr.duration(request.durationMs),
+      note: noteIn(tr, request.note),
+      since: whenIn(tr, request.createdAtMs, at.nowMs),
+      mine: request.user === asker ? tr.t("queue.list.you") : "",
+    }),
+  );
+  const more =
+    view.waiting.length > QUEUE_SHOWN
+      ? [tr.t("queue.list.more", { count: view.waiting.length - QUEUE_SHOWN })]
+      : [];
+  const granted = view.awaitingConfirm.map((request) =>
+    tr.t("queue.list.granted", {
+      who: mention(request.user),
+      what: wantWords(tr, request.want),
+      at: whenIn(tr, request.confirmByMs ?? at.nowMs, at.nowMs),
+    }),
   );
   const lines = [
-    view.waiting.length === 0 ? "Nobody is waiting." : `*Waiting (${view.waiting.length})*`,
+    view.waiting.length === 0
+      ? tr.t("queue.list.nobody")
+      : `*${tr.t("queue.list.waiting", { count: view.waiting.length })}*`,
     ...shown,
     ...more,
-    ...(granted.length > 0 ? ["*Granted, awaiting Confirm*", ...granted] : []),
+    ...(granted.length > 0 ? [`*${tr.t("queue.list.awaiting")}*`, ...granted] : []),
   ];
   const mine = view.waiting.some(({ request }) => request.user === asker);
   const blocks: types.KnownBlock[] = [section(lines.join("\n"))];
-  if (mine) blocks.push(context(`\`${slashCommand} queue cancel\` takes you out of line.`));
+  if (mine)
+    blocks.push(
+      context(tr.t("queue.list.cancelHint", { example: commandExample(slashCommand, "queue cancel") })),
+    );
   return { text: lines.join("\n").slice(0, 3000), blocks };
 }
 
 /** `/gpu queue cancel`. */
-export function queueCancelReply(cancelled: readonly QueueRequest[]): Reply {
-  if (cancelled.length === 0) return textReply("You are not in line.");
+export function queueCancelReply(tr: Translator, cancelled: readonly QueueRequest[]): Reply {
+  if (cancelled.length === 0) return textReply(tr.t("queue.cancel.none"));
   return textReply(
-    `You left the line for ${listWords(
-      cancelled.map((request) => wantWords(request.want)),
-      "and",
-    )}.`,
+    tr.t("queue.cancel.done", {
+      what: listIn(
+        tr,
+        cancelled.map((request) => wantWords(tr, request.want)),
+        "and",
+      ),
+    }),
   );
 }
 
 /** *Confirm* on a grant DM. */
-export function confirmGrantReply(result: ConfirmGrantResult, at: DmClock): Reply {
+export function confirmGrantReply(tr: Translator, result: ConfirmGrantResult, at: DmClock): Reply {
   switch (result.kind) {
     case "confirmed": {
       const groups = groupClaims(result.claims);
-      const until = localWhen(result.claims[0]?.untilMs ?? at.nowMs, at.nowMs, at.zone);
+      const what = slotsListIn(tr, groups);
+      const until = whenIn(tr, result.claims[0]?.untilMs ?? at.nowMs, at.nowMs);
       const cuda = groups.flatMap((group) => {
         const line = cudaVisibleDevices(group);
         return line === null ? [] : [`${group.host}: \`${line}\``];
       });
+      const shown = tr.t("queue.confirmed", { what, until: `*${until}*` });
       return {
-        text: `${listWords(groups.map(slotsText), "and")} is yours until ${until}.`,
+        text: tr.t("queue.confirmed", { what, until }),
         blocks: [
-          section(
-            `✅ ${listWords(groups.map(slotsText), "and")} is yours until *${until}*.${cuda.length > 0 ? `\n${cuda.join("\n")}` : ""}`,
-          ),
-          actions([
-            button({
-              actionId: ACTION_IDS.claimExtend4h,
-              text: "Extend 4 h",
-              value: claimIdsValue(result.claims.map((c) => c.id)),
-            }),
-            button({
-              actionId: ACTION_IDS.claimRelease,
-              text: "Release",
-              value: claimIdsValue(result.claims.map((c) => c.id)),
-            }),
-          ]),
+          section(`✅ ${shown}${cuda.length > 0 ? `\n${cuda.join("\n")}` : ""}`),
+          grantButtons(tr, result.claims),
         ],
       };
     }
     case "not-yours":
-      return textReply("That grant is someone else's.");
+      return textReply(tr.t("queue.notYours"));
     case "gone":
       return textReply(
-        result.request?.state === "confirmed" ? "You have confirmed it already." : "That grant has ended.",
+        tr.t(result.request?.state === "confirmed" ? "queue.alreadyConfirmed" : "queue.grantEnded"),
       );
     default:
       return result satisfies never;

@@ -1,3 +1,4 @@
+import { GPU_COMMAND } from "../../shared/gpu-command.ts";
 import type { AlertWords } from "../../usecases/alert-words.ts";
 import type { ClaimWords } from "../../usecases/claim-words.ts";
 import type { ReclaimWords } from "../../usecases/reclaim-words.ts";
@@ -10,8 +11,9 @@ import { idleAlertMessage } from "./alert-message.ts";
 import { noDataMessage } from "./alert-no-data.ts";
 import { alertNoteText } from "./alert-note.ts";
 import { resolvedAlertMessage } from "./alert-resolved.ts";
-import { claimEndedDm, claimFreeDm, claimNudgeDm, claimReminderDm } from "./claim-dm.ts";
+import { claimEndedDm, claimedInThreadText, claimFreeDm, claimNudgeDm, claimReminderDm } from "./claim-dm.ts";
 import { homeView } from "./home-view.ts";
+import { preemptAskDm, preemptReleasedDm, preemptVoidDm, preemptWaitingDm } from "./preempt-messages.ts";
 import { queueGrantDm, queueLapsedDm } from "./queue-messages.ts";
 import {
   reclaimClearedMessage,
@@ -75,15 +77,26 @@ export function botWords(readers: Readers): BotWords {
     change: wardenChangeAnnouncement,
   };
 
-  /** The claim DMs and the App Home. */
+  /** The claim DMs and the App Home, each in its reader's language; thread posts in the channel's. */
   const claimWords: ClaimWords = {
-    reminder: claimReminderDm,
-    nudge: claimNudgeDm,
-    ended: claimEndedDm,
-    free: claimFreeDm,
-    queueGrant: queueGrantDm,
-    queueLapsed: queueLapsedDm,
-    home: homeView,
+    reminder: (group, at) => claimReminderDm(readers.person(group.user), group, at),
+    nudge: (group, idleFromMs, releaseAtMs, at) =>
+      claimNudgeDm(readers.person(group.user), group, idleFromMs, releaseAtMs, at),
+    ended: (group, ending, endedAtMs, at) =>
+      claimEndedDm(readers.person(group.user), group, ending, endedAtMs, at),
+    free: (user, host, gpus) => claimFreeDm(readers.person(user), host, gpus, GPU_COMMAND),
+    queueGrant: (request, claims, confirmByMs, at) =>
+      queueGrantDm(readers.person(request.user), request, claims, confirmByMs, at),
+    queueLapsed: (request, released, at) =>
+      queueLapsedDm(readers.person(request.user), request, released, at, GPU_COMMAND),
+    home: (model, slashCommand) => homeView(readers.person(model.user), model, slashCommand),
+    claimedInThread: (group, nowMs) => claimedInThreadText(readers.channel, group, nowMs),
+    preemptAsk: (ask, at) => preemptAskDm(readers.person(ask.holder), ask, at),
+    preemptWaiting: (request, asks, at) => preemptWaitingDm(readers.person(request.user), request, asks, at),
+    preemptVoid: (request, kept, at) =>
+      preemptVoidDm(readers.person(kept[0]?.user ?? request.user), kept, at),
+    preemptReleased: (request, released, at) =>
+      preemptReleasedDm(readers.person(released[0]?.user ?? request.user), request, released, at),
   };
 
   return { alertWords, summaryWords, reclaimWords, wardenWords, claimWords };

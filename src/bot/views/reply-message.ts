@@ -1,4 +1,5 @@
 import type { types } from "@slack/bolt";
+import type { Translator } from "../../messages/translator.ts";
 import { rightForm } from "../command-table.ts";
 
 /** A message for one person (an ack body or a `respond()`): fallback text plus optional blocks. */
@@ -30,6 +31,13 @@ export function errorReply(problem: string, command: string | null, slashCommand
       ? `\`${slashCommand} help\` lists the commands.`
       : `Right form: ${rightForm(command, slashCommand)}`;
   return textReply(`${problem}\n${form}`);
+}
+
+/** {@link errorReply} in the reader's language: what was wrong, then the command's right form. */
+export function errorReplyIn(tr: Translator, problem: string, command: string, slashCommand: string): Reply {
+  return textReply(
+    `${problem}\n${tr.t("claim.reply.rightForm", { form: rightForm(command, slashCommand) })}`,
+  );
 }
 
 export function section(text: string): types.SectionBlock {

@@ -1,12 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { HOME_MAX_BLOCKS, homeView } from "../../../src/bot/views/home-view.ts";
+import { translator } from "../../../src/messages/translator.ts";
 import { viewProblems } from "../../../src/playground/slack-emulator/validate-blocks.ts";
 import { HOUR_MS } from "../../../src/shared/clock.ts";
 import type { HostSummary } from "../../../src/usecases/read-fleet-status.ts";
 import type { HomeModel } from "../../../src/usecases/read-home.ts";
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0);
+const EN = translator({ language: "en", timeZone: "UTC", currency: "USD" });
 
 function host(i: number): HomeModel["hosts"][number] {
   const name = `node-${String(i).padStart(4, "0")}`;
@@ -82,7 +84,7 @@ describe("the App Home view", () => {
     [2000, 25],
   ] as const) {
     test(`${hosts} hosts and ${claims} claims: within Slack's view limits, every host listed or counted`, () => {
-      const view = homeView(model(hosts, claims), "/gpu");
+      const view = homeView(EN, model(hosts, claims), "/gpu");
       assert.deepEqual(viewProblems(view, "home"), []);
       assert.ok(view.blocks.length <= HOME_MAX_BLOCKS, `${view.blocks.length} blocks`);
       assert.ok(Buffer.byteLength(JSON.stringify(view)) < 250_000);
@@ -96,7 +98,7 @@ describe("the App Home view", () => {
   }
 
   test("200 hosts are all listed, not summarised", () => {
-    const view = homeView(model(200, 0), "/gpu");
+    const view = homeView(EN, model(200, 0), "/gpu");
     assert.equal((texts(view.blocks).match(/• \*node-/g) ?? []).length, 200);
     assert.match(
       texts(view.blocks),

@@ -1,7 +1,13 @@
 import type { BlockAction, RespondFn } from "@slack/bolt";
+import type { Translator } from "../../../messages/translator.ts";
 import { publishHome } from "../../../usecases/publish-home.ts";
 import type { BotDeps } from "../../bot-deps.ts";
-import type { Reply } from "../../views/reply-message.ts";
+import { type Reply, textReply } from "../../views/reply-message.ts";
+
+/** A claim button whose value does not parse, in the clicker's language: said plainly, nothing done. */
+export function claimBadButton(tr: Translator, problem: string): Reply {
+  return textReply(tr.t("claim.badButton", { problem }));
+}
 
 /**
  * Shows the answer to a claim button where it was clicked: on the Home tab, republished with the

@@ -4,7 +4,8 @@ import type { BotDeps } from "../../bot-deps.ts";
 import { hostActionValueSchema, parseActionValue } from "../../ids.ts";
 import { GPU_COMMAND } from "../../surface.ts";
 import { claimReply } from "../../views/claim-reply.ts";
-import { badButtonReply, replyOptions } from "./reply-options.ts";
+import { claimBadButton } from "./claim-answer.ts";
+import { replyOptions } from "./reply-options.ts";
 
 /** *Claim it* on an alert: the clicker claims the whole host for the default time; the answer is ephemeral. */
 export function claimHostAction(
@@ -13,9 +14,10 @@ export function claimHostAction(
   return async ({ ack, action, body, respond }) => {
     await ack();
     const options = replyOptions(body);
+    const tr = await deps.readers.lookUp(body.user.id);
     const parsed = parseActionValue(hostActionValueSchema, action.value);
     if (!parsed.ok) {
-      await respond({ ...badButtonReply(parsed.problem), ...options });
+      await respond({ ...claimBadButton(tr, parsed.problem), ...options });
       return;
     }
     const { host, alertId } = parsed.value;
@@ -25,6 +27,6 @@ export function claimHostAction(
       durationMs: null,
       note: "",
     };
-    await respond({ ...claimReply(result, GPU_COMMAND, asked), ...options });
+    await respond({ ...claimReply(tr, result, deps.clock.now(), GPU_COMMAND, asked), ...options });
   };
 }

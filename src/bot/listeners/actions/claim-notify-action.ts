@@ -2,9 +2,9 @@ import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs }
 import { joinWaitlist } from "../../../usecases/claim-waitlist.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { parseActionValue, slotsValueSchema } from "../../ids.ts";
-import { textReply } from "../../views/reply-message.ts";
-import { answerClaimClick } from "./claim-answer.ts";
-import { badButtonReply } from "./reply-options.ts";
+import { GPU_COMMAND } from "../../surface.ts";
+import { waitlistReply } from "../../views/claim-reply.ts";
+import { answerClaimClick, claimBadButton } from "./claim-answer.ts";
 
 /** *Notify me when free* on a conflict answer: the clicker joins the waitlist of the held GPUs. */
 export function claimNotifyAction(
@@ -12,10 +12,11 @@ export function claimNotifyAction(
 ): Middleware<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>> {
   return async ({ ack, action, body, respond }) => {
     await ack();
+    const tr = await deps.readers.lookUp(body.user.id);
     const parsed = parseActionValue(slotsValueSchema, action.value);
     const reply = parsed.ok
-      ? textReply(joinWaitlist(deps, { actor: body.user.id, slots: parsed.value }).text)
-      : badButtonReply(parsed.problem);
+      ? waitlistReply(tr, joinWaitlist(deps, { actor: body.user.id, slots: parsed.value }), GPU_COMMAND)
+      : claimBadButton(tr, parsed.problem);
     await answerClaimClick(deps, body, respond, reply);
   };
 }

@@ -2,9 +2,8 @@ import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs }
 import { claimStillUsing } from "../../../usecases/claim-still-using.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { claimIdsValueSchema, parseActionValue } from "../../ids.ts";
-import { textReply } from "../../views/reply-message.ts";
-import { answerClaimClick } from "./claim-answer.ts";
-import { badButtonReply } from "./reply-options.ts";
+import { stillUsingReply } from "../../views/claim-reply.ts";
+import { answerClaimClick, claimBadButton } from "./claim-answer.ts";
 
 /** *Still using it* on a claimed-but-idle nudge. */
 export function claimStillUsingAction(
@@ -12,10 +11,15 @@ export function claimStillUsingAction(
 ): Middleware<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>> {
   return async ({ ack, action, body, respond }) => {
     await ack();
+    const tr = await deps.readers.lookUp(body.user.id);
     const parsed = parseActionValue(claimIdsValueSchema, action.value);
     const reply = parsed.ok
-      ? textReply(claimStillUsing(deps, { actor: body.user.id, claimIds: parsed.value.claims }).text)
-      : badButtonReply(parsed.problem);
+      ? stillUsingReply(
+          tr,
+          claimStillUsing(deps, { actor: body.user.id, claimIds: parsed.value.claims }),
+          deps.clock.now(),
+        )
+      : claimBadButton(tr, parsed.problem);
     await answerClaimClick(deps, body, respond, reply);
   };
 }

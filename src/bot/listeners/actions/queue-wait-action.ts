@@ -4,8 +4,7 @@ import type { BotDeps } from "../../bot-deps.ts";
 import { parseActionValue, queueWaitValueSchema } from "../../ids.ts";
 import { GPU_COMMAND } from "../../surface.ts";
 import { joinQueueReply } from "../../views/queue-messages.ts";
-import { answerClaimClick } from "./claim-answer.ts";
-import { badButtonReply } from "./reply-options.ts";
+import { answerClaimClick, claimBadButton } from "./claim-answer.ts";
 
 /** *Wait for it* on a conflict answer: the clicker joins the waiting list with the same request. */
 export function queueWaitAction(
@@ -13,10 +12,11 @@ export function queueWaitAction(
 ): Middleware<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>> {
   return async ({ ack, action, body, respond }) => {
     await ack();
+    const tr = await deps.readers.lookUp(body.user.id);
     const parsed = parseActionValue(queueWaitValueSchema, action.value);
     const reply = parsed.ok
-      ? joinQueueReply(joinQueue(deps, { actor: body.user.id, ...parsed.value }), GPU_COMMAND)
-      : badButtonReply(parsed.problem);
+      ? joinQueueReply(tr, joinQueue(deps, { actor: body.user.id, ...parsed.value }), GPU_COMMAND)
+      : claimBadButton(tr, parsed.problem);
     await answerClaimClick(deps, body, respond, reply);
   };
 }

@@ -4,8 +4,7 @@ import type { BotDeps } from "../../bot-deps.ts";
 import { claimIdsValueSchema, parseActionValue } from "../../ids.ts";
 import { GPU_COMMAND } from "../../surface.ts";
 import { releaseReply } from "../../views/claim-reply.ts";
-import { answerClaimClick } from "./claim-answer.ts";
-import { badButtonReply } from "./reply-options.ts";
+import { answerClaimClick, claimBadButton } from "./claim-answer.ts";
 
 /**
  * *Release* (reminder and nudge DMs, `/gpu mine`, the Home tab) and *Release it (force)* (the cost
@@ -17,16 +16,19 @@ export function releaseClaimAction(
 ): Middleware<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>> {
   return async ({ ack, action, body, respond }) => {
     await ack();
+    const tr = await deps.readers.lookUp(body.user.id);
     const parsed = parseActionValue(claimIdsValueSchema, action.value);
     const reply = parsed.ok
       ? releaseReply(
+          tr,
           releaseClaims(deps, {
             actor: body.user.id,
             target: { kind: "ids", claimIds: parsed.value.claims },
           }),
+          deps.clock.now(),
           GPU_COMMAND,
         )
-      : badButtonReply(parsed.problem);
+      : claimBadButton(tr, parsed.problem);
     await answerClaimClick(deps, body, respond, reply);
   };
 }

@@ -7,8 +7,6 @@ import type { Reply } from "../../views/reply-message.ts";
 
 /** `/gpu extend <host>[:<gpus>] <duration>`. */
 export function extendCommand(deps: BotDeps, user: string, slots: GpuSlots, durationMs: number): Reply {
-  return extendReply(
-    extendClaims(deps, { actor: user, target: { kind: "slots", slots }, byMs: durationMs }),
-    GPU_COMMAND,
-  );
+  const result = extendClaims(deps, { actor: user, target: { kind: "slots", slots }, byMs: durationMs });
+  return extendReply(deps.readers.person(user), result, deps.clock.now(), GPU_COMMAND);
 }

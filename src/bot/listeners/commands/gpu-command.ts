@@ -18,6 +18,11 @@ import { mineCommand } from "./mine-command.ts";
 import { queueCommand } from "./queue-command.ts";
 import { releaseCommand } from "./release-command.ts";
 
+/** How long a command waits for its asker's Slack locale before answering in the team's language. */
+const LOCALE_WAIT_MS = 1_500;
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
 /**
  * `/gpu …`: every answer is computed at once (store reads and writes, no Slack calls) and sent as
  * the ack itself, ephemeral, well within Slack's 3 s. `/gpu report` then uploads its CSV.
@@ -26,6 +31,9 @@ export function gpuCommand(deps: BotDeps): Middleware<SlackCommandMiddlewareArgs
   return async ({ command, ack, client, respond }) => {
     let reply: Reply;
     let upload: ReportUpload | null = null;
+    // NOTE: looked up first (cached a day) so that answerCommand finds the asker's language in
+    // `readers.person`; a slow users.info is not waited for past LOCALE_WAIT_MS, Slack wants the ack in 3 s.
+    await Promise.race([deps.readers.lookUp(command.user_id), pause(LOCALE_WAIT_MS)]);
     try {
       // NOTE: the asker's Slack locale is looked up (once, then cached) before the answer, so the
       // synchronous answer below reads it through `deps.readers.person`.

@@ -6,5 +6,5 @@ import type { Reply } from "../../views/reply-message.ts";
 
 /** `/gpu mine`: the asker's claims with *Extend 4 h* / *Release*. */
 export function mineCommand(deps: BotDeps, user: string): Reply {
-  return mineReply(readMyClaims(deps, user), deps.clock.now(), deps.config.team.timezone, GPU_COMMAND);
+  return mineReply(deps.readers.person(user), readMyClaims(deps, user), deps.clock.now(), GPU_COMMAND);
 }

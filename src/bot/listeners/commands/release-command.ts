@@ -6,5 +6,6 @@ import type { Reply } from "../../views/reply-message.ts";
 
 /** `/gpu release [<host>[:<gpus>] | all]`. */
 export function releaseCommand(deps: BotDeps, user: string, target: ReleaseTarget): Reply {
-  return releaseReply(releaseClaims(deps, { actor: user, target }), GPU_COMMAND);
+  const result = releaseClaims(deps, { actor: user, target });
+  return releaseReply(deps.readers.person(user), result, deps.clock.now(), GPU_COMMAND);
 }

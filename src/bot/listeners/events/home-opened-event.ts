@@ -6,6 +6,8 @@ import type { BotDeps } from "../../bot-deps.ts";
 export function homeOpenedEvent(deps: BotDeps): Middleware<SlackEventMiddlewareArgs<"app_home_opened">> {
   return async ({ event }) => {
     if (event.tab !== "home") return;
+    // NOTE: the Home tab is built in the reader's language, known once looked up.
+    await deps.readers.lookUp(event.user);
     publishHome(deps, event.user);
   };
 }
