@@ -35,9 +35,6 @@ export function gpuCommand(deps: BotDeps): Middleware<SlackCommandMiddlewareArgs
     // `readers.person`; a slow users.info is not waited for past LOCALE_WAIT_MS, Slack wants the ack in 3 s.
     await Promise.race([deps.readers.lookUp(command.user_id), pause(LOCALE_WAIT_MS)]);
     try {
-      // NOTE: the asker's Slack locale is looked up (once, then cached) before the answer, so the
-      // synchronous answer below reads it through `deps.readers.person`.
-      await deps.readers.lookUp(command.user_id);
       const text = commandText(command.text);
       const parsed = parseCommand(text);
       if (parsed.kind === "report") ({ reply, upload } = gpuReport(deps, command.user_id, parsed.days));
