@@ -75,7 +75,7 @@ export function queueDeps(
       },
       state: () => null,
     },
-    alerts: { refresh: () => {}, resolve: () => {}, postInThread: () => {} },
+    alerts: { refresh: () => {}, resolve: () => {}, postInThread: () => {}, postNote: () => {} },
     warden: { current: () => null },
     claimWords: words.claimWords,
     clock,

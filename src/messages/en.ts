@@ -1,3 +1,4 @@
+import { alert } from "./en/alert.ts";
 import { chart } from "./en/chart.ts";
 import { claim } from "./en/claim.ts";
 import { cli } from "./en/cli.ts";
@@ -9,6 +10,8 @@ import { csv } from "./en/csv.ts";
 import { extend } from "./en/extend.ts";
 import { help } from "./en/help.ts";
 import { home } from "./en/home.ts";
+import { host } from "./en/host.ts";
+import { keep } from "./en/keep.ts";
 import { preempt } from "./en/preempt.ts";
 import { priority } from "./en/priority.ts";
 import { project } from "./en/project.ts";
@@ -17,6 +20,8 @@ import { reclaim } from "./en/reclaim.ts";
 import { release } from "./en/release.ts";
 import { report } from "./en/report.ts";
 import { reserve } from "./en/reserve.ts";
+import { status } from "./en/status.ts";
+import { stop } from "./en/stop.ts";
 import { summary } from "./en/summary.ts";
 import { warden } from "./en/warden.ts";
 
@@ -36,6 +41,11 @@ import { warden } from "./en/warden.ts";
 export const en = {
   ...common,
   ...chart,
+  ...alert,
+  ...stop,
+  ...status,
+  ...host,
+  ...keep,
   ...claim,
   ...release,
   ...extend,

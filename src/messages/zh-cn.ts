@@ -1,4 +1,5 @@
 import type { Catalog } from "./catalog.ts";
+import { alert } from "./zh-cn/alert.ts";
 import { chart } from "./zh-cn/chart.ts";
 import { claim } from "./zh-cn/claim.ts";
 import { cli } from "./zh-cn/cli.ts";
@@ -10,6 +11,8 @@ import { csv } from "./zh-cn/csv.ts";
 import { extend } from "./zh-cn/extend.ts";
 import { help } from "./zh-cn/help.ts";
 import { home } from "./zh-cn/home.ts";
+import { host } from "./zh-cn/host.ts";
+import { keep } from "./zh-cn/keep.ts";
 import { preempt } from "./zh-cn/preempt.ts";
 import { priority } from "./zh-cn/priority.ts";
 import { project } from "./zh-cn/project.ts";
@@ -18,6 +21,8 @@ import { reclaim } from "./zh-cn/reclaim.ts";
 import { release } from "./zh-cn/release.ts";
 import { report } from "./zh-cn/report.ts";
 import { reserve } from "./zh-cn/reserve.ts";
+import { status } from "./zh-cn/status.ts";
+import { stop } from "./zh-cn/stop.ts";
 import { summary } from "./zh-cn/summary.ts";
 import { warden } from "./zh-cn/warden.ts";
 
@@ -28,6 +33,11 @@ import { warden } from "./zh-cn/warden.ts";
 export const zhCN: Catalog = {
   ...common,
   ...chart,
+  ...alert,
+  ...stop,
+  ...status,
+  ...host,
+  ...keep,
   ...claim,
   ...release,
   ...extend,

@@ -34,15 +34,44 @@ export function listWords(items: readonly string[], last: "or" | "and"): string 
 }
 
 /**
- * `no host gpu-b; did you mean gpu-b1?`, or the known hosts when there are few. The suggestion is
- * the one host that starts with what was typed, else the closest within two edits.
+ * A host name nobody knows, and what to tell the person: the one host that starts with what was
+ * typed (else the closest within two edits), none known yet, the known hosts when there are few, or
+ * how many there are.
  */
-export function unknownHostText(host: string, known: readonly string[]): string {
-  const shown = slackEscape(host);
+export type UnknownHost = { host: string } & (
+  | { kind: "suggest"; suggestion: string }
+  | { kind: "none-seen" }
+  | { kind: "list"; hosts: readonly string[] }
+  | { kind: "many"; count: number }
+);
+
+/** What to tell a person who named `host`, which is not among `known`. */
+export function unknownHost(host: string, known: readonly string[]): UnknownHost {
   const extending = known.filter((name) => name.toLowerCase().startsWith(host.toLowerCase()));
   const suggestion = extending.length === 1 ? extending[0]! : closest(host, known);
-  if (suggestion !== null) return `no host ${shown}; did you mean ${suggestion}?`;
-  if (known.length === 0) return `no host ${shown}: the bot has not seen any host yet`;
-  if (known.length <= 10) return `no host ${shown}; the hosts are ${listWords(known, "and")}`;
-  return `no host ${shown}; the status command lists the ${known.length} hosts`;
+  if (suggestion !== null) return { host, kind: "suggest", suggestion };
+  if (known.length === 0) return { host, kind: "none-seen" };
+  if (known.length <= 10) return { host, kind: "list", hosts: known };
+  return { host, kind: "many", count: known.length };
+}
+
+/**
+ * `no host gpu-b; did you mean gpu-b1?` in English, for the use-cases that still answer in words
+ * (the bot's views say it with `unknownHostWords`).
+ */
+export function unknownHostText(host: string, known: readonly string[]): string {
+  const facts = unknownHost(host, known);
+  const shown = slackEscape(host);
+  switch (facts.kind) {
+    case "suggest":
+      return `no host ${shown}; did you mean ${facts.suggestion}?`;
+    case "none-seen":
+      return `no host ${shown}: the bot has not seen any host yet`;
+    case "list":
+      return `no host ${shown}; the hosts are ${listWords(facts.hosts, "and")}`;
+    case "many":
+      return `no host ${shown}; the status command lists the ${facts.count} hosts`;
+    default:
+      return facts satisfies never;
+  }
 }

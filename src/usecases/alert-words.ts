@@ -12,7 +12,7 @@ import type { RenderedMessage } from "./ports.ts";
 export interface AlertWords {
   /** The open idle alert. */
   idle(view: IdleAlertView): RenderedMessage;
-  /** The DM an owner or claimant gets just before the channel alert. */
+  /** The DM an owner or claimant (`view.reader`) gets just before the channel alert. */
   direct(view: AlertDirectMessageView): RenderedMessage;
   /** The thread reply that brings the cost warden in. */
   escalation(view: AlertEscalationView): string;
@@ -24,9 +24,22 @@ export interface AlertWords {
   suspectReading(view: SuspectReadingView): RenderedMessage;
   /** For the stopped alert's thread: the host kept reporting after the stop. */
   stopDoubtThread(view: StopDoubtView): string;
-  /** The same, to whoever pressed Stop (or the owners after an automatic stop). */
-  stopDoubtDirect(view: StopDoubtView & { pressedByReader: boolean }): string;
+  /** The same, to whoever pressed Stop (or the owners after an automatic stop): `reader`. */
+  stopDoubtDirect(view: StopDoubtView & { pressedByReader: boolean; reader: string }): string;
+  /** A host action's note for the alert's thread. */
+  note(note: AlertNote): string;
 }
+
+/** What a host action tells the alert's thread: a keep (`cappedAtMs`: the span it was cut to). */
+export type AlertNote = {
+  kind: "kept";
+  host: string;
+  user: string;
+  untilMs: number;
+  nowMs: number;
+  /** The longest keep allowed, when the request was cut to it. */
+  capMs: number | null;
+};
 
 /** One GPU as the alert shows it. */
 export interface AlertGpu {
@@ -80,6 +93,8 @@ export interface IdleAlertView {
 }
 
 export interface AlertDirectMessageView {
+  /** Who gets the DM (a Slack user id): it is written in their language. */
+  reader: string;
   host: string;
   idleSinceMs: number;
   nowMs: number;
@@ -158,6 +173,8 @@ export interface SuspectGpuView {
 }
 
 export interface SuspectReadingView {
+  /** Who gets the DM (a Slack user id): it is written in their language. */
+  reader: string;
   host: string;
   /** The GPUs that turned suspect in this poll (the ones this person has not been told about). */
   gpus: readonly SuspectGpuView[];

@@ -85,6 +85,9 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
       if (resolution === "data-back") endNoData(run, host, nowMs);
       else endIdle(run, host, endingFor(run, resolution, host, run.states.get(host), nowMs), nowMs, nowMs);
     },
+    postNote(host, note) {
+      this.postInThread(host, run.deps.alertWords.note(note));
+    },
     postInThread(host, text, blocks) {
       const alert = store.alerts.openFor(host, "idle") ?? store.alerts.latest(host);
       if (alert !== null) {

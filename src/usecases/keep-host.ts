@@ -1,9 +1,8 @@
 import { HOUR_MS, MINUTE_MS } from "../shared/clock.ts";
-import { formatDuration } from "../shared/duration.ts";
 import { dayjs } from "../shared/time.ts";
-import { localDayNumber, localWhen, mention } from "./action-text.ts";
-import { authorityFor, type HostActionDeps, mayAct, refusalText } from "./authorise.ts";
-import { unknownHostProblem } from "./stop-host.ts";
+import { localDayNumber, type UnknownHost } from "./action-text.ts";
+import { authorityFor, type HostActionDeps, type HostAuthority, mayAct } from "./authorise.ts";
+import { unknownHostFacts } from "./stop-host.ts";
 
 /** How long to keep a host: a duration, or until `policy.keep_until_tomorrow_at` on the next local day. */
 export type KeepSpan = { kind: "for"; ms: number } | { kind: "tomorrow" };
@@ -16,19 +15,26 @@ export interface KeepRequest {
   alertId?: number | undefined;
 }
 
+/** What a keep did, as data: the surface says it to the person who asked. */
 export type KeepResult =
   | {
       kind: "kept";
       host: string;
       untilMs: number;
+      /** When the keep was asked for. */
+      nowMs: number;
       /** The request went past `policy.max_keep_hours` and was cut to it. */
       capped: boolean;
+      /** `policy.max_keep_hours`, in ms. */
+      maxMs: number;
       /** The host was already kept until then (a double click, two people at once): nothing changed. */
       already: boolean;
-      /** For the person who asked. */
-      text: string;
+      /** Who holds the keep (the asker, or who kept it first when `already`). */
+      byUser: string;
     }
-  | { kind: "refused"; reason: "unknown-host" | "not-allowed" | "never-stop"; host: string; text: string };
+  | { kind: "refused"; reason: "unknown-host"; host: string; unknown: UnknownHost }
+  | { kind: "refused"; reason: "not-allowed"; host: string; authority: HostAuthority }
+  | { kind: "refused"; reason: "never-stop"; host: string };
 
 /**
  * When a keep ends, before the cap. `tomorrow` is `atLocal` (`HH:mm`) on the calendar day after
@@ -53,22 +59,16 @@ export function keepHost(deps: HostActionDeps, request: KeepRequest): KeepResult
   const { host, actor } = request;
   const nowMs = clock.now();
   const zone = config.team.timezone;
-  const unknown = unknownHostProblem(deps, host);
-  if (unknown !== null) return { kind: "refused", reason: "unknown-host", host, text: unknown };
+  const unknown = unknownHostFacts(deps, host);
+  if (unknown !== null) return { kind: "refused", reason: "unknown-host", host, unknown };
   const authority = authorityFor(deps, host, nowMs);
   if (!mayAct(actor, authority)) {
-    const text = refusalText(authority, "keep");
-    state.audit.record({ atMs: nowMs, actor, action: "keep-refused", host, detail: { text } });
-    return { kind: "refused", reason: "not-allowed", host, text };
+    const { owners, claimants, warden, admins } = authority;
+    const detail = { reason: "not-allowed", owners, claimants, warden, admins };
+    state.audit.record({ atMs: nowMs, actor, action: "keep-refused", host, detail });
+    return { kind: "refused", reason: "not-allowed", host, authority };
   }
-  if (config.hosts[host]?.never_stop === true) {
-    return {
-      kind: "refused",
-      reason: "never-stop",
-      host,
-      text: `${host} is marked \`never_stop\`: it is never alerted or stopped, so there is nothing to keep.`,
-    };
-  }
+  if (config.hosts[host]?.never_stop === true) return { kind: "refused", reason: "never-stop", host };
   const wantedMs = keepUntilMs(request.span, nowMs, zone, config.policy.keep_until_tomorrow_at);
   const maxMs = config.policy.max_keep_hours * HOUR_MS;
   const capped = wantedMs - nowMs > maxMs;
@@ -76,18 +76,9 @@ export function keepHost(deps: HostActionDeps, request: KeepRequest): KeepResult
   const alert = state.alerts.openFor(host, "idle");
   const current = state.snoozes.activeAt(host, nowMs);
   if (alert === null && current !== null && Math.abs(current.untilMs - untilMs) < MINUTE_MS) {
-    const by = current.byUser === actor ? "you" : mention(current.byUser);
-    return {
-      kind: "kept",
-      host,
-      untilMs: current.untilMs,
-      capped,
-      already: true,
-      text: `${host} is already kept until ${localWhen(current.untilMs, nowMs, zone)} (by ${by}): no idle alerts or automatic stop until then.`,
-    };
+    const { untilMs: keptUntilMs, byUser } = current;
+    return { kind: "kept", host, untilMs: keptUntilMs, nowMs, capped, maxMs, already: true, byUser };
   }
-  const until = `${localWhen(untilMs, nowMs, zone)} (${formatDuration(untilMs - nowMs)})`;
-  const cap = capped ? `; capped at ${formatDuration(maxMs)}, the longest keep allowed` : "";
   state.transaction(() => {
     state.snoozes.set({ host, untilMs, byUser: actor, setAtMs: nowMs });
     state.audit.record({
@@ -103,15 +94,15 @@ export function keepHost(deps: HostActionDeps, request: KeepRequest): KeepResult
         alertId: request.alertId ?? alert?.id ?? null,
       },
     });
-    deps.alerts.postInThread(host, `${host} kept by ${mention(actor)} until ${until}${cap}.`);
+    deps.alerts.postNote(host, {
+      kind: "kept",
+      host,
+      user: actor,
+      untilMs,
+      nowMs,
+      capMs: capped ? maxMs : null,
+    });
     if (alert !== null) deps.alerts.resolve(host, "snoozed");
   });
-  return {
-    kind: "kept",
-    host,
-    untilMs,
-    capped,
-    already: false,
-    text: `Kept ${host} until ${until}${cap}: no idle alerts or automatic stop until then.`,
-  };
+  return { kind: "kept", host, untilMs, nowMs, capped, maxMs, already: false, byUser: actor };
 }

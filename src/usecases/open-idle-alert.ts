@@ -43,7 +43,7 @@ export function openIdle(run: AlertRun, host: string, state: IdleEpisodeState, n
     }
     const facts = factsOf(run, alert, nowMs);
     const message = alertWords.idle(idleView(run, facts, nowMs));
-    const dm: Omit<AlertDirectMessageView, "role"> = {
+    const dm: Omit<AlertDirectMessageView, "role" | "reader"> = {
       host,
       idleSinceMs,
       nowMs,
@@ -55,6 +55,7 @@ export function openIdle(run: AlertRun, host: string, state: IdleEpisodeState, n
     for (const user of new Set([...facts.owners, ...facts.claimants])) {
       const direct = alertWords.direct({
         ...dm,
+        reader: user,
         role: facts.owners.includes(user) ? "owner" : "claimant",
       });
       notifier.send("chat.postMessage", { channel: user, text: direct.text, blocks: direct.blocks });

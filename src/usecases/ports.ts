@@ -2,6 +2,7 @@ import type { IdleEpisodeState } from "../checks/idle-episode.ts";
 import type { AlertResolution } from "../domain/alert-record.ts";
 import type { LatestObservation } from "../domain/metrics.ts";
 import type { OutboxRole } from "../domain/outbox-role.ts";
+import type { AlertNote } from "./alert-words.ts";
 
 /**
  * The contracts between the use-cases and the Slack side. The use-cases never call Slack directly:
@@ -87,6 +88,8 @@ export interface AlertPort {
   resolve(host: string, resolution: AlertResolution): void;
   /** Posts in the thread of the host's open (or latest) alert; in the channel when there is none. */
   postInThread(host: string, text: string, blocks?: unknown[]): void;
+  /** Posts a host action's note (a keep, …) where {@link postInThread} would, in the channel's words. */
+  postNote(host: string, note: AlertNote): void;
 }
 
 /**

@@ -117,7 +117,7 @@ function tell(
   for (const user of readers) {
     notifier.send("chat.postMessage", {
       channel: user,
-      text: deps.alertWords.stopDoubtDirect({ ...view, pressedByReader: human }),
+      text: deps.alertWords.stopDoubtDirect({ ...view, pressedByReader: human, reader: user }),
     });
   }
 }

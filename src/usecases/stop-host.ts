@@ -7,8 +7,24 @@ import type { GpuReading } from "../domain/observation.ts";
 import type { StopRun } from "../domain/stop-run.ts";
 import { type ActionOutcome, describeAction, runAction } from "../executors/run-action.ts";
 import { slotLabel } from "../shared/gpu-slot.ts";
-import { BOT_ACTOR, listWords, localWhen, mention, slackEscape, unknownHostText } from "./action-text.ts";
-import { authorityFor, type HostActionDeps, isAdmin, mayAct, refusalText } from "./authorise.ts";
+import {
+  BOT_ACTOR,
+  listWords,
+  localWhen,
+  mention,
+  slackEscape,
+  type UnknownHost,
+  unknownHost,
+  unknownHostText,
+} from "./action-text.ts";
+import {
+  authorityFor,
+  type HostActionDeps,
+  type HostAuthority,
+  isAdmin,
+  mayAct,
+  refusalText,
+} from "./authorise.ts";
 
 export interface StopHostDeps extends HostActionDeps {
   /** The idle rules the checks use: the re-check classifies the latest observation with them. */
@@ -49,11 +65,21 @@ export interface StopRefusal {
   kind: "refused";
   reason: StopRefusalKind;
   host: string;
-  /** One or two sentences for the person who asked. */
+  /** One or two sentences for the person who asked, in English (the audit, the thread). */
   text: string;
+  /** The facts behind the refusal, for the surfaces' own words; absent where only `text` says it yet. */
+  facts?: StopRefusalFacts;
   /** An admin may force it (busy, in use, no data). */
   forceable: boolean;
 }
+
+/** Why a stop was refused, as data (see {@link StopRefusal.facts}). */
+export type StopRefusalFacts =
+  | { reason: "unknown-host"; unknown: UnknownHost }
+  | { reason: "not-allowed"; authority: HostAuthority }
+  | { reason: "never-stop" | "no-stop-action" }
+  | { reason: "already-running" | "already-stopped"; actor: string; atMs: number; nowMs: number }
+  | { reason: "kept" | "claimed"; user: string; untilMs: number; nowMs: number };
 
 /** A stop that passed every check and, unless a dry run, holds its exactly-once key. */
 export interface StopPlan {
@@ -181,6 +207,14 @@ export function knownHosts(deps: Pick<HostActionDeps, "fleet" | "config">): stri
  * `null` when {@link knownHosts} has `host`, else what to tell the person (with the nearest name).
  * Checked without listing them all: the fleet knows exactly the hosts it has a reading or a state for.
  */
+export function unknownHostFacts(
+  deps: Pick<HostActionDeps, "config" | "fleet">,
+  host: string,
+): UnknownHost | null {
+  return unknownHostProblem(deps, host) === null ? null : unknownHost(host, knownHosts(deps));
+}
+
+/** {@link unknownHostFacts} in English words, for the use-cases that still answer in words. */
 export function unknownHostProblem(
   deps: Pick<HostActionDeps, "fleet" | "config">,
   host: string,
@@ -274,8 +308,16 @@ export function stopAutomatically(
   return stopHost(deps, { host, actor: BOT_ACTOR, alertId, reason });
 }
 
-function refusal(reason: StopRefusalKind, host: string, text: string, forceable = false): StopRefusal {
-  return { kind: "refused", reason, host, text, forceable };
+function refusal(
+  reason: StopRefusalKind,
+  host: string,
+  text: string,
+  forceable = false,
+  facts?: StopRefusalFacts,
+): StopRefusal {
+  return facts === undefined
+    ? { kind: "refused", reason, host, text, forceable }
+    : { kind: "refused", reason, host, text, facts, forceable };
 }
 
 /**
@@ -289,18 +331,21 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
   const zone = config.team.timezone;
   const automatic = actor === BOT_ACTOR;
   const unknown = unknownHostProblem(deps, host);
-  if (unknown !== null) return refusal("unknown-host", host, unknown);
+  if (unknown !== null) {
+    const facts = { reason: "unknown-host", unknown: unknownHost(host, knownHosts(deps)) } as const;
+    return refusal("unknown-host", host, unknown, false, facts);
+  }
   const settings = config.hosts[host];
   if (settings?.never_stop === true) {
-    return refusal(
-      "never-stop",
-      host,
-      `${host} is marked \`never_stop\` in the config: it is never stopped.`,
-    );
+    const text = `${host} is marked \`never_stop\` in the config: it is never stopped.`;
+    return refusal("never-stop", host, text, false, { reason: "never-stop" });
   }
   if (!automatic) {
     const authority = authorityFor(deps, host, nowMs);
-    if (!mayAct(actor, authority)) return refusal("not-allowed", host, refusalText(authority, "stop"));
+    if (!mayAct(actor, authority)) {
+      const facts = { reason: "not-allowed", authority } as const;
+      return refusal("not-allowed", host, refusalText(authority, "stop"), false, facts);
+    }
   }
   const stop = settings?.stop;
   if (stop === undefined) {
@@ -309,6 +354,8 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
       host,
       `${host} has no stop action. Add one under \`hosts.${host}.stop\` in the config, e.g. ` +
         `\`stop: { command: [ssh, ${host}, sudo, poweroff] }\` or \`stop: { webhook: https://… }\`.`,
+      false,
+      { reason: "no-stop-action" },
     );
   }
   const latest = fleet.latest(host);
@@ -319,30 +366,8 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
   }
   const episode = fleet.state(host);
   if (automatic) {
-    const snooze = state.snoozes.activeAt(host, nowMs);
-    if (snooze !== null) {
-      return refusal(
-        "kept",
-        host,
-        `${host} is kept by ${mention(snooze.byUser)} until ${localWhen(snooze.untilMs, nowMs, zone)}.`,
-      );
-    }
-    const claims = state.claims.activeOn(host, nowMs);
-    const claim = claims[0];
-    if (claim !== undefined) {
-      return refusal(
-        "claimed",
-        host,
-        `${host} is claimed by ${mention(claim.user)} until ${localWhen(claim.untilMs, nowMs, zone)}.`,
-      );
-    }
-    if (episode?.status !== "idle") {
-      return refusal(
-        "not-idle",
-        host,
-        `${host} is no longer in an idle episode (${episode?.status ?? "no state"}).`,
-      );
-    }
+    const held = automaticStopHeld(deps, host, episode?.status, nowMs);
+    if (held !== null) return held;
   }
   const now = assessHostNow(host, latest, nowMs, deps.idlePolicy, zone);
   const forced = now.kind !== "idle" && request.force === true && isAdmin(actor, config);
@@ -383,6 +408,42 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
   };
 }
 
+/** Why an automatic stop does not go ahead now (kept, claimed, no longer idle), or `null`. */
+function automaticStopHeld(
+  deps: StopHostDeps,
+  host: string,
+  status: string | undefined,
+  nowMs: number,
+): StopRefusal | null {
+  const { state } = deps;
+  const zone = deps.config.team.timezone;
+  const snooze = state.snoozes.activeAt(host, nowMs);
+  if (snooze !== null) {
+    return refusal(
+      "kept",
+      host,
+      `${host} is kept by ${mention(snooze.byUser)} until ${localWhen(snooze.untilMs, nowMs, zone)}.`,
+      false,
+      { reason: "kept", user: snooze.byUser, untilMs: snooze.untilMs, nowMs },
+    );
+  }
+  const claims = state.claims.activeOn(host, nowMs);
+  const claim = claims[0];
+  if (claim !== undefined) {
+    return refusal(
+      "claimed",
+      host,
+      `${host} is claimed by ${mention(claim.user)} until ${localWhen(claim.untilMs, nowMs, zone)}.`,
+      false,
+      { reason: "claimed", user: claim.user, untilMs: claim.untilMs, nowMs },
+    );
+  }
+  if (status !== "idle") {
+    return refusal("not-idle", host, `${host} is no longer in an idle episode (${status ?? "no state"}).`);
+  }
+  return null;
+}
+
 /** A run in progress, or a stop done since the host was last seen answering. */
 function duplicateOf(
   deps: StopHostDeps,
@@ -404,10 +465,19 @@ function duplicateRefusal(deps: StopHostDeps, host: string, run: StopRun): StopR
       "already-running",
       host,
       `${host} is already being stopped by ${mention(run.actor)} since ${localWhen(run.startedAtMs, nowMs, zone)}.`,
+      false,
+      { reason: "already-running", actor: run.actor, atMs: run.startedAtMs, nowMs },
     );
   }
-  const at = localWhen(run.finishedAtMs ?? run.startedAtMs, nowMs, zone);
-  return refusal("already-stopped", host, `${host} was already stopped by ${mention(run.actor)} at ${at}.`);
+  const atMs = run.finishedAtMs ?? run.startedAtMs;
+  const at = localWhen(atMs, nowMs, zone);
+  const text = `${host} was already stopped by ${mention(run.actor)} at ${at}.`;
+  return refusal("already-stopped", host, text, false, {
+    reason: "already-stopped",
+    actor: run.actor,
+    atMs,
+    nowMs,
+  });
 }
 
 async function execute(deps: StopHostDeps, plan: StopPlan): Promise<StopResult> {

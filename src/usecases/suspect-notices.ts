@@ -90,6 +90,7 @@ function tell(
   );
   for (const user of people) {
     const message = deps.alertWords.suspectReading({
+      reader: user,
       host,
       gpus: shown,
       sinceMs,

@@ -227,7 +227,7 @@ describe("claims over the real Bolt app (Socket Mode)", { timeout: 60_000 }, () 
     const listed = text.split("\n").filter((line) => line.startsWith("• ")).length;
     const more = Number(/…and (\d+) more hosts/.exec(text)?.[1] ?? 0);
     assert.equal(listed + more, 200);
-    assert.match(text, /\*Fleet\* · 200 hosts · 1600 GPUs, 150 busy/);
+    assert.match(text, /\*Fleet\* · 200 hosts · 1,600 GPUs, 150 busy/);
     assert.equal(h.state.claims.activeAt(h.clock.now()).length, 8);
   });
 });

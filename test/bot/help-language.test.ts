@@ -33,7 +33,7 @@ describe("/gpu help and parse errors in the reader's language (Socket Mode)", { 
         shown,
         /\/gpu claim <host>\[:<gpus>\] \[for <duration>\] \[note…\] \[--wait\] +认领一台主机或其中几块 GPU/,
       );
-      assert.match(shown, /\/gpu keep <host> <duration> +保留一台主机：暂停提醒其闲置告警/);
+      assert.match(shown, /\/gpu keep <host> <duration> +保留一台主机：暂停提醒，闲置提醒和自动停机都暂停/);
       assert.match(shown, /时长：`30m`, `4h`, `2d`。GPU 列表：`0`, `0,1`, `0-3`。$/);
       assert.doesNotMatch(shown, /this help|claim a host|Durations/);
       const doc = [

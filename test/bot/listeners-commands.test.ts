@@ -281,7 +281,7 @@ for (const transport of ["socket", "http"] as const) {
       const blocks = board.ackPayload?.blocks as Section[];
       assert.ok(blocks.length <= 50);
       const shown = h.latestEphemeral(EVE);
-      assert.equal(shown.text, "Fleet: 150 hosts · 1200 GPUs, 100 busy · 50 going idle · 100 in use");
+      assert.equal(shown.text, "Fleet: 150 hosts · 1,200 GPUs, 100 busy · 50 going idle · 100 in use");
       const lines = sectionsText(blocks)
         .split("\n")
         .filter((line) => line.startsWith("• "));

@@ -22,6 +22,7 @@ import type { FleetStatus, HostDetail, HostSummary } from "../../src/usecases/re
 import { observed, T0 } from "../checks/builders.ts";
 
 const EN = translator({ language: "en", timeZone: "UTC", currency: "USD" });
+const tr = translator({ language: "en", timeZone: "UTC", currency: "USD" });
 
 /** What Slack would answer to these blocks and text (the emulator's own checks). */
 function slackAccepts(reply: { text: string; blocks?: unknown[] }): true | JsonObject {
@@ -89,7 +90,7 @@ describe("the fleet board", () => {
         summary(`gpu-node-${String(i).padStart(4, "0")}`, i),
       );
       const status: FleetStatus = { atMs: T0, timezone: "Europe/Berlin", hosts };
-      const reply = renderFleetStatus(status, "/gpu");
+      const reply = renderFleetStatus(tr, status, "/gpu");
       assert.equal(slackAccepts(reply), true);
       const blocks = reply.blocks ?? [];
       assert.ok(blocks.length <= 50);
@@ -104,6 +105,7 @@ describe("the fleet board", () => {
 
   test("one line per host says what matters", () => {
     const reply = renderFleetStatus(
+      tr,
       { atMs: T0, timezone: "UTC", hosts: [summary("a", 3), summary("b", 4), summary("c", 6)] },
       "/gpu",
     );
@@ -158,13 +160,14 @@ describe("one host in detail", () => {
       })),
       warden: null,
     };
-    assert.equal(slackAccepts(renderHostStatus(detail, T0, "UTC")), true);
+    assert.equal(slackAccepts(renderHostStatus(tr, detail, T0)), true);
   });
 });
 
 describe("replies", () => {
   test("an admin's refusal carries Stop anyway with a confirm dialog that fits", () => {
     const reply = stopResultReply(
+      tr,
       {
         kind: "refused",
         reason: "busy",

@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import bolt from "@slack/bolt";
 import { messagePermalink, workspaceUrlOf } from "../../src/bot/message-link.ts";
 import { stopDoubtAlertNote } from "../../src/bot/views/stop-doubt.ts";
+import { translator } from "../../src/messages/translator.ts";
 import {
   type SlackEmulator,
   startSlackEmulator,
@@ -42,9 +43,8 @@ describe("links to earlier alerts", () => {
     };
     const link = "https://acme.slack.com/archives/C0GPU/p1767604000000100";
     assert.equal(
-      stopDoubtAlertNote({
+      stopDoubtAlertNote(translator({ language: "en", timeZone: "Europe/Berlin", currency: "EUR" }), {
         ...base,
-        timezone: "Europe/Berlin",
         alertOpenedAtMs: base.stoppedAtMs - 60_000,
         link,
       }),

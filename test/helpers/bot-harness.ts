@@ -31,6 +31,7 @@ import type { MetricsStore } from "../../src/store/metrics-types.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
 import { createReclaimStore } from "../../src/store/reclaim-store.ts";
 import { idlePolicyOf } from "../../src/usecases/alert-policy.ts";
+import type { AlertNote, AlertWords } from "../../src/usecases/alert-words.ts";
 import { costWardenDepsOf } from "../../src/usecases/cost-warden-deps.ts";
 import { createIdleAlerts, type IdleAlerts } from "../../src/usecases/idle-alerts.ts";
 import type { AlertPort, FleetView, Notifier, SlackMethod } from "../../src/usecases/ports.ts";
@@ -415,6 +416,8 @@ export type AlertCall =
 /** An alert port that records what the use-cases asked of it, in order. */
 export class RecordingAlerts implements AlertPort {
   readonly calls: AlertCall[] = [];
+  /** Renders notes as the bot would ({@link UseCaseRig} sets the real word port). */
+  words: Pick<AlertWords, "note"> | null = null;
 
   refresh(host: string): void {
     this.calls.push({ kind: "refresh", host });
@@ -426,6 +429,11 @@ export class RecordingAlerts implements AlertPort {
 
   postInThread(host: string, text: string): void {
     this.calls.push({ kind: "thread", host, text });
+  }
+
+  postNote(host: string, note: AlertNote): void {
+    if (this.words === null) throw new Error("RecordingAlerts.words is not set");
+    this.postInThread(host, this.words.note(note));
   }
 
   /** The thread texts posted for `host`, in order. */
@@ -485,6 +493,7 @@ export class UseCaseRig {
     });
     const readers = createReaders(this.config.team);
     const words = botWords(readers);
+    this.alerts.words = words.alertWords;
     this.deps = {
       readers,
       config: this.config,

@@ -22,12 +22,6 @@ const NOT_FOR_DISPLAY: readonly string[] = [
   "src/sources/simulated-calendar.ts",
 ];
 
-/**
- * Views whose words (and with them their dates and money) are being moved into the catalog by the
- * other areas' work; they use `tr.date` / `tr.money` once moved. This list may only shrink.
- */
-const BASELINE: readonly string[] = ["src/bot/views/alert-format.ts"];
-
 const FORMATTER =
   /new Intl\.(?:NumberFormat|DateTimeFormat|ListFormat|PluralRules|RelativeTimeFormat)\b|\.toLocale\w*String\(/;
 /** A dayjs pattern with day or month names (`ddd D MMM`, `MMMM YYYY`): English words for people. */
@@ -62,14 +56,14 @@ describe("one place for Intl formatters", () => {
   });
 
   test("numbers, money and dates for people are formatted in src/messages/formatters.ts only", () => {
-    const outside = found.filter((finding) => ![...NOT_FOR_DISPLAY, ...BASELINE].includes(fileOf(finding)));
+    const outside = found.filter((finding) => !NOT_FOR_DISPLAY.includes(fileOf(finding)));
     assert.deepEqual(outside, [], "format through the translator (tr.money, tr.number, tr.date)");
   });
 
   test("the allowed files still have what they are allowed for", () => {
     const withFormatters = new Set(found.map(fileOf));
     assert.deepEqual(
-      [...NOT_FOR_DISPLAY, ...BASELINE].filter((file) => !withFormatters.has(file)),
+      NOT_FOR_DISPLAY.filter((file) => !withFormatters.has(file)),
       [],
       "these files format nothing any more: take them off the list",
     );

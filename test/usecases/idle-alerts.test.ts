@@ -330,7 +330,7 @@ describe("idle alerts", { timeout: 60_000 }, () => {
     await r.polls(305, 305, (m) => [gpuA(m), observed("gpu-p", at(m), IDLE, [], "prometheus")]);
     assert.match(
       shownText(r.channelMessages()[0]!),
-      /^No data from host \*gpu-a\* from \*10:02\* to \*15:05\* \(5 h 03 min\)\.$/m,
+      /^No data from host \*gpu-a\* from \*10:02\* to \*15:05\* \(5 h 3 min\)\.$/m,
     );
   });
 

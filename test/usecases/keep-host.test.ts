@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
+import { keepReplyText } from "../../src/bot/views/reply-keep.ts";
 import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
-import { keepHost, keepUntilMs } from "../../src/usecases/keep-host.ts";
+import { type KeepResult, keepHost, keepUntilMs } from "../../src/usecases/keep-host.ts";
 import { observed } from "../checks/builders.ts";
 import { ALICE, BOB, CAROL, DAVE, EVE, T0, UseCaseRig } from "../helpers/bot-harness.ts";
 
@@ -53,6 +54,8 @@ describe("keepHost", () => {
   let rig: UseCaseRig;
   afterEach(() => rig.close());
 
+  /** What the person who asked reads (the team's language). */
+  const said = (result: KeepResult, asker: string) => keepReplyText(rig.deps.readers.channel, result, asker);
   const start = (policy: Record<string, unknown> = {}) => {
     rig = new UseCaseRig({
       team: { timezone: "Europe/Berlin" },
@@ -75,12 +78,13 @@ describe("keepHost", () => {
       note: "",
     });
     const refused = keepHost(rig.deps, { host: "gpu-a", actor: EVE, span: { kind: "for", ms: HOUR_MS } });
-    assert.deepEqual(refused, {
-      kind: "refused",
-      reason: "not-allowed",
-      host: "gpu-a",
-      text: `Only the owner of gpu-a (<@${ALICE}>), its claimant (<@${BOB}>), the cost warden (<@${CAROL}>) or an admin (<@${DAVE}>) can keep it.`,
-    });
+    assert.deepEqual(
+      [refused.kind === "refused" && refused.reason, said(refused, EVE)],
+      [
+        "not-allowed",
+        `Only the owner of gpu-a (<@${ALICE}>), its claimant (<@${BOB}>), the cost warden (<@${CAROL}>) or an admin (<@${DAVE}>) can keep it.`,
+      ],
+    );
     for (const actor of [ALICE, BOB, CAROL, DAVE]) {
       rig.clock.advance(5 * MINUTE_MS);
       const kept = keepHost(rig.deps, { host: "gpu-a", actor, span: { kind: "for", ms: HOUR_MS } });
@@ -120,10 +124,16 @@ describe("keepHost", () => {
       kind: "kept",
       host: "gpu-a",
       untilMs: Date.parse("2026-01-06T08:00:00Z"),
+      nowMs: T0,
       capped: false,
+      maxMs: rig.config.policy.max_keep_hours * HOUR_MS,
       already: false,
-      text: "Kept gpu-a until tomorrow 09:00 (23 h): no idle alerts or automatic stop until then.",
+      byUser: ALICE,
     });
+    assert.equal(
+      said(kept, ALICE),
+      "Kept gpu-a until tomorrow 09:00 (23 h): no idle alerts or automatic stop until then.",
+    );
     assert.deepEqual(rig.state.snoozes.activeAt("gpu-a", T0), {
       host: "gpu-a",
       untilMs: Date.parse("2026-01-06T08:00:00Z"),
@@ -144,7 +154,9 @@ describe("keepHost", () => {
     const again = keepHost(rig.deps, { host: "gpu-a", actor: DAVE, span });
     const mine = keepHost(rig.deps, { host: "gpu-a", actor: ALICE, span });
     assert.deepEqual(
-      [again, mine].map((kept) => kept.kind === "kept" && [kept.already, kept.untilMs - T0, kept.text]),
+      [again, mine].map(
+        (kept, i) => kept.kind === "kept" && [kept.already, kept.untilMs - T0, said(kept, [DAVE, ALICE][i]!)],
+      ),
       [
         [
           true,
@@ -172,7 +184,7 @@ describe("keepHost", () => {
   test("a keep longer than policy.max_keep_hours is cut to it, and says so", () => {
     start({ max_keep_hours: 24 });
     const kept = keepHost(rig.deps, { host: "gpu-a", actor: ALICE, span: { kind: "for", ms: 48 * HOUR_MS } });
-    assert.deepEqual(kept.kind === "kept" && [kept.untilMs - T0, kept.capped, kept.text], [
+    assert.deepEqual(kept.kind === "kept" && [kept.untilMs - T0, kept.capped, said(kept, ALICE)], [
       24 * HOUR_MS,
       true,
       "Kept gpu-a until tomorrow 10:00 (1 d); capped at 1 d, the longest keep allowed: no idle alerts or automatic stop until then.",
@@ -189,11 +201,11 @@ describe("keepHost", () => {
   test("unknown hosts get a suggestion; never_stop hosts have nothing to keep", () => {
     start();
     assert.equal(
-      keepHost(rig.deps, { host: "gpu-b", actor: ALICE, span: { kind: "tomorrow" } }).text,
+      said(keepHost(rig.deps, { host: "gpu-b", actor: ALICE, span: { kind: "tomorrow" } }), ALICE),
       "no host gpu-b; did you mean gpu-a?",
     );
     assert.equal(
-      keepHost(rig.deps, { host: "inference", actor: ALICE, span: { kind: "tomorrow" } }).text,
+      said(keepHost(rig.deps, { host: "inference", actor: ALICE, span: { kind: "tomorrow" } }), ALICE),
       "inference is marked `never_stop`: it is never alerted or stopped, so there is nothing to keep.",
     );
     assert.equal(rig.state.snoozes.allActiveAt(T0).length, 0);

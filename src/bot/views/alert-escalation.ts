@@ -1,12 +1,17 @@
+import type { Translator } from "../../messages/translator.ts";
 import type { AlertEscalationView } from "../../usecases/alert-words.ts";
-import { costOver, escapeMrkdwn, formatDuration, formatMoney, mention } from "./alert-format.ts";
+import { alertDuration, costOver, escapeMrkdwn, mention } from "./alert-format.ts";
 
 export type { AlertEscalationView };
 
 /** The thread reply that brings the cost warden in once an episode has lasted `escalate_after`. */
-export function alertEscalationText(view: AlertEscalationView): string {
+export function alertEscalationText(tr: Translator, view: AlertEscalationView): string {
   const idleMs = view.nowMs - view.idleSinceMs;
   const burned = costOver(idleMs, view.costPerHour);
-  const money = burned === null ? "" : ` (${formatMoney(burned, view.currency)} so far)`;
-  return `📣 ${mention(view.warden)} *${escapeMrkdwn(view.host)}* has been idle for ${formatDuration(idleMs)}${money}. As cost warden, please stop it or keep it.`;
+  return tr.t("alert.escalation", {
+    warden: mention(view.warden),
+    host: escapeMrkdwn(view.host),
+    duration: alertDuration(tr, idleMs),
+    money: burned === null ? "" : tr.t("alert.escalation.money", { amount: tr.money(burned) }),
+  });
 }

@@ -1,3 +1,5 @@
+import { formatMoney as formatMoneyIn } from "../../messages/formatters.ts";
+import type { Translator } from "../../messages/translator.ts";
 import { mention, slackEscape } from "../../shared/slack-text.ts";
 import { clockText, localParts } from "../../shared/time.ts";
 
@@ -8,28 +10,38 @@ export const escapeMrkdwn = slackEscape;
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 
-/**
- * `0 min`, `35 min`, `2 h 05 min`, `3 d 4 h`: whole minutes, rounded down (alert messages; claims
- * and keeps say `2 h` with `formatDuration` from `shared/duration.ts`).
- */
-export function formatDuration(ms: number): string {
-  const minutes = Math.max(0, Math.floor(ms / MINUTE_MS));
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `${hours} h ${String(minutes % 60).padStart(2, "0")} min`;
-  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+/** `€12.40` for `currency` `EUR`, in English (views with a translator use `tr.money`). */
+export function formatMoney(amount: number, currency: string): string {
+  return formatMoneyIn("en", amount, currency, { digits: 2 });
 }
 
-const moneyFormats = new Map<string, Intl.NumberFormat>();
+/** An alert's duration in the reader's words, in whole minutes rounded down (`2 h 5 min`). */
+export function alertDuration(tr: Translator, ms: number): string {
+  return tr.duration(Math.max(0, Math.floor(ms / MINUTE_MS)) * MINUTE_MS);
+}
 
-/** `€12.40` for `currency` `EUR` (the currency's usual decimals); one formatter per currency. */
-export function formatMoney(amount: number, currency: string): string {
-  let format = moneyFormats.get(currency);
-  if (format === undefined) {
-    format = new Intl.NumberFormat("en-US", { style: "currency", currency });
-    moneyFormats.set(currency, format);
-  }
-  return format.format(amount);
+/**
+ * {@link formatWhen} in the reader's language: `14:02` the same local day, `Mon 14:02` within the
+ * week, `Jan 5 14:02` this year, `Jan 5, 2025 14:02` before.
+ */
+export function alertWhen(tr: Translator, ms: number, nowMs: number): string {
+  const at = localParts(ms, tr.timeZone);
+  const now = localParts(nowMs, tr.timeZone);
+  if (at.year === now.year && at.month === now.month && at.day === now.day) return tr.date(ms, "time");
+  if (Math.abs(nowMs - ms) < 6 * DAY_MS) return tr.t("alert.when.week", { at: ms });
+  if (at.year === now.year) return tr.t("alert.when.year", { at: ms });
+  return tr.t("alert.when.older", { at: ms });
+}
+
+/** `by <@U1>`, `automatically` for the bot itself (any non-user actor), `by someone` without one. */
+export function byWords(tr: Translator, actor: string | null): string {
+  if (actor === null) return tr.t("alert.by.someone");
+  return isUser(actor) ? tr.t("alert.by.user", { user: mention(actor) }) : tr.t("alert.by.auto");
+}
+
+/** Whether `actor` is a Slack user id (not the bot). */
+export function isUser(actor: string): boolean {
+  return /^[UW][A-Z0-9]{2,}$/.test(actor);
 }
 
 /** What an hourly cost comes to over `ms`; `null` when the cost is unknown. */

@@ -1,17 +1,17 @@
 import type { types } from "@slack/bolt";
+import type { Translator } from "../../messages/translator.ts";
 import { slotLabel } from "../../shared/gpu-slot.ts";
 import type { LoginSession } from "../../sources/observation.ts";
 import type { AlertGpu, IdleAlertView } from "../../usecases/alert-words.ts";
 import { ACTION_IDS, claimValue, KEEP_ACTION_IDS, type KeepChoice, keepValue, stopValue } from "../ids.ts";
 import {
-  actorText,
+  alertDuration,
+  alertWhen,
   code,
   costOver,
   escapeMrkdwn,
-  formatDuration,
   formatGiB,
-  formatMoney,
-  formatWhen,
+  isUser,
   joinLines,
   mention,
   truncate,
@@ -39,78 +39,73 @@ const CONFIRM_TEXT_MAX = 300;
 const BUTTON_TEXT_MAX = 75;
 
 /** The open idle alert: evidence, people, countdowns and the buttons. */
-export function idleAlertMessage(view: IdleAlertView): SlackMessage {
-  const { host, nowMs, timezone } = view;
+export function idleAlertMessage(tr: Translator, view: IdleAlertView): SlackMessage {
+  const { host, nowMs } = view;
   const idleMs = nowMs - view.idleSinceMs;
   const burned = costOver(idleMs, view.costPerHour);
-  const since = formatWhen(view.idleSinceMs, nowMs, timezone);
+  const since = alertWhen(tr, view.idleSinceMs, nowMs);
+  const duration = alertDuration(tr, idleMs);
   const money =
     burned === null || view.costPerHour === null
       ? ""
-      : `, *${formatMoney(burned, view.currency)}* burned so far at ${formatMoney(view.costPerHour, view.currency)}/h`;
-  const people = peopleLine(view.owners, view.claimants);
+      : tr.t("alert.idle.burned", { burned: tr.money(burned), rate: tr.money(view.costPerHour) });
+  const people = peopleLine(tr, view.owners, view.claimants);
+  const body = tr.t("alert.idle.body", { host: escapeMrkdwn(host), since, duration, money, people });
   const blocks: types.KnownBlock[] = [
-    { type: "header", text: { type: "plain_text", text: truncate(`💤 ${host} is idle`, HEADER_MAX) } },
     {
-      type: "section",
-      text: {
-        type: "mrkdwn",
-        text: truncate(
-          `*${escapeMrkdwn(host)}* has been idle since *${since}*: *${formatDuration(idleMs)}*${money}.\n${people}`,
-          TEXT_MAX,
-        ),
-      },
+      type: "header",
+      text: { type: "plain_text", text: truncate(tr.t("alert.idle.header", { host }), HEADER_MAX) },
     },
+    { type: "section", text: { type: "mrkdwn", text: truncate(body, TEXT_MAX) } },
   ];
   if (view.gpus.length > 0) {
-    blocks.push(section(gpuSection(view)));
-    blocks.push(section(holdersSection(view.gpus)));
+    blocks.push(section(gpuSection(tr, view)));
+    blocks.push(section(holdersSection(tr, view.gpus)));
   }
-  blocks.push(section(sessionsSection(view.sessions)));
-  blocks.push({ type: "context", elements: notes(view).map((text) => ({ type: "mrkdwn", text })) });
-  blocks.push(actions(view));
+  blocks.push(section(sessionsSection(tr, view.sessions)));
+  blocks.push({ type: "context", elements: notes(tr, view).map((text) => ({ type: "mrkdwn", text })) });
+  blocks.push(actions(tr, view));
   const mentions = [...view.owners, ...view.claimants].map(mention).join(" ");
-  const plainMoney = burned === null ? "" : `, ${formatMoney(burned, view.currency)} so far`;
-  const text = `💤 ${host} is idle since ${since} (${formatDuration(idleMs)}${plainMoney})${mentions ? ` ${mentions}` : ""}`;
-  return { text: truncate(text, TEXT_MAX), blocks };
+  const plainMoney = burned === null ? "" : tr.t("alert.soFar", { amount: tr.money(burned) });
+  const text = tr.t("alert.idle.text", { host, since, duration, money: plainMoney });
+  return { text: truncate(mentions ? `${text} ${mentions}` : text, TEXT_MAX), blocks };
 }
 
 function section(text: string): types.SectionBlock {
   return { type: "section", text: { type: "mrkdwn", text } };
 }
 
-function peopleLine(owners: readonly string[], claimants: readonly string[]): string {
+function peopleLine(tr: Translator, owners: readonly string[], claimants: readonly string[]): string {
   const parts: string[] = [];
   if (owners.length > 0)
-    parts.push(`${owners.length === 1 ? "Owner" : "Owners"}: ${owners.map(mention).join(", ")}`);
-  if (claimants.length > 0) parts.push(`Claimed by: ${claimants.map(mention).join(", ")}`);
-  return parts.length === 0 ? "No owner or claimant on record." : parts.join(" · ");
+    parts.push(tr.t("alert.people.owners", { count: owners.length, names: owners.map(mention).join(", ") }));
+  if (claimants.length > 0)
+    parts.push(tr.t("alert.people.claimants", { names: claimants.map(mention).join(", ") }));
+  return parts.length === 0 ? tr.t("alert.people.none") : parts.join(" · ");
 }
 
-function gpuSection(view: IdleAlertView): string {
+function gpuSection(tr: Translator, view: IdleAlertView): string {
   const columns = view.gpus[0]?.history.length ?? 0;
   const perMark = columns === 0 ? 0 : Math.round(view.historyMinutes / columns);
-  const span =
-    view.historyMinutes % 60 === 0
-      ? `${view.historyMinutes / 60} h`
-      : formatDuration(view.historyMinutes * 60_000);
-  const title = `*GPU utilisation, last ${span}* (one mark per ${perMark} min, \`?\` = no data)`;
+  const span = tr.duration(view.historyMinutes * 60_000);
+  const title = tr.t("alert.gpus.title", { span, minutes: perMark });
   const width = Math.max(...view.gpus.map((gpu) => slotLabel(gpu.index).length));
   const lines = view.gpus.map((gpu) => {
     const util = gpu.utilPct === null ? "  ? %" : `${String(Math.round(gpu.utilPct)).padStart(3)} %`;
     const memory =
       gpu.memUsedMiB === null
-        ? "memory ?"
+        ? tr.t("alert.gpus.memoryUnknown")
         : gpu.memTotalMiB === null
           ? formatGiB(gpu.memUsedMiB)
-          : `${formatGiB(gpu.memUsedMiB)} of ${(gpu.memTotalMiB / 1024).toFixed(0)}`;
+          : tr.t("alert.gpus.memory", {
+              used: formatGiB(gpu.memUsedMiB),
+              total: (gpu.memTotalMiB / 1024).toFixed(0),
+            });
     return `GPU ${slotLabel(gpu.index).padStart(width)} ${sparkline(gpu.history)} ${util}  ${memory}`;
   });
   const fence = "```";
-  const body = joinLines(
-    lines,
-    GPU_SECTION_MAX - title.length - 2 * fence.length - 3,
-    (left) => `and ${left} more GPUs`,
+  const body = joinLines(lines, GPU_SECTION_MAX - title.length - 2 * fence.length - 3, (left) =>
+    tr.t("alert.gpus.more", { count: left }),
   );
   return `${title}\n${fence}\n${body}\n${fence}`;
 }
@@ -122,7 +117,7 @@ interface Holder {
   memMiB: number | null;
 }
 
-function holdersSection(gpus: readonly AlertGpu[]): string {
+function holdersSection(tr: Translator, gpus: readonly AlertGpu[]): string {
   const holders = new Map<string, Holder>();
   let heldMiB = 0;
   let heldGpus = 0;
@@ -143,73 +138,86 @@ function holdersSection(gpus: readonly AlertGpu[]): string {
       if (process.usedMemoryMiB !== null) holder.memMiB = (holder.memMiB ?? 0) + process.usedMemoryMiB;
     }
   }
-  if (heldGpus === 0) return "*Memory held*: none.";
-  const summary = `*Memory held*: ${formatGiB(heldMiB)} on ${heldGpus} of ${gpus.length} GPUs`;
-  if (holders.size === 0) return `${summary}; the source lists no processes.`;
+  if (heldGpus === 0) return tr.t("alert.holders.none");
+  const summary = tr.t("alert.holders.summary", {
+    memory: formatGiB(heldMiB),
+    held: heldGpus,
+    total: gpus.length,
+  });
+  if (holders.size === 0) return tr.t("alert.holders.noProcesses", { summary });
   const lines = [...holders.values()]
     .sort((a, b) => (b.memMiB ?? 0) - (a.memMiB ?? 0))
-    .map((holder) => {
-      const user = holder.user === null ? "unknown user" : escapeMrkdwn(holder.user);
-      const where = `GPU ${holder.gpus
-        .sort((a, b) => a - b)
-        .map(slotLabel)
-        .join(", ")}`;
-      const memory = holder.memMiB === null ? "" : `, ${formatGiB(holder.memMiB)}`;
-      return `• ${user}: ${code(truncateMiddle(holder.name, 80))} on ${where}${memory}`;
-    });
-  return `${summary}, by:\n${joinLines(lines, HOLDERS_MAX - summary.length - 6, (left) => `and ${left} more`)}`;
+    .map((holder) =>
+      tr.t("alert.holders.line", {
+        user: holder.user === null ? tr.t("alert.holders.unknownUser") : escapeMrkdwn(holder.user),
+        process: code(truncateMiddle(holder.name, 80)),
+        gpus: holder.gpus
+          .sort((a, b) => a - b)
+          .map(slotLabel)
+          .join(", "),
+        memory:
+          holder.memMiB === null ? "" : tr.t("alert.holders.memory", { memory: formatGiB(holder.memMiB) }),
+      }),
+    );
+  const more = (left: number) => tr.t("alert.more", { count: left });
+  const head = tr.t("alert.holders.by", { summary });
+  return `${head}\n${joinLines(lines, HOLDERS_MAX - summary.length - 6, more)}`;
 }
 
-function sessionsSection(sessions: readonly LoginSession[] | null): string {
-  if (sessions === null) return "*Sessions*: not visible to this source.";
-  if (sessions.length === 0) return "*Sessions*: nobody logged in.";
-  const lines = sessions.map((session) => {
-    const from = session.from === null ? "" : ` from ${escapeMrkdwn(session.from)}`;
-    const idle =
-      session.idleMinutes === null
-        ? "idle time unknown"
-        : `idle ${formatDuration(session.idleMinutes * 60_000)}`;
-    return `• ${escapeMrkdwn(session.user)} on ${escapeMrkdwn(session.line)}${from}, ${idle}`;
-  });
-  return `*Sessions* (none active):\n${joinLines(lines, SESSIONS_MAX, (left) => `and ${left} more`)}`;
+function sessionsSection(tr: Translator, sessions: readonly LoginSession[] | null): string {
+  if (sessions === null) return tr.t("alert.sessions.hidden");
+  if (sessions.length === 0) return tr.t("alert.sessions.none");
+  const lines = sessions.map((session) =>
+    tr.t("alert.sessions.line", {
+      user: escapeMrkdwn(session.user),
+      line: escapeMrkdwn(session.line),
+      from: session.from === null ? "" : tr.t("alert.sessions.from", { from: escapeMrkdwn(session.from) }),
+      idle:
+        session.idleMinutes === null
+          ? tr.t("alert.sessions.idleUnknown")
+          : tr.t("alert.sessions.idle", { duration: tr.duration(session.idleMinutes * 60_000) }),
+    }),
+  );
+  const more = (left: number) => tr.t("alert.more", { count: left });
+  return `${tr.t("alert.sessions.title")}\n${joinLines(lines, SESSIONS_MAX, more)}`;
 }
 
-function notes(view: IdleAlertView): string[] {
-  const { nowMs, timezone } = view;
+function notes(tr: Translator, view: IdleAlertView): string[] {
+  const { nowMs } = view;
   const out: string[] = [];
   if (view.stopDoubt != null) {
     const { stoppedAtMs, earlierAlertAtMs, earlierAlertLink } = view.stopDoubt;
     out.push(
-      stopDoubtAlertNote({
+      stopDoubtAlertNote(tr, {
         host: view.host,
         stoppedAtMs,
         nowMs,
-        timezone,
         alertOpenedAtMs: earlierAlertAtMs,
         link: earlierAlertLink,
       }),
     );
   }
-  if (view.stopping !== null) out.push(`🛑 Stop requested ${byActor(view.stopping.actor)}: running…`);
-  if (view.snooze !== null) {
+  if (view.stopping !== null) {
+    const actor = view.stopping.actor;
     out.push(
-      `⏸ Kept until *${formatWhen(view.snooze.untilMs, nowMs, timezone)}* by ${mention(view.snooze.byUser)}.`,
+      isUser(actor)
+        ? tr.t("alert.note.stoppingBy", { user: mention(actor) })
+        : tr.t("alert.note.stoppingAuto"),
     );
-  } else if (view.autoStopAtMs !== null) {
-    out.push(`⏱ Stopping at *${formatWhen(view.autoStopAtMs, nowMs, timezone)}* unless someone keeps it.`);
   }
-  if (view.escalatedTo !== null) out.push(`📣 Escalated to the cost warden ${mention(view.escalatedTo)}.`);
-  if (view.dryRun) out.push("Dry run: *Stop* shows what would run, nothing more.");
-  out.push(`Times in ${escapeMrkdwn(timezone)}.`);
+  if (view.snooze !== null) {
+    const until = alertWhen(tr, view.snooze.untilMs, nowMs);
+    out.push(tr.t("alert.note.kept", { until, user: mention(view.snooze.byUser) }));
+  } else if (view.autoStopAtMs !== null) {
+    out.push(tr.t("alert.note.autoStop", { at: alertWhen(tr, view.autoStopAtMs, nowMs) }));
+  }
+  if (view.escalatedTo !== null) out.push(tr.t("alert.note.escalated", { user: mention(view.escalatedTo) }));
+  if (view.dryRun) out.push(tr.t("alert.note.dryRun"));
+  out.push(tr.t("alert.zone", { zone: escapeMrkdwn(tr.timeZone) }));
   return out;
 }
 
-function byActor(actor: string): string {
-  const text = actorText(actor);
-  return text === "automatically" ? text : `by ${text}`;
-}
-
-function actions(view: IdleAlertView): types.ActionsBlock {
+function actions(tr: Translator, view: IdleAlertView): types.ActionsBlock {
   const { host, alertId } = view;
   const keep = (choice: KeepChoice, label: string): types.Button => ({
     type: "button",
@@ -217,9 +225,10 @@ function actions(view: IdleAlertView): types.ActionsBlock {
     text: { type: "plain_text", text: truncate(label, BUTTON_TEXT_MAX) },
     value: keepValue(host, alertId, choice),
   });
-  const dryRun = view.dryRun ? " This is a dry run: it shows what would run." : "";
-  const checks = `The bot checks that ${escapeMrkdwn(host)} is still idle, then runs its stop action.${dryRun}`;
-  const atRisk = memoryAtRiskText(view.gpus, CONFIRM_TEXT_MAX - 2 - Math.min(checks.length, 160));
+  const checks = tr.t(view.dryRun ? "alert.confirm.checksDryRun" : "alert.confirm.checks", {
+    host: escapeMrkdwn(host),
+  });
+  const atRisk = memoryAtRiskText(tr, view.gpus, CONFIRM_TEXT_MAX - 2 - Math.min(checks.length, 160));
   return {
     type: "actions",
     block_id: "idle_alert_actions",
@@ -227,27 +236,30 @@ function actions(view: IdleAlertView): types.ActionsBlock {
       {
         type: "button",
         action_id: ACTION_IDS.stopHost,
-        text: { type: "plain_text", text: "Stop this host" },
+        text: { type: "plain_text", text: tr.t("alert.button.stop") },
         style: "danger",
         value: stopValue(host, alertId),
         confirm: {
-          title: { type: "plain_text", text: truncate(`Stop ${host}?`, CONFIRM_TITLE_MAX) },
+          title: {
+            type: "plain_text",
+            text: truncate(tr.t("alert.confirm.title", { host }), CONFIRM_TITLE_MAX),
+          },
           text: {
             type: "mrkdwn",
             text: truncate(atRisk === null ? checks : `${atRisk}\n\n${checks}`, CONFIRM_TEXT_MAX),
           },
-          confirm: { type: "plain_text", text: "Stop it" },
-          deny: { type: "plain_text", text: "Cancel" },
+          confirm: { type: "plain_text", text: tr.t("alert.confirm.yes") },
+          deny: { type: "plain_text", text: tr.t("alert.confirm.no") },
           style: "danger",
         },
       },
-      keep("1h", "Keep 1 h"),
-      keep("4h", "Keep 4 h"),
-      keep("tomorrow", `Keep until tomorrow ${view.keepUntilTomorrowAt}`),
+      keep("1h", tr.t("alert.button.keep1h")),
+      keep("4h", tr.t("alert.button.keep4h")),
+      keep("tomorrow", tr.t("alert.button.keepTomorrow", { at: view.keepUntilTomorrowAt })),
       {
         type: "button",
         action_id: ACTION_IDS.claimHost,
-        text: { type: "plain_text", text: "Claim it" },
+        text: { type: "plain_text", text: tr.t("alert.button.claim") },
         value: claimValue(host, alertId),
       },
     ],

@@ -1,57 +1,57 @@
 import type { types } from "@slack/bolt";
+import type { Translator } from "../../messages/translator.ts";
 import type { NoDataView } from "../../usecases/alert-words.ts";
-import { escapeMrkdwn, formatDuration, formatWhen, truncate } from "./alert-format.ts";
+import { alertDuration, alertWhen, escapeMrkdwn, truncate } from "./alert-format.ts";
 import type { SlackMessage } from "./alert-message.ts";
 
 export type { NoDataView };
 
 /** The one "no data from host X since …" notice, and the same message once data is back. */
-export function noDataMessage(view: NoDataView): SlackMessage {
-  const { host, nowMs, timezone } = view;
-  const since = formatWhen(view.sinceMs, nowMs, timezone);
+export function noDataMessage(tr: Translator, view: NoDataView): SlackMessage {
+  const { host, nowMs } = view;
+  const since = alertWhen(tr, view.sinceMs, nowMs);
   const bold = `*${escapeMrkdwn(host)}*`;
-  const zone = { type: "mrkdwn" as const, text: `Times in ${escapeMrkdwn(timezone)}.` };
+  const zone = { type: "mrkdwn" as const, text: tr.t("alert.zone", { zone: escapeMrkdwn(tr.timeZone) }) };
   if (view.backAtMs !== null) {
-    const back = formatWhen(view.backAtMs, nowMs, timezone);
-    const span = formatDuration(view.backAtMs - view.sinceMs);
+    const back = alertWhen(tr, view.backAtMs, nowMs);
+    const span = alertDuration(tr, view.backAtMs - view.sinceMs);
     const blocks: types.KnownBlock[] = [
-      { type: "header", text: { type: "plain_text", text: truncate(`✅ Data from ${host} is back`, 150) } },
       {
-        type: "section",
-        text: { type: "mrkdwn", text: `No data from host ${bold} from *${since}* to *${back}* (${span}).` },
+        type: "header",
+        text: { type: "plain_text", text: truncate(tr.t("alert.noData.backHeader", { host }), 150) },
       },
+      section(tr.t("alert.noData.backBody", { host: bold, since, back, span })),
       { type: "context", elements: [zone] },
     ];
-    return { text: truncate(`✅ Data from host ${host} is back (no data for ${span})`, 3000), blocks };
+    return { text: truncate(tr.t("alert.noData.backText", { host, span }), 3000), blocks };
   }
-  const cause = view.cause === null ? "" : `\nLatest attempt: ${escapeMrkdwn(truncate(view.cause, 500))}`;
+  const cause =
+    view.cause === null
+      ? ""
+      : `\n${tr.t("alert.noData.cause", { cause: escapeMrkdwn(truncate(view.cause, 500)) })}`;
+  const lastAt = view.lastSampleAtMs === null ? null : alertWhen(tr, view.lastSampleAtMs, nowMs);
   const outage =
-    view.lastSampleAtMs === null
-      ? `No reading from host ${bold} on record: polled without one since *${since}*.`
-      : `No data from host ${bold} since *${formatWhen(view.lastSampleAtMs, nowMs, timezone)}*, its last reading.`;
+    lastAt === null
+      ? tr.t("alert.noData.never", { host: bold, since })
+      : tr.t("alert.noData.since", { host: bold, at: lastAt });
   const fallback =
-    view.lastSampleAtMs === null
-      ? `⚠️ No reading from host ${host} on record (polled since ${since})`
-      : `⚠️ No data from host ${host} since ${formatWhen(view.lastSampleAtMs, nowMs, timezone)}`;
+    lastAt === null
+      ? tr.t("alert.noData.neverText", { host, since })
+      : tr.t("alert.noData.sinceText", { host, at: lastAt });
   const blocks: types.KnownBlock[] = [
-    { type: "header", text: { type: "plain_text", text: truncate(`⚠️ No data from ${host}`, 150) } },
     {
-      type: "section",
-      text: {
-        type: "mrkdwn",
-        text: truncate(`${outage}${cause}`, 3000),
-      },
+      type: "header",
+      text: { type: "plain_text", text: truncate(tr.t("alert.noData.header", { host }), 150) },
     },
+    section(truncate(`${outage}${cause}`, 3000)),
     {
       type: "context",
-      elements: [
-        {
-          type: "mrkdwn",
-          text: `Unknown is not idle: no idle alert and no stop for ${bold} until data is back.`,
-        },
-        zone,
-      ],
+      elements: [{ type: "mrkdwn", text: tr.t("alert.noData.note", { host: bold }) }, zone],
     },
   ];
   return { text: truncate(fallback, 3000), blocks };
+}
+
+function section(text: string): types.SectionBlock {
+  return { type: "section", text: { type: "mrkdwn", text } };
 }

@@ -1,13 +1,14 @@
 import type { types } from "@slack/bolt";
+import type { Translator } from "../../messages/translator.ts";
 import { slotLabel } from "../../shared/gpu-slot.ts";
 import type { AlertEnding, ResolvedAlertView } from "../../usecases/alert-words.ts";
 import {
-  actorText,
+  alertDuration,
+  alertWhen,
+  byWords,
   costOver,
   escapeMrkdwn,
-  formatDuration,
-  formatMoney,
-  formatWhen,
+  isUser,
   mention,
   truncate,
 } from "./alert-format.ts";
@@ -17,89 +18,114 @@ export type { AlertEnding, ResolvedAlertView };
 
 const CAUSE_MAX = 500;
 
+interface Described {
+  title: string;
+  detail: string | null;
+  fallback: string;
+}
+
 /** The idle alert once it is over: what ended it, how long it lasted, what it cost; no buttons. */
-export function resolvedAlertMessage(view: ResolvedAlertView): SlackMessage {
-  const { nowMs, timezone } = view;
+export function resolvedAlertMessage(tr: Translator, view: ResolvedAlertView): SlackMessage {
+  const { nowMs } = view;
   const idleMs = view.endedAtMs - view.idleSinceMs;
   const burned = costOver(idleMs, view.costPerHour);
-  const money = burned === null ? "" : `, ${formatMoney(burned, view.currency)}`;
-  const span = `Was idle from *${formatWhen(view.idleSinceMs, nowMs, timezone)}* to *${formatWhen(view.endedAtMs, nowMs, timezone)}* (${formatDuration(idleMs)}${money}).`;
-  const { title, detail, fallback } = describe(view);
+  const money = burned === null ? "" : tr.t("alert.resolved.money", { amount: tr.money(burned) });
+  const duration = alertDuration(tr, idleMs);
+  const span = tr.t("alert.resolved.span", {
+    from: alertWhen(tr, view.idleSinceMs, nowMs),
+    to: alertWhen(tr, view.endedAtMs, nowMs),
+    duration,
+    money,
+  });
+  const { title, detail, fallback } = describe(tr, view);
+  const zone = tr.t("alert.zone", { zone: escapeMrkdwn(tr.timeZone) });
   const blocks: types.KnownBlock[] = [
     { type: "header", text: { type: "plain_text", text: truncate(title, 150) } },
     {
       type: "section",
       text: { type: "mrkdwn", text: truncate(detail === null ? span : `${detail}\n${span}`, 3000) },
     },
-    { type: "context", elements: [{ type: "mrkdwn", text: `Times in ${escapeMrkdwn(timezone)}.` }] },
+    { type: "context", elements: [{ type: "mrkdwn", text: zone }] },
   ];
-  return { text: truncate(`${fallback} (idle ${formatDuration(idleMs)}${money})`, 3000), blocks };
+  return { text: truncate(tr.t("alert.resolved.text", { title: fallback, duration, money }), 3000), blocks };
 }
 
-function describe(view: ResolvedAlertView): { title: string; detail: string | null; fallback: string } {
-  const { host, ending, nowMs, timezone } = view;
+function describe(tr: Translator, view: ResolvedAlertView): Described {
+  const { host, ending } = view;
   const bold = `*${escapeMrkdwn(host)}*`;
   switch (ending.kind) {
-    case "busy":
-      return { title: `✅ ${host} is busy again`, detail: null, fallback: `✅ ${host} is busy again` };
-    case "stopped": {
-      const who = actorText(ending.actor);
-      const by = who === "automatically" ? who : `by ${who}`;
-      if (ending.dryRun) {
-        const whose = who === "automatically" ? " (automatic stop)" : ` by ${who}`;
-        return {
-          title: `🧪 ${host}: stop dry run`,
-          detail: `Dry run${whose}: ${bold} was not stopped; the thread shows what would have run.`,
-          fallback: `🧪 ${host}: stop dry run${whose}`,
-        };
-      }
-      return {
-        title: `🛑 ${host} was stopped`,
-        detail: `Stopped ${by}.`,
-        fallback: `🛑 ${host} was stopped ${by}`,
-      };
+    case "busy": {
+      const title = tr.t("alert.resolved.busy", { host });
+      return { title, detail: null, fallback: title };
     }
+    case "stopped":
+      return describeStopped(tr, host, ending);
     case "suspect": {
-      const labels = ending.gpus.map(slotLabel);
-      const gpus = labels.length === 1 ? `GPU ${labels[0]} reports` : `GPUs ${labels.join(", ")} report`;
-      return {
-        title: `❔ ${host}: suspect readings`,
-        detail:
-          `${bold}: ${gpus} full utilisation with no memory held at idle power, a known driver fault. ` +
-          "Not idle, not busy: no alert and no automatic stop while it lasts.",
-        fallback: `❔ ${host}: suspect readings`,
-      };
+      const gpus = ending.gpus.map(slotLabel).join(", ");
+      const title = tr.t("alert.resolved.suspectTitle", { host });
+      const detail = tr.t("alert.resolved.suspect", { host: bold, count: ending.gpus.length, gpus });
+      return { title, detail, fallback: title };
     }
     case "unknown": {
-      const cause = ending.cause === null ? "" : `: ${escapeMrkdwn(truncate(ending.cause, CAUSE_MAX))}`;
-      return {
-        title: `❔ ${host}: no data, state unknown`,
-        detail: `No data from ${bold}${cause}. Unknown is not idle: no alert and no stop until data is back.`,
-        fallback: `❔ ${host}: no data, state unknown`,
-      };
+      const title = tr.t("alert.resolved.unknownTitle", { host });
+      const detail =
+        ending.cause === null
+          ? tr.t("alert.resolved.unknown", { host: bold })
+          : tr.t("alert.resolved.unknownCause", {
+              host: bold,
+              cause: escapeMrkdwn(truncate(ending.cause, CAUSE_MAX)),
+            });
+      return { title, detail, fallback: title };
     }
     case "snoozed": {
-      const until = ending.untilMs === null ? "" : ` until *${formatWhen(ending.untilMs, nowMs, timezone)}*`;
-      const by = ending.byUser === null ? "" : ` by ${mention(ending.byUser)}`;
+      const until =
+        ending.untilMs === null
+          ? ""
+          : tr.t("alert.resolved.keptUntil", { until: alertWhen(tr, ending.untilMs, view.nowMs) });
+      const by =
+        ending.byUser === null ? "" : tr.t("alert.resolved.keptBy", { user: mention(ending.byUser) });
       return {
-        title: `⏸ ${host} is kept`,
-        detail: `Kept${by}${until}.`,
-        fallback: `⏸ ${host} is kept${by}`,
+        title: tr.t("alert.resolved.keptTitle", { host }),
+        detail: tr.t("alert.resolved.kept", { by, until }),
+        fallback: tr.t("alert.resolved.keptText", { host, by }),
       };
     }
-    case "exempt":
-      return {
-        title: `✅ ${host} is exempt from idle alerts`,
-        detail: `${bold} is marked \`never_stop\`.`,
-        fallback: `✅ ${host} is exempt from idle alerts`,
-      };
-    case "policy":
-      return {
-        title: `✅ ${host} no longer counts as idle`,
-        detail: `Under the current policy ${bold} is not idle.`,
-        fallback: `✅ ${host} no longer counts as idle`,
-      };
+    case "exempt": {
+      const title = tr.t("alert.resolved.exemptTitle", { host });
+      return { title, detail: tr.t("alert.resolved.exempt", { host: bold }), fallback: title };
+    }
+    case "policy": {
+      const title = tr.t("alert.resolved.policyTitle", { host });
+      return { title, detail: tr.t("alert.resolved.policy", { host: bold }), fallback: title };
+    }
     default:
       return ending satisfies never;
   }
+}
+
+function describeStopped(
+  tr: Translator,
+  host: string,
+  ending: Extract<AlertEnding, { kind: "stopped" }>,
+): Described {
+  const bold = `*${escapeMrkdwn(host)}*`;
+  const automatic = ending.actor !== null && !isUser(ending.actor);
+  const user = ending.actor === null ? tr.t("alert.someone") : mention(ending.actor);
+  if (ending.dryRun) {
+    return {
+      title: tr.t("alert.resolved.dryRunTitle", { host }),
+      detail: automatic
+        ? tr.t("alert.resolved.dryRunAuto", { host: bold })
+        : tr.t("alert.resolved.dryRunBy", { host: bold, user }),
+      fallback: automatic
+        ? tr.t("alert.resolved.dryRunAutoText", { host })
+        : tr.t("alert.resolved.dryRunByText", { host, user }),
+    };
+  }
+  const by = byWords(tr, ending.actor);
+  return {
+    title: tr.t("alert.resolved.stoppedTitle", { host }),
+    detail: tr.t("alert.resolved.stopped", { by }),
+    fallback: tr.t("alert.resolved.stoppedText", { host, by }),
+  };
 }

@@ -46,7 +46,7 @@ export function homeView(tr: Translator, model: HomeModel, slashCommand: string)
   );
   blocks.push({ type: "divider" });
   const summaries = model.hosts.map((host) => host.summary);
-  blocks.push(section(`*${tr.t("home.fleet")}* · ${summaryLine(summaries)}`));
+  blocks.push(section(`*${tr.t("home.fleet")}* · ${summaryLine(tr, summaries)}`));
   blocks.push(
     context(
       tr.t("home.asOf", {
@@ -85,9 +85,9 @@ function pushMine(tr: Translator, model: HomeModel, blocks: types.KnownBlock[], 
 }
 
 function board(tr: Translator, model: HomeModel, blocks: types.KnownBlock[], slashCommand: string): void {
-  const omitted = pushHostGroups(blocks, model.hosts, {
+  const omitted = pushHostGroups(tr, blocks, model.hosts, {
     statusOf: (host) => host.summary.status,
-    lineOf: (host) => hostLine(tr, host, model.nowMs, model.zone),
+    lineOf: (host) => hostLine(tr, host, model.nowMs),
     maxBlocks: HOME_MAX_BLOCKS - 1,
     budgetChars: BOARD_BUDGET_CHARS,
   });
@@ -95,7 +95,7 @@ function board(tr: Translator, model: HomeModel, blocks: types.KnownBlock[], sla
     blocks.push(
       context(
         tr.t("home.board.omitted", {
-          omitted: omittedWords(omitted),
+          omitted: omittedWords(tr, omitted),
           example: commandExample(slashCommand, "status <host>"),
         }),
       ),
@@ -104,15 +104,15 @@ function board(tr: Translator, model: HomeModel, blocks: types.KnownBlock[], sla
 }
 
 /** `• *gpu-a* idle since 10:00 (2 h) · util \`0 0 97 –\` % · GPU 0 claimed by @bob until 11:08`. */
-function hostLine(tr: Translator, host: HomeHost, nowMs: number, zone: string): string {
+function hostLine(tr: Translator, host: HomeHost, nowMs: number): string {
   const { summary } = host;
-  const parts = [statusWords(summary, nowMs, zone)];
+  const parts = [statusWords(tr, summary, nowMs)];
   const known = summary.status !== "unknown" && summary.status !== "never-seen";
   if (known && host.gpus.length > 0) {
     parts.push(tr.t("home.board.util", { utils: utilList(host.gpus.map((gpu) => gpu.utilPct)) }));
   }
-  if (summary.claims.length > 0) parts.push(claimsWords(summary.claims, nowMs, zone));
-  if (summary.unclaimedBusy.length > 0) parts.push(unclaimedWords(summary.unclaimedBusy));
+  if (summary.claims.length > 0) parts.push(claimsWords(tr, summary.claims, nowMs));
+  if (summary.unclaimedBusy.length > 0) parts.push(unclaimedWords(tr, summary.unclaimedBusy));
   if (summary.openAlert !== null) parts.push(tr.t("home.board.alertOpen"));
   return `• *${summary.host}* ${parts.join(" · ")}`;
 }

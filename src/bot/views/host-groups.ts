@@ -1,15 +1,16 @@
 import type { types } from "@slack/bolt";
+import type { Translator } from "../../messages/translator.ts";
 import type { HostSummary } from "../../usecases/read-fleet-status.ts";
 import { clip, LIMITS, section } from "./reply-message.ts";
-import { STATUS_GROUPS } from "./status-words.ts";
+import { groupCount, groupTitle, STATUS_GROUPS, type StatusGroupId } from "./status-words.ts";
 
 const LINE_MAX_CHARS = 400;
 /** Sections fill up to this many characters before a new one starts. */
 const SECTION_FILL_CHARS = LIMITS.sectionTextChars - 100;
 
-/** Hosts of one status group that did not fit; `title` in lower case (`idle`, `no data`…). */
+/** Hosts of one status group that did not fit. */
 export interface OmittedGroup {
-  title: string;
+  id: StatusGroupId;
   count: number;
 }
 
@@ -20,6 +21,7 @@ export interface OmittedGroup {
  * that says the first poll fills the board.
  */
 export function pushHostGroups<Host>(
+  tr: Translator,
   blocks: types.KnownBlock[],
   hosts: readonly Host[],
   options: {
@@ -30,7 +32,7 @@ export function pushHostGroups<Host>(
   },
 ): OmittedGroup[] {
   if (hosts.length === 0) {
-    blocks.push(section("No hosts yet: configure a source, and the first poll fills this board."));
+    blocks.push(section(tr.t("status.empty")));
     return [];
   }
   let usedChars = 0;
@@ -41,7 +43,7 @@ export function pushHostGroups<Host>(
       (group.statuses as readonly string[]).includes(options.statusOf(host)),
     );
     if (members.length === 0) continue;
-    let text = `*${group.title}* (${members.length})`;
+    let text = `*${groupTitle(tr, group.id)}* (${members.length})`;
     let shown = 0;
     for (const host of members) {
       const line = clip(options.lineOf(host), LINE_MAX_CHARS);
@@ -67,15 +69,14 @@ export function pushHostGroups<Host>(
       blocks.push(section(text));
       usedChars += text.length;
     }
-    if (shown < members.length)
-      omitted.push({ title: group.title.toLowerCase(), count: members.length - shown });
+    if (shown < members.length) omitted.push({ id: group.id, count: members.length - shown });
   }
   return omitted;
 }
 
 /** `…and 12 more hosts (3 idle, 9 in use)`. */
-export function omittedWords(omitted: readonly OmittedGroup[]): string {
+export function omittedWords(tr: Translator, omitted: readonly OmittedGroup[]): string {
   const total = omitted.reduce((sum, group) => sum + group.count, 0);
-  const which = omitted.map((group) => `${group.count} ${group.title}`).join(", ");
-  return `…and ${total} more hosts (${which})`;
+  const which = omitted.map((group) => groupCount(tr, group.id, group.count)).join(", ");
+  return tr.t("status.omitted", { total, which });
 }

@@ -1,3 +1,4 @@
+import type { Translator } from "../../messages/translator.ts";
 import { slotLabel } from "../../shared/gpu-slot.ts";
 import type { GpuProcess } from "../../sources/observation.ts";
 import { code, escapeMrkdwn, formatGiB, truncate, truncateMiddle } from "./alert-format.ts";
@@ -25,20 +26,30 @@ export function holdsMemory(gpu: GpuMemory): boolean {
  * (a notebook?): unsaved work there is lost.` Names at most two holders and six GPUs, and never
  * exceeds `maxChars`; `null` when no GPU holds memory.
  */
-export function memoryAtRiskText(gpus: readonly GpuMemory[], maxChars: number): string | null {
+export function memoryAtRiskText(
+  tr: Translator,
+  gpus: readonly GpuMemory[],
+  maxChars: number,
+): string | null {
   const held = gpus.filter(holdsMemory).sort((a, b) => a.index - b.index);
   if (held.length === 0) return null;
   const indexes = held.slice(0, GPUS_SHOWN).map((gpu) => slotLabel(gpu.index));
-  if (held.length > GPUS_SHOWN) indexes.push(`${held.length - GPUS_SHOWN} more`);
-  const which = held.length === 1 ? `GPU ${indexes[0]} holds` : `GPUs ${indexes.join(", ")} hold`;
+  if (held.length > GPUS_SHOWN) indexes.push(tr.t("alert.risk.more", { count: held.length - GPUS_SHOWN }));
   const known = held.filter((gpu) => gpu.memUsedMiB !== null);
   const amount =
-    known.length === 0 ? "memory" : formatGiB(known.reduce((sum, gpu) => sum + (gpu.memUsedMiB ?? 0), 0));
-  const text = `⚠️ ${which} ${amount} (${holdersText(held)}): unsaved work there is lost.`;
+    known.length === 0
+      ? tr.t("alert.risk.memory")
+      : formatGiB(known.reduce((sum, gpu) => sum + (gpu.memUsedMiB ?? 0), 0));
+  const text = tr.t("alert.risk", {
+    count: held.length,
+    gpus: indexes.join(", "),
+    amount,
+    holders: holdersText(tr, held),
+  });
   return truncate(text, maxChars);
 }
 
-function holdersText(held: readonly GpuMemory[]): string {
+function holdersText(tr: Translator, held: readonly GpuMemory[]): string {
   const names: string[] = [];
   for (const gpu of held) {
     for (const process of gpu.processes) {
@@ -47,8 +58,9 @@ function holdersText(held: readonly GpuMemory[]): string {
       if (!names.includes(name)) names.push(name);
     }
   }
-  if (names.length === 0) return "a notebook?";
+  if (names.length === 0) return tr.t("alert.risk.notebook");
   const shown = names.slice(0, HOLDERS_SHOWN);
-  if (names.length > HOLDERS_SHOWN) shown.push(`${names.length - HOLDERS_SHOWN} more`);
+  if (names.length > HOLDERS_SHOWN)
+    shown.push(tr.t("alert.risk.more", { count: names.length - HOLDERS_SHOWN }));
   return shown.join(", ");
 }

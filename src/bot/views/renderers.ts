@@ -11,6 +11,7 @@ import { alertDirectMessage } from "./alert-direct-message.ts";
 import { alertEscalationText } from "./alert-escalation.ts";
 import { idleAlertMessage } from "./alert-message.ts";
 import { noDataMessage } from "./alert-no-data.ts";
+import { alertNoteText } from "./alert-note.ts";
 import { resolvedAlertMessage } from "./alert-resolved.ts";
 import { claimEndedDm, claimedInThreadText, claimFreeDm, claimNudgeDm, claimReminderDm } from "./claim-dm.ts";
 import { homeView } from "./home-view.ts";
@@ -50,14 +51,15 @@ export function botWords(readers: Readers): BotWords {
 
   /** The alert use-cases' messages (idle alerts, no-data notices, suspect readings, stop doubts). */
   const alertWords: AlertWords = {
-    idle: (view) => withAlertReservation(readers.channel, idleAlertMessage(view), view),
-    direct: alertDirectMessage,
-    escalation: alertEscalationText,
-    noData: noDataMessage,
-    resolved: resolvedAlertMessage,
-    suspectReading: suspectReadingMessage,
-    stopDoubtThread: stopDoubtThreadText,
-    stopDoubtDirect: stopDoubtDirectText,
+    idle: (view) => withAlertReservation(readers.channel, idleAlertMessage(readers.channel, view), view),
+    direct: (view) => alertDirectMessage(readers.person(view.reader), view),
+    escalation: (view) => alertEscalationText(readers.channel, view),
+    noData: (view) => noDataMessage(readers.channel, view),
+    resolved: (view) => resolvedAlertMessage(readers.channel, view),
+    suspectReading: (view) => suspectReadingMessage(readers.person(view.reader), view),
+    stopDoubtThread: (view) => stopDoubtThreadText(readers.channel, view),
+    stopDoubtDirect: (view) => stopDoubtDirectText(readers.person(view.reader), view),
+    note: (note) => alertNoteText(readers.channel, note),
   };
 
   /** The biweekly summary's messages. */

@@ -1,33 +1,37 @@
 import { describeAction } from "../../executors/run-action.ts";
+import type { Translator } from "../../messages/translator.ts";
 import { slackEscape } from "../../usecases/action-text.ts";
 import type { StopPlan, StopRefusal, StopResult } from "../../usecases/stop-host.ts";
 import { ACTION_IDS, stopValue } from "../ids.ts";
 import { memoryAtRiskText } from "./memory-at-risk.ts";
 import { actions, button, clip, type Reply, section, textReply } from "./reply-message.ts";
+import { stopRefusalWords } from "./stop-refusal.ts";
 
 /**
  * The `/gpu stop <host>` answer when the stop would go ahead: what will run, with *Stop now* and
  * *Cancel*. The preview is the confirmation step, so its button carries no second dialog.
  */
-export function stopPreviewReply(plan: StopPlan): Reply {
+export function stopPreviewReply(tr: Translator, plan: StopPlan): Reply {
   const steps = [plan.preStop, plan.stop].flatMap((step) =>
     step === null ? [] : [`\`${slackEscape(describeAction(step))}\``],
   );
-  const dry = plan.dryRun ? " (dry run: it only shows what it would run)" : "";
-  const atRisk = memoryAtRiskText(plan.gpus, 500);
-  const question = `Stop *${plan.host}*? This runs ${steps.join(" then ")}${dry}.`;
+  const atRisk = memoryAtRiskText(tr, plan.gpus, 500);
+  const question = tr.t(plan.dryRun ? "stop.preview.questionDryRun" : "stop.preview.question", {
+    host: plan.host,
+    steps: steps.reduce((first, second) => tr.t("stop.preview.then", { first, second })),
+  });
   return {
-    text: `Stop ${plan.host}?`,
+    text: tr.t("stop.preview.text", { host: plan.host }),
     blocks: [
       section(atRisk === null ? question : `${question}\n${atRisk}`),
       actions([
         button({
           actionId: ACTION_IDS.stopHost,
-          text: "Stop now",
+          text: tr.t("stop.button.now"),
           style: "danger",
           value: stopValue(plan.host, plan.alertId),
         }),
-        button({ actionId: ACTION_IDS.dismiss, text: "Cancel" }),
+        button({ actionId: ACTION_IDS.dismiss, text: tr.t("stop.button.cancel") }),
       ]),
     ],
   };
@@ -43,33 +47,37 @@ export function stopStartedReply(plan: StopPlan): Reply {
  * (and its confirm dialog) when `canForce`.
  */
 export function stopResultReply(
+  tr: Translator,
   result: StopResult,
   options: { canForce: boolean; alertId: number | null },
 ): Reply {
-  if (result.kind === "refused" && result.forceable && options.canForce)
-    return forceReply(result, options.alertId);
+  if (result.kind === "refused") {
+    if (result.forceable && options.canForce) return forceReply(tr, result, options.alertId);
+    return textReply(stopRefusalWords(tr, result));
+  }
   return textReply(result.text);
 }
 
-function forceReply(refusal: StopRefusal, alertId: number | null): Reply {
+function forceReply(tr: Translator, refusal: StopRefusal, alertId: number | null): Reply {
+  const cancel = tr.t("stop.button.cancel");
   return {
     text: refusal.text,
     blocks: [
-      section(`${refusal.text}.\nAs an admin you can stop it anyway; it is recorded as forced.`),
+      section(tr.t("stop.force.body", { refusal: refusal.text })),
       actions([
         button({
           actionId: ACTION_IDS.stopHostForce,
-          text: "Stop anyway",
+          text: tr.t("stop.button.anyway"),
           style: "danger",
           value: stopValue(refusal.host, alertId),
           confirm: {
-            title: "Stop anyway?",
-            text: clip(`${refusal.text}. Stop ${refusal.host} anyway? This is recorded as forced.`, 300),
-            confirm: "Stop anyway",
-            deny: "Cancel",
+            title: tr.t("stop.force.title"),
+            text: clip(tr.t("stop.force.confirm", { refusal: refusal.text, host: refusal.host }), 300),
+            confirm: tr.t("stop.button.anyway"),
+            deny: cancel,
           },
         }),
-        button({ actionId: ACTION_IDS.dismiss, text: "Cancel" }),
+        button({ actionId: ACTION_IDS.dismiss, text: cancel }),
       ]),
     ],
   };

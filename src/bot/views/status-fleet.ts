@@ -1,9 +1,10 @@
 import type { types } from "@slack/bolt";
-import { localWhen } from "../../usecases/action-text.ts";
+import type { Translator } from "../../messages/translator.ts";
 import type { FleetStatus, HostSummary } from "../../usecases/read-fleet-status.ts";
 import { omittedWords, pushHostGroups } from "./host-groups.ts";
 import { context, LIMITS, type Reply, section } from "./reply-message.ts";
-import { hostWords, STATUS_GROUPS } from "./status-words.ts";
+import { groupCount, hostWords, STATUS_GROUPS } from "./status-words.ts";
+import { whenWords } from "./when-words.ts";
 
 /** Room kept for the closing "…and N more" line. */
 const TAIL_RESERVE_CHARS = 400;
@@ -14,41 +15,35 @@ const TAIL_RESERVE_CHARS = 400;
  * characters a section and about 11,000 in all; hosts that do not fit are counted per group in a
  * closing line that points to `/gpu status <host>`.
  */
-export function renderFleetStatus(status: FleetStatus, slashCommand: string): Reply {
-  const { atMs, timezone, hosts } = status;
-  const summary = summaryLine(hosts);
+export function renderFleetStatus(tr: Translator, status: FleetStatus, slashCommand: string): Reply {
+  const { atMs, hosts } = status;
+  const summary = summaryLine(tr, hosts);
+  const hint = `\`${slashCommand} status <host>\``;
   const blocks: types.KnownBlock[] = [
-    section(`*Fleet* · ${summary}`),
-    context(
-      `As of ${localWhen(atMs, atMs, timezone)} (${timezone}) · \`${slashCommand} status <host>\` for one host`,
-    ),
+    section(tr.t("status.fleet.title", { summary })),
+    context(tr.t("status.fleet.asOf", { at: whenWords(tr, atMs, atMs), zone: tr.timeZone, hint })),
   ];
   const headerChars = blocks.reduce((sum, block) => sum + blockChars(block), 0);
-  const omitted = pushHostGroups(blocks, hosts, {
+  const omitted = pushHostGroups(tr, blocks, hosts, {
     statusOf: (host) => host.status,
-    lineOf: (host) => `• *${host.host}* ${hostWords(host, atMs, timezone)}`,
+    lineOf: (host) => `• *${host.host}* ${hostWords(tr, host, atMs)}`,
     maxBlocks: LIMITS.blocksPerMessage - 1,
     budgetChars: LIMITS.messageBlockTextChars - TAIL_RESERVE_CHARS - headerChars,
   });
   if (omitted.length > 0) {
-    blocks.push(
-      context(`${omittedWords(omitted)}. \`${slashCommand} status <host>\` shows any host in detail.`),
-    );
+    blocks.push(context(tr.t("status.fleet.more", { omitted: omittedWords(tr, omitted), hint })));
   }
-  return { text: `Fleet: ${summary}`, blocks };
+  return { text: tr.t("status.fleet.text", { summary }), blocks };
 }
 
 /** `12 hosts · 96 GPUs, 40 busy · 3 idle · 1 no data`. */
-export function summaryLine(hosts: readonly HostSummary[]): string {
+export function summaryLine(tr: Translator, hosts: readonly HostSummary[]): string {
   const gpus = hosts.reduce((sum, host) => sum + host.gpus, 0);
-  const busyGpus = hosts.reduce((sum, host) => sum + host.busyGpus, 0);
-  const parts = [
-    `${hosts.length} ${hosts.length === 1 ? "host" : "hosts"}`,
-    `${gpus} GPUs, ${busyGpus} busy`,
-  ];
+  const busy = hosts.reduce((sum, host) => sum + host.busyGpus, 0);
+  const parts = [tr.t("common.hosts", { count: hosts.length }), tr.t("status.fleet.gpus", { gpus, busy })];
   for (const group of STATUS_GROUPS) {
     const count = hosts.filter((host) => (group.statuses as readonly string[]).includes(host.status)).length;
-    if (count > 0) parts.push(`${count} ${group.title.toLowerCase()}`);
+    if (count > 0) parts.push(groupCount(tr, group.id, count));
   }
   return parts.join(" · ");
 }

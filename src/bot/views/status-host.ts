@@ -1,12 +1,14 @@
 import type { types } from "@slack/bolt";
+import type { Translator } from "../../messages/translator.ts";
 import { shortModel } from "../../reports/fleet-table.ts";
 import { slotLabel } from "../../shared/gpu-slot.ts";
 import type { GpuReading, HostObservation } from "../../sources/observation.ts";
 import type { AuditEntry } from "../../store/audit-store.ts";
-import { localWhen, mention, slackEscape } from "../../usecases/action-text.ts";
+import { mention, slackEscape } from "../../usecases/action-text.ts";
 import type { HostDetail } from "../../usecases/read-fleet-status.ts";
 import { clip, context, type Reply, section } from "./reply-message.ts";
 import { hostWords } from "./status-words.ts";
+import { whenWords } from "./when-words.ts";
 
 const PROCESSES_PER_GPU = 3;
 const GPU_LINE_MAX_CHARS = 180;
@@ -15,10 +17,10 @@ const GPU_LINE_MAX_CHARS = 180;
  * One host in detail: status, owners and stop action; per GPU utilisation, memory and the processes
  * holding it; sessions; claims, keep and alert; the latest audit entries.
  */
-export function renderHostStatus(detail: HostDetail, nowMs: number, zone: string): Reply {
-  const when = (ms: number) => localWhen(ms, nowMs, zone);
+export function renderHostStatus(tr: Translator, detail: HostDetail, nowMs: number): Reply {
+  const when = (ms: number) => whenWords(tr, ms, nowMs);
   const blocks: types.KnownBlock[] = [
-    section(`*${detail.host}* · ${hostWords(detail, nowMs, zone)}\n${setupWords(detail)}`),
+    section(`*${detail.host}* · ${hostWords(tr, detail, nowMs)}\n${setupWords(tr, detail)}`),
   ];
   const observation = detail.observation;
   if (observation?.ok) {
@@ -32,47 +34,56 @@ export function renderHostStatus(detail: HostDetail, nowMs: number, zone: string
     const gpus = observation.gpus.map((gpu) => {
       const holder = holders.get(gpu.index);
       const tags = [
-        suspect.has(gpu.index) ? `suspect: no memory at ${Math.round(gpu.powerW ?? 0)} W` : null,
+        suspect.has(gpu.index) ? tr.t("status.gpu.suspect", { watts: Math.round(gpu.powerW ?? 0) }) : null,
         holder !== undefined
-          ? `claimed by ${mention(holder)}`
+          ? tr.t("status.gpu.claimedBy", { user: mention(holder) })
           : unclaimed.has(gpu.index)
-            ? "in use, unclaimed"
+            ? tr.t("status.gpu.unclaimed")
             : null,
       ].filter((tag) => tag !== null);
-      return clip(gpuLine(gpu, tags.length === 0 ? null : tags.join(" · ")), GPU_LINE_MAX_CHARS);
+      return clip(gpuLine(tr, gpu, tags.length === 0 ? null : tags.join(" · ")), GPU_LINE_MAX_CHARS);
     });
-    blocks.push(section(gpus.length === 0 ? "No GPUs reported." : gpus.join("\n")));
-    blocks.push(section(sessionWords(observation)));
+    blocks.push(section(gpus.length === 0 ? tr.t("status.gpu.none") : gpus.join("\n")));
+    blocks.push(section(sessionWords(tr, observation)));
   } else if (observation !== null) {
-    blocks.push(
-      section(`Latest poll at ${when(observation.atMs)} failed: ${slackEscape(observation.message)}`),
-    );
+    const message = slackEscape(observation.message);
+    blocks.push(section(tr.t("status.pollFailed", { at: when(observation.atMs), message })));
   }
-  const state = stateWords(detail, when);
+  const state = stateWords(tr, detail, when);
   if (state.length > 0) blocks.push(section(state.join("\n")));
   if (detail.recentAudit.length > 0) {
-    blocks.push(context(`Recent: ${detail.recentAudit.map((entry) => auditWords(entry, when)).join(" · ")}`));
+    const entries = detail.recentAudit.map((entry) => auditWords(tr, entry, when)).join(" · ");
+    blocks.push(context(tr.t("status.recent", { entries })));
   }
-  return { text: `${detail.host}: ${hostWords(detail, nowMs, zone)}`, blocks };
+  return { text: `${detail.host}: ${hostWords(tr, detail, nowMs)}`, blocks };
 }
 
-function setupWords(detail: HostDetail): string {
+function setupWords(tr: Translator, detail: HostDetail): string {
   const owners = detail.settings?.owners ?? [];
-  const parts = [owners.length === 0 ? "No owners configured" : `Owners: ${owners.map(mention).join(", ")}`];
-  if (detail.settings?.never_stop === true) parts.push("never stopped (`never_stop`)");
-  else if (detail.stopAction === null) parts.push("no stop action configured");
-  else parts.push(`Stop runs \`${slackEscape(detail.stopAction)}\`${detail.dryRun ? " (dry run)" : ""}`);
-  if (detail.warden !== null) parts.push(`cost warden: ${mention(detail.warden)}`);
+  const parts = [
+    owners.length === 0
+      ? tr.t("status.host.noOwners")
+      : tr.t("status.host.owners", { names: owners.map(mention).join(", ") }),
+  ];
+  if (detail.settings?.never_stop === true) parts.push(tr.t("status.host.neverStop"));
+  else if (detail.stopAction === null) parts.push(tr.t("status.host.noStopAction"));
+  else {
+    const action = `\`${slackEscape(detail.stopAction)}\``;
+    parts.push(tr.t(detail.dryRun ? "status.host.stopRunsDryRun" : "status.host.stopRuns", { action }));
+  }
+  if (detail.warden !== null) parts.push(tr.t("status.host.warden", { user: mention(detail.warden) }));
   return parts.join(" · ");
 }
 
 /** `GPU 0 · H100 80GB HBM3 · 3 % · 12.0/79.6 GiB · claimed by @bob · python (alice, 12.0 GiB)`. */
-function gpuLine(gpu: GpuReading, tag: string | null): string {
+function gpuLine(tr: Translator, gpu: GpuReading, tag: string | null): string {
   const util =
-    gpu.utilPct === null ? (gpu.mig ? "no reading (MIG)" : "no reading") : `${Math.round(gpu.utilPct)} %`;
+    gpu.utilPct === null
+      ? tr.t(gpu.mig ? "status.gpu.noReadingMig" : "status.noReading")
+      : `${Math.round(gpu.utilPct)} %`;
   const memory =
     gpu.memUsedMiB === null
-      ? "memory unknown"
+      ? tr.t("status.gpu.memoryUnknown")
       : `${gib(gpu.memUsedMiB)}${gpu.memTotalMiB === null ? "" : `/${gib(gpu.memTotalMiB)}`} GiB`;
   const parts = [`\`GPU ${slotLabel(gpu.index)}\``, slackEscape(shortModel(gpu.model)), util, memory];
   if (tag !== null) parts.push(tag);
@@ -83,51 +94,67 @@ function gpuLine(gpu: GpuReading, tag: string | null): string {
       return `${slackEscape(process.name)} (${slackEscape(owner)}${memory})`;
     });
     const more = gpu.processes.length - shown.length;
-    parts.push(`${shown.join(", ")}${more > 0 ? ` +${more} more` : ""}`);
+    if (more > 0) shown.push(tr.t("status.gpu.more", { count: more }));
+    parts.push(shown.join(", "));
   }
   return parts.join(" · ");
 }
 
-function sessionWords(observation: Extract<HostObservation, { ok: true }>): string {
-  if (observation.sessions === null) return "Sessions: not visible to this source.";
-  if (observation.sessions.length === 0) return "Sessions: none.";
-  const sessions = observation.sessions.slice(0, 10).map((session) => {
-    const from = session.from === null ? "" : ` from ${slackEscape(session.from)}`;
-    const idle = session.idleMinutes === null ? "" : `, idle ${session.idleMinutes} min`;
-    return `${slackEscape(session.user)} on ${slackEscape(session.line)}${from}${idle}`;
-  });
+function sessionWords(tr: Translator, observation: Extract<HostObservation, { ok: true }>): string {
+  if (observation.sessions === null) return tr.t("status.sessions.hidden");
+  if (observation.sessions.length === 0) return tr.t("status.sessions.none");
+  const sessions = observation.sessions.slice(0, 10).map((session) =>
+    tr.t("status.session", {
+      user: slackEscape(session.user),
+      line: slackEscape(session.line),
+      from: session.from === null ? "" : tr.t("status.session.from", { from: slackEscape(session.from) }),
+      idle:
+        session.idleMinutes === null
+          ? ""
+          : tr.t("status.session.idle", { duration: tr.duration(session.idleMinutes * 60_000) }),
+    }),
+  );
   const more = observation.sessions.length - sessions.length;
-  return `Sessions: ${sessions.join("; ")}${more > 0 ? `; +${more} more` : ""}.`;
+  if (more > 0) sessions.push(tr.t("status.gpu.more", { count: more }));
+  return tr.t("status.sessions.list", { list: sessions.join("; ") });
 }
 
-function stateWords(detail: HostDetail, when: (ms: number) => string): string[] {
+function stateWords(tr: Translator, detail: HostDetail, when: (ms: number) => string): string[] {
   const lines: string[] = [];
   for (const claim of detail.claims) {
-    const what = claim.gpuIndex === null ? "whole host" : `GPU ${slotLabel(claim.gpuIndex)}`;
     const note = claim.note === "" ? "" : ` (${slackEscape(claim.note)})`;
-    lines.push(`Claimed (${what}) by ${mention(claim.user)} until ${when(claim.untilMs)}${note}`);
+    const user = mention(claim.user);
+    const until = when(claim.untilMs);
+    lines.push(
+      claim.gpuIndex === null
+        ? tr.t("status.claimedHost", { user, until, note })
+        : tr.t("status.claimedGpu", { gpu: slotLabel(claim.gpuIndex), user, until, note }),
+    );
   }
   if (detail.snooze !== null) {
-    lines.push(`Kept by ${mention(detail.snooze.byUser)} until ${when(detail.snooze.untilMs)}`);
+    const until = when(detail.snooze.untilMs);
+    lines.push(tr.t("status.keptUntil", { user: mention(detail.snooze.byUser), until }));
   }
   const alert = detail.latestAlert;
   if (alert !== null && alert.kind === "idle") {
     if (alert.state === "open") {
-      const autoStop = alert.autoStopAtMs === null ? "" : ` · auto-stop at ${when(alert.autoStopAtMs)}`;
-      lines.push(`Idle alert open since ${when(alert.openedAtMs)}${autoStop}`);
+      const since = tr.t("status.alertSince", { at: when(alert.openedAtMs) });
+      const autoStop = alert.autoStopAtMs;
+      lines.push(autoStop === null ? since : `${since} · ${tr.t("status.autoStop", { at: when(autoStop) })}`);
     } else if (alert.resolvedAtMs !== null) {
-      lines.push(`Latest idle alert: resolved (${alert.resolution ?? "?"}) at ${when(alert.resolvedAtMs)}`);
+      const resolution = alert.resolution ?? "?";
+      lines.push(tr.t("status.alertResolved", { resolution, at: when(alert.resolvedAtMs) }));
     }
   }
   return lines;
 }
 
 /** `14:05 @alice stop (exit 0)`. */
-function auditWords(entry: AuditEntry, when: (ms: number) => string): string {
+function auditWords(tr: Translator, entry: AuditEntry, when: (ms: number) => string): string {
   const flags = [
-    entry.exitCode === null ? null : `exit ${entry.exitCode}`,
-    entry.forced ? "forced" : null,
-    entry.dryRun ? "dry run" : null,
+    entry.exitCode === null ? null : tr.t("status.audit.exit", { code: entry.exitCode }),
+    entry.forced ? tr.t("status.audit.forced") : null,
+    entry.dryRun ? tr.t("status.audit.dryRun") : null,
   ].filter((flag) => flag !== null);
   return `${when(entry.atMs)} ${mention(entry.actor)} ${entry.action}${flags.length > 0 ? ` (${flags.join(", ")})` : ""}`;
 }

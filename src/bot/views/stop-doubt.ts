@@ -1,51 +1,56 @@
+import type { Translator } from "../../messages/translator.ts";
 import type { StopDoubtView } from "../../usecases/alert-words.ts";
-import { actorText, escapeMrkdwn, formatWhen } from "./alert-format.ts";
+import { alertWhen, byWords, escapeMrkdwn } from "./alert-format.ts";
 
 export type { StopDoubtView };
 
 /** For the stopped alert's thread. */
-export function stopDoubtThreadText(view: StopDoubtView): string {
-  const { host, nowMs, timezone } = view;
-  const by = actorText(view.actor);
-  const who = by === "automatically" ? "automatically" : `by ${by}`;
-  return (
-    `⚠️ ${escapeMrkdwn(host)} was stopped at ${formatWhen(view.stoppedAtMs, nowMs, timezone)} (${who}) but is still reporting ` +
-    `(latest reading ${formatWhen(view.lastReportAtMs, nowMs, timezone)}): the stop may not have worked. ` +
-    `Check the host; Stop can be tried again (\`/gpu stop ${escapeMrkdwn(host)}\`).`
-  );
+export function stopDoubtThreadText(tr: Translator, view: StopDoubtView): string {
+  const { nowMs } = view;
+  return tr.t("alert.stopDoubt.thread", {
+    host: escapeMrkdwn(view.host),
+    stoppedAt: alertWhen(tr, view.stoppedAtMs, nowMs),
+    by: byWords(tr, view.actor),
+    lastAt: alertWhen(tr, view.lastReportAtMs, nowMs),
+  });
 }
 
 /** For the person who pressed Stop (or the owners, after an automatic stop). */
-export function stopDoubtDirectText(view: StopDoubtView & { pressedByReader: boolean }): string {
-  const { host, nowMs, timezone } = view;
-  const stopped = formatWhen(view.stoppedAtMs, nowMs, timezone);
-  const subject = view.pressedByReader
-    ? `You stopped ${escapeMrkdwn(host)} at ${stopped}`
-    : `${escapeMrkdwn(host)} was stopped at ${stopped}`;
-  return (
-    `⚠️ ${subject} but it is still reporting (latest reading ${formatWhen(view.lastReportAtMs, nowMs, timezone)}): ` +
-    "the stop may not have worked. The alert's thread has the details."
-  );
+export function stopDoubtDirectText(
+  tr: Translator,
+  view: StopDoubtView & { pressedByReader: boolean },
+): string {
+  const { nowMs } = view;
+  return tr.t(view.pressedByReader ? "alert.stopDoubt.directYou" : "alert.stopDoubt.direct", {
+    host: escapeMrkdwn(view.host),
+    stoppedAt: alertWhen(tr, view.stoppedAtMs, nowMs),
+    lastAt: alertWhen(tr, view.lastReportAtMs, nowMs),
+  });
 }
 
 /** The line a later idle alert of the same host shows. */
 export function stopDoubtAlertNote(
-  view: Pick<StopDoubtView, "host" | "stoppedAtMs" | "nowMs" | "timezone"> & {
+  tr: Translator,
+  view: Pick<StopDoubtView, "host" | "stoppedAtMs" | "nowMs"> & {
     alertOpenedAtMs: number | null;
     /** The earlier alert's permalink, when known. */
     link: string | null;
   },
 ): string {
-  const { nowMs, timezone } = view;
+  const { nowMs } = view;
   const thread =
     view.alertOpenedAtMs === null
-      ? "the earlier alert"
-      : `the alert of ${formatWhen(view.alertOpenedAtMs, nowMs, timezone)}`;
+      ? tr.t("alert.stopDoubt.threadEarlier")
+      : tr.t("alert.stopDoubt.threadOf", { at: alertWhen(tr, view.alertOpenedAtMs, nowMs) });
   const earlier =
     view.link !== null
-      ? ` See <${view.link}|the thread of ${thread}>.`
+      ? tr.t("alert.stopDoubt.see", { thread: `<${view.link}|${thread}>` })
       : view.alertOpenedAtMs === null
         ? ""
-        : ` See the thread of ${thread}.`;
-  return `⚠️ The stop at *${formatWhen(view.stoppedAtMs, nowMs, timezone)}* may not have worked: ${escapeMrkdwn(view.host)} kept reporting.${earlier}`;
+        : tr.t("alert.stopDoubt.see", { thread });
+  return tr.t("alert.stopDoubt.note", {
+    stoppedAt: alertWhen(tr, view.stoppedAtMs, nowMs),
+    host: escapeMrkdwn(view.host),
+    earlier,
+  });
 }

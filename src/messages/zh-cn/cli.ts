@@ -9,9 +9,9 @@ export const cli: AreaCatalog<typeof en> = {
   "cli.restoredMigrated": "已从 {file} 恢复 {store}（结构版本 {from}，已升级到版本 {version}）",
   "cli.keptAs": "{done}；被替换的存储保留为 {keptAs}",
   "cli.playground":
-    "gpu-warden 演练场：{url}（本地的模拟 Slack 和模拟机群；不会触及任何真实机器；用 --no-playground 则在这里打印告警）",
+    "gpu-warden 演练场：{url}（本地的模拟 Slack 和模拟机群；不会触及任何真实机器；用 --no-playground 则在这里打印提醒）",
   "cli.consoleMode":
-    "gpu-warden：没有 Slack 令牌，告警打印在这里（设置 SLACK_BOT_TOKEN 以及 SLACK_APP_TOKEN 或 SLACK_SIGNING_SECRET 即可发到 {channel}）；健康检查：{health}",
+    "gpu-warden：没有 Slack 令牌，提醒打印在这里（设置 SLACK_BOT_TOKEN 以及 SLACK_APP_TOKEN 或 SLACK_SIGNING_SECRET 即可发到 {channel}）；健康检查：{health}",
   "cli.store.inUse":
     "存储 {store} 正被另一个 gpu-warden 使用（{holder}）：请先停掉那一个，或给这一个设置单独的 store.path（两个实例共用一个存储会把每条消息发两遍）",
   "cli.store.holder": "PID {pid}，在 {host} 上，自 {since} 起",

@@ -9,7 +9,7 @@ export const collect: AreaCatalog<typeof en> = {
   "collect.header.util": "利用率 %",
   "collect.header.memory": "显存",
   "collect.header.power": "功率",
-  "collect.header.sessions": "会话",
+  "collect.header.sessions": "登录会话",
   "collect.header.load": "负载",
   "collect.header.note": "备注",
   "collect.state.ok": "正常",

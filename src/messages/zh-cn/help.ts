@@ -16,7 +16,7 @@ export const help: AreaCatalog<typeof en> = {
   "help.command.extend": "延长你的认领",
   "help.command.mine": "你的认领，带“延长”和“释放”按钮",
   "help.command.keep":
-    "保留一台主机：暂停提醒其闲置告警，也暂停自动停机（30m、4h、2d，或 'tomorrow' 到次日 09:00）",
+    "保留一台主机：暂停提醒，闲置提醒和自动停机都暂停（30m、4h、2d，或 'tomorrow' 到次日 09:00）",
   "help.command.stop": "让一台闲置主机停机（负责人、认领者、成本看守人和管理员可用）",
   "help.command.report": "最近几天（默认 7 天）的成本账本：成本、闲置成本、实际使用率；CSV 通过私信发送",
   "help.command.warden": "本月和下月的成本看守人；交换或跳过一轮（成本看守人或管理员可用）",

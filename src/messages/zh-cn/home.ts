@@ -11,6 +11,6 @@ export const home: AreaCatalog<typeof en> = {
   "home.fleet": "机群",
   "home.asOf": "截至 {at}（{zone}）· {example} 可查看单台主机的详情",
   "home.board.util": "利用率 {utils} %",
-  "home.board.alertOpen": "告警未关闭",
+  "home.board.alertOpen": "提醒未关闭",
   "home.board.omitted": "{omitted}：{example} 可查看其中任何一台。",
 };

@@ -2,13 +2,14 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import bolt from "@slack/bolt";
 import { alertDirectMessage } from "../../../src/bot/views/alert-direct-message.ts";
-import { formatDuration, formatWhen, joinLines } from "../../../src/bot/views/alert-format.ts";
+import { alertDuration, alertWhen, joinLines } from "../../../src/bot/views/alert-format.ts";
 import { type AlertGpu, type IdleAlertView, idleAlertMessage } from "../../../src/bot/views/alert-message.ts";
 import { noDataMessage } from "../../../src/bot/views/alert-no-data.ts";
 import { type AlertEnding, resolvedAlertMessage } from "../../../src/bot/views/alert-resolved.ts";
 import { sparkline } from "../../../src/bot/views/sparkline.ts";
 import { bucketUtil } from "../../../src/checks/bucket-util.ts";
 import type { GpuProcess, LoginSession } from "../../../src/domain/observation.ts";
+import { translator } from "../../../src/messages/translator.ts";
 import {
   type SlackEmulator,
   startSlackEmulator,
@@ -17,6 +18,8 @@ import { blockProblems } from "../../../src/playground/slack-emulator/validate-b
 
 const { WebClient } = bolt.webApi;
 const MINUTE_MS = 60_000;
+const tr = translator({ language: "en", timeZone: "Europe/Berlin", currency: "EUR" });
+const trUtc = translator({ language: "en", timeZone: "UTC", currency: "EUR" });
 /** Monday 2026-01-05 09:00 UTC. */
 const T0 = Date.UTC(2026, 0, 5, 9, 0);
 
@@ -91,25 +94,22 @@ describe("sparkline", () => {
 
 describe("alert formatting", () => {
   test("durations and instants in the team's zone", () => {
-    assert.equal(formatDuration(59_999), "0 min");
-    assert.equal(formatDuration(35 * MINUTE_MS), "35 min");
-    assert.equal(formatDuration(125 * MINUTE_MS), "2 h 05 min");
-    assert.equal(formatDuration((3 * 24 + 4) * 60 * MINUTE_MS + 5), "3 d 4 h");
+    const berlin = translator({ language: "en", timeZone: "Europe/Berlin", currency: "EUR" });
+    assert.equal(alertDuration(berlin, 59_999), "0 min");
+    assert.equal(alertDuration(berlin, 35 * MINUTE_MS), "35 min");
+    assert.equal(alertDuration(berlin, 125 * MINUTE_MS + 59_000), "2 h 5 min", "rounded down");
+    assert.equal(alertDuration(berlin, (3 * 24 + 4) * 60 * MINUTE_MS + 5), "3 d 4 h");
     const now = Date.UTC(2026, 2, 29, 12, 0);
-    assert.equal(
-      formatWhen(Date.UTC(2026, 2, 29, 1, 30), now, "Europe/Berlin"),
-      "03:30",
-      "after the DST switch",
-    );
-    assert.equal(
-      formatWhen(Date.UTC(2026, 2, 28, 23, 30), now, "Europe/Berlin"),
-      "00:30",
-      "the same local day",
-    );
-    assert.equal(formatWhen(Date.UTC(2026, 2, 28, 22, 30), now, "Europe/Berlin"), "Sat 23:30");
-    assert.equal(formatWhen(Date.UTC(2026, 0, 2, 8, 0), now, "Europe/Berlin"), "2 Jan 09:00");
-    assert.equal(formatWhen(Date.UTC(2025, 11, 31, 8, 0), now, "UTC"), "31 Dec 2025 08:00");
-    assert.equal(formatWhen(Date.UTC(2026, 8, 5, 0, 7), Date.UTC(2026, 8, 30), "UTC"), "5 Sep 00:07");
+    assert.equal(alertWhen(berlin, Date.UTC(2026, 2, 29, 1, 30), now), "03:30", "after the DST switch");
+    assert.equal(alertWhen(berlin, Date.UTC(2026, 2, 28, 23, 30), now), "00:30", "the same local day");
+    assert.equal(alertWhen(berlin, Date.UTC(2026, 2, 28, 22, 30), now), "Sat 23:30");
+    assert.equal(alertWhen(berlin, Date.UTC(2026, 0, 2, 8, 0), now), "Jan 2 09:00");
+    assert.equal(alertWhen(trUtc, Date.UTC(2025, 11, 31, 8, 0), now), "Dec 31, 2025 08:00");
+    assert.equal(alertWhen(trUtc, Date.UTC(2026, 8, 5, 0, 7), Date.UTC(2026, 8, 30)), "Sep 5 00:07");
+    const zh = translator({ language: "zh-CN", timeZone: "Europe/Berlin", currency: "CNY" });
+    assert.equal(alertDuration(zh, 125 * MINUTE_MS), "2 小时 5 分钟");
+    assert.equal(alertWhen(zh, Date.UTC(2026, 2, 28, 22, 30), now), "周六 23:30");
+    assert.equal(alertWhen(zh, Date.UTC(2026, 0, 2, 8, 0), now), "1月2日 09:00");
   });
 
   test("joinLines keeps within the budget and says how many are left out", () => {
@@ -136,7 +136,7 @@ describe("alert formatting", () => {
 
 describe("idle alert message", () => {
   test("shows the evidence, the people and the buttons with their ids and values", () => {
-    const message = idleAlertMessage(view());
+    const message = idleAlertMessage(tr, view());
     assert.equal(message.text, "💤 gpu-a is idle since 10:00 (1 h 35 min, €6.33 so far) <@U0OWNER>");
     assert.deepEqual(texts(message.blocks), [
       "💤 gpu-a is idle",
@@ -179,6 +179,7 @@ describe("idle alert message", () => {
 
   test("countdown, keep, escalation, a running stop and dry run each get a line; unknown cost leaves money out", () => {
     const message = idleAlertMessage(
+      tr,
       view({
         costPerHour: null,
         claimants: ["U0CLAIM"],
@@ -259,7 +260,7 @@ describe("alert views against the Slack emulator's Block Kit checks", { timeout:
   }
 
   test("a 16-GPU host with many processes and sessions fits, with `and N more`", async () => {
-    const message = idleAlertMessage(huge());
+    const message = idleAlertMessage(tr, huge());
     assert.deepEqual(blockProblems(message.blocks, "message"), []);
     const shown = texts(message.blocks).join("\n");
     assert.match(shown, /GPU 15 /, "every GPU has its sparkline line");
@@ -304,8 +305,8 @@ describe("alert views against the Slack emulator's Block Kit checks", { timeout:
       { kind: "policy" },
     ];
     const messages = [
-      ...endings.map((ending) => resolvedAlertMessage({ ...base, ending })),
-      noDataMessage({
+      ...endings.map((ending) => resolvedAlertMessage(tr, { ...base, ending })),
+      noDataMessage(trUtc, {
         host: base.host,
         sinceMs: T0,
         lastSampleAtMs: null,
@@ -314,7 +315,7 @@ describe("alert views against the Slack emulator's Block Kit checks", { timeout:
         timezone: "UTC",
         backAtMs: null,
       }),
-      noDataMessage({
+      noDataMessage(trUtc, {
         host: base.host,
         sinceMs: T0,
         lastSampleAtMs: T0,
@@ -334,7 +335,7 @@ describe("alert views against the Slack emulator's Block Kit checks", { timeout:
       });
       assert.equal(posted.ok, true);
     }
-    const dm = alertDirectMessage({ ...base, role: "owner", channel: "C0GPU" });
+    const dm = alertDirectMessage(tr, { ...base, reader: "U0OWNER", role: "owner", channel: "C0GPU" });
     const sent = await client.chat.postMessage({ channel: "U0OWNER", text: dm.text, blocks: dm.blocks });
     assert.equal(sent.ok, true);
     assert.match(

@@ -8,7 +8,7 @@ import type { HostSummary } from "../../../src/usecases/read-fleet-status.ts";
 import type { HomeModel } from "../../../src/usecases/read-home.ts";
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0);
-const EN = translator({ language: "en", timeZone: "UTC", currency: "USD" });
+const EN = translator({ language: "en", timeZone: "Europe/Berlin", currency: "USD" });
 
 function host(i: number): HomeModel["hosts"][number] {
   const name = `node-${String(i).padStart(4, "0")}`;

@@ -3,6 +3,7 @@ import { HOUR_MS } from "../../../shared/clock.ts";
 import { type KeepSpan, keepHost } from "../../../usecases/keep-host.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { type KeepChoice, keepActionValueSchema, parseActionValue } from "../../ids.ts";
+import { keepReplyText } from "../../views/reply-keep.ts";
 import { textReply } from "../../views/reply-message.ts";
 import { badButtonReply, replyOptions } from "./reply-options.ts";
 
@@ -29,10 +30,12 @@ export function keepHostAction(
       return;
     }
     const { host, alertId, keep } = parsed.value;
-    const result = keepHost(deps, { host, actor: body.user.id, span: SPANS[keep], alertId });
+    const actor = body.user.id;
+    const tr = await deps.readers.lookUp(actor);
+    const result = keepHost(deps, { host, actor, span: SPANS[keep], alertId });
     // NOTE: a keep clicked on the alert shows there: the alert turns "kept" and its thread says by
     // whom and until when. An answer to the clicker alone would say it a third time.
     if (result.kind === "kept" && !result.already && !options.replace_original) return;
-    await respond({ ...textReply(result.text), ...options });
+    await respond({ ...textReply(keepReplyText(tr, result, actor)), ...options });
   };
 }

@@ -26,6 +26,7 @@ export function stopHostAction(
     }
     const { host, alertId } = parsed.value;
     const actor = body.user.id;
+    const tr = await deps.readers.lookUp(actor);
     const shown = { canForce: isAdmin(actor, deps.config), alertId: alertId ?? null };
     const plan = beginStop(deps, {
       host,
@@ -35,7 +36,7 @@ export function stopHostAction(
       reason: force ? "stop forced by an admin" : "Stop button",
     });
     if (plan.kind === "refused") {
-      await respond({ ...stopResultReply(plan, shown), ...options });
+      await respond({ ...stopResultReply(tr, plan, shown), ...options });
       return;
     }
     // NOTE: the stop runs even when the progress reply fails: the key is taken and must be released.
@@ -44,7 +45,7 @@ export function stopHostAction(
       runStop(deps, plan),
     ]);
     if (outcome.status === "rejected") throw outcome.reason;
-    await respond({ ...stopResultReply(outcome.value, shown), ...options });
+    await respond({ ...stopResultReply(tr, outcome.value, shown), ...options });
     if (progress.status === "rejected") throw progress.reason;
   };
 }

@@ -95,11 +95,11 @@ export function answerCommand(
     case "help":
       return gpuHelp(deps, tr, user, parsed.bare);
     case "status":
-      return gpuStatus(deps, parsed.host);
+      return gpuStatus(deps, tr, parsed.host);
     case "keep":
-      return gpuKeep(deps, user, parsed.host, parsed.span);
+      return gpuKeep(deps, tr, user, parsed.host, parsed.span);
     case "stop":
-      return gpuStop(deps, user, parsed.host);
+      return gpuStop(deps, tr, user, parsed.host);
     case "claim":
       return claimCommand(deps, user, parsed);
     case "release":
@@ -111,7 +111,7 @@ export function answerCommand(
     case "queue":
       return queueCommand(deps, user, parsed.cancel);
     case "reserve":
-      return reserveCommand(deps, deps.readers.person(user), user, parsed.action);
+      return reserveCommand(deps, tr, user, parsed.action);
     case "report":
       return gpuReport(deps, user, parsed.days).reply;
     case "warden":

@@ -1,5 +1,6 @@
+import type { Translator } from "../../../messages/translator.ts";
 import { MINUTE_MS } from "../../../shared/clock.ts";
-import { unknownHostText } from "../../../usecases/action-text.ts";
+import { unknownHost } from "../../../usecases/action-text.ts";
 import { readFleetStatus, readHostDetail } from "../../../usecases/read-fleet-status.ts";
 import { reservedHosts } from "../../../usecases/reservations.ts";
 import { knownHosts } from "../../../usecases/stop-host.ts";
@@ -10,25 +11,24 @@ import { errorReply, type Reply } from "../../views/reply-message.ts";
 import { withReservationStatus } from "../../views/reservation-lines.ts";
 import { renderFleetStatus } from "../../views/status-fleet.ts";
 import { renderHostStatus } from "../../views/status-host.ts";
+import { unknownHostWords } from "../../views/unknown-host.ts";
 
-/** `/gpu status [host]`: the fleet board, or one host in detail. */
-export function gpuStatus(deps: BotDeps, host: string | null): Reply {
+/** `/gpu status [host]`: the fleet board, or one host in detail, in `tr`'s language. */
+export function gpuStatus(deps: BotDeps, tr: Translator, host: string | null): Reply {
   const timezone = deps.config.team.timezone;
-  if (host === null) return fleetBoard(deps);
+  if (host === null) return fleetBoard(deps, tr);
   const detail = readHostDetail(deps, host);
-  if (detail === null) return errorReply(unknownHostText(host, knownHosts(deps)), "status", GPU_COMMAND);
+  if (detail === null) {
+    return errorReply(unknownHostWords(tr, unknownHost(host, knownHosts(deps))), "status", GPU_COMMAND);
+  }
   const entry = deps.reclaims.open(host) ?? deps.reclaims.lastEnded(host);
   const lend = deps.reclaims.lendOf(host);
-  const reply = withReclaimStatus(
-    deps.readers.channel,
-    renderHostStatus(detail, deps.clock.now(), timezone),
-    {
-      cases: entry === null ? [] : [entry],
-      lends: lend === null ? [] : [lend],
-      timezone,
-    },
-  );
-  return withReservationStatus(deps.readers.channel, reply, reservedHosts(deps, host), deps.clock.now());
+  const reply = withReclaimStatus(tr, renderHostStatus(tr, detail, deps.clock.now()), {
+    cases: entry === null ? [] : [entry],
+    lends: lend === null ? [] : [lend],
+    timezone,
+  });
+  return withReservationStatus(tr, reply, reservedHosts(deps, host), deps.clock.now());
 }
 
 /** A rendered fleet board and what it was rendered from. */
@@ -40,7 +40,7 @@ interface Board {
   reply: Reply;
 }
 
-const boards = new WeakMap<BotDeps, Board>();
+const boards = new WeakMap<BotDeps, Map<Translator, Board>>();
 
 /**
  * The fleet board, rendered at most once per minute and state: it shows times and durations to the
@@ -49,12 +49,17 @@ const boards = new WeakMap<BotDeps, Board>();
  * minute. Rendering costs about as much as Slack's whole request handling, and a busy channel asks
  * for it in bursts.
  */
-function fleetBoard(deps: BotDeps): Reply {
+function fleetBoard(deps: BotDeps, tr: Translator): Reply {
   const nowMs = deps.clock.now();
   const minute = Math.floor(nowMs / MINUTE_MS);
   const changeCount = deps.state.changeCount();
   const fleet = deps.fleet.hosts().flatMap((host) => [host, deps.fleet.latest(host), deps.fleet.state(host)]);
-  const cached = boards.get(deps);
+  let byReader = boards.get(deps);
+  if (byReader === undefined) {
+    byReader = new Map();
+    boards.set(deps, byReader);
+  }
+  const cached = byReader.get(tr);
   if (
     cached !== undefined &&
     cached.minute === minute &&
@@ -63,22 +68,18 @@ function fleetBoard(deps: BotDeps): Reply {
   ) {
     return cached.reply;
   }
-  const reply = renderFleetBoard(deps);
-  boards.set(deps, { minute, changeCount, fleet, reply });
+  const reply = renderFleetBoard(deps, tr);
+  byReader.set(tr, { minute, changeCount, fleet, reply });
   return reply;
 }
 
-/** The fleet board rendered now, with the hosts being reclaimed or lent. */
-export function renderFleetBoard(deps: BotDeps): Reply {
+/** The fleet board rendered now for the reader `tr` (default: the channel), with the hosts being reclaimed or lent. */
+export function renderFleetBoard(deps: BotDeps, tr: Translator = deps.readers.channel): Reply {
   const timezone = deps.config.team.timezone;
   const lends = [...deps.reclaims.allLends().values()];
-  const board = renderFleetStatus(readFleetStatus(deps), GPU_COMMAND);
-  const reply = withReclaimStatus(deps.readers.channel, board, {
-    cases: deps.reclaims.allOpen(),
-    lends,
-    timezone,
-  });
-  return withReservationStatus(deps.readers.channel, reply, reservedHosts(deps), deps.clock.now());
+  const board = renderFleetStatus(tr, readFleetStatus(deps), GPU_COMMAND);
+  const reply = withReclaimStatus(tr, board, { cases: deps.reclaims.allOpen(), lends, timezone });
+  return withReservationStatus(tr, reply, reservedHosts(deps), deps.clock.now());
 }
 
 function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {

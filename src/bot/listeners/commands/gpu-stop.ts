@@ -1,3 +1,4 @@
+import type { Translator } from "../../../messages/translator.ts";
 import { isAdmin } from "../../../usecases/authorise.ts";
 import { previewStop } from "../../../usecases/stop-host.ts";
 import type { BotDeps } from "../../bot-deps.ts";
@@ -10,9 +11,9 @@ import { stopPreviewReply, stopResultReply } from "../../views/reply-stop.ts";
  * name is easier to get wrong than clicking an alert, and a stop cannot be undone, so nothing runs
  * before that second, deliberate click.
  */
-export function gpuStop(deps: BotDeps, user: string, host: string): Reply {
+export function gpuStop(deps: BotDeps, tr: Translator, user: string, host: string): Reply {
   const check = previewStop(deps, { host, actor: user, reason: "/gpu stop" });
-  if (check.kind === "begun") return stopPreviewReply(check);
+  if (check.kind === "begun") return stopPreviewReply(tr, check);
   const alertId = deps.state.alerts.openFor(host, "idle")?.id ?? null;
-  return stopResultReply(check, { canForce: isAdmin(user, deps.config), alertId });
+  return stopResultReply(tr, check, { canForce: isAdmin(user, deps.config), alertId });
 }

@@ -1,0 +1,17 @@
+import type { Translator } from "../../messages/translator.ts";
+import type { AlertNote } from "../../usecases/alert-words.ts";
+import { mention } from "./alert-format.ts";
+import { whenWords } from "./when-words.ts";
+
+/** `gpu-a kept by @alice until tomorrow 09:00 (23 h).`, for the alert's thread. */
+export function alertNoteText(tr: Translator, note: AlertNote): string {
+  const args = {
+    host: note.host,
+    user: mention(note.user),
+    until: whenWords(tr, note.untilMs, note.nowMs),
+    duration: tr.duration(note.untilMs - note.nowMs),
+  };
+  return note.capMs === null
+    ? tr.t("keep.note", args)
+    : tr.t("keep.noteCapped", { ...args, max: tr.duration(note.capMs) });
+}

@@ -1,0 +1,36 @@
+import type { Translator } from "../../messages/translator.ts";
+import type { StopRefusal } from "../../usecases/stop-host.ts";
+import { mention } from "./alert-format.ts";
+import { unknownHostWords } from "./unknown-host.ts";
+import { whenWords } from "./when-words.ts";
+import { whoMayAct } from "./who-may-act.ts";
+
+/** Why a stop was refused, in the reader's words (the use-case's English text where it gives no facts yet). */
+export function stopRefusalWords(tr: Translator, refusal: StopRefusal): string {
+  const { host, facts } = refusal;
+  if (facts === undefined) return refusal.text;
+  switch (facts.reason) {
+    case "unknown-host":
+      return unknownHostWords(tr, facts.unknown);
+    case "not-allowed": {
+      const who = whoMayAct(tr, facts.authority);
+      return who === null ? tr.t("stop.refused.nobody", { host }) : tr.t("stop.refused.only", { who });
+    }
+    case "never-stop":
+      return tr.t("stop.refused.neverStop", { host });
+    case "no-stop-action":
+      return tr.t("stop.refused.noAction", { host });
+    case "already-running":
+    case "already-stopped": {
+      const args = { host, user: mention(facts.actor), at: whenWords(tr, facts.atMs, facts.nowMs) };
+      return tr.t(facts.reason === "already-running" ? "stop.refused.running" : "stop.refused.stopped", args);
+    }
+    case "kept":
+    case "claimed": {
+      const args = { host, user: mention(facts.user), until: whenWords(tr, facts.untilMs, facts.nowMs) };
+      return tr.t(facts.reason === "kept" ? "stop.refused.kept" : "stop.refused.claimed", args);
+    }
+    default:
+      return facts satisfies never;
+  }
+}
