@@ -1,5 +1,6 @@
 import { chart } from "./en/chart.ts";
 import { common } from "./en/common.ts";
+import { eta } from "./en/eta.ts";
 
 /**
  * The English catalog: every message id with its ICU MessageFormat text, one file per area in `en/`
@@ -16,4 +17,5 @@ import { common } from "./en/common.ts";
 export const en = {
   ...common,
   ...chart,
+  ...eta,
 } as const satisfies Record<string, string>;

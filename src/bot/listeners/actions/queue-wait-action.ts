@@ -4,6 +4,7 @@ import type { BotDeps } from "../../bot-deps.ts";
 import { parseActionValue, queueWaitValueSchema } from "../../ids.ts";
 import { GPU_COMMAND } from "../../surface.ts";
 import { joinQueueReply } from "../../views/queue-messages.ts";
+import { joinReplyWithEta } from "../commands/eta-replies.ts";
 import { answerClaimClick } from "./claim-answer.ts";
 import { badButtonReply } from "./reply-options.ts";
 
@@ -14,9 +15,12 @@ export function queueWaitAction(
   return async ({ ack, action, body, respond }) => {
     await ack();
     const parsed = parseActionValue(queueWaitValueSchema, action.value);
-    const reply = parsed.ok
-      ? joinQueueReply(joinQueue(deps, { actor: body.user.id, ...parsed.value }), GPU_COMMAND)
-      : badButtonReply(parsed.problem);
+    if (!parsed.ok) {
+      await answerClaimClick(deps, body, respond, badButtonReply(parsed.problem));
+      return;
+    }
+    const joined = joinQueue(deps, { actor: body.user.id, ...parsed.value });
+    const reply = joinReplyWithEta(deps, body.user.id, joined, joinQueueReply(joined, GPU_COMMAND));
     await answerClaimClick(deps, body, respond, reply);
   };
 }

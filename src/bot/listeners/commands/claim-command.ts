@@ -6,6 +6,7 @@ import { GPU_COMMAND } from "../../surface.ts";
 import { claimReply } from "../../views/claim-reply.ts";
 import { claimOrWaitReply } from "../../views/queue-messages.ts";
 import type { Reply } from "../../views/reply-message.ts";
+import { joinReplyWithEta } from "./eta-replies.ts";
 
 /** `/gpu claim <host>[:<gpus>] | <n> [<model>] [for <duration>] [note…] [--wait]`. */
 export function claimCommand(
@@ -15,6 +16,10 @@ export function claimCommand(
 ): Reply {
   const { target, durationMs, note } = parsed;
   const request = { actor: user, target, durationMs, note };
-  if (parsed.wait === true) return claimOrWaitReply(claimOrWait(deps, request), GPU_COMMAND);
+  if (parsed.wait === true) {
+    const waited = claimOrWait(deps, request);
+    const reply = claimOrWaitReply(waited, GPU_COMMAND);
+    return waited.kind === "wait" ? joinReplyWithEta(deps, user, waited.result, reply) : reply;
+  }
   return claimReply(claimGpus(deps, request), GPU_COMMAND, { target, durationMs, note });
 }

@@ -77,7 +77,7 @@ export function answerCommand(deps: BotDeps, user: string, text: string): Reply 
     case "help":
       return gpuHelp(deps, user, parsed.bare);
     case "status":
-      return gpuStatus(deps, parsed.host);
+      return gpuStatus(deps, parsed.host, user);
     case "keep":
       return gpuKeep(deps, user, parsed.host, parsed.span);
     case "stop":

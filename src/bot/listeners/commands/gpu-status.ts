@@ -8,11 +8,12 @@ import { withReclaimStatus } from "../../views/reclaim-status.ts";
 import { errorReply, type Reply } from "../../views/reply-message.ts";
 import { renderFleetStatus } from "../../views/status-fleet.ts";
 import { renderHostStatus } from "../../views/status-host.ts";
+import { boardWithUsualFree } from "./eta-replies.ts";
 
 /** `/gpu status [host]`: the fleet board, or one host in detail. */
-export function gpuStatus(deps: BotDeps, host: string | null): Reply {
+export function gpuStatus(deps: BotDeps, host: string | null, user = ""): Reply {
   const timezone = deps.config.team.timezone;
-  if (host === null) return fleetBoard(deps);
+  if (host === null) return boardWithUsualFree(deps, user, fleetBoard(deps));
   const detail = readHostDetail(deps, host);
   if (detail === null) return errorReply(unknownHostText(host, knownHosts(deps)), "status", GPU_COMMAND);
   const entry = deps.reclaims.open(host) ?? deps.reclaims.lastEnded(host);

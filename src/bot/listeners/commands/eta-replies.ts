@@ -1,0 +1,36 @@
+import type { JoinQueueResult } from "../../../usecases/queue-requests.ts";
+import { readFleetStatus } from "../../../usecases/read-fleet-status.ts";
+import { estimateQueue, usualFreeOf } from "../../../usecases/read-queue-eta.ts";
+import type { BotDeps } from "../../bot-deps.ts";
+import { withQueuedEstimate, withQueueEstimates, withUsualFree } from "../../views/eta-words.ts";
+import type { Reply } from "../../views/reply-message.ts";
+
+// NOTE: `/gpu` answers are computed synchronously inside the ack; `readers.person` is the reader's
+// translator as far as their locale is known (the listeners look it up before answering).
+
+/** `/gpu queue` with each waiting request's estimated time. */
+export function queueReplyWithEta(deps: BotDeps, user: string, reply: Reply): Reply {
+  const nowMs = deps.clock.now();
+  const estimates = estimateQueue(deps, deps.state.queue.waiting(), nowMs);
+  return withQueueEstimates(deps.readers.person(user), reply, estimates);
+}
+
+/** The answer to joining the line with the place in line and the estimated time. */
+export function joinReplyWithEta(deps: BotDeps, user: string, result: JoinQueueResult, reply: Reply): Reply {
+  if (result.kind !== "queued" && result.kind !== "already-waiting") return reply;
+  const nowMs = deps.clock.now();
+  const waiting = deps.state.queue.waiting();
+  const upTo = waiting.findIndex((request) => request.id === result.request.id);
+  if (upTo === -1) return reply;
+  const estimate = estimateQueue(deps, waiting.slice(0, upTo + 1), nowMs).at(-1);
+  return estimate === undefined ? reply : withQueuedEstimate(deps.readers.person(user), reply, estimate);
+}
+
+/** The fleet board with "usually free around …" for each busy host. */
+export function boardWithUsualFree(deps: BotDeps, user: string, reply: Reply): Reply {
+  const busy = readFleetStatus(deps)
+    .hosts.filter((host) => host.status === "busy")
+    .map((host) => host.host);
+  if (busy.length === 0) return reply;
+  return withUsualFree(deps.readers.person(user), reply, usualFreeOf(deps, busy, deps.clock.now()));
+}
