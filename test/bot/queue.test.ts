@@ -124,7 +124,11 @@ describe("the waiting list over the real Bolt app (Socket Mode)", { timeout: 120
         `2. <@${ALICE}>: gpu-a:0 for 8 h, since 10:01 ← you\n3. <@${CAROL}>: gpu-a:0 for 8 h, since 10:01\n` +
         "`/gpu queue cancel` takes you out of line.\n" +
         "Estimated times, from the hour-of-week usage of the last 8 weeks\n" +
-        [1, 2, 3].map((position) => `${position}. no estimate yet: 0 of the 28 days of usage history an estimate needs`).join("\n"),
+        [1, 2, 3]
+          .map(
+            (position) => `${position}. no estimate yet: 0 of the 28 days of usage history an estimate needs`,
+          )
+          .join("\n"),
     );
     const cancel = await h.user.slashCommand({ user: ALICE, text: "queue cancel" });
     assert.equal(cancel.ackPayload?.text, "You left the line for gpu-a:0.");
