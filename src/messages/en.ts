@@ -1,6 +1,7 @@
 import { chart } from "./en/chart.ts";
 import { common } from "./en/common.ts";
 import { eta } from "./en/eta.ts";
+import { heatmap } from "./en/heatmap.ts";
 
 /**
  * The English catalog: every message id with its ICU MessageFormat text, one file per area in `en/`
@@ -18,4 +19,5 @@ export const en = {
   ...common,
   ...chart,
   ...eta,
+  ...heatmap,
 } as const satisfies Record<string, string>;

@@ -9,7 +9,7 @@ import type { QueueRequest, QueueWant } from "../store/queue-store.ts";
 /** What the estimates read: the hourly rollups and the stored GPUs, in the team zone. */
 export interface EtaDeps {
   metrics: Pick<MetricsStore, "rollupsBetween" | "hosts">;
-  config: Pick<Config, "team">;
+  config: { team: Pick<Config["team"], "timezone"> };
 }
 
 const cache = new WeakMap<object, { hour: number; profiles: WeekProfiles }>();
