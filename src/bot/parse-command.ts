@@ -6,6 +6,7 @@ import type { ClaimTarget } from "../usecases/claim-gpus.ts";
 import type { KeepSpan } from "../usecases/keep-host.ts";
 import { commandNames } from "./command-table.ts";
 import { plainPeople } from "./command-text.ts";
+import { placementWords } from "./parse-placement.ts";
 import { parseReportArgs, parseWardenArgs, type WardenAction } from "./parse-report-warden.ts";
 
 /** The longest note a claim takes. */
@@ -26,6 +27,8 @@ export type ParsedCommand =
       note: string;
       /** `--wait`: join the waiting list when it cannot be claimed now. */
       wait?: true;
+      /** `gpus>=40g` and/or `--valley`: the cheapest GPUs with enough memory (see `parse-placement.ts`). */
+      placement?: { floorMiB: number; valley: boolean };
     }
   | { kind: "queue"; cancel: boolean }
   | { kind: "release"; target: { kind: "default" } | { kind: "all" } | { kind: "slots"; slots: GpuSlots } }
@@ -143,10 +146,20 @@ const WAIT_FLAG = /^(--|—|–)wait$/i;
  * `claim <host>[:<gpus>] | <n> [<model>]`, then `[for <duration>]` (or a bare duration), then the
  * note; `--wait` anywhere after the target.
  */
-function parseClaim(all: readonly string[]): ParsedCommand {
+function parseClaim(words: readonly string[]): ParsedCommand {
+  const { floorMiB, valley, rest: all } = placementWords(words);
   const wait = all.slice(1).some((word) => WAIT_FLAG.test(word));
   const parsed = parseClaimWords(wait ? all.filter((word, i) => i === 0 || !WAIT_FLAG.test(word)) : all);
-  return wait && parsed.kind === "claim" ? { ...parsed, wait: true } : parsed;
+  if (parsed.kind !== "claim") return parsed;
+  const placed =
+    floorMiB !== null || valley ? { ...parsed, placement: { floorMiB: floorMiB ?? 0, valley } } : parsed;
+  if (placed.placement !== undefined && placed.target.kind !== "count") {
+    return invalid(
+      "claim",
+      "A memory floor (gpus>=40g) or --valley goes with a number of GPUs: `claim 2 gpus>=40g`.",
+    );
+  }
+  return wait ? { ...placed, wait: true } : placed;
 }
 
 function parseClaimWords(args: readonly string[]): ParsedCommand {

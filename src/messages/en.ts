@@ -2,6 +2,7 @@ import { chart } from "./en/chart.ts";
 import { common } from "./en/common.ts";
 import { eta } from "./en/eta.ts";
 import { heatmap } from "./en/heatmap.ts";
+import { placement } from "./en/placement.ts";
 
 /**
  * The English catalog: every message id with its ICU MessageFormat text, one file per area in `en/`
@@ -20,4 +21,5 @@ export const en = {
   ...chart,
   ...eta,
   ...heatmap,
+  ...placement,
 } as const satisfies Record<string, string>;
