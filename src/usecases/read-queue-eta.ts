@@ -118,3 +118,21 @@ export function modelLines(deps: EtaDeps, nowMs: number): ModelLine[] {
       ),
     }));
 }
+
+/** What App Home shows of the waiting list: the reader's requests in line with estimates, and each model's line. */
+export interface HomeQueue {
+  mine: QueueEstimate[];
+  models: ModelLine[];
+}
+
+/** `user`'s waiting requests with their places and estimates, and the line for each GPU model. */
+export function readHomeQueue(
+  deps: EtaDeps & { state: { queue: { waiting(): QueueRequest[] } } },
+  user: string,
+  nowMs: number,
+): HomeQueue {
+  const mine = estimateQueue(deps, deps.state.queue.waiting(), nowMs).filter(
+    (estimate) => estimate.request.user === user,
+  );
+  return { mine, models: modelLines(deps, nowMs) };
+}

@@ -4,7 +4,7 @@ import { type Estimate, ETA_HORIZON_DAYS } from "../../checks/queue-eta.ts";
 import { MIN_HISTORY_WEEKS, PROFILE_WEEKS } from "../../checks/week-profile.ts";
 import type { Translator } from "../../messages/translator.ts";
 import type { QueueWant } from "../../store/queue-store.ts";
-import type { ModelLine, QueueEstimate } from "../../usecases/read-queue-eta.ts";
+import type { HomeQueue, QueueEstimate } from "../../usecases/read-queue-eta.ts";
 import { context, LIMITS, type Reply, section } from "./reply-message.ts";
 
 const USUAL_FREE_SHOWN = 20;
@@ -74,12 +74,6 @@ export function withUsualFree(tr: Translator, reply: Reply, usual: ReadonlyMap<s
     );
   if (lines.length === 0 || (reply.blocks?.length ?? 1) >= LIMITS.blocksPerMessage) return reply;
   return withContext(reply, [tr.t("eta.status.title", { weeks: PROFILE_WEEKS }), ...lines].join("\n"));
-}
-
-/** What App Home shows of the waiting list: the reader's requests in line, and each GPU model's line. */
-export interface HomeQueue {
-  mine: QueueEstimate[];
-  models: ModelLine[];
 }
 
 /** App Home's waiting-list blocks: the reader's place in line with estimates, then each model's line. */

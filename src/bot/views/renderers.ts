@@ -10,6 +10,7 @@ import { idleAlertMessage } from "./alert-message.ts";
 import { noDataMessage } from "./alert-no-data.ts";
 import { resolvedAlertMessage } from "./alert-resolved.ts";
 import { claimEndedDm, claimFreeDm, claimNudgeDm, claimReminderDm } from "./claim-dm.ts";
+import { withHomeQueue } from "./home-queue.ts";
 import { homeView } from "./home-view.ts";
 import { queueGrantDm, queueLapsedDm } from "./queue-messages.ts";
 import {
@@ -81,7 +82,8 @@ export function botWords(readers: Readers): BotWords {
     free: claimFreeDm,
     queueGrant: queueGrantDm,
     queueLapsed: queueLapsedDm,
-    home: homeView,
+    home: (model, slashCommand) =>
+      withHomeQueue(readers.person(model.user), homeView(model, slashCommand), model),
   };
 
   return { alertWords, summaryWords, reclaimWords, wardenWords, claimWords };
