@@ -1,5 +1,6 @@
 import { matchModels } from "../checks/claim-model.ts";
 import type { GpuSeat } from "../checks/claim-pick.ts";
+import { grantDevices } from "../checks/grant-devices.ts";
 import { fitRequest } from "../checks/queue-fit.ts";
 import { MINUTE_MS } from "../shared/clock.ts";
 import type { Claim } from "../store/claim-store.ts";
@@ -116,10 +117,14 @@ function record(
       confirmByMs,
     },
   });
-  const dm = deps.claimWords.queueGrant(request, claims, confirmByMs, {
-    nowMs,
-    zone: deps.config.team.timezone,
-  });
+  const known = new Map(deps.metrics.hosts().map((host) => [host.name, host.gpus]));
+  const dm = deps.claimWords.queueGrant(
+    request,
+    claims,
+    confirmByMs,
+    { nowMs, zone: deps.config.team.timezone },
+    grantDevices(claims, known),
+  );
   deps.notifier.send("chat.postMessage", { channel: request.user, text: dm.text, blocks: dm.blocks });
   deps.logger.info(
     { holder: request.user, request: request.id, claims: claims.map((claim) => claim.id) },

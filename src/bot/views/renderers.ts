@@ -10,6 +10,7 @@ import { idleAlertMessage } from "./alert-message.ts";
 import { noDataMessage } from "./alert-no-data.ts";
 import { resolvedAlertMessage } from "./alert-resolved.ts";
 import { claimEndedDm, claimFreeDm, claimNudgeDm, claimReminderDm } from "./claim-dm.ts";
+import { withGrantDevices } from "./grant-devices-words.ts";
 import { withHomeQueue } from "./home-queue.ts";
 import { homeView } from "./home-view.ts";
 import { queueGrantDm, queueLapsedDm } from "./queue-messages.ts";
@@ -80,7 +81,8 @@ export function botWords(readers: Readers): BotWords {
     nudge: claimNudgeDm,
     ended: claimEndedDm,
     free: claimFreeDm,
-    queueGrant: queueGrantDm,
+    queueGrant: (request, claims, confirmByMs, at, devices = []) =>
+      withGrantDevices(readers.person(request.user), queueGrantDm(request, claims, confirmByMs, at), devices),
     queueLapsed: queueLapsedDm,
     home: (model, slashCommand) =>
       withHomeQueue(readers.person(model.user), homeView(model, slashCommand), model),

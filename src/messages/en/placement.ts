@@ -12,4 +12,10 @@ export const placement = {
     "Batch work (--valley) is granted only in the valley hours ({window}), next from {start, date, weekday} {start, date, time}: claim again then. Electricity there is {valley, number, moneyCents} instead of {base, number, moneyCents} per kWh.",
   "placement.valley.none":
     "The tariff has no window cheaper than its base price (costs.electricity.windows), so --valley cannot be granted.",
+  "placement.cuda.host": "{host}, all GPUs: {line}",
+  "placement.cuda.mig": "{host}, MIG instances: {line}",
+  "placement.cuda.hostUnknown":
+    "{host}: none of its GPUs have been seen yet, so CUDA_VISIBLE_DEVICES cannot be given.",
+  "placement.cuda.migUnknown":
+    "{host}: the MIG instances' UUIDs are not known, so CUDA_VISIBLE_DEVICES cannot be given; nvidia-smi -L on the host lists them.",
 } as const satisfies Record<string, string>;

@@ -14,4 +14,9 @@ export const placement: AreaCatalog<typeof en> = {
     "批处理任务（--valley）只在谷时（{window}）分配，下一次从 {start, date, weekday} {start, date, time} 开始：届时再认领。谷时电价 {valley, number, moneyCents}/kWh，平时 {base, number, moneyCents}/kWh。",
   "placement.valley.none":
     "电价中没有比基础价格更便宜的时段（成本设置 costs.electricity.windows），因此无法分配 --valley 任务。",
+  "placement.cuda.host": "{host}，全部 GPU：{line}",
+  "placement.cuda.mig": "{host}，MIG 实例：{line}",
+  "placement.cuda.hostUnknown": "{host}：还没有看到它的任何 GPU，因此无法给出 CUDA_VISIBLE_DEVICES。",
+  "placement.cuda.migUnknown":
+    "{host}：MIG 实例的 UUID 未知，因此无法给出 CUDA_VISIBLE_DEVICES；在该主机上运行 nvidia-smi -L 可列出它们。",
 };
