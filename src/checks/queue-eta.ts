@@ -26,11 +26,17 @@ const keyOf = (gpu: Pick<GpuWeekProfile, "host" | "index">) => `${gpu.host}:${gp
  * When the last request of `line` (the ones before it are ahead of it, in order) usually gets its
  * GPUs: hour by hour from the next clock hour, the GPUs usually free then and not held by a request
  * served earlier go to the requests that fit, in line order (as the grant pass does); each holds its
- * GPUs for its duration. Unknown hours never count as free. Pure.
+ * GPUs for its duration. Unknown hours never count as free. `claimedUntil` (`host:index` → end of the
+ * claim on it now) keeps a claimed GPU taken until its claim ends. Pure.
  */
-export function estimateTurn(profiles: WeekProfiles, line: readonly EtaDemand[], nowMs: number): Estimate {
+export function estimateTurn(
+  profiles: WeekProfiles,
+  line: readonly EtaDemand[],
+  nowMs: number,
+  claimedUntil: ReadonlyMap<string, number> = new Map(),
+): Estimate {
   if (!profiles.enough) return { kind: "too-little-history", historyDays: profiles.historyDays };
-  const heldUntil = new Map<string, number>();
+  const heldUntil = new Map(claimedUntil);
   const waiting = [...line.keys()];
   const own = line.length - 1;
   const endMs = nowMs + ETA_HORIZON_DAYS * DAY_MS;

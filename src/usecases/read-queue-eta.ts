@@ -3,8 +3,9 @@ import { type Estimate, type EtaDemand, estimateTurn, nextUsuallyFree } from "..
 import { buildWeekProfiles, profileWindow, type WeekProfiles } from "../checks/week-profile.ts";
 import type { Config } from "../config/schema.ts";
 import { HOUR_MS } from "../shared/clock.ts";
+import type { ClaimStore } from "../store/claim-store.ts";
 import type { MetricsStore } from "../store/metrics-types.ts";
-import type { QueueRequest, QueueWant } from "../store/queue-store.ts";
+import type { QueueRequest, QueueStore, QueueWant } from "../store/queue-store.ts";
 
 /** What the estimates read: the hourly rollups and the stored GPUs, in the team zone. */
 export interface EtaDeps {
@@ -45,15 +46,35 @@ export function estimateQueue(
   deps: EtaDeps,
   waiting: readonly QueueRequest[],
   nowMs: number,
+  claims: ReadonlyArray<{ host: string; gpuIndex: number | null; untilMs: number }> = [],
 ): QueueEstimate[] {
   const profiles = readWeekProfiles(deps, nowMs);
+  const claimedUntil = claimedUntilOf(deps, claims);
   const fleetModels = [...new Set(profiles.gpus.flatMap((gpu) => (gpu.model === null ? [] : [gpu.model])))];
   const line = waiting.map((request) => demandOf(request, fleetModels, deps));
   return waiting.map((request, i) => ({
     request,
     position: i + 1,
-    estimate: estimateTurn(profiles, line.slice(0, i + 1), nowMs),
+    estimate: estimateTurn(profiles, line.slice(0, i + 1), nowMs, claimedUntil),
   }));
+}
+
+/** `host:index` → when the claim on that GPU (or its whole host) ends. */
+function claimedUntilOf(
+  deps: EtaDeps,
+  claims: ReadonlyArray<{ host: string; gpuIndex: number | null; untilMs: number }>,
+): Map<string, number> {
+  const records = new Map(deps.metrics.hosts().map((host) => [host.name, host.gpus]));
+  const until = new Map<string, number>();
+  for (const claim of claims) {
+    const indexes =
+      claim.gpuIndex === null ? (records.get(claim.host) ?? []).map((gpu) => gpu.index) : [claim.gpuIndex];
+    for (const index of indexes) {
+      const key = `${claim.host}:${index}`;
+      until.set(key, Math.max(until.get(key) ?? 0, claim.untilMs));
+    }
+  }
+  return until;
 }
 
 function demandOf(request: QueueRequest, fleetModels: readonly string[], deps: EtaDeps): EtaDemand {
@@ -127,11 +148,12 @@ export interface HomeQueue {
 
 /** `user`'s waiting requests with their places and estimates, and the line for each GPU model. */
 export function readHomeQueue(
-  deps: EtaDeps & { state: { queue: { waiting(): QueueRequest[] } } },
+  deps: EtaDeps & { state: { queue: Pick<QueueStore, "waiting">; claims: Pick<ClaimStore, "activeAt"> } },
   user: string,
   nowMs: number,
 ): HomeQueue {
-  const mine = estimateQueue(deps, deps.state.queue.waiting(), nowMs).filter(
+  const claims = deps.state.claims.activeAt(nowMs);
+  const mine = estimateQueue(deps, deps.state.queue.waiting(), nowMs, claims).filter(
     (estimate) => estimate.request.user === user,
   );
   return { mine, models: modelLines(deps, nowMs) };

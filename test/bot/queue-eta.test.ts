@@ -25,27 +25,27 @@ describe("estimated times over the real Bolt app", { timeout: 120_000 }, () => {
   let h: BotHarness;
   afterEach(() => h.closeChecked());
 
-  test("the queued reply, /gpu queue, /gpu status and App Home say when GPUs are usually free", async () => {
+  test("the queued reply, /gpu queue, /gpu status and App Home say when GPUs are usually free (after the claims on them end)", async () => {
     h = await BotHarness.start({ transport: "socket", config: standardConfig({ "gpu-a": {} }) });
     writeHistory(h);
     h.pollFor(6, allHosts(busyHost("gpu-a")));
-    await h.user.slashCommand({ user: BOB, text: "claim gpu-a for 2h" });
+    await h.user.slashCommand({ user: BOB, text: "claim gpu-a for 30h" });
     const queued = await h.user.slashCommand({ user: EVE, text: "claim gpu-a for 4h eval --wait" });
     assert.match(
       shown(queued.ackPayload?.blocks as unknown[]),
-      /Place in line: 1\. Estimated: around Mon 17:00\./,
+      /Place in line: 1\. Estimated: around Tue 17:00\./,
     );
     const list = await h.user.slashCommand({ user: EVE, text: "queue" });
     assert.match(
       shown(list.ackPayload?.blocks as unknown[]),
-      /Estimated times, from the hour-of-week usage of the last 8 weeks\n1\. around Mon 17:00/,
+      /Estimated times, from the hour-of-week usage of the last 8 weeks\n1\. around Tue 17:00/,
     );
     const status = await h.user.slashCommand({ user: EVE, text: "status" });
     assert.match(shown(status.ackPayload?.blocks as unknown[]), /\*gpu-a\*: usually free around Mon 17:00/);
     await h.user.event({ type: "app_home_opened", user: EVE });
     await h.settle();
     const home = shown(h.emulator.home(EVE)?.view.blocks as unknown[]);
-    assert.match(home, /\*Your place in line\*\n1\. gpu-a: around Mon 17:00/);
+    assert.match(home, /\*Your place in line\*\n1\. gpu-a: around Tue 17:00/);
     assert.match(home, /NVIDIA H100 80GB HBM3 \(4 GPUs\): one usually free around Mon 17:00/);
     await h.user.event({ type: "app_home_opened", user: BOB });
     await h.settle();

@@ -74,6 +74,13 @@ describe("estimated times from the hour-of-week profile (five weeks of rollups i
     assert.equal(estimateWords(tr, first!.estimate), "around Tue 17:00");
     assert.deepEqual(second?.estimate, { kind: "at", atMs: Date.UTC(2026, 11, 1, 21) });
     assert.equal(second?.position, 2);
+    const claimed = [{ host: "gpu-a", gpuIndex: 0, untilMs: Date.UTC(2026, 11, 2, 12) }];
+    const [afterClaim] = estimateQueue(deps(metrics), line.slice(0, 1), NOW, claimed);
+    assert.equal(
+      estimateWords(tr, afterClaim!.estimate),
+      "around Wed 17:00",
+      "claimed until Wednesday noon, then busy as usual until 17:00",
+    );
   });
 
   it("hours without readings never count as free: gpu-b, down every Tuesday, is free again on Wednesday", () => {

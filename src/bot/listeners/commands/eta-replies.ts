@@ -11,7 +11,8 @@ import type { Reply } from "../../views/reply-message.ts";
 /** `/gpu queue` with each waiting request's estimated time. */
 export function queueReplyWithEta(deps: BotDeps, user: string, reply: Reply): Reply {
   const nowMs = deps.clock.now();
-  const estimates = estimateQueue(deps, deps.state.queue.waiting(), nowMs);
+  const claims = deps.state.claims.activeAt(nowMs);
+  const estimates = estimateQueue(deps, deps.state.queue.waiting(), nowMs, claims);
   return withQueueEstimates(deps.readers.person(user), reply, estimates);
 }
 
@@ -22,7 +23,8 @@ export function joinReplyWithEta(deps: BotDeps, user: string, result: JoinQueueR
   const waiting = deps.state.queue.waiting();
   const upTo = waiting.findIndex((request) => request.id === result.request.id);
   if (upTo === -1) return reply;
-  const estimate = estimateQueue(deps, waiting.slice(0, upTo + 1), nowMs).at(-1);
+  const claims = deps.state.claims.activeAt(nowMs);
+  const estimate = estimateQueue(deps, waiting.slice(0, upTo + 1), nowMs, claims).at(-1);
   return estimate === undefined ? reply : withQueuedEstimate(deps.readers.person(user), reply, estimate);
 }
 
