@@ -5,8 +5,9 @@ import type { BotDeps } from "../../bot-deps.ts";
 import { withQueuedEstimate, withQueueEstimates, withUsualFree } from "../../views/eta-words.ts";
 import type { Reply } from "../../views/reply-message.ts";
 
-// NOTE: `/gpu` answers are computed synchronously inside the ack; `readers.person` is the reader's
-// translator as far as their locale is known (the listeners look it up before answering).
+// NOTE: `/gpu` answers are computed synchronously inside the ack, so they take `readers.person`: the
+// reader's translator as far as their locale is known now (someone never looked up reads the team's
+// language this once and is looked up in the background).
 
 /** `/gpu queue` with each waiting request's estimated time. */
 export function queueReplyWithEta(deps: BotDeps, user: string, reply: Reply): Reply {
