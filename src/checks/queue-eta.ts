@@ -22,25 +22,34 @@ export interface EtaDemand {
 
 const keyOf = (gpu: Pick<GpuWeekProfile, "host" | "index">) => `${gpu.host}:${gpu.index}`;
 
+/** Requests estimated at most; those further back in line get no estimate (`none`). */
+export const ETA_MAX_LINE = 100;
+
 /**
- * When the last request of `line` (the ones before it are ahead of it, in order) usually gets its
- * GPUs: hour by hour from the next clock hour, the GPUs usually free then and not held by a request
- * served earlier go to the requests that fit, in line order (as the grant pass does); each holds its
- * GPUs for its duration. Unknown hours never count as free. `claimedUntil` (`host:index` → end of the
- * claim on it now) keeps a claimed GPU taken until its claim ends. Pure.
+ * When each request of `line` (in line order) usually gets its GPUs: hour by hour from the next
+ * clock hour, the GPUs usually free then and not held go to the requests that fit, in line order (as
+ * the grant pass does); each holds its GPUs for its duration. Unknown hours never count as free.
+ * `claimedUntil` (`host:index` → end of the claim on it now) keeps a claimed GPU taken until its
+ * claim ends. Only the first {@link ETA_MAX_LINE} requests are estimated. Pure.
  */
-export function estimateTurn(
+export function estimateLine(
   profiles: WeekProfiles,
   line: readonly EtaDemand[],
   nowMs: number,
   claimedUntil: ReadonlyMap<string, number> = new Map(),
-): Estimate {
-  if (!profiles.enough) return { kind: "too-little-history", historyDays: profiles.historyDays };
+): Estimate[] {
+  if (!profiles.enough) {
+    return line.map(() => ({ kind: "too-little-history", historyDays: profiles.historyDays }));
+  }
+  const estimates: Estimate[] = line.map(() => ({ kind: "none" }));
   const heldUntil = new Map(claimedUntil);
-  const waiting = [...line.keys()];
-  const own = line.length - 1;
+  const waiting = [...line.keys()].slice(0, ETA_MAX_LINE);
   const endMs = nowMs + ETA_HORIZON_DAYS * DAY_MS;
-  for (let t = Math.floor(nowMs / HOUR_MS) * HOUR_MS + HOUR_MS; t < endMs; t += HOUR_MS) {
+  for (
+    let t = Math.floor(nowMs / HOUR_MS) * HOUR_MS + HOUR_MS;
+    t < endMs && waiting.length > 0;
+    t += HOUR_MS
+  ) {
     const how = hourOfWeek(t, profiles.zone);
     const free = profiles.gpus.filter(
       (gpu) => usuallyFree(gpu, how) && (heldUntil.get(keyOf(gpu)) ?? 0) <= t,
@@ -49,12 +58,22 @@ export function estimateTurn(
       const demand = line[i] as EtaDemand;
       const fitting = free.filter((gpu) => demand.fits(gpu) && (heldUntil.get(keyOf(gpu)) ?? 0) <= t);
       if (fitting.length < demand.count) continue;
-      if (i === own) return { kind: "at", atMs: t };
+      estimates[i] = { kind: "at", atMs: t };
       for (const gpu of fitting.slice(0, demand.count)) heldUntil.set(keyOf(gpu), t + demand.durationMs);
       waiting.splice(waiting.indexOf(i), 1);
     }
   }
-  return { kind: "none" };
+  return estimates;
+}
+
+/** {@link estimateLine} for the last request of `line` (the others are ahead of it). Pure. */
+export function estimateTurn(
+  profiles: WeekProfiles,
+  line: readonly EtaDemand[],
+  nowMs: number,
+  claimedUntil: ReadonlyMap<string, number> = new Map(),
+): Estimate {
+  return estimateLine(profiles, line, nowMs, claimedUntil).at(-1) ?? { kind: "none" };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { GpuSeat } from "../checks/claim-pick.ts";
 import { grantDevices } from "../checks/grant-devices.ts";
 import { fitRequest } from "../checks/queue-fit.ts";
 import { MINUTE_MS } from "../shared/clock.ts";
+import { migParts } from "../shared/gpu-slot.ts";
 import type { Claim } from "../store/claim-store.ts";
 import type { QueueRequest } from "../store/queue-store.ts";
 import { BOT_ACTOR } from "./action-text.ts";
@@ -117,7 +118,10 @@ function record(
       confirmByMs,
     },
   });
-  const known = new Map(deps.metrics.hosts().map((host) => [host.name, host.gpus]));
+  // NOTE: only whole-host and MIG grants need the stored GPUs; reading them per grant would cost a
+  // large fleet's pass several milliseconds.
+  const special = claims.some((claim) => claim.gpuIndex === null || migParts(claim.gpuIndex) !== null);
+  const known = special ? new Map(deps.metrics.hosts().map((host) => [host.name, host.gpus])) : new Map();
   const dm = deps.claimWords.queueGrant(
     request,
     claims,

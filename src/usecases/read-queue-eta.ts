@@ -1,5 +1,11 @@
 import { matchModels } from "../checks/claim-model.ts";
-import { type Estimate, type EtaDemand, estimateTurn, nextUsuallyFree } from "../checks/queue-eta.ts";
+import {
+  type Estimate,
+  type EtaDemand,
+  estimateLine,
+  estimateTurn,
+  nextUsuallyFree,
+} from "../checks/queue-eta.ts";
 import { buildWeekProfiles, profileWindow, type WeekProfiles } from "../checks/week-profile.ts";
 import type { Config } from "../config/schema.ts";
 import { HOUR_MS } from "../shared/clock.ts";
@@ -52,11 +58,8 @@ export function estimateQueue(
   const claimedUntil = claimedUntilOf(deps, claims);
   const fleetModels = [...new Set(profiles.gpus.flatMap((gpu) => (gpu.model === null ? [] : [gpu.model])))];
   const line = waiting.map((request) => demandOf(request, fleetModels, deps));
-  return waiting.map((request, i) => ({
-    request,
-    position: i + 1,
-    estimate: estimateTurn(profiles, line.slice(0, i + 1), nowMs, claimedUntil),
-  }));
+  const estimates = estimateLine(profiles, line, nowMs, claimedUntil);
+  return waiting.map((request, i) => ({ request, position: i + 1, estimate: estimates[i] as Estimate }));
 }
 
 /** `host:index` → when the claim on that GPU (or its whole host) ends. */
