@@ -57,7 +57,16 @@ export function estimateQueue(
   const profiles = readWeekProfiles(deps, nowMs);
   const claimedUntil = claimedUntilOf(deps, claims);
   const fleetModels = [...new Set(profiles.gpus.flatMap((gpu) => (gpu.model === null ? [] : [gpu.model])))];
-  const line = waiting.map((request) => demandOf(request, fleetModels, deps));
+  const matched = new Map<string, string[]>();
+  const modelsOf = (query: string) => {
+    let models = matched.get(query);
+    if (models === undefined) {
+      models = matchModels(query, fleetModels);
+      matched.set(query, models);
+    }
+    return models;
+  };
+  const line = waiting.map((request) => demandOf(request, modelsOf, deps));
   const estimates = estimateLine(profiles, line, nowMs, claimedUntil);
   return waiting.map((request, i) => ({ request, position: i + 1, estimate: estimates[i] as Estimate }));
 }
@@ -80,10 +89,10 @@ function claimedUntilOf(
   return until;
 }
 
-function demandOf(request: QueueRequest, fleetModels: readonly string[], deps: EtaDeps): EtaDemand {
+function demandOf(request: QueueRequest, modelsOf: (query: string) => string[], deps: EtaDeps): EtaDemand {
   const { want } = request;
   if (want.kind === "count") {
-    const models = want.model === null ? null : matchModels(want.model, fleetModels);
+    const models = want.model === null ? null : modelsOf(want.model);
     return {
       fits: (gpu) => models === null || (gpu.model !== null && models.includes(gpu.model)),
       count: want.count,
@@ -155,8 +164,10 @@ export function readHomeQueue(
   user: string,
   nowMs: number,
 ): HomeQueue {
+  const waiting = deps.state.queue.waiting();
+  if (!waiting.some((request) => request.user === user)) return { mine: [], models: modelLines(deps, nowMs) };
   const claims = deps.state.claims.activeAt(nowMs);
-  const mine = estimateQueue(deps, deps.state.queue.waiting(), nowMs, claims).filter(
+  const mine = estimateQueue(deps, waiting, nowMs, claims).filter(
     (estimate) => estimate.request.user === user,
   );
   return { mine, models: modelLines(deps, nowMs) };
