@@ -13,6 +13,7 @@ import {
   replaceBetween,
   sensitivityTable,
 } from "./outcome/outcome-table.ts";
+import { compareWaits, waitTable } from "./outcome/wait-comparison.ts";
 import { report, round } from "./report.ts";
 
 // The outcome benchmark: the simulated team's month under every policy (and the bot's policies with
@@ -64,6 +65,7 @@ for (const run of SENSITIVITY_RUNS) {
   byVariant[run.answers] = results.get(run.key)!.figures;
   summary.sensitivity[run.policy] = byVariant;
 }
+const waits = await compareWaits();
 const none = summary.policies.none!;
 const warden = summary.policies["gpu-warden"]!;
 
@@ -73,6 +75,7 @@ if (writeDocs) {
   const doc = join(root, "docs", "outcome.md");
   let text = replaceBetween(readFileSync(doc, "utf8"), "outcome", block);
   text = replaceBetween(text, "outcome-sensitivity", sensitivityTable(summary));
+  text = replaceBetween(text, "outcome-wait", waitTable(waits, summary.days, summary.seed));
   writeFileSync(doc, text);
   const readme = join(root, "README.md");
   writeFileSync(
@@ -109,6 +112,7 @@ report({
       Object.fromEntries(Object.entries(variants).map(([variant, f]) => [variant, pick(f)])),
     ]),
   ),
+  gpu_wait_min: Object.fromEntries(waits.map((row) => [row.team, { queue: row.queue, notify: row.notify }])),
   run_seconds: Object.fromEntries(runs.map((run) => [run.key, round(results.get(run.key)!.runSeconds, 1)])),
   days: summary.days,
   seed: summary.seed,

@@ -30,5 +30,7 @@ export type CommandProblem =
   | { kind: "notDays"; text: string; max: number }
   /** `warden swap <who>`: not a mention or member ID. */
   | { kind: "unknownPerson"; text: string }
+  /** `gpus>=40g` or `--valley` without a number of GPUs. */
+  | { kind: "placementNeedsCount" }
   /** `warden <verb>` with an unknown verb. */
   | { kind: "wardenVerb"; verb: string };

@@ -6,6 +6,7 @@ import type { KeepSpan } from "../usecases/keep-host.ts";
 import type { CommandProblem } from "./command-problem.ts";
 import { commandNames } from "./command-table.ts";
 import { plainPeople } from "./command-text.ts";
+import { placementWords } from "./parse-placement.ts";
 import { parseReportArgs, parseWardenArgs, type WardenAction } from "./parse-report-warden.ts";
 import { parseReserveArgs, type ReserveAction } from "./parse-reserve.ts";
 
@@ -29,6 +30,8 @@ export type ParsedCommand =
       wait?: true;
       /** `project=X`: wait for this project (one of the person's) instead of their default one. */
       project?: string;
+      /** `gpus>=40g` and/or `--valley`: the cheapest GPUs with enough memory (see `parse-placement.ts`). */
+      placement?: { floorMiB: number; valley: boolean };
     }
   | { kind: "queue"; cancel: boolean }
   | { kind: "reserve"; action: ReserveAction }
@@ -141,14 +144,20 @@ const WAIT_FLAG = /^(--|—|–)wait$/i;
  * `claim <host>[:<gpus>] | <n> [<model>]`, then `[for <duration>]` (or a bare duration), then the
  * note; `--wait` anywhere after the target.
  */
-function parseClaim(all: readonly string[]): ParsedCommand {
+function parseClaim(typed: readonly string[]): ParsedCommand {
+  const { floorMiB, valley, rest: all } = placementWords(typed);
   const wait = all.slice(1).some((word) => WAIT_FLAG.test(word));
   const project = all.slice(1).flatMap((word) => PROJECT_WORD.exec(word)?.slice(1, 2) ?? [])[0];
   const words = all.filter((word, i) => i === 0 || !(WAIT_FLAG.test(word) || PROJECT_WORD.test(word)));
   const parsed = parseClaimWords(words);
   if (parsed.kind !== "claim") return parsed;
+  const placed =
+    floorMiB !== null || valley ? { ...parsed, placement: { floorMiB: floorMiB ?? 0, valley } } : parsed;
+  if (placed.placement !== undefined && placed.target.kind !== "count") {
+    return invalid("claim", { kind: "placementNeedsCount" });
+  }
   return {
-    ...parsed,
+    ...placed,
     ...(wait ? { wait: true as const } : {}),
     ...(project === undefined ? {} : { project }),
   };

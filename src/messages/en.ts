@@ -7,11 +7,14 @@ import { command } from "./en/command.ts";
 import { common } from "./en/common.ts";
 import { config } from "./en/config.ts";
 import { csv } from "./en/csv.ts";
+import { eta } from "./en/eta.ts";
 import { extend } from "./en/extend.ts";
+import { heatmap } from "./en/heatmap.ts";
 import { help } from "./en/help.ts";
 import { home } from "./en/home.ts";
 import { host } from "./en/host.ts";
 import { keep } from "./en/keep.ts";
+import { placement } from "./en/placement.ts";
 import { preempt } from "./en/preempt.ts";
 import { priority } from "./en/priority.ts";
 import { project } from "./en/project.ts";
@@ -65,4 +68,7 @@ export const en = {
   ...collect,
   ...cli,
   ...reserve,
+  ...eta,
+  ...heatmap,
+  ...placement,
 } as const satisfies Record<string, string>;

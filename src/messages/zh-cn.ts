@@ -8,11 +8,14 @@ import { command } from "./zh-cn/command.ts";
 import { common } from "./zh-cn/common.ts";
 import { config } from "./zh-cn/config.ts";
 import { csv } from "./zh-cn/csv.ts";
+import { eta } from "./zh-cn/eta.ts";
 import { extend } from "./zh-cn/extend.ts";
+import { heatmap } from "./zh-cn/heatmap.ts";
 import { help } from "./zh-cn/help.ts";
 import { home } from "./zh-cn/home.ts";
 import { host } from "./zh-cn/host.ts";
 import { keep } from "./zh-cn/keep.ts";
+import { placement } from "./zh-cn/placement.ts";
 import { preempt } from "./zh-cn/preempt.ts";
 import { priority } from "./zh-cn/priority.ts";
 import { project } from "./zh-cn/project.ts";
@@ -57,4 +60,7 @@ export const zhCN: Catalog = {
   ...collect,
   ...cli,
   ...reserve,
+  ...eta,
+  ...heatmap,
+  ...placement,
 };

@@ -7,12 +7,13 @@ import type { MetricsStore } from "../store/metrics-types.ts";
  * since the previous one. Older reads go to the store. The samples are the store's own rows.
  */
 export function recentSamples(
-  metrics: Pick<MetricsStore, "hosts" | "gpuSamplesSince">,
+  metrics: Pick<MetricsStore, "hosts" | "gpuSamplesSince" | "rollupsBetween">,
   keepMs: number,
-): Pick<MetricsStore, "hosts" | "gpuSamplesSince"> {
+): Pick<MetricsStore, "hosts" | "gpuSamplesSince" | "rollupsBetween"> {
   const byHost = new Map<string, { fromMs: number; readUpToMs: number; samples: GpuSample[] }>();
   return {
     hosts: () => metrics.hosts(),
+    rollupsBetween: (fromMs, toMs, host) => metrics.rollupsBetween(fromMs, toMs, host),
     gpuSamplesSince(host, sinceMs) {
       let cached = byHost.get(host);
       if (cached === undefined || sinceMs < cached.fromMs) {

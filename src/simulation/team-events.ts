@@ -30,6 +30,8 @@ export type TeamEvent =
       idleForMin: number | null;
     }
   | { kind: "start-wait"; atMs: number; person: string; host: string; waitMin: number }
+  /** Work that found no free GPUs got them after `waitMin` (see `WaitMode`). */
+  | { kind: "gpu-wait"; atMs: number; person: string; gpus: number; waitMin: number }
   | { kind: "message"; atMs: number; to: string; what: "alert" | "dm" | "escalation" | "notice" }
   | {
       kind: "answer";

@@ -42,8 +42,18 @@ export interface AnswerParams {
   nobody: boolean;
 }
 
+/**
+ * What a person does when no host has the GPUs they need: try again in an hour (the default, as
+ * before the waiting list), `/gpu claim … --wait` (the waiting list grants them the moment they are
+ * free) or "notify me when free" (a DM when they are free; the person acts on it after their quick
+ * answer delay, or the next morning, and may find them taken again).
+ */
+export type WaitMode = "retry" | "queue" | "notify";
+
 export interface TeamParams {
   seed: number;
+  /** Default `retry`: see {@link WaitMode}. */
+  waitMode?: WaitMode;
   /** A Monday, 00:00 in `timezone`: the first simulated minute. */
   startMs: number;
   days: number;

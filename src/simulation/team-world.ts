@@ -45,6 +45,14 @@ export class TeamWorld {
   readonly params: TeamParams;
   readonly calendar: TeamCalendar;
   readonly events: TeamEvent[] = [];
+  /** Work waiting for GPUs (`waitMode` queue or notify), first come first. */
+  readonly #pending: Array<{
+    person: number;
+    count: number;
+    start: (host: SimHost, gpus: number[]) => void;
+    sinceMs: number;
+    notified: boolean;
+  }> = [];
   readonly hosts: SimHost[];
   readonly runs = new Map<number, SimRun>();
   readonly notebooks = new Map<number, SimNotebook>();
@@ -256,20 +264,30 @@ export class TeamWorld {
    * Finds GPUs for new work: a host that is on (or booting) with enough free GPUs, the person's own
    * first; else a stopped one, which they start (and wait for); else they try again in an hour.
    */
-  #acquire(person: number, count: number, start: (host: SimHost, gpus: number[]) => void): void {
-    const home = this.params.people[person]!.homeHost;
-    const order = [...this.hosts].sort(
-      (a, b) => Number(b.spec.name === home) - Number(a.spec.name === home) || a.index - b.index,
-    );
-    const free = (host: SimHost) => host.slots.flatMap((slot, i) => (slot === null ? [i] : []));
-    const candidate =
-      order.find((host) => host.power !== "off" && free(host).length >= count) ??
-      order.find((host) => host.power === "off" && free(host).length >= count);
+  #acquire(
+    person: number,
+    count: number,
+    start: (host: SimHost, gpus: number[]) => void,
+    sinceMs: number = this.nowMs,
+  ): void {
+    const candidate = this.#candidate(person, count);
     if (candidate === undefined) {
-      if (this.calendar.atWork(person, this.nowMs + 60 * MINUTE_MS)) {
-        this.schedule(this.nowMs + 60 * MINUTE_MS, () => this.#acquire(person, count, start));
+      const mode = this.params.waitMode ?? "retry";
+      if (mode !== "retry") this.#pending.push({ person, count, start, sinceMs, notified: false });
+      else if (this.calendar.atWork(person, this.nowMs + 60 * MINUTE_MS)) {
+        this.schedule(this.nowMs + 60 * MINUTE_MS, () => this.#acquire(person, count, start, sinceMs));
       }
       return;
+    }
+    const free = (host: SimHost) => host.slots.flatMap((slot, i) => (slot === null ? [i] : []));
+    if (sinceMs < this.nowMs) {
+      this.events.push({
+        kind: "gpu-wait",
+        atMs: this.nowMs,
+        person: this.params.people[person]!.id,
+        gpus: count,
+        waitMin: (this.nowMs - sinceMs) / MINUTE_MS,
+      });
     }
     const gpus = free(candidate).slice(0, count);
     const login = this.params.people[person]!.id;
@@ -362,6 +380,47 @@ export class TeamWorld {
     host.slots.forEach((slot, i) => {
       if (slot !== null && holderOf(slot)) host.slots[i] = null;
     });
+    this.#servePending();
+  }
+
+  /** A host with `count` free GPUs for `person`: one that is on (or booting), their own first; else a stopped one. */
+  #candidate(person: number, count: number): SimHost | undefined {
+    const home = this.params.people[person]!.homeHost;
+    const order = [...this.hosts].sort(
+      (a, b) => Number(b.spec.name === home) - Number(a.spec.name === home) || a.index - b.index,
+    );
+    const free = (host: SimHost) => host.slots.reduce((n, slot) => n + (slot === null ? 1 : 0), 0);
+    return (
+      order.find((host) => host.power !== "off" && free(host) >= count) ??
+      order.find((host) => host.power === "off" && free(host) >= count)
+    );
+  }
+
+  /**
+   * GPUs were freed: with the waiting list the first requests in line that fit get them now; with
+   * "notify me when free" each waiter that would fit is told, and acts after their quick-answer
+   * delay (the next morning when away), when the GPUs may be gone again.
+   */
+  #servePending(): void {
+    if (this.#pending.length === 0) return;
+    const queue = this.params.waitMode === "queue";
+    for (const waiter of [...this.#pending]) {
+      if (waiter.notified || this.#candidate(waiter.person, waiter.count) === undefined) continue;
+      if (queue) {
+        this.#pending.splice(this.#pending.indexOf(waiter), 1);
+        this.#acquire(waiter.person, waiter.count, waiter.start, waiter.sinceMs);
+        continue;
+      }
+      waiter.notified = true;
+      const answers = this.params.answers;
+      const actMs = this.calendar.atWork(waiter.person, this.nowMs)
+        ? this.nowMs + answers.quickMedianMin * answers.slowdown * MINUTE_MS
+        : (this.calendar.nextArrivalMs(waiter.person, this.nowMs) ?? this.nowMs + DAY_MS);
+      this.schedule(actMs, () => {
+        this.#pending.splice(this.#pending.indexOf(waiter), 1);
+        this.#acquire(waiter.person, waiter.count, waiter.start, waiter.sinceMs);
+      });
+    }
   }
 
   #finishRun(run: SimRun): void {

@@ -1,4 +1,5 @@
 import type { ClaimGroup } from "../checks/claim-groups.ts";
+import type { GrantDevices } from "../checks/grant-devices.ts";
 import type { Claim } from "../domain/claim.ts";
 import type { QueueRequest } from "../domain/queue-request.ts";
 import type { RenderedReply } from "./ports.ts";
@@ -39,6 +40,8 @@ export interface ClaimWords {
     claims: readonly Claim[],
     confirmByMs: number,
     at: DmClock,
+    /** `CUDA_VISIBLE_DEVICES` of whole-host and MIG grants (see `checks/grant-devices.ts`). */
+    devices?: readonly GrantDevices[],
   ): RenderedReply;
   /** A waiter's DM: the grant was not confirmed in time and passed to the next in line. */
   queueLapsed(request: QueueRequest, released: readonly Claim[], at: DmClock): RenderedReply;

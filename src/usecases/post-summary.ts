@@ -1,9 +1,11 @@
 import type { RenewalFlag } from "../checks/renewal.ts";
+import type { HeatmapChart } from "../reports/heatmap-chart.ts";
 import type { SummaryChart } from "../reports/summary-chart.ts";
 import type { CsvFile } from "../reports/summary-csv.ts";
 import type { SummaryModel } from "../reports/summary-model.ts";
 import { MINUTE_MS } from "../shared/clock.ts";
 import { dayjs } from "../shared/time.ts";
+import type { MetricsStore } from "../store/metrics-types.ts";
 import { buildSummary, type SummaryDeps, summaryPeriod } from "./build-summary.ts";
 import {
   ifLate,
@@ -12,6 +14,7 @@ import {
   type RenderedReply,
   type WardenLookup,
 } from "./ports.ts";
+import { readHeatmap } from "./read-heatmap.ts";
 import type { SummaryWords } from "./summary-words.ts";
 
 /** A summary posted within this long of its slot is on time (the last hour's rollup lands after it). */
@@ -26,6 +29,8 @@ export interface SummarySlot {
 }
 
 export interface PostSummaryDeps extends SummaryDeps {
+  /** The stored GPUs, and the hourly rollups the hour-of-week heatmap is drawn from. */
+  metrics: Pick<MetricsStore, "hosts" | "rollupsBetween">;
   notifier: Notifier;
   warden: WardenLookup;
   /** Names people in the summary without notifying them; without it they show as member IDs. */
@@ -38,6 +43,8 @@ export interface PostedSummary {
   model: SummaryModel;
   message: RenderedReply;
   chart: SummaryChart;
+  /** The hour-of-week heatmap per host, the second file. */
+  heatmap: HeatmapChart;
   csv: CsvFile[];
   /** `false`: another run had already posted this slot; nothing was queued. */
   posted: boolean;
@@ -70,6 +77,7 @@ export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Pro
     filesAttached,
   });
   const chart = deps.summaryWords.chart(model, { logger: deps.logger });
+  const heatmap = deps.summaryWords.heatmap(readHeatmap(deps, slot.atMs), { logger: deps.logger });
   const csv = deps.summaryWords.csv(model, stem);
   // NOTE: queued on time, it may still reach Slack late (an outage): the outbox then says so.
   const late = slot.late
@@ -88,6 +96,12 @@ export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Pro
             filename: `${stem}.png`,
             title: chart.title,
             alt_text: chart.altText,
+          },
+          {
+            file: heatmap.png,
+            filename: `${stem}-hours.png`,
+            title: heatmap.title,
+            alt_text: heatmap.altText,
           },
           ...csv.map((file) => ({ content: file.content, filename: file.filename, title: file.title })),
         ],
@@ -117,7 +131,7 @@ export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Pro
   });
   if (posted)
     deps.logger.info({ slotMs: slot.atMs, late: slot.late, filesAttached }, "biweekly summary queued");
-  return { model, message, chart, csv, posted, renewalFlagged };
+  return { model, message, chart, heatmap, csv, posted, renewalFlagged };
 }
 
 /** `C0123ABCD`, `G…` (private), `D…` (a DM): what `files.completeUploadExternal` takes as `channel_id`. */

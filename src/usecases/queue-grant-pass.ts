@@ -1,9 +1,11 @@
 import { matchModels } from "../checks/claim-model.ts";
 import type { GpuSeat } from "../checks/claim-pick.ts";
+import { grantDevices } from "../checks/grant-devices.ts";
 import { fitRequest } from "../checks/queue-fit.ts";
 import type { Claim } from "../domain/claim.ts";
 import type { QueueRequest } from "../domain/queue-request.ts";
 import { MINUTE_MS } from "../shared/clock.ts";
+import { migParts } from "../shared/gpu-slot.ts";
 import { BOT_ACTOR } from "./action-text.ts";
 import type { ClaimDeps } from "./claim-deps.ts";
 import { fleetGpusNow } from "./claim-seats.ts";
@@ -120,10 +122,17 @@ function record(
       confirmByMs,
     },
   });
-  const dm = deps.claimWords.queueGrant(request, claims, confirmByMs, {
-    nowMs,
-    zone: deps.config.team.timezone,
-  });
+  // NOTE: only whole-host and MIG grants need the stored GPUs; reading them per grant would cost a
+  // large fleet's pass several milliseconds.
+  const special = claims.some((claim) => claim.gpuIndex === null || migParts(claim.gpuIndex) !== null);
+  const known = special ? new Map(deps.metrics.hosts().map((host) => [host.name, host.gpus])) : new Map();
+  const dm = deps.claimWords.queueGrant(
+    request,
+    claims,
+    confirmByMs,
+    { nowMs, zone: deps.config.team.timezone },
+    grantDevices(claims, known),
+  );
   deps.notifier.send("chat.postMessage", { channel: request.user, text: dm.text, blocks: dm.blocks });
   deps.logger.info(
     { holder: request.user, request: request.id, claims: claims.map((claim) => claim.id) },

@@ -3,6 +3,7 @@ import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
 import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
 import { fleetGpusNow, type GpuNow, hostGpusNow } from "./claim-seats.ts";
 import { type HostSummary, readFleetStatus } from "./read-fleet-status.ts";
+import { type HomeQueue, readHomeQueue } from "./read-queue-eta.ts";
 import { listReservations } from "./reservations.ts";
 
 /** One of the user's claims on the Home tab, with its GPUs' utilisation now. */
@@ -31,6 +32,8 @@ export interface HomeModel {
   rules: ClaimRules;
   /** The user's reservations (theirs or their project's) to come, with the window now or next. */
   reservations?: ReturnType<typeof listReservations>;
+  /** The user's place in the waiting list and each GPU model's line, with estimated times. */
+  queue?: HomeQueue;
 }
 
 /** The App Home of `user`: their claims, the current cost warden, the fleet board. Reads only. */
@@ -54,6 +57,7 @@ export function readHome(deps: ClaimDeps, user: string, notice: string | null = 
     hosts: fleet.hosts.map((summary) => ({ summary, gpus: gpusByHost.get(summary.host) ?? [] })),
     rules: claimRulesOf(deps.config),
     reservations: listReservations(deps, user),
+    queue: readHomeQueue(deps, user, nowMs),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { RenewalFlag } from "../checks/renewal.ts";
+import type { HeatmapChart, HeatmapInput } from "../reports/heatmap-chart.ts";
 import type { SummaryChart } from "../reports/summary-chart.ts";
 import type { CsvFile } from "../reports/summary-csv.ts";
 import type { SummaryModel } from "../reports/summary-model.ts";
@@ -11,6 +12,8 @@ export interface SummaryWords {
   summary(model: SummaryModel, options: SummaryMessageOptions): RenderedReply;
   /** The chart of idle cost per day, drawn in the summary's language. */
   chart(model: SummaryModel, options: { logger?: Pick<Logger, "warn"> }): SummaryChart;
+  /** The hour-of-week heatmap per host, drawn in the summary's language. */
+  heatmap(input: HeatmapInput, options: { logger?: Pick<Logger, "warn"> }): HeatmapChart;
   /** The full tables as CSV files named `<stem>-….csv`, with headers in the summary's language. */
   csv(model: SummaryModel, stem: string): CsvFile[];
   /** The block that says a summary was posted late: the bot was down, or Slack did not take it. */

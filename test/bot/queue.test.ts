@@ -73,7 +73,9 @@ describe("the waiting list over the real Bolt app (Socket Mode)", { timeout: 120
     const list = await h.user.slashCommand({ user: CAROL, text: "queue" });
     assert.equal(
       shown(list.ackPayload?.blocks as unknown[]),
-      `*Waiting (1)*\n1. <@${EVE}>: 2 GPUs for 8 h (tuning), since 10:01`,
+      `*Waiting (1)*\n1. <@${EVE}>: 2 GPUs for 8 h (tuning), since 10:01\n` +
+        "Estimated times, from the hour-of-week usage of the last 8 weeks\n" +
+        "1. no estimate yet: 0 of the 28 days of usage history an estimate needs",
     );
     await h.user.slashCommand({ user: BOB, text: "release" });
     await h.settle();
@@ -123,7 +125,13 @@ describe("the waiting list over the real Bolt app (Socket Mode)", { timeout: 120
       shown(list.ackPayload?.blocks as unknown[]),
       `*Waiting (3)*\n1. <@${EVE}>: gpu-a:0 for 2 h (eval), since 10:01\n` +
         `2. <@${ALICE}>: gpu-a:0 for 8 h, since 10:01 ← you\n3. <@${CAROL}>: gpu-a:0 for 8 h, since 10:01\n` +
-        "`/gpu queue cancel` takes you out of line.",
+        "`/gpu queue cancel` takes you out of line.\n" +
+        "Estimated times, from the hour-of-week usage of the last 8 weeks\n" +
+        [1, 2, 3]
+          .map(
+            (position) => `${position}. no estimate yet: 0 of the 28 days of usage history an estimate needs`,
+          )
+          .join("\n"),
     );
     const cancel = await h.user.slashCommand({ user: ALICE, text: "queue cancel" });
     assert.equal(cancel.ackPayload?.text, "You left the line for gpu-a:0.");

@@ -120,6 +120,7 @@ describe("the biweekly summary is posted exactly once per period, with its chart
       files.map((file) => file.filename),
       [
         "gpu-summary-2026-03-16.png",
+        "gpu-summary-2026-03-16-hours.png",
         "gpu-summary-2026-03-16-hosts.csv",
         "gpu-summary-2026-03-16-people.csv",
         "gpu-summary-2026-03-16-actions.csv",
@@ -132,7 +133,10 @@ describe("the biweekly summary is posted exactly once per period, with its chart
       files[0]!.altText ?? "",
       /^Stacked bars of idle cost per day, Mar 2 to Mar 16, 2026, by host \(2 hosts\): €[\d,]+ in all\.$/,
     );
-    const hosts = files[1]!.bytes!.toString("utf8").split("\r\n");
+    const heatmap = decodePng(files[1]!.bytes!);
+    assert.equal(heatmap.width, 632, "the hour-of-week heatmap, second");
+    assert.match(files[1]!.altText ?? "", /^Heatmap of GPU use by hour of the week for \d+ hosts?, /);
+    const hosts = files[2]!.bytes!.toString("utf8").split("\r\n");
     assert.equal(hosts[0]!.split(",").length, 12 + 14, "12 columns and one per day");
     assert.equal(hosts.filter((line) => line.startsWith("gpu,")).length, 6);
     assert.equal(slack.dms(CAROL).length, 1, "the warden is told once about cloud-b");

@@ -31,6 +31,8 @@ export function commandProblemText(tr: Translator, problem: CommandProblem): str
       return tr.t(problem.tomorrow ? "command.notKeepSpan" : "command.notDuration", {
         text: shown(problem.text),
       });
+    case "placementNeedsCount":
+      return tr.t("command.placementNeedsCount", { example: "`claim 2 gpus>=40g`" });
     case "forNeedsDuration":
       return tr.t("command.forNeedsDuration", { word: "for" });
     case "unexpected":

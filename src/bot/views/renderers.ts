@@ -1,3 +1,4 @@
+import { renderHeatmap } from "../../reports/heatmap-chart.ts";
 import { renderSummaryChart } from "../../reports/summary-chart.ts";
 import { summaryCsvFiles } from "../../reports/summary-csv.ts";
 import { GPU_COMMAND } from "../../shared/gpu-command.ts";
@@ -14,6 +15,8 @@ import { noDataMessage } from "./alert-no-data.ts";
 import { alertNoteText } from "./alert-note.ts";
 import { resolvedAlertMessage } from "./alert-resolved.ts";
 import { claimEndedDm, claimedInThreadText, claimFreeDm, claimNudgeDm, claimReminderDm } from "./claim-dm.ts";
+import { withGrantDevices } from "./grant-devices-words.ts";
+import { withHomeQueue } from "./home-queue.ts";
 import { homeView } from "./home-view.ts";
 import { preemptAskDm, preemptReleasedDm, preemptVoidDm, preemptWaitingDm } from "./preempt-messages.ts";
 import { queueGrantDm, queueLapsedDm } from "./queue-messages.ts";
@@ -66,6 +69,7 @@ export function botWords(readers: Readers): BotWords {
   const summaryWords: SummaryWords = {
     summary: (model, options) => renderSummaryMessage(readers.channel, model, options),
     chart: (model, options) => renderSummaryChart(model, { ...options, language: readers.channel.language }),
+    heatmap: (input, options) => renderHeatmap(input, { ...options, language: readers.channel.language }),
     csv: (model, stem) => summaryCsvFiles(readers.channel, model, stem),
     lateNotice: (dueMs, why) => summaryLateNotice(readers.channel, dueMs, why),
     renewal: (flags, belowPct, warden) => renewalMessage(forWarden(warden), flags, belowPct, warden),
@@ -96,13 +100,15 @@ export function botWords(readers: Readers): BotWords {
     ended: (group, ending, endedAtMs, at) =>
       claimEndedDm(readers.person(group.user), group, ending, endedAtMs, at),
     free: (user, host, gpus) => claimFreeDm(readers.person(user), host, gpus, GPU_COMMAND),
-    queueGrant: (request, claims, confirmByMs, at) =>
-      queueGrantDm(readers.person(request.user), request, claims, confirmByMs, at),
+    queueGrant: (request, claims, confirmByMs, at, devices = []) => {
+      const tr = readers.person(request.user);
+      return withGrantDevices(tr, queueGrantDm(tr, request, claims, confirmByMs, at), devices);
+    },
     queueLapsed: (request, released, at) =>
       queueLapsedDm(readers.person(request.user), request, released, at, GPU_COMMAND),
     home: (model, slashCommand) => {
       const tr = readers.person(model.user);
-      return withHomeReservations(tr, homeView(tr, model, slashCommand), model);
+      return withHomeQueue(tr, withHomeReservations(tr, homeView(tr, model, slashCommand), model), model);
     },
     claimedInThread: (group, nowMs) => claimedInThreadText(readers.channel, group, nowMs),
     preemptAsk: (ask, at) => preemptAskDm(readers.person(ask.holder), ask, at),

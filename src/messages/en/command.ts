@@ -10,6 +10,8 @@ export const command = {
   "command.whichClaim": "`{typed}`: which claim? Name its host first: `{example}` (or {host}:0).",
   "command.notKeepSpan": "`{text}` is not a duration: use 30m, 4h, 2d or tomorrow.",
   "command.notDuration": "`{text}` is not a duration: use 30m, 4h or 2d.",
+  "command.placementNeedsCount":
+    "A memory floor (gpus>=40g) or --valley goes with a number of GPUs: {example}.",
   "command.forNeedsDuration": "`{word}` needs a duration: 30m, 4h or 2d.",
   "command.unexpected": "Unexpected `{extra}` after `{after}`.",
   "command.unknown": "Unknown command `{typed}`.",

@@ -12,6 +12,7 @@ export const command: AreaCatalog<typeof en> = {
   "command.whichClaim": "`{typed}`：哪项认领？请先写它的主机：`{example}`（或 {host}:0）。",
   "command.notKeepSpan": "`{text}` 不是时长：请用 30m、4h、2d 或 tomorrow。",
   "command.notDuration": "`{text}` 不是时长：请用 30m、4h 或 2d。",
+  "command.placementNeedsCount": "显存下限（gpus>=40g）或 --valley 需要配合 GPU 数量使用：{example}。",
   "command.forNeedsDuration": "`{word}` 后面需要时长：30m、4h 或 2d。",
   "command.unexpected": "`{after}` 后面多出了 `{extra}`。",
   "command.unknown": "未知命令 `{typed}`。",

@@ -4,6 +4,8 @@ import type { BotDeps } from "../../bot-deps.ts";
 import { parseActionValue, queueWaitValueSchema } from "../../ids.ts";
 import { GPU_COMMAND } from "../../surface.ts";
 import { joinQueueReply } from "../../views/queue-messages.ts";
+import type { Reply } from "../../views/reply-message.ts";
+import { joinReplyWithEta } from "../commands/eta-replies.ts";
 import { answerClaimClick, claimBadButton } from "./claim-answer.ts";
 
 /** *Wait for it* on a conflict answer: the clicker joins the waiting list with the same request. */
@@ -14,9 +16,11 @@ export function queueWaitAction(
     await ack();
     const tr = await deps.readers.lookUp(body.user.id);
     const parsed = parseActionValue(queueWaitValueSchema, action.value);
-    const reply = parsed.ok
-      ? joinQueueReply(tr, joinQueue(deps, { actor: body.user.id, ...parsed.value }), GPU_COMMAND)
-      : claimBadButton(tr, parsed.problem);
+    let reply: Reply;
+    if (parsed.ok) {
+      const joined = joinQueue(deps, { actor: body.user.id, ...parsed.value });
+      reply = joinReplyWithEta(deps, tr, joined, joinQueueReply(tr, joined, GPU_COMMAND));
+    } else reply = claimBadButton(tr, parsed.problem);
     await answerClaimClick(deps, body, respond, reply);
   };
 }

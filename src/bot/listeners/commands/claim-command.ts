@@ -8,6 +8,8 @@ import { claimReply } from "../../views/claim-reply.ts";
 import { projectProblemReply } from "../../views/priority-messages.ts";
 import { claimOrWaitReply } from "../../views/queue-messages.ts";
 import type { Reply } from "../../views/reply-message.ts";
+import { joinReplyWithEta } from "./eta-replies.ts";
+import { placedClaim } from "./placed-claim.ts";
 
 /**
  * `/gpu claim <host>[:<gpus>] | <n> [<model>] [for <duration>] [note…] [project=X] [--wait]`, in the asker's
@@ -16,17 +18,29 @@ import type { Reply } from "../../views/reply-message.ts";
 export function claimCommand(
   deps: BotDeps,
   user: string,
-  parsed: { target: ClaimTarget; durationMs: number | null; note: string; wait?: true; project?: string },
+  parsed: {
+    target: ClaimTarget;
+    durationMs: number | null;
+    note: string;
+    wait?: true;
+    project?: string;
+    placement?: { floorMiB: number; valley: boolean };
+  },
 ): Reply {
   const { target, durationMs, note } = parsed;
-  const request = { actor: user, target, durationMs, note };
   const tr = deps.readers.person(user);
+  if (parsed.placement !== undefined && target.kind === "count") {
+    return placedClaim(deps, tr, user, { ...parsed.placement, count: target.count, durationMs, note });
+  }
+  const request = { actor: user, target, durationMs, note };
   const nowMs = deps.clock.now();
   const choice = chooseProject(deps.config.projects, user, parsed.project ?? null);
   if (choice.kind !== "ok") return projectProblemReply(tr, choice);
   const project = parsed.project === undefined ? {} : { project: choice.project };
   if (parsed.wait === true) {
-    return claimOrWaitReply(tr, claimOrWait(deps, { ...request, ...project }), nowMs, GPU_COMMAND);
+    const waited = claimOrWait(deps, { ...request, ...project });
+    const reply = claimOrWaitReply(tr, waited, nowMs, GPU_COMMAND);
+    return waited.kind === "wait" ? joinReplyWithEta(deps, tr, waited.result, reply) : reply;
   }
   return claimReply(tr, claimGpus(deps, request), nowMs, GPU_COMMAND, { target, durationMs, note });
 }

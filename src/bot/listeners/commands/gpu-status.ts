@@ -12,11 +12,12 @@ import { withReservationStatus } from "../../views/reservation-lines.ts";
 import { renderFleetStatus } from "../../views/status-fleet.ts";
 import { renderHostStatus } from "../../views/status-host.ts";
 import { unknownHostWords } from "../../views/unknown-host.ts";
+import { boardWithUsualFree } from "./eta-replies.ts";
 
 /** `/gpu status [host]`: the fleet board, or one host in detail, in `tr`'s language. */
 export function gpuStatus(deps: BotDeps, tr: Translator, host: string | null): Reply {
   const timezone = deps.config.team.timezone;
-  if (host === null) return fleetBoard(deps, tr);
+  if (host === null) return boardWithUsualFree(deps, tr, fleetBoard(deps, tr));
   const detail = readHostDetail(deps, host);
   if (detail === null) {
     return errorReply(unknownHostWords(tr, unknownHost(host, knownHosts(deps))), "status", GPU_COMMAND);

@@ -1,0 +1,41 @@
+import type { Translator } from "../../../messages/translator.ts";
+import type { JoinQueueResult } from "../../../usecases/queue-requests.ts";
+import { readFleetStatus } from "../../../usecases/read-fleet-status.ts";
+import { estimateQueue, usualFreeOf } from "../../../usecases/read-queue-eta.ts";
+import type { BotDeps } from "../../bot-deps.ts";
+import { withQueuedEstimate, withQueueEstimates, withUsualFree } from "../../views/eta-words.ts";
+import type { Reply } from "../../views/reply-message.ts";
+
+/** `/gpu queue` with each waiting request's estimated time. */
+export function queueReplyWithEta(deps: BotDeps, tr: Translator, reply: Reply): Reply {
+  const nowMs = deps.clock.now();
+  const claims = deps.state.claims.activeAt(nowMs);
+  const estimates = estimateQueue(deps, deps.state.queue.waiting(), nowMs, claims);
+  return withQueueEstimates(tr, reply, estimates);
+}
+
+/** The answer to joining the line with the place in line and the estimated time. */
+export function joinReplyWithEta(
+  deps: BotDeps,
+  tr: Translator,
+  result: JoinQueueResult,
+  reply: Reply,
+): Reply {
+  if (result.kind !== "queued" && result.kind !== "already-waiting") return reply;
+  const nowMs = deps.clock.now();
+  const waiting = deps.state.queue.waiting();
+  const upTo = waiting.findIndex((request) => request.id === result.request.id);
+  if (upTo === -1) return reply;
+  const claims = deps.state.claims.activeAt(nowMs);
+  const estimate = estimateQueue(deps, waiting.slice(0, upTo + 1), nowMs, claims).at(-1);
+  return estimate === undefined ? reply : withQueuedEstimate(tr, reply, estimate);
+}
+
+/** The fleet board with "usually free around …" for each busy host. */
+export function boardWithUsualFree(deps: BotDeps, tr: Translator, reply: Reply): Reply {
+  const busy = readFleetStatus(deps)
+    .hosts.filter((host) => host.status === "busy")
+    .map((host) => host.host);
+  if (busy.length === 0) return reply;
+  return withUsualFree(tr, reply, usualFreeOf(deps, busy, deps.clock.now()));
+}
