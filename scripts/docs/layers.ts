@@ -125,7 +125,7 @@ export const LAYER_RULES: readonly LayerRule[] = [
   },
   {
     part: "messages",
-    owns: "the message catalog (en, zh-CN; ICU through i18next) and the one place for Intl formatters",
+    owns: "the message catalog (en, zh-CN; ICU MessageFormat through FormatJS) and the one place for Intl formatters",
     may: ["shared"],
     types: [],
   },

@@ -1,6 +1,4 @@
-import i18next, { type i18n, type TFunction } from "i18next";
-import ICU from "i18next-icu";
-import type { Formats } from "intl-messageformat";
+import { type Formats, IntlMessageFormat } from "intl-messageformat";
 import type { ArgsFor, MessageId } from "./catalog.ts";
 import { CATALOGS } from "./catalog.ts";
 import {
@@ -12,7 +10,7 @@ import {
   intlLocale,
   type MoneyOptions,
 } from "./formatters.ts";
-import { LANGUAGES, type Language, languageFor, type TeamLanguage } from "./languages.ts";
+import { type Language, languageFor, type TeamLanguage } from "./languages.ts";
 
 /** Who reads: their language, and the team's zone and currency that dates and money are shown in. */
 export interface TranslatorOptions {
@@ -39,9 +37,8 @@ export interface Translator extends Readonly<TranslatorOptions> {
 
 const MINUTE_MS = 60_000;
 const translators = new Map<string, Translator>();
-const instances = new Map<string, i18n>();
 
-/** The translator for `options`, built once and kept (one i18next instance per zone and currency). */
+/** The translator for `options`, built once and kept (each message compiled once per language, zone and currency). */
 export function translator(options: TranslatorOptions): Translator {
   const key = `${options.language}|${options.timeZone}|${options.currency}`;
   let found = translators.get(key);
@@ -73,10 +70,22 @@ export function translatorFor(team: TeamMessageSettings, locale?: string | null)
 
 function buildTranslator(options: TranslatorOptions): Translator {
   const { language, timeZone, currency } = options;
-  const fixed: TFunction = i18nextFor(timeZone, currency).getFixedT(language);
-  // NOTE: i18next reads its own options (`lng`, `ns`, `context`, `defaultValue`, …) from the same
-  // object as the arguments; the catalog test keeps those names out of the messages.
-  const t = <K extends MessageId>(id: K, ...args: ArgsFor<K>): string => fixed(id, args[0] ?? {});
+  const catalog = CATALOGS[language];
+  const locale = intlLocale(language);
+  const formats = icuFormats(timeZone, currency);
+  const compiled = new Map<MessageId, IntlMessageFormat>();
+  const t = <K extends MessageId>(id: K, ...args: ArgsFor<K>): string => {
+    let message = compiled.get(id);
+    if (message === undefined) {
+      message = new IntlMessageFormat(catalog[id], locale, formats, { ignoreTag: true });
+      compiled.set(id, message);
+    }
+    try {
+      return String(message.format(args[0]));
+    } catch (error) {
+      throw new Error(`message ${id} cannot be formatted: ${(error as Error).message}`);
+    }
+  };
   return {
     language,
     timeZone,
@@ -99,36 +108,6 @@ function buildTranslator(options: TranslatorOptions): Translator {
       return t("duration.minutes", { minutes: rest });
     },
   };
-}
-
-function i18nextFor(timeZone: string, currency: string): i18n {
-  const key = `${timeZone}|${currency}`;
-  let instance = instances.get(key);
-  if (instance !== undefined) return instance;
-  instance = i18next.createInstance();
-  instance.use(
-    new ICU({
-      formats: icuFormats(timeZone, currency),
-      parseLngForICU: (lng) => intlLocale(lng as Language),
-      parseErrorHandler: (error, key) => {
-        throw new Error(`message ${key} cannot be formatted: ${error.message}`);
-      },
-    }),
-  );
-  // NOTE: with the resources given inline and initAsync off, init() is done when it returns; the
-  // promise it also returns has nothing left to wait for.
-  void instance.init({
-    initAsync: false,
-    lng: "en",
-    fallbackLng: "en",
-    supportedLngs: [...LANGUAGES],
-    keySeparator: false,
-    nsSeparator: false,
-    returnNull: false,
-    resources: Object.fromEntries(LANGUAGES.map((lng) => [lng, { translation: CATALOGS[lng] }])),
-  });
-  instances.set(key, instance);
-  return instance;
 }
 
 /** The named ICU formats every message may use (documented in `en.ts`). */
