@@ -1,6 +1,7 @@
 import type { ReservationWindow } from "../checks/reservation-window.ts";
 import type { GpuProcess, LoginSession } from "../domain/observation.ts";
 import type { RenderedMessage } from "./ports.ts";
+import type { StopNote } from "./stop-facts.ts";
 
 /**
  * What the alert use-cases (idle alerts, no-data notices, suspect readings, stop follow-ups) tell
@@ -30,16 +31,18 @@ export interface AlertWords {
   note(note: AlertNote): string;
 }
 
-/** What a host action tells the alert's thread: a keep (`cappedAtMs`: the span it was cut to). */
-export type AlertNote = {
-  kind: "kept";
-  host: string;
-  user: string;
-  untilMs: number;
-  nowMs: number;
-  /** The longest keep allowed, when the request was cut to it. */
-  capMs: number | null;
-};
+/** What a host action tells the alert's thread: a keep (`capMs`: the span it was cut to), or a stop's progress. */
+export type AlertNote =
+  | {
+      kind: "kept";
+      host: string;
+      user: string;
+      untilMs: number;
+      nowMs: number;
+      /** The longest keep allowed, when the request was cut to it. */
+      capMs: number | null;
+    }
+  | StopNote;
 
 /** One GPU as the alert shows it. */
 export interface AlertGpu {
