@@ -128,14 +128,24 @@ export interface NoDataView {
    * `null`: none on record. The notice dates the outage from it, not from the bot's first poll.
    */
   lastSampleAtMs: number | null;
-  /** The latest failed observation's one-line message (it names the host and the cause). */
-  cause: string | null;
+  /** Why the host is unknown: the latest failed observation's message, or what its reading lacked. */
+  cause: UnknownCause | null;
   nowMs: number;
   /** The team's zone: every time in the notice is in it. */
   timezone: string;
   /** When data came back; `null` while the notice is open. */
   backAtMs: number | null;
 }
+
+/**
+ * Why a host is unknown: its latest failed observation (`message`: the source's one line, naming the
+ * host), or a reading without GPUs, with `count` of `total` GPUs lacking a utilisation, or a gap.
+ */
+export type UnknownCause =
+  | { kind: "failed"; message: string }
+  | { kind: "no-gpus" }
+  | { kind: "no-reading"; count: number; total: number }
+  | { kind: "gap" };
 
 /**
  * How an idle alert ended, with what the resolved message says about it:
@@ -151,7 +161,7 @@ export type AlertEnding =
   | { kind: "busy" }
   | { kind: "suspect"; gpus: readonly number[] }
   | { kind: "stopped"; actor: string | null; dryRun: boolean }
-  | { kind: "unknown"; cause: string | null }
+  | { kind: "unknown"; cause: UnknownCause | null }
   | { kind: "snoozed"; untilMs: number | null; byUser: string | null }
   | { kind: "exempt" }
   | { kind: "policy" };
