@@ -1,22 +1,7 @@
 import { closest } from "../shared/closest.ts";
-import { slackEscape } from "../shared/slack-text.ts";
-import { clockText, type LocalParts, localParts } from "../shared/time.ts";
+import { type LocalParts, localParts } from "../shared/time.ts";
 
 export { BOT_ACTOR, mention, slackEscape } from "../shared/slack-text.ts";
-
-/**
- * An instant as people in the team's zone read it, relative to now: `14:02`, `tomorrow 09:00`,
- * `yesterday 17:30`, else `Thu 7 Jan 09:00`.
- */
-export function localWhen(ms: number, nowMs: number, zone: string): string {
-  const local = localParts(ms, zone);
-  const dayOffset = dayNumberOf(local) - localDayNumber(nowMs, zone);
-  const time = clockText(local);
-  if (dayOffset === 0) return time;
-  if (dayOffset === 1) return `tomorrow ${time}`;
-  if (dayOffset === -1) return `yesterday ${time}`;
-  return `${local.weekday} ${local.day} ${local.monthName} ${time}`;
-}
 
 /** Days since 1970-01-01 of the local calendar date of `ms` in `zone` (DST-proof: no offsets involved). */
 export function localDayNumber(ms: number, zone: string): number {
@@ -25,12 +10,6 @@ export function localDayNumber(ms: number, zone: string): number {
 
 function dayNumberOf(parts: LocalParts): number {
   return Math.round(Date.UTC(parts.year, parts.month - 1, parts.day) / 86_400_000);
-}
-
-/** `a`, `a or b`, `a, b or c`. */
-export function listWords(items: readonly string[], last: "or" | "and"): string {
-  if (items.length <= 1) return items[0] ?? "";
-  return `${items.slice(0, -1).join(", ")} ${last} ${items.at(-1)}`;
 }
 
 /**
@@ -53,25 +32,4 @@ export function unknownHost(host: string, known: readonly string[]): UnknownHost
   if (known.length === 0) return { host, kind: "none-seen" };
   if (known.length <= 10) return { host, kind: "list", hosts: known };
   return { host, kind: "many", count: known.length };
-}
-
-/**
- * `no host gpu-b; did you mean gpu-b1?` in English, for the use-cases that still answer in words
- * (the bot's views say it with `unknownHostWords`).
- */
-export function unknownHostText(host: string, known: readonly string[]): string {
-  const facts = unknownHost(host, known);
-  const shown = slackEscape(host);
-  switch (facts.kind) {
-    case "suggest":
-      return `no host ${shown}; did you mean ${facts.suggestion}?`;
-    case "none-seen":
-      return `no host ${shown}: the bot has not seen any host yet`;
-    case "list":
-      return `no host ${shown}; the hosts are ${listWords(facts.hosts, "and")}`;
-    case "many":
-      return `no host ${shown}; the status command lists the ${facts.count} hosts`;
-    default:
-      return facts satisfies never;
-  }
 }

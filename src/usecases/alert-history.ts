@@ -59,7 +59,7 @@ export function samplesFromHistory(history: HostHistory, policy: IdlePolicy): Ho
         atMs: stored.atMs,
         ok: false,
         cause: stored.cause ?? "error",
-        message: stored.message ?? `${record.name}: poll failed`,
+        message: stored.message ?? `${record.name}: ${stored.cause ?? "error"}`,
       });
       continue;
     }

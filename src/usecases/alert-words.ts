@@ -1,6 +1,7 @@
 import type { ReservationWindow } from "../checks/reservation-window.ts";
 import type { GpuProcess, LoginSession } from "../domain/observation.ts";
 import type { RenderedMessage } from "./ports.ts";
+import type { StopNote } from "./stop-facts.ts";
 
 /**
  * What the alert use-cases (idle alerts, no-data notices, suspect readings, stop follow-ups) tell
@@ -30,16 +31,18 @@ export interface AlertWords {
   note(note: AlertNote): string;
 }
 
-/** What a host action tells the alert's thread: a keep (`cappedAtMs`: the span it was cut to). */
-export type AlertNote = {
-  kind: "kept";
-  host: string;
-  user: string;
-  untilMs: number;
-  nowMs: number;
-  /** The longest keep allowed, when the request was cut to it. */
-  capMs: number | null;
-};
+/** What a host action tells the alert's thread: a keep (`capMs`: the span it was cut to), or a stop's progress. */
+export type AlertNote =
+  | {
+      kind: "kept";
+      host: string;
+      user: string;
+      untilMs: number;
+      nowMs: number;
+      /** The longest keep allowed, when the request was cut to it. */
+      capMs: number | null;
+    }
+  | StopNote;
 
 /** One GPU as the alert shows it. */
 export interface AlertGpu {
@@ -125,14 +128,24 @@ export interface NoDataView {
    * `null`: none on record. The notice dates the outage from it, not from the bot's first poll.
    */
   lastSampleAtMs: number | null;
-  /** The latest failed observation's one-line message (it names the host and the cause). */
-  cause: string | null;
+  /** Why the host is unknown: the latest failed observation's message, or what its reading lacked. */
+  cause: UnknownCause | null;
   nowMs: number;
   /** The team's zone: every time in the notice is in it. */
   timezone: string;
   /** When data came back; `null` while the notice is open. */
   backAtMs: number | null;
 }
+
+/**
+ * Why a host is unknown: its latest failed observation (`message`: the source's one line, naming the
+ * host), or a reading without GPUs, with `count` of `total` GPUs lacking a utilisation, or a gap.
+ */
+export type UnknownCause =
+  | { kind: "failed"; message: string }
+  | { kind: "no-gpus" }
+  | { kind: "no-reading"; count: number; total: number }
+  | { kind: "gap" };
 
 /**
  * How an idle alert ended, with what the resolved message says about it:
@@ -148,7 +161,7 @@ export type AlertEnding =
   | { kind: "busy" }
   | { kind: "suspect"; gpus: readonly number[] }
   | { kind: "stopped"; actor: string | null; dryRun: boolean }
-  | { kind: "unknown"; cause: string | null }
+  | { kind: "unknown"; cause: UnknownCause | null }
   | { kind: "snoozed"; untilMs: number | null; byUser: string | null }
   | { kind: "exempt" }
   | { kind: "policy" };

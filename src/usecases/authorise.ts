@@ -3,7 +3,6 @@ import type { Claim } from "../domain/claim.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
 import type { BotStateStore } from "../store/bot-state-store.ts";
-import { listWords, mention } from "./action-text.ts";
 import type { AlertPort, FleetView, WardenLookup } from "./ports.ts";
 
 /** What the host actions (stop, keep, claim) need. */
@@ -78,29 +77,4 @@ export function mayAct(user: string, authority: HostAuthority): boolean {
 
 export function isAdmin(user: string, config: Pick<Config, "slack">): boolean {
   return config.slack.admins.includes(user);
-}
-
-/**
- * Names who may act: `Only the owners of gpu-a (@alice), its claimants (@bob), the cost warden
- * (@carol) or an admin (@dave) can stop it.` When nobody can, says what to configure.
- */
-export function refusalText(authority: HostAuthority, verb: "stop" | "keep"): string {
-  const { host, owners, claimants, warden, admins } = authority;
-  const names = (users: readonly string[]) => users.map(mention).join(", ");
-  const parts: string[] = [];
-  if (owners.length > 0) {
-    parts.push(`the ${owners.length === 1 ? "owner" : "owners"} of ${host} (${names(owners)})`);
-  }
-  if (claimants.length > 0) {
-    parts.push(`its ${claimants.length === 1 ? "claimant" : "claimants"} (${names(claimants)})`);
-  }
-  if (warden !== null) parts.push(`the cost warden (${mention(warden)})`);
-  if (admins.length > 0) parts.push(`an admin (${names(admins)})`);
-  if (parts.length === 0) {
-    return (
-      `Nobody can ${verb} ${host} yet: add its owners under \`hosts.${host}.owners\` ` +
-      "or admins under `slack.admins` in the config."
-    );
-  }
-  return `Only ${listWords(parts, "or")} can ${verb} it.`;
 }

@@ -1,7 +1,7 @@
 import type { ClaimGroup } from "../checks/claim-groups.ts";
 import { closest } from "../shared/closest.ts";
 import type { HostActionDeps } from "./authorise.ts";
-import { knownHosts, unknownHostProblem } from "./stop-host.ts";
+import { isKnownHost, knownHosts } from "./stop-host.ts";
 
 /** Why a claim, release or extend names nothing it can act on (the views say it in words). */
 export type ClaimProblem =
@@ -30,7 +30,7 @@ export function unknownHostOf(
   deps: Pick<HostActionDeps, "fleet" | "config">,
   host: string,
 ): Extract<ClaimProblem, { kind: "unknown-host" }> | null {
-  if (unknownHostProblem(deps, host) === null) return null;
+  if (isKnownHost(deps, host)) return null;
   const known = knownHosts(deps);
   const extending = known.filter((name) => name.toLowerCase().startsWith(host.toLowerCase()));
   const suggestion = extending.length === 1 ? extending[0]! : closest(host, known);

@@ -3,7 +3,7 @@ import type { ReclaimStore } from "../store/reclaim-store.ts";
 import { isAdmin } from "./authorise.ts";
 import type { Notifier } from "./ports.ts";
 import type { ReclaimWords } from "./reclaim-words.ts";
-import { type StopHostDeps, stopHost } from "./stop-host.ts";
+import { type StopHostDeps, type StopRefusal, type StopResult, stopHost } from "./stop-host.ts";
 
 /** The cost warden's choice at the end of a reclaim observation. */
 export type ReclaimDecision =
@@ -26,8 +26,8 @@ export type ReclaimRefusal =
 export type DecisionResult =
   | { kind: "decided"; entry: ReclaimCase }
   | { kind: "refused"; refusal: ReclaimRefusal }
-  /** The stop did not happen (busy, no stop action, it failed; `why` from the stop): the case stays open. */
-  | { kind: "not-stopped"; host: string; why: string };
+  /** The stop did not happen (busy, no stop action, it failed; `stop`: why): the case stays open. */
+  | { kind: "not-stopped"; host: string; stop: StopRefusal | Extract<StopResult, { kind: "failed" }> };
 
 export interface DecideReclaimDeps extends StopHostDeps {
   reclaims: ReclaimStore;
@@ -61,7 +61,7 @@ export async function decideReclaim(
       reason: "reclaim decision",
     });
     if (result.kind === "refused" || result.kind === "failed") {
-      return { kind: "not-stopped", host: entry.host, why: result.text };
+      return { kind: "not-stopped", host: entry.host, stop: result };
     }
     return close(
       deps,

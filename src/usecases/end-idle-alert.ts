@@ -2,7 +2,7 @@ import type { HostSample } from "../checks/classify-host.ts";
 import type { EpisodeEndReason, IdleEpisodeState } from "../checks/idle-episode.ts";
 import type { AlertRecord, AlertResolution } from "../domain/alert-record.ts";
 import { sendUpdate } from "./alert-thread.ts";
-import type { AlertEnding } from "./alert-words.ts";
+import type { AlertEnding, UnknownCause } from "./alert-words.ts";
 import type { AlertRun } from "./idle-alert-run.ts";
 
 /** How an alert ended, with what its message says about it. */
@@ -25,7 +25,7 @@ export function endingFor(
       return { kind: "stopped", actor: stopRun?.actor ?? null, dryRun: stopRun?.dryRun ?? false };
     }
     case "unknown":
-      return { kind: "unknown", cause: unknownCause(host, state?.latest ?? null) };
+      return { kind: "unknown", cause: unknownCause(state?.latest ?? null) };
     case "snoozed": {
       const snooze = store.snoozes.activeAt(host, nowMs);
       return { kind: "snoozed", untilMs: snooze?.untilMs ?? null, byUser: snooze?.byUser ?? null };
@@ -115,14 +115,14 @@ function resolutionOf(ending: AlertEnding): AlertResolution {
   }
 }
 
-/** The one line that says why a host is unknown: the failed observation's message, or what was missing. */
-export function unknownCause(host: string, latest: HostSample | null): string | null {
+/** Why a host is unknown: the failed observation's message, or what was missing. */
+export function unknownCause(latest: HostSample | null): UnknownCause | null {
   if (latest === null) return null;
-  if (!latest.ok) return latest.message;
-  if (latest.gpus.length === 0) return `${host}: no GPUs reported`;
+  if (!latest.ok) return { kind: "failed", message: latest.message };
+  if (latest.gpus.length === 0) return { kind: "no-gpus" };
   const unknown = latest.gpus.filter((gpu) => gpu.class === "unknown").length;
-  if (unknown > 0) return `${host}: ${unknown} of ${latest.gpus.length} GPUs report no utilisation`;
-  return `${host}: a gap in the readings`;
+  if (unknown > 0) return { kind: "no-reading", count: unknown, total: latest.gpus.length };
+  return { kind: "gap" };
 }
 
 /** The GPUs of a sample whose readings are suspect. */

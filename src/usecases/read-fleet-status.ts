@@ -11,7 +11,7 @@ import type { HostObservation } from "../domain/observation.ts";
 import type { Snooze } from "../domain/snooze.ts";
 import { describeAction } from "../executors/run-action.ts";
 import type { HostActionDeps } from "./authorise.ts";
-import { knownHosts, unknownHostProblem } from "./stop-host.ts";
+import { isKnownHost, knownHosts } from "./stop-host.ts";
 
 export interface FleetStatusDeps extends Pick<HostActionDeps, "config" | "state" | "fleet" | "clock"> {
   idlePolicy: IdlePolicy;
@@ -105,7 +105,7 @@ export function readHostDetail(
   deps: FleetStatusDeps & Pick<HostActionDeps, "warden">,
   host: string,
 ): HostDetail | null {
-  if (unknownHostProblem(deps, host) !== null) return null;
+  if (!isKnownHost(deps, host)) return null;
   const nowMs = deps.clock.now();
   const { state, config } = deps;
   const summary = summarise(deps, host, nowMs, {

@@ -7,24 +7,11 @@ import type { GpuReading } from "../domain/observation.ts";
 import type { StopRun } from "../domain/stop-run.ts";
 import { type ActionOutcome, describeAction, runAction } from "../executors/run-action.ts";
 import { slotLabel } from "../shared/gpu-slot.ts";
-import {
-  BOT_ACTOR,
-  listWords,
-  localWhen,
-  mention,
-  slackEscape,
-  type UnknownHost,
-  unknownHost,
-  unknownHostText,
-} from "./action-text.ts";
-import {
-  authorityFor,
-  type HostActionDeps,
-  type HostAuthority,
-  isAdmin,
-  mayAct,
-  refusalText,
-} from "./authorise.ts";
+import { BOT_ACTOR, type UnknownHost, unknownHost } from "./action-text.ts";
+import { authorityFor, type HostActionDeps, isAdmin, mayAct } from "./authorise.ts";
+import type { HostNowFacts, StepEnd, StepRun, StopNote, StopRefusalFacts } from "./stop-facts.ts";
+
+export type { HostNowFacts, StopNote, StopRefusalFacts } from "./stop-facts.ts";
 
 export interface StopHostDeps extends HostActionDeps {
   /** The idle rules the checks use: the re-check classifies the latest observation with them. */
@@ -65,21 +52,11 @@ export interface StopRefusal {
   kind: "refused";
   reason: StopRefusalKind;
   host: string;
-  /** One or two sentences for the person who asked, in English (the audit, the thread). */
-  text: string;
-  /** The facts behind the refusal, for the surfaces' own words; absent where only `text` says it yet. */
-  facts?: StopRefusalFacts;
+  /** The facts behind the refusal, for the surfaces' words. */
+  facts: StopRefusalFacts;
   /** An admin may force it (busy, in use, no data). */
   forceable: boolean;
 }
-
-/** Why a stop was refused, as data (see {@link StopRefusal.facts}). */
-export type StopRefusalFacts =
-  | { reason: "unknown-host"; unknown: UnknownHost }
-  | { reason: "not-allowed"; authority: HostAuthority }
-  | { reason: "never-stop" | "no-stop-action" }
-  | { reason: "already-running" | "already-stopped"; actor: string; atMs: number; nowMs: number }
-  | { reason: "kept" | "claimed"; user: string; untilMs: number; nowMs: number };
 
 /** A stop that passed every check and, unless a dry run, holds its exactly-once key. */
 export interface StopPlan {
@@ -91,38 +68,35 @@ export interface StopPlan {
   key: string | null;
   runId: number | null;
   forced: boolean;
-  /** What the forced stop overrode, e.g. `gpu-a is busy now: GPU 3 at 97 %`. */
-  overrode: string | null;
+  /** What the forced stop overrode (busy, in use, no data, suspect). */
+  overrode: HostNowFacts | null;
   dryRun: boolean;
   preStop: ActionConfig | null;
   stop: ActionConfig;
   reason: string;
-  /** `<@U1> is stopping gpu-a: running `ssh gpu-a sudo poweroff`.` (posted in the thread). */
-  text: string;
+  /** What the thread is told as it begins (who, what runs). */
+  note: StopNote;
   /** The GPUs of the latest observation (memory and its holders: what a stop may lose). */
   gpus: readonly GpuReading[];
 }
 
 export type StopResult =
   | StopRefusal
-  | { kind: "dry-run"; host: string; text: string }
-  | { kind: "stopped"; host: string; forced: boolean; outcome: ActionOutcome; text: string }
+  | { kind: "dry-run"; host: string; note: StopNote }
+  | { kind: "stopped"; host: string; forced: boolean; outcome: ActionOutcome; note: StopNote }
   | {
       kind: "failed";
       host: string;
       stage: "pre_stop" | "stop";
       forced: boolean;
       outcome: ActionOutcome;
-      text: string;
+      note: StopNote;
     };
 
 /** What the latest observation says right now, for a stop. */
 export type HostNow =
   | { kind: "idle" }
-  | { kind: "busy" | "in-use" | "no-data" | "suspect"; text: string; sinceMs: number | null };
-
-const NOT_SEEN = "not stopping a host I can't see";
-const THREAD_TAIL_CHARS = 800;
+  | { kind: "busy" | "in-use" | "no-data" | "suspect"; facts: HostNowFacts; sinceMs: number | null };
 
 /**
  * Re-checks a host at `nowMs` from its latest observation with the checks' classification: busy
@@ -134,62 +108,46 @@ export function assessHostNow(
   latest: LatestObservation | null,
   nowMs: number,
   policy: IdlePolicy,
-  zone: string,
 ): HostNow {
-  const when = (ms: number) => localWhen(ms, nowMs, zone);
   if (latest === null) {
-    return { kind: "no-data", text: `no data from ${host} yet: ${NOT_SEEN}`, sinceMs: null };
+    return {
+      kind: "no-data",
+      facts: { reason: "no-data", lastOkAtMs: null, nowMs, cause: null },
+      sinceMs: null,
+    };
   }
   const sample = hostSampleAt(host, latest.observation, nowMs, policy);
   const sinceMs = latest.lastOkAtMs;
   if (!sample.ok) {
-    const since = sinceMs === null ? "yet" : `since ${when(sinceMs)}`;
     const cause =
-      sample.cause === "stale" || sample.cause === "missing"
-        ? ""
-        : ` (${slackEscape(sample.message.replace(`${host}: `, ""))})`;
-    return { kind: "no-data", text: `no data from ${host} ${since}${cause}: ${NOT_SEEN}`, sinceMs };
+      sample.cause === "stale" || sample.cause === "missing" ? null : sample.message.replace(`${host}: `, "");
+    return { kind: "no-data", facts: { reason: "no-data", lastOkAtMs: sinceMs, nowMs, cause }, sinceMs };
   }
   const sampleClass = hostClass(sample);
   switch (sampleClass) {
     case "busy": {
-      const busy = sample.gpus
+      const gpus = sample.gpus
         .filter((gpu) => gpu.class === "busy")
         .sort((a, b) => (b.utilPct ?? 0) - (a.utilPct ?? 0))
-        .map((gpu) => `GPU ${slotLabel(gpu.index)} at ${Math.round(gpu.utilPct ?? 0)} %`);
-      const shown = busy.length > 3 ? [...busy.slice(0, 2), `${busy.length - 2} more`] : busy;
-      return { kind: "busy", text: `${host} is busy now: ${listWords(shown, "and")}`, sinceMs: null };
+        .map((gpu) => ({ slot: slotLabel(gpu.index), utilPct: Math.round(gpu.utilPct ?? 0) }));
+      return { kind: "busy", facts: { reason: "busy", gpus }, sinceMs: null };
     }
     case "session": {
       const active = (sample.sessions ?? []).filter(
         (session) => countActiveSessions([session], policy.idleForMinutes) === 1,
       );
-      const users = [...new Set(active.map((session) => slackEscape(session.user)))];
-      const lines = [...new Set(active.map((session) => session.line))].slice(0, 3).join(", ");
-      const who =
-        users.length === 0 ? "someone is" : `${listWords(users, "and")} ${users.length === 1 ? "is" : "are"}`;
-      return { kind: "in-use", text: `${host} is in use now: ${who} logged in (${lines})`, sinceMs: null };
+      const users = [...new Set(active.map((session) => session.user))];
+      const lines = [...new Set(active.map((session) => session.line))].slice(0, 3);
+      return { kind: "in-use", facts: { reason: "in-use", users, lines }, sinceMs: null };
     }
     case "unknown": {
-      if (sample.gpus.length === 0) {
-        return { kind: "no-data", text: `${host} reports no GPUs: ${NOT_SEEN}`, sinceMs };
-      }
-      const blind = sample.gpus.filter((gpu) => gpu.class === "unknown").map((gpu) => slotLabel(gpu.index));
-      const gpus = blind.length === 1 ? `GPU ${blind[0]} has` : `GPUs ${blind.join(", ")} have`;
-      return {
-        kind: "no-data",
-        text: `${host} ${gpus} no utilisation reading: ${NOT_SEEN}`,
-        sinceMs,
-      };
+      if (sample.gpus.length === 0) return { kind: "no-data", facts: { reason: "no-gpus" }, sinceMs };
+      const slots = sample.gpus.filter((gpu) => gpu.class === "unknown").map((gpu) => slotLabel(gpu.index));
+      return { kind: "no-data", facts: { reason: "no-reading", slots }, sinceMs };
     }
     case "suspect": {
-      const gpus = sample.gpus.filter((gpu) => gpu.class === "suspect").map((gpu) => slotLabel(gpu.index));
-      const which = gpus.length === 1 ? `GPU ${gpus[0]} reports` : `GPUs ${gpus.join(", ")} report`;
-      return {
-        kind: "suspect",
-        text: `${host} ${which} full utilisation with no memory held at idle power (a known driver fault): not stopping on suspect data`,
-        sinceMs: null,
-      };
+      const slots = sample.gpus.filter((gpu) => gpu.class === "suspect").map((gpu) => slotLabel(gpu.index));
+      return { kind: "suspect", facts: { reason: "suspect", slots }, sinceMs: null };
     }
     case "idle":
       return { kind: "idle" };
@@ -203,27 +161,21 @@ export function knownHosts(deps: Pick<HostActionDeps, "fleet" | "config">): stri
   return [...new Set([...deps.fleet.hosts(), ...Object.keys(deps.config.hosts)])].sort();
 }
 
-/**
- * `null` when {@link knownHosts} has `host`, else what to tell the person (with the nearest name).
- * Checked without listing them all: the fleet knows exactly the hosts it has a reading or a state for.
- */
+/** Whether the bot can act on `host`: checked without listing every host (the fleet knows exactly those it has a reading or a state for). */
+export function isKnownHost(deps: Pick<HostActionDeps, "fleet" | "config">, host: string): boolean {
+  return (
+    Object.hasOwn(deps.config.hosts, host) ||
+    deps.fleet.latest(host) !== null ||
+    deps.fleet.state(host) !== null
+  );
+}
+
+/** `null` when {@link isKnownHost}, else what to tell the person (with the nearest name). */
 export function unknownHostFacts(
   deps: Pick<HostActionDeps, "config" | "fleet">,
   host: string,
 ): UnknownHost | null {
-  return unknownHostProblem(deps, host) === null ? null : unknownHost(host, knownHosts(deps));
-}
-
-/** {@link unknownHostFacts} in English words, for the use-cases that still answer in words. */
-export function unknownHostProblem(
-  deps: Pick<HostActionDeps, "fleet" | "config">,
-  host: string,
-): string | null {
-  const known =
-    Object.hasOwn(deps.config.hosts, host) ||
-    deps.fleet.latest(host) !== null ||
-    deps.fleet.state(host) !== null;
-  return known ? null : unknownHostText(host, knownHosts(deps));
+  return isKnownHost(deps, host) ? null : unknownHost(host, knownHosts(deps));
 }
 
 /**
@@ -249,10 +201,14 @@ export function beginStop(deps: StopHostDeps, request: StopRequest): StopRefusal
         actor: request.actor,
         action: "stop-refused",
         host: request.host,
-        detail: { reason: check.reason, text: check.text, alertId: request.alertId ?? null },
+        detail: { reason: check.reason, facts: check.facts, alertId: request.alertId ?? null },
       });
       if (request.actor === BOT_ACTOR) {
-        deps.alerts.postInThread(request.host, `Automatic stop of ${request.host} cancelled: ${check.text}`);
+        deps.alerts.postNote(request.host, {
+          kind: "stop-cancelled",
+          host: request.host,
+          refusal: check.facts,
+        });
       }
     }
     return check;
@@ -270,7 +226,7 @@ export function beginStop(deps: StopHostDeps, request: StopRequest): StopRefusal
   if (!begun.started) return duplicateRefusal(deps, check.host, begun.run);
   const plan = { ...check, runId: begun.run.id };
   deps.alerts.refresh(plan.host);
-  deps.alerts.postInThread(plan.host, plan.text);
+  deps.alerts.postNote(plan.host, plan.note);
   return plan;
 }
 
@@ -303,7 +259,7 @@ export function stopAutomatically(
   deps: StopHostDeps,
   host: string,
   alertId: number,
-  reason = "auto-stop: nobody kept the host",
+  reason = "auto-stop: nobody kept the host", // words-ok: audit reason code
 ): Promise<StopResult> {
   return stopHost(deps, { host, actor: BOT_ACTOR, alertId, reason });
 }
@@ -311,13 +267,10 @@ export function stopAutomatically(
 function refusal(
   reason: StopRefusalKind,
   host: string,
-  text: string,
+  facts: StopRefusalFacts,
   forceable = false,
-  facts?: StopRefusalFacts,
 ): StopRefusal {
-  return facts === undefined
-    ? { kind: "refused", reason, host, text, forceable }
-    : { kind: "refused", reason, host, text, facts, forceable };
+  return { kind: "refused", reason, host, facts, forceable };
 }
 
 /**
@@ -328,36 +281,17 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
   const { config, state, fleet, clock } = deps;
   const { host, actor } = request;
   const nowMs = clock.now();
-  const zone = config.team.timezone;
   const automatic = actor === BOT_ACTOR;
-  const unknown = unknownHostProblem(deps, host);
-  if (unknown !== null) {
-    const facts = { reason: "unknown-host", unknown: unknownHost(host, knownHosts(deps)) } as const;
-    return refusal("unknown-host", host, unknown, false, facts);
-  }
+  const unknown = unknownHostFacts(deps, host);
+  if (unknown !== null) return refusal("unknown-host", host, { reason: "unknown-host", unknown });
   const settings = config.hosts[host];
-  if (settings?.never_stop === true) {
-    const text = `${host} is marked \`never_stop\` in the config: it is never stopped.`;
-    return refusal("never-stop", host, text, false, { reason: "never-stop" });
-  }
+  if (settings?.never_stop === true) return refusal("never-stop", host, { reason: "never-stop" });
   if (!automatic) {
     const authority = authorityFor(deps, host, nowMs);
-    if (!mayAct(actor, authority)) {
-      const facts = { reason: "not-allowed", authority } as const;
-      return refusal("not-allowed", host, refusalText(authority, "stop"), false, facts);
-    }
+    if (!mayAct(actor, authority)) return refusal("not-allowed", host, { reason: "not-allowed", authority });
   }
   const stop = settings?.stop;
-  if (stop === undefined) {
-    return refusal(
-      "no-stop-action",
-      host,
-      `${host} has no stop action. Add one under \`hosts.${host}.stop\` in the config, e.g. ` +
-        `\`stop: { command: [ssh, ${host}, sudo, poweroff] }\` or \`stop: { webhook: https://… }\`.`,
-      false,
-      { reason: "no-stop-action" },
-    );
-  }
+  if (stop === undefined) return refusal("no-stop-action", host, { reason: "no-stop-action" });
   const latest = fleet.latest(host);
   const last = state.stopRuns.latestFor(host);
   if (last !== null) {
@@ -369,11 +303,9 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
     const held = automaticStopHeld(deps, host, episode?.status, nowMs);
     if (held !== null) return held;
   }
-  const now = assessHostNow(host, latest, nowMs, deps.idlePolicy, zone);
+  const now = assessHostNow(host, latest, nowMs, deps.idlePolicy);
   const forced = now.kind !== "idle" && request.force === true && isAdmin(actor, config);
-  if (now.kind !== "idle" && !forced) {
-    return refusal(now.kind, host, now.text, !automatic);
-  }
+  if (now.kind !== "idle" && !forced) return refusal(now.kind, host, now.facts, !automatic);
   const dryRun = settings?.dry_run ?? config.dry_run;
   const preStop = settings?.pre_stop ?? null;
   const alertId = request.alertId ?? state.alerts.openFor(host, "idle")?.id ?? null;
@@ -384,12 +316,8 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
     episode?.unknownSinceMs ??
     latest?.observation.atMs ??
     0;
-  const overrode = now.kind === "idle" ? null : now.text;
-  const running =
-    preStop === null ? `\`${describe(stop)}\`` : `\`${describe(preStop)}\` then \`${describe(stop)}\``;
-  const who = automatic
-    ? `Stopping ${host} automatically (${request.reason})`
-    : `${mention(actor)} is stopping ${host}`;
+  const overrode = now.kind === "idle" ? null : now.facts;
+  const steps = (preStop === null ? [stop] : [preStop, stop]).map(describeAction);
   return {
     kind: "begun",
     host,
@@ -403,7 +331,7 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
     preStop,
     stop,
     reason: request.reason,
-    text: `${who}: running ${running}${forced ? ` (forced by an admin: ${overrode})` : ""}.`,
+    note: { kind: "stop-running", host, actor: automatic ? null : actor, steps, overrode },
     gpus: latest?.observation.ok === true ? latest.observation.gpus : [],
   };
 }
@@ -416,31 +344,15 @@ function automaticStopHeld(
   nowMs: number,
 ): StopRefusal | null {
   const { state } = deps;
-  const zone = deps.config.team.timezone;
   const snooze = state.snoozes.activeAt(host, nowMs);
   if (snooze !== null) {
-    return refusal(
-      "kept",
-      host,
-      `${host} is kept by ${mention(snooze.byUser)} until ${localWhen(snooze.untilMs, nowMs, zone)}.`,
-      false,
-      { reason: "kept", user: snooze.byUser, untilMs: snooze.untilMs, nowMs },
-    );
+    return refusal("kept", host, { reason: "kept", user: snooze.byUser, untilMs: snooze.untilMs, nowMs });
   }
-  const claims = state.claims.activeOn(host, nowMs);
-  const claim = claims[0];
+  const claim = state.claims.activeOn(host, nowMs)[0];
   if (claim !== undefined) {
-    return refusal(
-      "claimed",
-      host,
-      `${host} is claimed by ${mention(claim.user)} until ${localWhen(claim.untilMs, nowMs, zone)}.`,
-      false,
-      { reason: "claimed", user: claim.user, untilMs: claim.untilMs, nowMs },
-    );
+    return refusal("claimed", host, { reason: "claimed", user: claim.user, untilMs: claim.untilMs, nowMs });
   }
-  if (status !== "idle") {
-    return refusal("not-idle", host, `${host} is no longer in an idle episode (${status ?? "no state"}).`);
-  }
+  if (status !== "idle") return refusal("not-idle", host, { reason: "not-idle", status: status ?? null });
   return null;
 }
 
@@ -459,25 +371,16 @@ function duplicateOf(
 
 function duplicateRefusal(deps: StopHostDeps, host: string, run: StopRun): StopRefusal {
   const nowMs = deps.clock.now();
-  const zone = deps.config.team.timezone;
   if (run.state === "running") {
-    return refusal(
-      "already-running",
-      host,
-      `${host} is already being stopped by ${mention(run.actor)} since ${localWhen(run.startedAtMs, nowMs, zone)}.`,
-      false,
-      { reason: "already-running", actor: run.actor, atMs: run.startedAtMs, nowMs },
-    );
+    return refusal("already-running", host, {
+      reason: "already-running",
+      actor: run.actor,
+      atMs: run.startedAtMs,
+      nowMs,
+    });
   }
   const atMs = run.finishedAtMs ?? run.startedAtMs;
-  const at = localWhen(atMs, nowMs, zone);
-  const text = `${host} was already stopped by ${mention(run.actor)} at ${at}.`;
-  return refusal("already-stopped", host, text, false, {
-    reason: "already-stopped",
-    actor: run.actor,
-    atMs,
-    nowMs,
-  });
+  return refusal("already-stopped", host, { reason: "already-stopped", actor: run.actor, atMs, nowMs });
 }
 
 async function execute(deps: StopHostDeps, plan: StopPlan): Promise<StopResult> {
@@ -487,39 +390,43 @@ async function execute(deps: StopHostDeps, plan: StopPlan): Promise<StopResult> 
     audit(deps, plan, outcome.ok ? "pre-stop" : "pre-stop-failed", outcome);
     if (!outcome.ok) {
       deps.state.stopRuns.finish(plan.runId!, "failed", deps.clock.now());
-      const text =
-        `Stop of ${host} cancelled: the pre-stop step \`${slackEscape(outcome.description)}\` ${how(outcome, plan.preStop)}. ` +
-        `Nothing was stopped.${tailBlock(outcome)}`;
-      deps.alerts.postInThread(host, text);
+      const note: StopNote = {
+        kind: "stop-failed",
+        host,
+        stage: "pre_stop",
+        step: stepRun(outcome, plan.preStop),
+      };
+      deps.alerts.postNote(host, note);
       deps.alerts.refresh(host);
-      return { kind: "failed", host, stage: "pre_stop", forced: plan.forced, outcome, text };
+      return { kind: "failed", host, stage: "pre_stop", forced: plan.forced, outcome, note };
     }
   }
   const outcome = await act(deps, plan, plan.stop);
   audit(deps, plan, outcome.ok ? "stop" : "stop-failed", outcome);
   if (!outcome.ok) {
     deps.state.stopRuns.finish(plan.runId!, "failed", deps.clock.now());
-    const text =
-      `Stopping ${host} failed: \`${slackEscape(outcome.description)}\` ${how(outcome, plan.stop)}. ` +
-      `${host} may still be running; Stop can be tried again.${tailBlock(outcome)}`;
-    deps.alerts.postInThread(host, text);
+    const note: StopNote = { kind: "stop-failed", host, stage: "stop", step: stepRun(outcome, plan.stop) };
+    deps.alerts.postNote(host, note);
     deps.alerts.refresh(host);
-    return { kind: "failed", host, stage: "stop", forced: plan.forced, outcome, text };
+    return { kind: "failed", host, stage: "stop", forced: plan.forced, outcome, note };
   }
   deps.state.stopRuns.finish(plan.runId!, "done", deps.clock.now());
-  const by = plan.actor === BOT_ACTOR ? "automatically" : `by ${mention(plan.actor)}`;
-  const forced = plan.forced ? " (forced)" : "";
-  const text = `${host} stopped ${by}${forced}: \`${slackEscape(outcome.description)}\` ${how(outcome, plan.stop)}.${tailBlock(outcome)}`;
-  deps.alerts.postInThread(host, text);
+  const note: StopNote = {
+    kind: "stopped",
+    host,
+    actor: plan.actor === BOT_ACTOR ? null : plan.actor,
+    forced: plan.forced,
+    step: stepRun(outcome, plan.stop),
+  };
+  deps.alerts.postNote(host, note);
   deps.alerts.resolve(host, "stopped");
-  return { kind: "stopped", host, forced: plan.forced, outcome, text };
+  return { kind: "stopped", host, forced: plan.forced, outcome, note };
 }
 
 async function dryRun(deps: StopHostDeps, plan: StopPlan): Promise<StopResult> {
   const steps = plan.preStop === null ? [plan.stop] : [plan.preStop, plan.stop];
   const outcomes: ActionOutcome[] = [];
   for (const step of steps) outcomes.push(await act(deps, plan, step));
-  const described = outcomes.map((outcome) => `\`${slackEscape(outcome.description)}\``).join(" then ");
   deps.state.audit.record({
     atMs: deps.clock.now(),
     actor: plan.actor,
@@ -536,11 +443,15 @@ async function dryRun(deps: StopHostDeps, plan: StopPlan): Promise<StopResult> {
     forced: plan.forced,
     dryRun: true,
   });
-  const text =
-    `Dry run: would run ${described} to stop ${plan.host} (asked by ${mention(plan.actor)}` +
-    `${plan.forced ? ", forced" : ""}); nothing was changed.`;
-  deps.alerts.postInThread(plan.host, text);
-  return { kind: "dry-run", host: plan.host, text };
+  const note: StopNote = {
+    kind: "stop-dry-run",
+    host: plan.host,
+    actor: plan.actor,
+    forced: plan.forced,
+    steps: outcomes.map((outcome) => outcome.description),
+  };
+  deps.alerts.postNote(plan.host, note);
+  return { kind: "dry-run", host: plan.host, note };
 }
 
 function act(deps: StopHostDeps, plan: StopPlan, action: ActionConfig): Promise<ActionOutcome> {
@@ -575,24 +486,13 @@ function audit(deps: StopHostDeps, plan: StopPlan, action: string, outcome: Acti
   });
 }
 
-/** `exited 0`, `answered HTTP 202`, `was killed after 5 s (timeout)`, `could not run`. */
-function how(outcome: ActionOutcome, action: ActionConfig): string {
-  if (outcome.timedOut) {
-    return "command" in action
-      ? `was killed after ${action.timeout_seconds} s (timeout)`
-      : `got no answer within ${action.timeout_seconds} s`;
-  }
-  if (outcome.exitCode === null) return "could not run";
-  return "command" in action ? `exited ${outcome.exitCode}` : `answered HTTP ${outcome.exitCode}`;
+function stepRun(outcome: ActionOutcome, action: ActionConfig): StepRun {
+  return { description: outcome.description, end: stepEnd(outcome, action), tail: outcome.outputTail.trim() };
 }
 
-function tailBlock(outcome: ActionOutcome): string {
-  const tail = outcome.outputTail.trim();
-  if (tail === "") return "";
-  const cut = tail.length > THREAD_TAIL_CHARS ? `…${tail.slice(-THREAD_TAIL_CHARS)}` : tail;
-  return `\n\`\`\`\n${slackEscape(cut)}\n\`\`\``;
-}
-
-function describe(action: ActionConfig): string {
-  return slackEscape(describeAction(action));
+function stepEnd(outcome: ActionOutcome, action: ActionConfig): StepEnd {
+  const command = "command" in action;
+  if (outcome.timedOut) return { kind: command ? "killed" : "no-answer", seconds: action.timeout_seconds };
+  if (outcome.exitCode === null) return { kind: "not-run" };
+  return command ? { kind: "exited", code: outcome.exitCode } : { kind: "http", status: outcome.exitCode };
 }

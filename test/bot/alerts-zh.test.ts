@@ -3,7 +3,17 @@ import { readFileSync } from "node:fs";
 import { afterEach, describe, test } from "node:test";
 import { zhAlertMarkdown } from "../../scripts/messages-zh-alert.ts";
 import type { StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
-import { ALICE, allHosts, BOB, BotHarness, EVE, idleHost, standardConfig } from "../helpers/bot-harness.ts";
+import {
+  ALICE,
+  allHosts,
+  BOB,
+  BotHarness,
+  busyHost,
+  EVE,
+  idleHost,
+  poweroffRuns,
+  standardConfig,
+} from "../helpers/bot-harness.ts";
 import { header, shownText } from "../usecases/idle-alerts-rig.ts";
 
 type Block = Record<string, unknown> & { type: string };
@@ -114,6 +124,41 @@ describe("a team that reads Chinese", { timeout: 60_000 }, () => {
 
     await h.user.slashCommand({ user: BOB, text: "status gpu-b" });
     assert.match(h.latestEphemeral(BOB).text, /^没有主机 gpu-b；你是指 gpu-a 吗？/);
+  });
+
+  test("team.language zh-CN: a stop's thread posts, the clicker's replies and a busy host's refusal are in Chinese", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig(
+        { ...HOSTS, "gpu-b": { owners: [ALICE], stop: "script" } },
+        { team: { timezone: "Asia/Shanghai", language: "zh-CN", currency: "CNY" } },
+      ),
+    });
+    h.pollFor(6, allHosts(idleHost("gpu-a"), idleHost("gpu-b")));
+    await h.settle();
+
+    await h.user.clickButton({ user: ALICE, message: h.alertMessage("gpu-a"), actionId: "stop_host" });
+    await h.emulator.waitFor(() => h.ephemeralTexts(ALICE).length === 2, "the outcome");
+    await h.settle();
+    const command = `${h.dir}/poweroff gpu-a`;
+    const said = [
+      `<@${ALICE}> 正在将 gpu-a 停机：执行 \`${command}\`。`,
+      `<@${ALICE}> 已将 gpu-a 停机：\`${command}\` 退出码为 0。\n\`\`\`\npowering off gpu-a\n\`\`\``,
+    ];
+    assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
+    assert.deepEqual(h.threadTexts("gpu-a"), said);
+    assert.deepEqual(h.ephemeralTexts(ALICE), said);
+
+    const alert = h.alertMessage("gpu-b");
+    // NOTE: the alert's edit (host busy again) is held in the outbox, so the button is still on screen.
+    await h.outbox.stop();
+    h.poll(allHosts(idleHost("gpu-a"), busyHost("gpu-b")));
+    await h.user.clickButton({ user: ALICE, message: alert, actionId: "stop_host" });
+    await h.emulator.waitFor(() => h.ephemeralTexts(ALICE).length === 3, "the refusal");
+    assert.equal(h.latestEphemeral(ALICE).text, "gpu-b 现在忙碌：GPU 3 利用率 97%");
+    assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
+    h.outbox.start();
+    await h.settle();
   });
 
   test("team.language auto: a person whose Slack locale is zh-CN reads Chinese; the channel stays English", async () => {

@@ -211,7 +211,7 @@ for (const transport of ["socket", "http"] as const) {
       const [entry] = h.state.audit.byAction("stop");
       assert.deepEqual(
         [entry?.actor, entry?.forced, entry?.detail.overrode],
-        [DAVE, true, "gpu-a is busy now: GPU 3 at 97 %"],
+        [DAVE, true, { reason: "busy", gpus: [{ slot: "3", utilPct: 97 }] }],
       );
       assert.deepEqual(
         h.state.audit.byAction("stop-refused").map((e) => [e.actor, e.detail.reason]),

@@ -172,7 +172,7 @@ describe("replies", () => {
         kind: "refused",
         reason: "busy",
         host: "h".repeat(200),
-        text: `${"h".repeat(200)} is busy now: GPU 3 at 97 %`,
+        facts: { reason: "busy", gpus: [{ slot: "3", utilPct: 97 }] },
         forceable: true,
       },
       { canForce: true, alertId: 9 },

@@ -32,19 +32,13 @@ const SCANNED = [
  */
 const BASELINE: readonly string[] = [
   "src/bot/listeners/actions/reply-options.ts",
-  "src/bot/listeners/actions/stop-host-action.ts",
   "src/bot/views/claim-dm.ts",
   "src/bot/views/claim-reply.ts",
   "src/bot/views/queue-messages.ts",
-  "src/usecases/action-text.ts",
-  "src/usecases/alert-history.ts",
-  "src/usecases/authorise.ts",
   "src/usecases/decide-reclaim.ts",
-  "src/usecases/end-idle-alert.ts",
   "src/usecases/ledger-report.ts",
   "src/usecases/ledger-table.ts",
   "src/usecases/poll-fleet.ts",
-  "src/usecases/stop-host.ts",
 ];
 
 /** A word of letters: `host`, `Right`, `claim's`, with trailing punctuation. */

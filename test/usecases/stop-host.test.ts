@@ -2,13 +2,17 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, test } from "node:test";
+import { hostNowWords } from "../../src/bot/views/host-now-words.ts";
+import { stopResultWords } from "../../src/bot/views/stop-words.ts";
 import { INITIAL_IDLE_EPISODE } from "../../src/checks/idle-episode.ts";
 import { DEFAULT_IDLE_POLICY } from "../../src/checks/idle-policy.ts";
+import { translator } from "../../src/messages/translator.ts";
 import { MINUTE_MS } from "../../src/shared/clock.ts";
 import {
   assessHostNow,
   beginStop,
   runStop,
+  type StopResult,
   stopAutomatically,
   stopHost,
 } from "../../src/usecases/stop-host.ts";
@@ -26,11 +30,18 @@ import {
 } from "../helpers/bot-harness.ts";
 
 const UTC = "UTC";
+const EN = translator({ language: "en", timeZone: UTC, currency: "USD" });
+/** What the person who asked reads. */
+const said = (result: StopResult) => stopResultWords(EN, result);
 
 describe("assessHostNow: the re-check at confirmation time", () => {
   const now = T0 + 10 * MINUTE_MS;
-  const assess = (latest: Parameters<typeof assessHostNow>[1]) =>
-    assessHostNow("gpu-a", latest, now, DEFAULT_IDLE_POLICY, UTC);
+  const assess = (latest: Parameters<typeof assessHostNow>[1]) => {
+    const found = assessHostNow("gpu-a", latest, now, DEFAULT_IDLE_POLICY);
+    return found.kind === "idle"
+      ? found
+      : { kind: found.kind, text: hostNowWords(EN, "gpu-a", found.facts), sinceMs: found.sinceMs };
+  };
 
   test("idle: every GPU below the threshold and nobody active", () => {
     assert.deepEqual(
@@ -119,7 +130,7 @@ describe("stopHost", { timeout: 30_000 }, () => {
     const result = await stopHost(rig.deps, { host: "gpu-a", actor: ALICE, reason: "test" });
     assert.equal(result.kind, "failed");
     assert.equal(
-      result.text,
+      said(result),
       `Stop of gpu-a cancelled: the pre-stop step \`${rig.dir}/snapshot gpu-a\` exited 3. Nothing was stopped.\n\`\`\`\npowering off gpu-a\n\`\`\``,
     );
     assert.deepEqual(scriptRuns(rig.dir, "snapshot"), ["gpu-a"]);
@@ -131,7 +142,7 @@ describe("stopHost", { timeout: 30_000 }, () => {
     );
     assert.deepEqual(rig.alerts.thread("gpu-a"), [
       `<@${ALICE}> is stopping gpu-a: running \`${rig.dir}/snapshot gpu-a\` then \`${rig.dir}/poweroff gpu-a\`.`,
-      result.text,
+      said(result),
     ]);
 
     const again = await stopHost(rig.deps, { host: "gpu-a", actor: ALICE, reason: "test" });
@@ -161,7 +172,7 @@ describe("stopHost", { timeout: 30_000 }, () => {
       const result = await stopHost(rig.deps, { host: "gpu-a", actor: CAROL, reason: "Stop button" });
       assert.equal(result.kind, "stopped");
       assert.equal(
-        result.text,
+        said(result),
         `gpu-a stopped by <@${CAROL}>: \`POST ${url}\` answered HTTP 202.\n\`\`\`\ninstance stopping\n\`\`\``,
       );
       assert.deepEqual(bodies, [
@@ -199,11 +210,11 @@ describe("stopHost", { timeout: 30_000 }, () => {
     assert.deepEqual(scriptRuns(rig.dir, "poweroff"), ["gpu-a"]);
     assert.equal(results.filter((result) => result.kind === "stopped").length, 1);
     assert.deepEqual(
-      [...new Set(results.filter((result) => result.kind !== "stopped").map((result) => result.text))],
+      [...new Set(results.filter((result) => result.kind !== "stopped").map((result) => said(result)))],
       [`gpu-a is already being stopped by <@${ALICE}> since 09:00.`],
     );
     const later = await stopHost(rig.deps, { host: "gpu-a", actor: DAVE, alertId: 7, reason: "test" });
-    assert.equal(later.text, `gpu-a was already stopped by <@${ALICE}> at 09:00.`);
+    assert.equal(said(later), `gpu-a was already stopped by <@${ALICE}> at 09:00.`);
     assert.equal(rig.state.stopRuns.latestFor("gpu-a")?.key, "alert:7");
   });
 
@@ -219,7 +230,7 @@ describe("stopHost", { timeout: 30_000 }, () => {
     idleNow();
     assert.equal((await stopHost(rig.deps, { host: "gpu-a", actor: ALICE, reason: "test" })).kind, "stopped");
     const unseen = await stopHost(rig.deps, { host: "gpu-a", actor: ALICE, reason: "test" });
-    assert.equal(unseen.text, `gpu-a was already stopped by <@${ALICE}> at 09:00.`);
+    assert.equal(said(unseen), `gpu-a was already stopped by <@${ALICE}> at 09:00.`);
     rig.clock.advance(60 * MINUTE_MS);
     idleNow();
     rig.fleet.states.set("gpu-a", {
@@ -239,7 +250,7 @@ describe("stopHost", { timeout: 30_000 }, () => {
     );
     rig.fleet.observe(observed("gpu-a", rig.clock.now(), [0, 55]));
     const owner = await stopHost(rig.deps, { host: "gpu-a", actor: ALICE, force: true, reason: "test" });
-    assert.deepEqual(owner.kind === "refused" && [owner.reason, owner.text, owner.forceable], [
+    assert.deepEqual(owner.kind === "refused" && [owner.reason, said(owner), owner.forceable], [
       "busy",
       "gpu-a is busy now: GPU 1 at 55 %",
       true,
@@ -249,7 +260,7 @@ describe("stopHost", { timeout: 30_000 }, () => {
     const [entry] = rig.state.audit.byAction("stop");
     assert.deepEqual(
       [entry?.actor, entry?.forced, entry?.detail.overrode],
-      [DAVE, true, "gpu-a is busy now: GPU 1 at 55 %"],
+      [DAVE, true, { reason: "busy", gpus: [{ slot: "1", utilPct: 55 }] }],
     );
     assert.equal(rig.state.stopRuns.latestFor("gpu-a")?.forced, true);
   });
@@ -266,7 +277,7 @@ describe("stopHost", { timeout: 30_000 }, () => {
     const texts = [];
     for (const host of ["gpu-b", "inference", "gpu-b1", "gpu-c"]) {
       const result = await stopHost(rig.deps, { host, actor: ALICE, reason: "test" });
-      texts.push(result.text);
+      texts.push(said(result));
     }
     assert.deepEqual(texts, [
       "no host gpu-b; did you mean gpu-b1?",
@@ -311,7 +322,7 @@ describe("stopHost", { timeout: 30_000 }, () => {
     });
     const claimed = await stopAutomatically(rig.deps, "gpu-a", 3);
     assert.deepEqual(
-      [pending, kept, claimed].map((result) => result.text),
+      [pending, kept, claimed].map((result) => said(result)),
       [
         "gpu-a is no longer in an idle episode (idle-pending).",
         `gpu-a is kept by <@${BOB}> until 10:00.`,
@@ -320,7 +331,7 @@ describe("stopHost", { timeout: 30_000 }, () => {
     );
     assert.deepEqual(
       rig.alerts.thread("gpu-a"),
-      [pending, kept, claimed].map((result) => `Automatic stop of gpu-a cancelled: ${result.text}`),
+      [pending, kept, claimed].map((result) => `Automatic stop of gpu-a cancelled: ${said(result)}`),
     );
     assert.deepEqual(scriptRuns(rig.dir, "poweroff"), []);
   });

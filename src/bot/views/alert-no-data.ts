@@ -3,6 +3,7 @@ import type { Translator } from "../../messages/translator.ts";
 import type { NoDataView } from "../../usecases/alert-words.ts";
 import { alertDuration, alertWhen, escapeMrkdwn, truncate } from "./alert-format.ts";
 import type { SlackMessage } from "./alert-message.ts";
+import { unknownCauseWords } from "./unknown-cause.ts";
 
 export type { NoDataView };
 
@@ -28,7 +29,7 @@ export function noDataMessage(tr: Translator, view: NoDataView): SlackMessage {
   const cause =
     view.cause === null
       ? ""
-      : `\n${tr.t("alert.noData.cause", { cause: escapeMrkdwn(truncate(view.cause, 500)) })}`;
+      : `\n${tr.t("alert.noData.cause", { cause: escapeMrkdwn(truncate(unknownCauseWords(tr, host, view.cause), 500)) })}`;
   const lastAt = view.lastSampleAtMs === null ? null : alertWhen(tr, view.lastSampleAtMs, nowMs);
   const outage =
     lastAt === null

@@ -1,10 +1,12 @@
 import type { Translator } from "../../messages/translator.ts";
 import type { AlertNote } from "../../usecases/alert-words.ts";
 import { mention } from "./alert-format.ts";
+import { stopNoteWords } from "./stop-words.ts";
 import { whenWords } from "./when-words.ts";
 
-/** `gpu-a kept by @alice until tomorrow 09:00 (23 h).`, for the alert's thread. */
+/** `gpu-a kept by @alice until tomorrow 09:00 (23 h).`, or a stop's progress, for the alert's thread. */
 export function alertNoteText(tr: Translator, note: AlertNote): string {
+  if (note.kind !== "kept") return stopNoteWords(tr, note);
   const args = {
     host: note.host,
     user: mention(note.user),

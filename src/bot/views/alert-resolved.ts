@@ -13,6 +13,7 @@ import {
   truncate,
 } from "./alert-format.ts";
 import type { SlackMessage } from "./alert-message.ts";
+import { unknownCauseWords } from "./unknown-cause.ts";
 
 export type { AlertEnding, ResolvedAlertView };
 
@@ -73,7 +74,7 @@ function describe(tr: Translator, view: ResolvedAlertView): Described {
           ? tr.t("alert.resolved.unknown", { host: bold })
           : tr.t("alert.resolved.unknownCause", {
               host: bold,
-              cause: escapeMrkdwn(truncate(ending.cause, CAUSE_MAX)),
+              cause: escapeMrkdwn(truncate(unknownCauseWords(tr, host, ending.cause), CAUSE_MAX)),
             });
       return { title, detail, fallback: title };
     }

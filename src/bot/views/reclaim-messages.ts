@@ -8,6 +8,7 @@ import type { ReclaimMessageContext } from "../../usecases/reclaim-words.ts";
 import { RECLAIM_ACTION_IDS, reclaimValue } from "../ids.ts";
 import { escapeMrkdwn, mention } from "./alert-format.ts";
 import { actions, button, context, type Reply, section } from "./reply-message.ts";
+import { stopResultWords } from "./stop-words.ts";
 
 export type { ReclaimMessageContext };
 
@@ -226,7 +227,10 @@ export function reclaimRefusalText(
   result: Exclude<DecisionResult, { kind: "decided" }>,
 ): string {
   if (result.kind === "not-stopped")
-    return tr.t("reclaim.notStopped", { host: escapeMrkdwn(result.host), why: result.why });
+    return tr.t("reclaim.notStopped", {
+      host: escapeMrkdwn(result.host),
+      why: stopResultWords(tr, result.stop),
+    });
   const refusal = result.refusal;
   switch (refusal.reason) {
     case "gone":

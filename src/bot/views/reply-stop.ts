@@ -6,6 +6,7 @@ import { ACTION_IDS, stopValue } from "../ids.ts";
 import { memoryAtRiskText } from "./memory-at-risk.ts";
 import { actions, button, clip, type Reply, section, textReply } from "./reply-message.ts";
 import { stopRefusalWords } from "./stop-refusal.ts";
+import { stopNoteWords } from "./stop-words.ts";
 
 /**
  * The `/gpu stop <host>` answer when the stop would go ahead: what will run, with *Stop now* and
@@ -38,8 +39,8 @@ export function stopPreviewReply(tr: Translator, plan: StopPlan): Reply {
 }
 
 /** Shown to the clicker while the stop runs. */
-export function stopStartedReply(plan: StopPlan): Reply {
-  return textReply(plan.text);
+export function stopStartedReply(tr: Translator, plan: StopPlan): Reply {
+  return textReply(stopNoteWords(tr, plan.note));
 }
 
 /**
@@ -55,15 +56,16 @@ export function stopResultReply(
     if (result.forceable && options.canForce) return forceReply(tr, result, options.alertId);
     return textReply(stopRefusalWords(tr, result));
   }
-  return textReply(result.text);
+  return textReply(stopNoteWords(tr, result.note));
 }
 
 function forceReply(tr: Translator, refusal: StopRefusal, alertId: number | null): Reply {
   const cancel = tr.t("stop.button.cancel");
+  const said = stopRefusalWords(tr, refusal);
   return {
-    text: refusal.text,
+    text: said,
     blocks: [
-      section(tr.t("stop.force.body", { refusal: refusal.text })),
+      section(tr.t("stop.force.body", { refusal: said })),
       actions([
         button({
           actionId: ACTION_IDS.stopHostForce,
@@ -72,7 +74,7 @@ function forceReply(tr: Translator, refusal: StopRefusal, alertId: number | null
           value: stopValue(refusal.host, alertId),
           confirm: {
             title: tr.t("stop.force.title"),
-            text: clip(tr.t("stop.force.confirm", { refusal: refusal.text, host: refusal.host }), 300),
+            text: clip(tr.t("stop.force.confirm", { refusal: said, host: refusal.host }), 300),
             confirm: tr.t("stop.button.anyway"),
             deny: cancel,
           },

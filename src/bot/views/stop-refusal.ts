@@ -1,14 +1,14 @@
 import type { Translator } from "../../messages/translator.ts";
 import type { StopRefusal } from "../../usecases/stop-host.ts";
 import { mention } from "./alert-format.ts";
+import { hostNowWords } from "./host-now-words.ts";
 import { unknownHostWords } from "./unknown-host.ts";
 import { whenWords } from "./when-words.ts";
 import { whoMayAct } from "./who-may-act.ts";
 
-/** Why a stop was refused, in the reader's words (the use-case's English text where it gives no facts yet). */
-export function stopRefusalWords(tr: Translator, refusal: StopRefusal): string {
+/** Why a stop was refused, in the reader's words. */
+export function stopRefusalWords(tr: Translator, refusal: Pick<StopRefusal, "host" | "facts">): string {
   const { host, facts } = refusal;
-  if (facts === undefined) return refusal.text;
   switch (facts.reason) {
     case "unknown-host":
       return unknownHostWords(tr, facts.unknown);
@@ -30,7 +30,9 @@ export function stopRefusalWords(tr: Translator, refusal: StopRefusal): string {
       const args = { host, user: mention(facts.user), until: whenWords(tr, facts.untilMs, facts.nowMs) };
       return tr.t(facts.reason === "kept" ? "stop.refused.kept" : "stop.refused.claimed", args);
     }
+    case "not-idle":
+      return tr.t("stop.refused.notIdle", { host, status: facts.status ?? tr.t("stop.refused.noState") });
     default:
-      return facts satisfies never;
+      return hostNowWords(tr, host, facts);
   }
 }

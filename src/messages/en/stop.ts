@@ -21,4 +21,41 @@ export const stop = {
   "stop.refused.stopped": "{host} was already stopped by {user} at {at}.",
   "stop.refused.kept": "{host} is kept by {user} until {until}.",
   "stop.refused.claimed": "{host} is claimed by {user} until {until}.",
+  "stop.refused.notIdle": "{host} is no longer in an idle episode ({status}).",
+  "stop.refused.noState": "no state",
+  "stop.now.busy": "{host} is busy now: {gpus}",
+  "stop.now.busyGpu": "GPU {slot} at {pct} %",
+  "stop.now.busyMore": "{count} more",
+  "stop.now.inUse":
+    "{host} is in use now: {count, plural, one {{who} is logged in ({lines})} other {{who} are logged in ({lines})}}",
+  "stop.now.someone": "someone",
+  "stop.now.noDataYet": "no data from {host} yet: not stopping a host I can't see",
+  "stop.now.noDataSince": "no data from {host} since {since}: not stopping a host I can't see",
+  "stop.now.noDataYetCause": "no data from {host} yet ({cause}): not stopping a host I can't see",
+  "stop.now.noDataSinceCause": "no data from {host} since {since} ({cause}): not stopping a host I can't see",
+  "stop.now.noGpus": "{host} reports no GPUs: not stopping a host I can't see",
+  "stop.now.noReading":
+    "{count, plural, one {{host} GPU {slots} has no utilisation reading: not stopping a host I can't see} other {{host} GPUs {slots} have no utilisation reading: not stopping a host I can't see}}",
+  "stop.now.suspect":
+    "{count, plural, one {{host} GPU {slots} reports full utilisation with no memory held at idle power (a known driver fault): not stopping on suspect data} other {{host} GPUs {slots} report full utilisation with no memory held at idle power (a known driver fault): not stopping on suspect data}}",
+  "stop.thread.running": "{user} is stopping {host}: running {steps}.",
+  "stop.thread.runningForced": "{user} is stopping {host}: running {steps} (forced by an admin: {overrode}).",
+  "stop.thread.runningAuto":
+    "Stopping {host} automatically (auto-stop: nobody kept the host): running {steps}.",
+  "stop.thread.cancelledAuto": "Automatic stop of {host} cancelled: {refusal}",
+  "stop.thread.stopped": "{host} stopped by {user}: {step} {end}.",
+  "stop.thread.stoppedForced": "{host} stopped by {user} (forced): {step} {end}.",
+  "stop.thread.stoppedAuto": "{host} stopped automatically: {step} {end}.",
+  "stop.thread.preStopFailed":
+    "Stop of {host} cancelled: the pre-stop step {step} {end}. Nothing was stopped.",
+  "stop.thread.failed":
+    "Stopping {host} failed: {step} {end}. {host} may still be running; Stop can be tried again.",
+  "stop.thread.dryRun": "Dry run: would run {steps} to stop {host} (asked by {user}); nothing was changed.",
+  "stop.thread.dryRunForced":
+    "Dry run: would run {steps} to stop {host} (asked by {user}, forced); nothing was changed.",
+  "stop.end.killed": "was killed after {seconds} s (timeout)",
+  "stop.end.noAnswer": "got no answer within {seconds} s",
+  "stop.end.notRun": "could not run",
+  "stop.end.exited": "exited {code}",
+  "stop.end.http": "answered HTTP {status}",
 } as const satisfies Record<string, string>;

@@ -33,7 +33,7 @@ export function stopHostAction(
       actor,
       alertId,
       force,
-      reason: force ? "stop forced by an admin" : "Stop button",
+      reason: force ? "stop forced by an admin" : "Stop button", // words-ok: audit reason code
     });
     if (plan.kind === "refused") {
       await respond({ ...stopResultReply(tr, plan, shown), ...options });
@@ -41,7 +41,7 @@ export function stopHostAction(
     }
     // NOTE: the stop runs even when the progress reply fails: the key is taken and must be released.
     const [progress, outcome] = await Promise.allSettled([
-      plan.dryRun ? Promise.resolve() : respond({ ...stopStartedReply(plan), ...options }),
+      plan.dryRun ? Promise.resolve() : respond({ ...stopStartedReply(tr, plan), ...options }),
       runStop(deps, plan),
     ]);
     if (outcome.status === "rejected") throw outcome.reason;
