@@ -41,8 +41,6 @@ const BASELINE: readonly string[] = [
   "src/usecases/authorise.ts",
   "src/usecases/decide-reclaim.ts",
   "src/usecases/end-idle-alert.ts",
-  "src/usecases/ledger-report.ts",
-  "src/usecases/ledger-table.ts",
   "src/usecases/poll-fleet.ts",
   "src/usecases/stop-host.ts",
 ];
