@@ -31,17 +31,11 @@ const SCANNED = [
  * must have none.
  */
 const BASELINE: readonly string[] = [
-  "src/bot/listeners/actions/reply-options.ts",
   "src/bot/listeners/actions/stop-host-action.ts",
-  "src/bot/views/claim-dm.ts",
-  "src/bot/views/claim-reply.ts",
-  "src/bot/views/queue-messages.ts",
   "src/usecases/action-text.ts",
   "src/usecases/alert-history.ts",
   "src/usecases/authorise.ts",
-  "src/usecases/decide-reclaim.ts",
   "src/usecases/end-idle-alert.ts",
-  "src/usecases/poll-fleet.ts",
   "src/usecases/stop-host.ts",
 ];
 
