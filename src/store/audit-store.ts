@@ -74,5 +74,3 @@ export function createAuditStore(db: Database): AuditStore {
     },
   };
 }
-// NOTE: moved to domain/; re-exported for src/bot until its importers move
-export type { AuditEntry } from "../domain/audit-entry.ts";

@@ -198,6 +198,3 @@ function createClaimWaitlist(db: Database): ClaimWaitlist {
     },
   };
 }
-
-// NOTE: moved to domain/; re-exported for src/bot until its importers move
-export type { Claim } from "../domain/claim.ts";

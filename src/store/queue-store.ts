@@ -163,5 +163,3 @@ export function createQueueStore(db: Database): QueueStore {
     preempts: createPreemptStore(db),
   };
 }
-// NOTE: moved to domain/; re-exported for src/bot until its importers move
-export type { QueueRequest, QueueWant } from "../domain/queue-request.ts";

@@ -119,5 +119,3 @@ export function createReclaimStore(db: Database): ReclaimStore {
     allLends: () => new Map((selectLends.all() as LendRow[]).map((row) => [row.host, toLend(row)])),
   };
 }
-// NOTE: moved to domain/; re-exported for src/bot until its importers move
-export type { HostLend, ReclaimCase } from "../domain/reclaim-case.ts";

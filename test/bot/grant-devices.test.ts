@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import { grantDevices } from "../../src/checks/grant-devices.ts";
+import type { HostObservation } from "../../src/domain/observation.ts";
 import { migSlot } from "../../src/shared/gpu-slot.ts";
-import type { HostObservation } from "../../src/sources/observation.ts";
 import { observed, reading } from "../checks/builders.ts";
 import { ALICE, allHosts, BOB, BotHarness, EVE, idleHost, standardConfig } from "../helpers/bot-harness.ts";
 import { lastDm, shownText as shown } from "../helpers/shown-blocks.ts";

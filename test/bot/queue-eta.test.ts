@@ -41,12 +41,12 @@ describe("estimated times over the real Bolt app", { timeout: 120_000 }, () => {
       /Estimated times, from the hour-of-week usage of the last 8 weeks\n1\. around Tue 17:00/,
     );
     const status = await h.user.slashCommand({ user: EVE, text: "status" });
-    assert.match(shown(status.ackPayload?.blocks as unknown[]), /\*gpu-a\*: usually free around Mon 17:00/);
+    assert.match(shown(status.ackPayload?.blocks as unknown[]), /\*gpu-a\*: around Mon 17:00/);
     await h.user.event({ type: "app_home_opened", user: EVE });
     await h.settle();
     const home = shown(h.emulator.home(EVE)?.view.blocks as unknown[]);
     assert.match(home, /\*Your place in line\*\n1\. gpu-a: around Tue 17:00/);
-    assert.match(home, /NVIDIA H100 80GB HBM3 \(4 GPUs\): one usually free around Mon 17:00/);
+    assert.match(home, /NVIDIA H100 80GB HBM3 \(4 GPUs\), the next one free: around Mon 17:00/);
     await h.user.event({ type: "app_home_opened", user: BOB });
     await h.settle();
     assert.match(shown(h.emulator.home(BOB)?.view.blocks as unknown[]), /You are not waiting for GPUs\./);

@@ -119,7 +119,7 @@ describe("priorities over the real Bolt app", { timeout: 300_000 }, () => {
       shown(list.ackPayload?.blocks as unknown[]),
       new RegExp(
         `\\*Priority and project\\*\n1\\. <@${EVE}>: priority 10, project paper\n` +
-          `2\\. <@${BOB}>: priority 0, project batch\n3\\. <@${CAROL}>: priority 0, no project$`,
+          `2\\. <@${BOB}>: priority 0, project batch\n3\\. <@${CAROL}>: priority 0, no project\n`,
       ),
     );
     await h.user.slashCommand({ user: DAVE, text: "release" });

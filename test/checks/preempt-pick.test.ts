@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { GpuSeat } from "../../src/checks/claim-pick.ts";
 import { type HeldClaim, pickPreemptions } from "../../src/checks/preempt-pick.ts";
-import type { Claim } from "../../src/store/claim-store.ts";
+import type { Claim } from "../../src/domain/claim.ts";
 
 const seats: GpuSeat[] = [0, 1, 2, 3].map((index) => ({
   host: "gpu-a",

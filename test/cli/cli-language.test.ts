@@ -57,7 +57,7 @@ describe("the CLI's human output follows team.language (the built bin)", () => {
     const lines = result.stdout.trimEnd().split("\n");
     assert.match(
       lines[0] ?? "",
-      /^主机\s+数据源\s+状态\s+GPU\s+利用率 %\s+显存\s+功率\s+会话\s+负载\s+备注$/,
+      /^主机\s+数据源\s+状态\s+GPU\s+利用率 %\s+显存\s+功率\s+登录会话\s+负载\s+备注$/,
     );
     assert.equal(lines.length, 4);
     assert.match(lines[1] ?? "", /^gpu-a\s+simulated\s+(正常|未知)/);

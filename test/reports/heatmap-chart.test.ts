@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
+import type { HostObservation } from "../../src/domain/observation.ts";
 import { type ChartFonts, systemChartFonts } from "../../src/reports/chart-fonts.ts";
 import { heatColour, renderHeatmap } from "../../src/reports/heatmap-chart.ts";
 import { MINUTE_MS } from "../../src/shared/clock.ts";
-import type { HostObservation } from "../../src/sources/observation.ts";
 import { readHeatmap } from "../../src/usecases/read-heatmap.ts";
 import { type DecodedPng, decodePng } from "../helpers/png.ts";
 import { failedHost, gpu, okHost, openStore, tempDir } from "../store/store-fixtures.ts";

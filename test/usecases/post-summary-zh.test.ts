@@ -92,8 +92,9 @@ describe("a zh-CN team paying in CNY reads the biweekly summary in Chinese", () 
       /^每日闲置成本堆叠柱状图，3月2日 至 2026年3月16日，按主机（2 台）：共 ¥[\d,]+。$/,
     );
     assert.equal(decodePng(files[0]!.bytes!).width, 960);
-    assert.equal(files[1]!.title, "主机与 GPU");
-    const header = files[1]!.bytes!.toString("utf8").split("\r\n")[0]!.split(",");
+    assert.equal(files[1]!.title, "每周各小时的 GPU 使用情况", "the hour-of-week heatmap");
+    assert.equal(files[2]!.title, "主机与 GPU");
+    const header = files[2]!.bytes!.toString("utf8").split("\r\n")[0]!.split(",");
     assert.deepEqual(header.slice(0, 4), ["层级", "主机", "GPU", "型号"]);
     assert.ok(header.includes("闲置成本_cny"), header.join(","));
     assert.ok(header.includes("利用率_%_2026-03-02"), header.join(","));
@@ -105,7 +106,7 @@ describe("a zh-CN team paying in CNY reads the biweekly summary in Chinese", () 
     if (process.env.WRITE_ZH_SUMMARY !== undefined) {
       writeFileSync(
         process.env.WRITE_ZH_SUMMARY,
-        `# 中文汇总示例 (a zh-CN summary, rendered)\n\nWritten by \`test/usecases/post-summary-zh.test.ts\` with \`WRITE_ZH_SUMMARY=docs/messages-zh-summary.md\`: the biweekly summary a team with \`team.language: zh-CN\` and \`team.currency: CNY\` reads in Slack (mrkdwn as posted), its chart's title and the warden's DM.\n\n\`\`\`text\n${text}\n\`\`\`\n\nChart: **${files[0]!.title}**, alt text: ${files[0]!.altText}\n\nCSV \`${files[1]!.filename}\` (${files[1]!.title}): \`${header.join(",")}\`\n\nDM to the cost warden: ${dm[0]!.text}\n`,
+        `# 中文汇总示例 (a zh-CN summary, rendered)\n\nWritten by \`test/usecases/post-summary-zh.test.ts\` with \`WRITE_ZH_SUMMARY=docs/messages-zh-summary.md\`: the biweekly summary a team with \`team.language: zh-CN\` and \`team.currency: CNY\` reads in Slack (mrkdwn as posted), its chart's title and the warden's DM.\n\n\`\`\`text\n${text}\n\`\`\`\n\nChart: **${files[0]!.title}**, alt text: ${files[0]!.altText}\n\nCSV \`${files[2]!.filename}\` (${files[2]!.title}): \`${header.join(",")}\`\n\nDM to the cost warden: ${dm[0]!.text}\n`,
       );
     }
   });

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import { chooseProject, defaultProject } from "../../src/checks/queue-project.ts";
+import type { QueueWant } from "../../src/domain/queue-request.ts";
 import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
-import type { QueueWant } from "../../src/store/queue-store.ts";
 import { claimGpus } from "../../src/usecases/claim-gpus.ts";
 import { joinQueue, readQueue } from "../../src/usecases/queue-requests.ts";
 import { releaseClaims } from "../../src/usecases/release-claims.ts";

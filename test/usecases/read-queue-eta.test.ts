@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { estimateWords } from "../../src/bot/views/eta-words.ts";
+import type { HostObservation } from "../../src/domain/observation.ts";
+import type { QueueRequest } from "../../src/domain/queue-request.ts";
 import { translator } from "../../src/messages/translator.ts";
 import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
-import type { HostObservation } from "../../src/sources/observation.ts";
 import type { MetricsStore } from "../../src/store/metrics-types.ts";
-import type { QueueRequest } from "../../src/store/queue-store.ts";
 import { estimateQueue, modelLines, usualFreeOf } from "../../src/usecases/read-queue-eta.ts";
 import { failedHost, gpu, okHost, openStore, tempDir } from "../store/store-fixtures.ts";
 

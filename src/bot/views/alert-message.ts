@@ -1,7 +1,7 @@
 import type { types } from "@slack/bolt";
+import type { LoginSession } from "../../domain/observation.ts";
 import type { Translator } from "../../messages/translator.ts";
 import { slotLabel } from "../../shared/gpu-slot.ts";
-import type { LoginSession } from "../../sources/observation.ts";
 import type { AlertGpu, IdleAlertView } from "../../usecases/alert-words.ts";
 import { ACTION_IDS, claimValue, KEEP_ACTION_IDS, type KeepChoice, keepValue, stopValue } from "../ids.ts";
 import {

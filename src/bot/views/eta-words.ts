@@ -2,8 +2,8 @@ import type { types } from "@slack/bolt";
 import { slotsText } from "../../checks/claim-target.ts";
 import { type Estimate, ETA_HORIZON_DAYS } from "../../checks/queue-eta.ts";
 import { MIN_HISTORY_WEEKS, PROFILE_WEEKS } from "../../checks/week-profile.ts";
+import type { QueueWant } from "../../domain/queue-request.ts";
 import type { Translator } from "../../messages/translator.ts";
-import type { QueueWant } from "../../store/queue-store.ts";
 import type { HomeQueue, QueueEstimate } from "../../usecases/read-queue-eta.ts";
 import { context, LIMITS, type Reply, section } from "./reply-message.ts";
 

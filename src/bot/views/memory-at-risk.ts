@@ -1,6 +1,6 @@
+import type { GpuProcess } from "../../domain/observation.ts";
 import type { Translator } from "../../messages/translator.ts";
 import { slotLabel } from "../../shared/gpu-slot.ts";
-import type { GpuProcess } from "../../sources/observation.ts";
 import { code, escapeMrkdwn, formatGiB, truncate, truncateMiddle } from "./alert-format.ts";
 
 /** One GPU's memory as the latest observation shows it. */

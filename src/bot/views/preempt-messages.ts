@@ -1,8 +1,8 @@
 import { groupClaims } from "../../checks/claim-groups.ts";
 import { slotsText } from "../../checks/claim-target.ts";
+import type { Claim } from "../../domain/claim.ts";
+import type { QueueRequest, QueueWant } from "../../domain/queue-request.ts";
 import type { Translator } from "../../messages/translator.ts";
-import type { Claim } from "../../store/claim-store.ts";
-import type { QueueRequest, QueueWant } from "../../store/queue-store.ts";
 import { localDayNumber, mention } from "../../usecases/action-text.ts";
 import type { DmClock } from "../../usecases/claim-words.ts";
 import type { DeferPreemptResult, PreemptAsk } from "../../usecases/queue-preempt.ts";

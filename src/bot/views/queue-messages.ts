@@ -1,10 +1,10 @@
 import type { types } from "@slack/bolt";
 import { type ClaimGroup, groupClaims } from "../../checks/claim-groups.ts";
 import { formatGpuList, slotsText } from "../../checks/claim-target.ts";
+import type { Claim } from "../../domain/claim.ts";
+import type { QueueRequest, QueueWant } from "../../domain/queue-request.ts";
 import type { Translator } from "../../messages/translator.ts";
 import { migParts } from "../../shared/gpu-slot.ts";
-import type { Claim } from "../../store/claim-store.ts";
-import type { QueueRequest, QueueWant } from "../../store/queue-store.ts";
 import { mention, slackEscape } from "../../usecases/action-text.ts";
 import type {
   ClaimOrWaitResult,

@@ -1,8 +1,8 @@
 import type { types } from "@slack/bolt";
 import type { RenewalFlag } from "../../checks/renewal.ts";
+import type { ReclaimCase } from "../../domain/reclaim-case.ts";
 import type { Translator } from "../../messages/translator.ts";
 import { formatPct } from "../../reports/summary-format.ts";
-import type { ReclaimCase } from "../../store/reclaim-store.ts";
 import type { DecisionResult } from "../../usecases/decide-reclaim.ts";
 import type { ReclaimMessageContext } from "../../usecases/reclaim-words.ts";
 import { RECLAIM_ACTION_IDS, reclaimValue } from "../ids.ts";

@@ -1,5 +1,5 @@
+import type { HostLend, ReclaimCase } from "../../domain/reclaim-case.ts";
 import type { Translator } from "../../messages/translator.ts";
-import type { HostLend, ReclaimCase } from "../../store/reclaim-store.ts";
 import { escapeMrkdwn, mention } from "./alert-format.ts";
 import { lentTo, reclaimStatusWords } from "./reclaim-messages.ts";
 import { LIMITS, type Reply, section } from "./reply-message.ts";

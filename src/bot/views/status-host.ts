@@ -1,9 +1,9 @@
 import type { types } from "@slack/bolt";
+import type { AuditEntry } from "../../domain/audit-entry.ts";
+import type { GpuReading, HostObservation } from "../../domain/observation.ts";
 import type { Translator } from "../../messages/translator.ts";
 import { shortModel } from "../../reports/fleet-table.ts";
 import { slotLabel } from "../../shared/gpu-slot.ts";
-import type { GpuReading, HostObservation } from "../../sources/observation.ts";
-import type { AuditEntry } from "../../store/audit-store.ts";
 import { mention, slackEscape } from "../../usecases/action-text.ts";
 import type { HostDetail } from "../../usecases/read-fleet-status.ts";
 import { clip, context, type Reply, section } from "./reply-message.ts";

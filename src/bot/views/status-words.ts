@@ -1,9 +1,9 @@
 import { groupClaims } from "../../checks/claim-groups.ts";
 import { formatGpuList } from "../../checks/claim-target.ts";
 import type { UnclaimedUse } from "../../checks/claim-usage.ts";
+import type { Claim } from "../../domain/claim.ts";
 import type { Translator } from "../../messages/translator.ts";
 import { slotLabel } from "../../shared/gpu-slot.ts";
-import type { Claim } from "../../store/claim-store.ts";
 import { mention, slackEscape } from "../../usecases/action-text.ts";
 import type { HostSummary, SuspectGpu } from "../../usecases/read-fleet-status.ts";
 import { whenWords } from "./when-words.ts";

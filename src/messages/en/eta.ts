@@ -7,13 +7,14 @@ export const eta = {
   "eta.queue.title": "Estimated times, from the hour-of-week usage of the last {weeks} weeks",
   "eta.queue.line": "{position}. {estimate}",
   "eta.queued": "Place in line: {position}. Estimated: {estimate}.",
-  "eta.status.title": "Busy hosts, from the hour-of-week usage of the last {weeks} weeks",
-  "eta.status.line": "{host}: usually free {estimate}",
+  "eta.status.title":
+    "When busy hosts are usually free, from the hour-of-week usage of the last {weeks} weeks",
+  "eta.status.line": "{host}: {estimate}",
   "eta.home.title": "Your place in line",
   "eta.home.line": "{position}. {want}: {estimate}",
   "eta.home.empty": "You are not waiting for GPUs.",
   "eta.home.models": "GPU models",
-  "eta.home.model": "{model} ({gpus, plural, one {# GPU} other {# GPUs}}): one usually free {estimate}",
+  "eta.home.model": "{model} ({gpus, plural, one {# GPU} other {# GPUs}}), the next one free: {estimate}",
   "eta.want.any": "{count, plural, one {# GPU} other {# GPUs}}",
   "eta.want.model": "{count, plural, one {# {model} GPU} other {# {model} GPUs}}",
 } as const satisfies Record<string, string>;

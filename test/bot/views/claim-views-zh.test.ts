@@ -19,10 +19,10 @@ import {
 } from "../../../src/bot/views/queue-messages.ts";
 import type { Reply } from "../../../src/bot/views/reply-message.ts";
 import type { ClaimGroup } from "../../../src/checks/claim-groups.ts";
+import type { Claim } from "../../../src/domain/claim.ts";
+import type { QueueRequest } from "../../../src/domain/queue-request.ts";
 import { translator } from "../../../src/messages/translator.ts";
 import { HOUR_MS } from "../../../src/shared/clock.ts";
-import type { Claim } from "../../../src/store/claim-store.ts";
-import type { QueueRequest } from "../../../src/store/queue-store.ts";
 import type { ClaimGpusResult } from "../../../src/usecases/claim-gpus.ts";
 import type { ReleaseResult } from "../../../src/usecases/release-claims.ts";
 

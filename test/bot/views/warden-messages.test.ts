@@ -84,7 +84,7 @@ describe("the cost warden in Chinese", () => {
     assert.match(text, /\*gpu-a\* — 自 3月31日周二 09:00 起闲置/);
     assert.match(
       text,
-      /\*gpu-a\* — ¥1,234（闲置 56.5 GPU 小时）\\n全部主机闲置成本：成本账本中 31 天共 ¥2,345。/,
+      /\*gpu-a\* — ¥1,234（闲置 56.5 GPU 小时）\\n整个机群的闲置成本：成本账本中 31 天共 ¥2,345。/,
     );
     assert.match(text, /回收流程尚未配置。/);
     assert.doesNotMatch(text, /idle|None|[€$]/);
