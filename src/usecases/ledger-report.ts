@@ -4,8 +4,6 @@ import type { LedgerDay } from "../domain/ledger-day.ts";
 import type { LedgerReport, LedgerTotals, ReportRangeProblem } from "../domain/ledger-report.ts";
 import { completeDays, type LedgerDeps, updateLedger } from "./update-ledger.ts";
 
-export type { LedgerReport, LedgerTotals, ReportRangeProblem } from "../domain/ledger-report.ts";
-
 /** A bad `--since` / `--until`: {@link ReportRangeError.problem} says what, as data. */
 export class ReportRangeError extends Error {
   override name = "ReportRangeError";

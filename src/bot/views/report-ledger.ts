@@ -1,10 +1,10 @@
 import type { types } from "@slack/bolt";
+import type { LedgerReport } from "../../domain/ledger-report.ts";
 import type { Translator } from "../../messages/translator.ts";
 import { ledgerCsv } from "../../reports/ledger-csv.ts";
 import { percent } from "../../reports/ledger-table.ts";
 import type { SuspectSpan } from "../../reports/suspect-spans.ts";
 import { slotLabel } from "../../shared/gpu-slot.ts";
-import type { LedgerReport } from "../../usecases/ledger-report.ts";
 import { escapeMrkdwn } from "./alert-format.ts";
 import { context, type Reply, section } from "./reply-message.ts";
 import { monthName } from "./warden-messages.ts";
