@@ -8,10 +8,11 @@ import type { startBot } from "./main.ts";
 import { type Translator, translator, translatorFor } from "./messages/translator.ts";
 import type { startPlayground } from "./playground/start-playground.ts";
 import { fleetTable } from "./reports/fleet-table.ts";
+import { ledgerCsv } from "./reports/ledger-csv.ts";
+import { ledgerTable, reportRangeText } from "./reports/ledger-table.ts";
 import { createLogger } from "./shared/logger.ts";
 import { NothingToWatchError, nothingToWatch, slackTokensSet } from "./sources/nothing-to-watch.ts";
 import { ReportRangeError } from "./usecases/ledger-report.ts";
-import { ledgerCsv, ledgerTable } from "./usecases/ledger-table.ts";
 
 // words-ok: the usage, printed before the configuration (and with it the team's language) is read
 const USAGE = `gpu-warden — keeps a team's GPU machines busy or switched off
@@ -105,11 +106,11 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
       const { reportOnce, StoreMissingError } = await loadMain();
       try {
         const report = reportOnce(context, { since: values.since, until: values.until });
-        io.stdout.write(values.csv ? ledgerCsv(report) : ledgerTable(report));
+        io.stdout.write(values.csv ? ledgerCsv(tr, report) : ledgerTable(tr, report));
         return 0;
       } catch (error) {
         if (error instanceof ReportRangeError) {
-          io.stderr.write(`${error.message}\n`);
+          io.stderr.write(`${reportRangeText(tr, error.problem)}\n`);
           return 2;
         }
         if (error instanceof StoreMissingError) {

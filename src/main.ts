@@ -3,6 +3,7 @@ import type { SlackApp } from "./bot/app.ts";
 import { createReaders } from "./bot/readers.ts";
 import { botWords } from "./bot/views/renderers.ts";
 import type { LoadedConfig } from "./config/load-config.ts";
+import type { LedgerReport } from "./domain/ledger-report.ts";
 import type { HostObservation } from "./domain/observation.ts";
 import type { Source } from "./domain/source.ts";
 import type { JobTimer } from "./jobs/job-timer.ts";
@@ -28,7 +29,7 @@ import { openDatabase } from "./store/open-database.ts";
 import { inspectStorePath, storeProblemOf } from "./store/store-problem.ts";
 import { restoreWindowMinutes } from "./usecases/alert-policy.ts";
 import { backfillSimulated } from "./usecases/backfill-simulated.ts";
-import { type LedgerReport, readLedgerReport, reportRange, todayLocal } from "./usecases/ledger-report.ts";
+import { readLedgerReport, reportRange, todayLocal } from "./usecases/ledger-report.ts";
 import { pollFleet } from "./usecases/poll-fleet.ts";
 
 /** What the composition root needs from the outside world (the CLI passes it in). */

@@ -27,15 +27,21 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: "claim",
-    usage: "claim <host>[:<gpus>] [for <duration>] [note…] [--wait]",
+    usage: "claim <host>[:<gpus>] [for <duration>] [note…] [--wait] [project=<name>]",
     summary: "help.command.claimHost",
     example: "claim gpu-a:0,1 for 4h llama sft",
   },
   {
     name: "claim",
-    usage: "claim <n> [<model>] [for <duration>] [note…] [--wait]",
+    usage: "claim <n> [<model>] [for <duration>] [note…] [--wait] [project=<name>]",
     summary: "help.command.claimCount",
     example: "claim 2 a100 for 8h tuning --wait",
+  },
+  {
+    name: "claim",
+    usage: "claim <n> gpus>=<GiB> [for <duration>] [note…] [--valley]",
+    summary: "help.command.claimPlaced",
+    example: "claim 2 gpus>=40g for 8h --valley",
   },
   {
     name: "queue",

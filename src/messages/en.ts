@@ -14,6 +14,7 @@ import { help } from "./en/help.ts";
 import { home } from "./en/home.ts";
 import { host } from "./en/host.ts";
 import { keep } from "./en/keep.ts";
+import { ledger } from "./en/ledger.ts";
 import { placement } from "./en/placement.ts";
 import { preempt } from "./en/preempt.ts";
 import { priority } from "./en/priority.ts";
@@ -49,6 +50,7 @@ export const en = {
   ...status,
   ...host,
   ...keep,
+  ...ledger,
   ...claim,
   ...release,
   ...extend,

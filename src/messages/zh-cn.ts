@@ -15,6 +15,7 @@ import { help } from "./zh-cn/help.ts";
 import { home } from "./zh-cn/home.ts";
 import { host } from "./zh-cn/host.ts";
 import { keep } from "./zh-cn/keep.ts";
+import { ledger } from "./zh-cn/ledger.ts";
 import { placement } from "./zh-cn/placement.ts";
 import { preempt } from "./zh-cn/preempt.ts";
 import { priority } from "./zh-cn/priority.ts";
@@ -41,6 +42,7 @@ export const zhCN: Catalog = {
   ...status,
   ...host,
   ...keep,
+  ...ledger,
   ...claim,
   ...release,
   ...extend,

@@ -58,7 +58,7 @@ export async function decideReclaim(
     const result = await stopHost(deps, {
       host: entry.host,
       actor: request.actor,
-      reason: "reclaim decision",
+      reason: "reclaim decision", // words-ok: audit reason code
     });
     if (result.kind === "refused" || result.kind === "failed") {
       return { kind: "not-stopped", host: entry.host, stop: result };

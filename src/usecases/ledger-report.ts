@@ -1,48 +1,15 @@
 import { usageRate } from "../checks/cost-hour-usage.ts";
 import { addDays, daysBetween, isLocalDay, localDayOf, monthOfDay } from "../checks/local-day.ts";
 import type { LedgerDay } from "../domain/ledger-day.ts";
+import type { LedgerReport, LedgerTotals, ReportRangeProblem } from "../domain/ledger-report.ts";
 import { completeDays, type LedgerDeps, updateLedger } from "./update-ledger.ts";
 
-/** Sums of ledger rows (one host, one month, or everything). */
-export interface LedgerTotals {
-  /** Host-days. */
-  days: number;
-  onHours: number;
-  busyGpuHours: number;
-  idleGpuHours: number;
-  unknownGpuHours: number;
-  /** Busy GPU-hours over GPU-hours on (busy + idle); `null` when never on. */
-  usageRate: number | null;
-  energyKWh: number | null;
-  /** Over the priced rows; `null` when none is priced. */
-  cost: number | null;
-  idleCost: number | null;
-  /** Rows without a price (their cost is not in `cost`). */
-  unpricedDays: number;
-}
-
-export interface LedgerReport {
-  /** The complete local days covered, both included; `null` when none is complete. */
-  fromDay: string | null;
-  toDay: string | null;
-  /** What was asked for. */
-  requested: { fromDay: string; toDay: string };
-  /** The complete days the ledger holds at all (`null`: none yet), to say where to look instead. */
-  ledger: { first: string; last: string } | null;
-  timezone: string;
-  currency: string;
-  /** Per host, by idle cost (highest first), then name. */
-  hosts: ({ host: string } & LedgerTotals)[];
-  /** The real usage rate per calendar month (local), oldest first. */
-  months: ({ month: string } & LedgerTotals)[];
-  total: LedgerTotals;
-  /** Every row, by day then host (the CSV). */
-  rows: LedgerDay[];
-}
-
-/** A bad `--since` / `--until` / `<days>d`: the message says what to type instead. */
+/** A bad `--since` / `--until`: {@link ReportRangeError.problem} says what, as data. */
 export class ReportRangeError extends Error {
   override name = "ReportRangeError";
+  constructor(readonly problem: ReportRangeProblem) {
+    super(problem.kind);
+  }
 }
 
 /** The longest range a report covers (rollups are kept at least 400 days). */
@@ -57,18 +24,15 @@ export function reportRange(
   until: string | undefined,
   todayLocal: string,
 ): { fromDay: string; toDay: string } {
-  if (!isLocalDay(since))
-    throw new ReportRangeError(`--since ${since} is not a date: use YYYY-MM-DD, e.g. 2026-01-31`);
+  if (!isLocalDay(since)) throw new ReportRangeError({ kind: "notADate", option: "--since", typed: since });
   if (until !== undefined && !isLocalDay(until)) {
-    throw new ReportRangeError(`--until ${until} is not a date: use YYYY-MM-DD, e.g. 2026-01-31`);
+    throw new ReportRangeError({ kind: "notADate", option: "--until", typed: until });
   }
-  if (since >= todayLocal) {
-    throw new ReportRangeError(`--since ${since} is not a complete day yet: the ledger ends yesterday`);
-  }
+  if (since >= todayLocal) throw new ReportRangeError({ kind: "notComplete", since });
   const toDay = until ?? addDays(todayLocal, -1);
-  if (toDay < since) throw new ReportRangeError(`--until ${toDay} is before --since ${since}`);
+  if (toDay < since) throw new ReportRangeError({ kind: "backwards", since, until: toDay });
   if (daysBetween(since, toDay) + 1 > MAX_REPORT_DAYS) {
-    throw new ReportRangeError(`${since} to ${toDay} is longer than ${MAX_REPORT_DAYS} days`);
+    throw new ReportRangeError({ kind: "tooLong", since, until: toDay, maxDays: MAX_REPORT_DAYS });
   }
   return { fromDay: since, toDay };
 }

@@ -55,6 +55,7 @@ export async function pollFleet(deps: PollFleetDeps): Promise<PollResult> {
               source.kind,
               atMs,
               "error",
+              // words-ok: a source's diagnostic, quoted as the sources' own error text is
               `${host}: ${source.kind} source failed: ${reason(result.reason)}`,
             ),
           );

@@ -4,7 +4,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { createMetricsStore } from "../../src/store/metrics-store.ts";
+import { openDatabase } from "../../src/store/open-database.ts";
 import { ensureBuilt } from "../helpers/built-bin.ts";
+import { gpu } from "../store/store-fixtures.ts";
 
 const bin = ensureBuilt();
 const dir = mkdtempSync(join(tmpdir(), "gw-cli-lang-"));
@@ -59,6 +62,64 @@ describe("the CLI's human output follows team.language (the built bin)", () => {
     assert.equal(lines.length, 4);
     assert.match(lines[1] ?? "", /^gpu-a\s+simulated\s+(正常|未知)/);
     assert.doesNotMatch(result.stdout, /HOST|SOURCE|\bok\b|n\/a/);
+  });
+
+  it("report prints the cost ledger, its CSV headers and a bad date in Chinese", () => {
+    const DAY_MS = 86_400_000;
+    const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const [first, second] = [day(today - 2 * DAY_MS), day(today - DAY_MS)];
+    const store = join(dir, "zh-ledger.db");
+    const db = openDatabase(store);
+    const metrics = createMetricsStore(db, { sampleSpanMaxMs: 1_200_000 });
+    for (let atMs = today - 2 * DAY_MS; atMs < today - 600_000; atMs += 600_000) {
+      const gpus = [gpu(0, { utilPct: 80, powerW: 100 }), gpu(1, { utilPct: 0, powerW: 100 })];
+      metrics.writeCycle(
+        [
+          {
+            host: "gpu-a",
+            source: "ssh",
+            atMs,
+            ok: true,
+            gpus,
+            sessions: [],
+            cpuLoad1: 0,
+            cpuUtilPct: 0,
+            containers: [],
+          },
+        ],
+        atMs,
+      );
+    }
+    db.close();
+    const file = config(
+      "zh-ledger.yaml",
+      "team: { language: zh-CN, timezone: UTC, currency: CNY }\n" +
+        `store: { path: ${store} }\npoll: { interval_seconds: 600 }\n` +
+        "hosts: { gpu-a: { purchase_price: 8766, lifetime_months: 12 } }\n",
+    );
+    const result = gpuWarden(["report", "--since", first, "--until", second, "--config", file]);
+    assert.equal(result.code, 0, result.stderr);
+    const lines = result.stdout.split("\n");
+    assert.equal(lines[0], `成本账本 ${first} … ${second}（UTC），CNY`);
+    assert.match(
+      lines[1] ?? "",
+      /^主机 +天数 +开机小时 +忙碌 GPU 小时 +闲置 GPU 小时 +未知 GPU 小时 +使用率 +能耗 kWh +成本 CNY +闲置成本 CNY$/,
+    );
+    assert.match(lines[2] ?? "", /^gpu-a +2 +48\.0 +48\.0 +48\.0 +0\.0 +50 %/);
+    assert.match(lines[3] ?? "", /^合计 +2 +48\.0/);
+    assert.equal(lines[5], "按月实际使用率（忙碌 GPU 小时 / 开机 GPU 小时）：");
+    assert.match(lines[6] ?? "", /^ {2}\d{4}-\d{2} {3}50 % {2}（开机 \d+\.0 GPU 小时中忙碌 \d+\.0）$/);
+    assert.doesNotMatch(result.stdout, /cost ledger|host|total|GPU-hours/);
+    const csv = gpuWarden(["report", "--since", first, "--csv", "--config", file]);
+    assert.equal(csv.code, 0, csv.stderr);
+    assert.match(
+      csv.stdout,
+      /^日期,主机,小时,开机_小时,GPU_数,忙碌_GPU_小时,闲置_GPU_小时,未知_GPU_小时,使用率,/,
+    );
+    const bad = gpuWarden(["report", "--since", "2026-13-01", "--config", file]);
+    assert.equal(bad.code, 2);
+    assert.equal(bad.stderr, "--since 2026-13-01 不是日期：请用 YYYY-MM-DD，例如 2026-01-31\n");
   });
 
   it("a configuration that cannot be read is explained in English", () => {

@@ -2,11 +2,15 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { configSchema } from "../../src/config/schema.ts";
 import type { LedgerDay } from "../../src/domain/ledger-day.ts";
+import { translator } from "../../src/messages/translator.ts";
+import { ledgerCsv } from "../../src/reports/ledger-csv.ts";
+import { ledgerTable, reportRangeText } from "../../src/reports/ledger-table.ts";
 import { ReportRangeError, readLedgerReport, reportRange } from "../../src/usecases/ledger-report.ts";
-import { ledgerCsv, ledgerTable } from "../../src/usecases/ledger-table.ts";
 import { completeDays, updateLedger } from "../../src/usecases/update-ledger.ts";
 import { tempDir } from "../store/store-fixtures.ts";
 import { down, host, LedgerRig, STEP_MS } from "./ledger-rig.ts";
+
+const EN = translator({ language: "en", timeZone: "UTC", currency: "USD" });
 
 const files = tempDir("gw-ledger-");
 after(() => files.remove());
@@ -195,7 +199,7 @@ describe("the daily ledger", () => {
       [["2026-10", 98, 190, round(98 / 190)]],
     );
     assert.equal(
-      ledgerTable(report),
+      ledgerTable(EN, report),
       [
         "cost ledger 2026-10-24 … 2026-10-25 (Europe/Berlin), EUR",
         "host   days  hours on  busy GPU-h  idle GPU-h  unknown GPU-h  usage  energy kWh  cost EUR  idle cost EUR",
@@ -213,7 +217,7 @@ describe("the daily ledger", () => {
         "",
       ].join("\n"),
     );
-    const csv = ledgerCsv(report).split("\r\n");
+    const csv = ledgerCsv(EN, report).split("\r\n");
     assert.deepEqual(csv.slice(0, 3), [
       "day,host,hours,on_hours,gpus,busy_gpu_hours,idle_gpu_hours,unknown_gpu_hours,usage_rate,energy_kwh,cost,idle_cost,capital,upkeep,energy_cost,rent,currency",
       "2026-10-24,gpu-a,24.000,24.000,2,24.000,24.000,0.000,0.5000,4.800,32.32,16.16,24.00,7.20,1.12,0.00,EUR",
@@ -230,7 +234,7 @@ describe("the daily ledger", () => {
     assert.equal(report.toDay, null);
     assert.deepEqual(report.rows, []);
     assert.equal(
-      ledgerTable(report),
+      ledgerTable(EN, report),
       "no ledger day in 2026-10-01 … 2026-10-10 (Europe/Berlin): the ledger has 2026-10-24 … 2026-10-25\n",
     );
     r.close();
@@ -246,7 +250,7 @@ describe("the daily ledger", () => {
         reportRange(since, until, "2026-10-26");
       } catch (error) {
         assert.ok(error instanceof ReportRangeError);
-        return error.message;
+        return reportRangeText(EN, error.problem);
       }
       return "no error";
     };

@@ -127,7 +127,7 @@ export function claimFreeDm(
   const what = slotsText({ host, gpus });
   const text = tr.t("claim.free", {
     what: `*${what}*`,
-    example: commandExample(slashCommand, `claim ${what} for 4h`),
+    example: commandExample(slashCommand, `claim ${what} for 4h`), // words-ok: command syntax
   });
   return {
     text: tr.t("claim.free.fallback", { what }),

@@ -252,6 +252,7 @@ export function extendReply(
       if (result.slots === null) return textReply(tr.t("claim.alreadyEnded"));
       const what = slotsText(result.slots);
       return textReply(
+        // words-ok: command syntax
         tr.t("extend.none", { what, example: commandExample(slashCommand, `claim ${what} for 4h`) }),
       );
     }
@@ -289,7 +290,7 @@ export function mineReply(
       context(
         tr.t("claim.mine.more", {
           count: claims.length - MINE_SHOWN,
-          example: commandExample(slashCommand, "release all"),
+          example: commandExample(slashCommand, "release all"), // words-ok: command syntax
         }),
       ),
     );

@@ -135,7 +135,7 @@ export function joinQueueReply(tr: Translator, result: JoinQueueResult, slashCom
           duration: tr.duration(result.request.durationMs),
           note: noteIn(tr, result.request.note),
           position: tr.t("queue.position", { position: result.position }),
-          example: commandExample(slashCommand, "queue cancel"),
+          example: commandExample(slashCommand, "queue cancel"), // words-ok: command syntax
         }),
       );
     case "granted":
@@ -211,6 +211,7 @@ export function queueListReply(
   const blocks: types.KnownBlock[] = [section(lines.join("\n"))];
   if (mine)
     blocks.push(
+      // words-ok: command syntax
       context(tr.t("queue.list.cancelHint", { example: commandExample(slashCommand, "queue cancel") })),
     );
   return { text: lines.join("\n").slice(0, 3000), blocks };

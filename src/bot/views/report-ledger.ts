@@ -1,9 +1,10 @@
 import type { types } from "@slack/bolt";
+import type { LedgerReport } from "../../domain/ledger-report.ts";
 import type { Translator } from "../../messages/translator.ts";
+import { ledgerCsv } from "../../reports/ledger-csv.ts";
+import { percent } from "../../reports/ledger-table.ts";
 import type { SuspectSpan } from "../../reports/suspect-spans.ts";
 import { slotLabel } from "../../shared/gpu-slot.ts";
-import type { LedgerReport } from "../../usecases/ledger-report.ts";
-import { percent } from "../../usecases/ledger-table.ts";
 import { escapeMrkdwn } from "./alert-format.ts";
 import { context, type Reply, section } from "./reply-message.ts";
 import { monthName } from "./warden-messages.ts";
@@ -117,6 +118,19 @@ function reportNotes(
     notes.push(tr.t("report.note.suspect", { spans: spans.join(", ") }));
   }
   return notes;
+}
+
+/** The report's CSV file: its name, its title and its rows, headers in `tr`'s language. */
+export function ledgerCsvFile(
+  tr: Translator,
+  report: LedgerReport,
+  range: { fromDay: string; toDay: string },
+): { filename: string; title: string; content: string } {
+  return {
+    filename: ledgerCsvName(report),
+    title: ledgerCsvTitle(tr, report, range),
+    content: ledgerCsv(tr, report),
+  };
 }
 
 /** The title of the report's CSV file. */

@@ -8,6 +8,7 @@ export const common = {
   "common.moneyCents": "{amount, number, moneyCents}",
   "common.pct": "{ratio, number, pct}",
   "common.gpuHours": "{hours, plural, one {# GPU-hour} other {# GPU-hours}}",
+  "common.badButton": "That button could not be read ({problem}); nothing was done.",
 
   "duration.minutes": "{minutes} min",
   "duration.hours": "{hours} h",

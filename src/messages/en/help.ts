@@ -3,9 +3,12 @@ export const help = {
   "help.title": "{command} commands",
   "help.command.help": "this help",
   "help.command.status": "fleet board: hosts, GPUs, utilisation, idle since; one host in detail",
-  "help.command.claimHost": "claim a host or some of its GPUs (0 / 0,1 / 0-3; a MIG instance: 0.3)",
+  "help.command.claimHost":
+    "claim a host or some of its GPUs (0 / 0,1 / 0-3; a MIG instance: 0.3); --wait and project=<name> as below",
   "help.command.claimCount":
-    "claim any n free GPUs (of a model), packed onto one host where possible; --wait: join the line if none are free",
+    "claim any n free GPUs (of a model), packed onto one host where possible; --wait: join the line if none are free; project=<name>: wait with that project's priority",
+  "help.command.claimPlaced":
+    "claim the n free GPUs with at least that memory that cost least per GPU-hour, on one host where possible, with their price; --valley: only in the tariff's valley hours, saying what it saves",
   "help.command.queue": "the waiting list with each request's position; cancel: leave it",
   "help.command.release": "release your claim (the cost warden and admins may release anyone's)",
   "help.command.reserve":

@@ -10,6 +10,7 @@ export const common: AreaCatalog<typeof en> = {
   "common.moneyCents": "{amount, number, moneyCents}",
   "common.pct": "{ratio, number, pct}",
   "common.gpuHours": "{hours} GPU 小时",
+  "common.badButton": "无法读取这个按钮（{problem}），什么也没有做。",
 
   "duration.minutes": "{minutes} 分钟",
   "duration.hours": "{hours} 小时",

@@ -5,9 +5,12 @@ export const help: AreaCatalog<typeof en> = {
   "help.title": "{command} 命令",
   "help.command.help": "本帮助",
   "help.command.status": "机群看板：主机、GPU、利用率、闲置起始时间；或查看一台主机的详情",
-  "help.command.claimHost": "认领一台主机或其中几块 GPU（0 / 0,1 / 0-3；MIG 实例：0.3）",
+  "help.command.claimHost":
+    "认领一台主机或其中几块 GPU（0 / 0,1 / 0-3；MIG 实例：0.3）；--wait 和 project=<name> 同下",
   "help.command.claimCount":
-    "认领任意 n 块空闲 GPU（可指定型号），尽量集中在同一台主机；--wait：没有空闲时加入等候队列",
+    "认领任意 n 块空闲 GPU（可指定型号），尽量集中在同一台主机；--wait：没有空闲时加入等候队列；project=<name>：按该项目的优先级等候",
+  "help.command.claimPlaced":
+    "认领显存不少于该值、每 GPU 小时成本最低的 n 块空闲 GPU，尽量集中在同一台主机，并给出价格；--valley：只在电价谷时分配，并说明节省多少",
   "help.command.queue": "等候队列及每个请求的位置；cancel：退出队列",
   "help.command.release": "释放你的认领（成本看守人和管理员可以释放任何人的认领）",
   "help.command.reserve":

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { ledgerReportReply } from "../../../src/bot/views/report-ledger.ts";
+import type { LedgerReport, LedgerTotals } from "../../../src/domain/ledger-report.ts";
 import { translator } from "../../../src/messages/translator.ts";
 import { blockProblems } from "../../../src/playground/slack-emulator/validate-blocks.ts";
-import type { LedgerReport, LedgerTotals } from "../../../src/usecases/ledger-report.ts";
 
 const ZH = translator({ language: "zh-CN", timeZone: "Asia/Shanghai", currency: "CNY" });
 

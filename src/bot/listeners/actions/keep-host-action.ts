@@ -26,7 +26,10 @@ export function keepHostAction(
     const options = replyOptions(body);
     const parsed = parseActionValue(keepActionValueSchema, action.value);
     if (!parsed.ok) {
-      await respond({ ...badButtonReply(parsed.problem), ...options });
+      await respond({
+        ...badButtonReply(parsed.problem, await deps.readers.lookUp(body.user.id)),
+        ...options,
+      });
       return;
     }
     const { host, alertId, keep } = parsed.value;

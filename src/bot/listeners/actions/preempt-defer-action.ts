@@ -21,7 +21,7 @@ export function preemptDeferAction(
           deferPreempt(deps, { actor: body.user.id, preemptIds: parsed.value.preempts }),
           at,
         )
-      : badButtonReply(parsed.problem);
+      : badButtonReply(parsed.problem, tr);
     await answerClaimClick(deps, body, respond, reply);
   };
 }

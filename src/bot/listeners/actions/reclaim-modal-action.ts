@@ -22,7 +22,7 @@ export function reclaimModalAction(
     const entry = parsed.ok ? deps.reclaims.byId(parsed.value.case) : null;
     const closed = entry === null ? null : checkOpen(deps, entry, body.user.id);
     const refusal = !parsed.ok
-      ? badButtonReply(parsed.problem).text
+      ? badButtonReply(parsed.problem, tr).text
       : entry === null
         ? tr.t("reclaim.refused.gone")
         : closed === null || closed.kind === "decided"

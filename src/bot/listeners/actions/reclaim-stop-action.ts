@@ -19,7 +19,7 @@ export function reclaimStopAction(
     const parsed = parseActionValue(reclaimValueSchema, action.value);
     if (!parsed.ok) {
       await respond({
-        ...badButtonReply(parsed.problem),
+        ...badButtonReply(parsed.problem, await deps.readers.lookUp(body.user.id)),
         response_type: "ephemeral",
         replace_original: false,
       });

@@ -1,5 +1,8 @@
 import type { BlockAction } from "@slack/bolt";
+import { type Translator, translator } from "../../../messages/translator.ts";
 import { type Reply, textReply } from "../../views/reply-message.ts";
+
+const ENGLISH = translator({ language: "en", timeZone: "UTC", currency: "USD" });
 
 /**
  * How a button's answer is shown: ephemeral to the clicker; replacing the message when the button
@@ -9,7 +12,10 @@ export function replyOptions(body: BlockAction): { response_type: "ephemeral"; r
   return { response_type: "ephemeral", replace_original: body.container.is_ephemeral === true };
 }
 
-/** A button whose value does not parse: said plainly, nothing done. */
-export function badButtonReply(problem: string): Reply {
-  return textReply(`That button could not be read (${problem}); nothing was done.`);
+/**
+ * A button whose value does not parse: said plainly, nothing done, in the clicker's language (`tr`;
+ * English until a caller passes it).
+ */
+export function badButtonReply(problem: string, tr: Translator = ENGLISH): Reply {
+  return textReply(tr.t("common.badButton", { problem }));
 }

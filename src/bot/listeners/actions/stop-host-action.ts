@@ -19,14 +19,14 @@ export function stopHostAction(
   return async ({ ack, action, body, respond }) => {
     await ack();
     const options = replyOptions(body);
+    const actor = body.user.id;
+    const tr = await deps.readers.lookUp(actor);
     const parsed = parseActionValue(hostActionValueSchema, action.value);
     if (!parsed.ok) {
-      await respond({ ...badButtonReply(parsed.problem), ...options });
+      await respond({ ...badButtonReply(parsed.problem, tr), ...options });
       return;
     }
     const { host, alertId } = parsed.value;
-    const actor = body.user.id;
-    const tr = await deps.readers.lookUp(actor);
     const shown = { canForce: isAdmin(actor, deps.config), alertId: alertId ?? null };
     const plan = beginStop(deps, {
       host,

@@ -1,12 +1,11 @@
 import type { webApi } from "@slack/bolt";
 import type { Translator } from "../../../messages/translator.ts";
 import { lastDaysRange, readLedgerReport, todayLocal } from "../../../usecases/ledger-report.ts";
-import { ledgerCsv } from "../../../usecases/ledger-table.ts";
 import { suspectSpansOverDays } from "../../../usecases/suspect-notices.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { missingScope, slackErrorCode, slackErrorHint } from "../../slack-error-hint.ts";
 import type { Reply } from "../../views/reply-message.ts";
-import { ledgerCsvName, ledgerCsvTitle, ledgerReportReply } from "../../views/report-ledger.ts";
+import { ledgerCsvFile, ledgerReportReply } from "../../views/report-ledger.ts";
 
 /** The CSV of a `/gpu report`, uploaded after the ack. */
 export interface ReportUpload {
@@ -35,13 +34,7 @@ export function gpuReport(
   const suspect = suspectSpansOverDays(deps.state.audit, range, report.timezone);
   return {
     reply: ledgerReportReply(tr, report, days, "dm", suspect),
-    upload: {
-      user,
-      tr,
-      filename: ledgerCsvName(report),
-      title: ledgerCsvTitle(tr, report, range),
-      content: ledgerCsv(report),
-    },
+    upload: { user, tr, ...ledgerCsvFile(tr, report, range) },
   };
 }
 
