@@ -8,19 +8,13 @@ import type { DeliveryStore } from "../store/delivery-store.ts";
 import { boltLevel, boltLogger } from "./bolt-logger.ts";
 import { dedupeDeliveries } from "./dedupe-deliveries.ts";
 import { guardPayloads, refuseFutureRequests } from "./guard-deliveries.ts";
-import { type HealthEndpoints, healthRoutes } from "./health-routes.ts";
+import type { HealthEndpoints } from "./health-routes.ts";
+import { createHttpReceiver } from "./http-receiver.ts";
 import { createLeanFetch } from "./lean-fetch.ts";
-import { MalformedPayloadError } from "./payload-problem.ts";
 import { missingScope, slackErrorCode, slackErrorHint } from "./slack-error-hint.ts";
+import { createSocketModeReceiver } from "./socket-mode-receiver.ts";
 
-const {
-  App: BoltApp,
-  HTTPReceiver,
-  HTTPModuleFunctions,
-  SocketModeReceiver,
-  defaultProcessEventErrorHandler,
-} = bolt;
-const { retryPolicies } = bolt.webApi;
+const { App: BoltApp } = bolt;
 
 /** Socket Mode (an app-level token, no public URL) or HTTP mode (signed requests to `/slack/events`). */
 export type SlackMode = "socket" | "http";
@@ -97,30 +91,10 @@ export const LISTENER_RETRY: webApi.RetryOptions = {
  */
 export function createSlackApp(options: SlackAppOptions): SlackApp {
   const { logger } = options;
-  const mode: SlackMode | undefined =
-    options.appToken !== undefined && options.appToken !== ""
-      ? "socket"
-      : options.signingSecret !== undefined && options.signingSecret !== ""
-        ? "http"
-        : undefined;
-  if (mode === undefined) {
-    throw new Error(
-      "Slack needs SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode) next to SLACK_BOT_TOKEN",
-    );
-  }
+  const mode = slackModeOf(options);
   const botName = options.botName ?? "gpu-warden";
   const slackLog = logger.child({ component: "slack" });
-  const level = boltLevel(logger.level);
-  // NOTE: always explicit. Without retryConfig, Socket Mode writes a 100-retry policy into the
-  // shared clientOptions and every listener client inherits it; timeout 0 means "wait forever".
-  const clientOptions: webApi.WebClientOptions = {
-    retryConfig: options.retryConfig ?? LISTENER_RETRY,
-    timeout: options.timeoutMs ?? 10_000,
-    logger: boltLogger(logger, "web-api"),
-    // NOTE: also what Bolt's `respond` posts to `response_url` with (a reply to nearly every click).
-    fetch: createLeanFetch(),
-  };
-  if (options.slackApiUrl !== undefined) clientOptions.slackApiUrl = options.slackApiUrl;
+  const clientOptions = listenerClientOptions(options);
 
   // NOTE: a listener error reaches app.error (logged there with context and a hint), then the
   // receiver's own handler, which would log it again without either: it logs at debug instead.
@@ -132,69 +106,30 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
 
   const socketReceiver =
     mode === "socket"
-      ? new SocketModeReceiver({
+      ? createSocketModeReceiver({
           appToken: options.appToken ?? "",
-          logger: boltLogger(logger, "socket-mode"),
-          logLevel: level,
-          clientPingTimeout: options.clientPingTimeoutMs ?? 5_000,
-          processEventErrorHandler: async (args) =>
-            args.error instanceof MalformedPayloadError ||
-            defaultProcessEventErrorHandler({ ...args, logger: receiverLogger("socket-mode", args.error) }),
-          installerOptions: {
-            clientOptions: {
-              ...clientOptions,
-              retryConfig: options.connectRetryConfig ?? retryPolicies.fiveRetriesInFiveMinutes,
-            },
-          },
+          logger,
+          receiverLogger,
+          clientOptions,
+          clientPingTimeoutMs: options.clientPingTimeoutMs,
+          connectRetryConfig: options.connectRetryConfig,
         })
       : undefined;
   const httpReceiver =
     mode === "http"
-      ? new HTTPReceiver({
+      ? createHttpReceiver({
           signingSecret: options.signingSecret ?? "",
-          endpoints: ["/slack/events"],
-          logger: boltLogger(logger, "http"),
-          logLevel: level,
-          customRoutes: options.endpoints === undefined ? [] : healthRoutes(options.endpoints, slackLog),
-          processEventErrorHandler: async (args) => {
-            if (!(args.error instanceof MalformedPayloadError)) {
-              return HTTPModuleFunctions.defaultProcessEventErrorHandler({
-                ...args,
-                logger: receiverLogger("http", args.error),
-              });
-            }
-            if (!args.response.headersSent) HTTPModuleFunctions.buildNoBodyResponse(args.response, 400);
-            return false;
-          },
-          // NOTE: Bolt's 3 s timer also fires for a request already answered (a malformed one).
-          unhandledRequestHandler: (args) => {
-            if (!args.response.headersSent) HTTPModuleFunctions.defaultUnhandledRequestHandler(args);
-          },
+          logger,
+          slackLog,
+          receiverLogger,
+          endpoints: options.endpoints,
         })
       : undefined;
   if (httpReceiver !== undefined)
     refuseFutureRequests(httpReceiver, options.wallClock ?? systemClock, slackLog);
 
   const knowsBot = options.botId !== undefined && options.botUserId !== undefined;
-  const appOptions: AppOptions = {
-    token: options.botToken,
-    logger: boltLogger(logger, "bolt"),
-    logLevel: level,
-    clientOptions,
-    extendedErrorHandler: true,
-    // NOTE: Bolt's conversation store is a global middleware run on every delivery; nothing here
-    // uses `context.conversation`.
-    convoStore: false,
-  };
-  const receiver = socketReceiver ?? httpReceiver;
-  if (receiver !== undefined) appOptions.receiver = receiver;
-  if (knowsBot) {
-    appOptions.botId = options.botId;
-    appOptions.botUserId = options.botUserId;
-  } else {
-    appOptions.deferInitialization = true;
-  }
-  const app = new BoltApp(appOptions);
+  const app = new BoltApp(boltAppOptions(options, clientOptions, socketReceiver ?? httpReceiver));
   guardPayloads(app, slackLog, describeDelivery);
   app.use(dedupeDeliveries({ deliveries: options.deliveries, clock: options.clock, logger: slackLog }));
   app.error(async ({ error, body, context }: ExtendedErrorHandlerArgs) => {
@@ -241,6 +176,55 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       server = undefined;
     },
   };
+}
+
+/** The listeners' Web API client options (also the Socket Mode connection's, with its own retries). */
+function listenerClientOptions(options: SlackAppOptions): webApi.WebClientOptions {
+  // NOTE: always explicit. Without retryConfig, Socket Mode writes a 100-retry policy into the
+  // shared clientOptions and every listener client inherits it; timeout 0 means "wait forever".
+  const clientOptions: webApi.WebClientOptions = {
+    retryConfig: options.retryConfig ?? LISTENER_RETRY,
+    timeout: options.timeoutMs ?? 10_000,
+    logger: boltLogger(options.logger, "web-api"),
+    // NOTE: also what Bolt's `respond` posts to `response_url` with (a reply to nearly every click).
+    fetch: createLeanFetch(),
+  };
+  if (options.slackApiUrl !== undefined) clientOptions.slackApiUrl = options.slackApiUrl;
+  return clientOptions;
+}
+
+function boltAppOptions(
+  options: SlackAppOptions,
+  clientOptions: webApi.WebClientOptions,
+  receiver: AppOptions["receiver"],
+): AppOptions {
+  const appOptions: AppOptions = {
+    token: options.botToken,
+    logger: boltLogger(options.logger, "bolt"),
+    logLevel: boltLevel(options.logger.level),
+    clientOptions,
+    extendedErrorHandler: true,
+    // NOTE: Bolt's conversation store is a global middleware run on every delivery; nothing here
+    // uses `context.conversation`.
+    convoStore: false,
+  };
+  if (receiver !== undefined) appOptions.receiver = receiver;
+  if (options.botId !== undefined && options.botUserId !== undefined) {
+    appOptions.botId = options.botId;
+    appOptions.botUserId = options.botUserId;
+  } else {
+    appOptions.deferInitialization = true;
+  }
+  return appOptions;
+}
+
+/** Socket Mode when an app token is given, else HTTP mode when a signing secret is; else it throws. */
+function slackModeOf(options: Pick<SlackAppOptions, "appToken" | "signingSecret">): SlackMode {
+  if (options.appToken !== undefined && options.appToken !== "") return "socket";
+  if (options.signingSecret !== undefined && options.signingSecret !== "") return "http";
+  throw new Error(
+    "Slack needs SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode) next to SLACK_BOT_TOKEN",
+  );
 }
 
 /** One log line for a failed listener: what was delivered, the Slack error code and the fix. */

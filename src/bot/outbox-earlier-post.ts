@@ -1,0 +1,40 @@
+import type { OutboxItem } from "../store/outbox-store.ts";
+import { classifySlackFailure } from "./classify-slack-failure.ts";
+import type { OutboxContext } from "./outbox-context.ts";
+import { stringArg } from "./outbox-failure.ts";
+import { type FoundPost, findOutboxPost } from "./outbox-recovery.ts";
+import { missingScope, slackErrorHint } from "./slack-error-hint.ts";
+
+/**
+ * A call for this item began before (and was never recorded): the message Slack may have posted
+ * then, found by its metadata; `undefined` when it is not there or cannot be looked for.
+ */
+export async function findEarlierPost(
+  ctx: Pick<OutboxContext, "client" | "log" | "botName" | "channelIds">,
+  item: OutboxItem,
+  args: Record<string, unknown>,
+  sinceMs: number,
+): Promise<FoundPost | undefined> {
+  const channel = ctx.channelIds.idOf(args.channel);
+  const context = { outboxId: item.id, alertId: item.alertId, channel: args.channel };
+  if (channel === undefined) {
+    ctx.log.warn(
+      context,
+      "a post may have reached Slack before a restart; it cannot be looked for, so it may appear twice",
+    );
+    return undefined;
+  }
+  try {
+    const threadTs = stringArg(args.thread_ts);
+    return await findOutboxPost(ctx.client, { channel, threadTs, item, sinceMs });
+  } catch (error) {
+    const failure = classifySlackFailure(error);
+    if (failure.kind !== "permanent") throw error;
+    const hint = slackErrorHint(failure.code, { botName: ctx.botName, channel, needed: missingScope(error) });
+    ctx.log.warn(
+      { ...context, slackError: failure.code, hint },
+      `could not look for a post that may have reached Slack before a restart (${failure.code}); posting it, so it may appear twice`,
+    );
+    return undefined;
+  }
+}
