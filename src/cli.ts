@@ -10,7 +10,7 @@ import type { startPlayground } from "./playground/start-playground.ts";
 import { fleetTable } from "./reports/fleet-table.ts";
 import { ledgerCsv } from "./reports/ledger-csv.ts";
 import { ledgerTable, reportRangeText } from "./reports/ledger-table.ts";
-import { createLogger } from "./shared/logger.ts";
+import { createLogger, type Logger } from "./shared/logger.ts";
 import { NothingToWatchError, nothingToWatch, slackTokensSet } from "./sources/nothing-to-watch.ts";
 import { ReportRangeError } from "./usecases/ledger-report.ts";
 
@@ -92,113 +92,156 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
   const logger = createLogger(loaded.env.logLevel, io.stderr);
   const context = { loaded, logger, pathEnv: io.env.PATH ?? "", hostName: hostname(), stdout: io.stdout };
 
+  const run: CliRun = { io, tr, context, values, loaded, logger, file: parsed.file };
   switch (command) {
     case "check-config":
       if (nothingToWatch(loaded, context.pathEnv))
         return explained(tr, new NothingToWatchError(loaded.file), io.stderr);
       io.stdout.write(describeConfig(tr, loaded.config, loaded.file, loaded.empty ?? false));
       return 0;
-    case "report": {
-      if (values.since === undefined) {
-        io.stderr.write(`${tr.t("cli.reportNeedsSince", { zone: loaded.config.team.timezone })}\n\n${USAGE}`);
-        return 2;
-      }
-      const { reportOnce, StoreMissingError } = await loadMain();
-      try {
-        const report = reportOnce(context, { since: values.since, until: values.until });
-        io.stdout.write(values.csv ? ledgerCsv(tr, report) : ledgerTable(tr, report));
-        return 0;
-      } catch (error) {
-        if (error instanceof ReportRangeError) {
-          io.stderr.write(`${reportRangeText(tr, error.problem)}\n`);
-          return 2;
-        }
-        if (error instanceof StoreMissingError) {
-          io.stderr.write(`${error.message}\n`);
-          return 1;
-        }
-        return explained(tr, error, io.stderr);
-      }
-    }
-    case "collect": {
-      const observations = await (await loadMain()).collectOnce(context);
-      io.stdout.write(
-        values.json ? `${JSON.stringify(observations, null, 2)}\n` : fleetTable(observations, tr),
-      );
-      if (observations.some((obs) => obs.ok)) return 0;
-      io.stderr.write(`${tr.t("collect.noneRead", { count: observations.length })}\n`);
-      return 1;
-    }
+    case "report":
+      return reportCommand(run);
+    case "collect":
+      return collectCommand(run);
     case "backup":
-      try {
-        const done = await (await loadMain()).backupOnce(context, parsed.file!);
-        const line = tr.t("cli.backedUp", {
-          store: done.store,
-          file: done.file,
-          kib: String(Math.round(done.bytes / 1024)),
-          version: done.schemaVersion,
-        });
-        io.stdout.write(`${line}\n`);
-        return 0;
-      } catch (error) {
-        return explained(tr, error, io.stderr);
-      }
+      return backupCommand(run);
     case "restore":
-      try {
-        const done = await (await loadMain()).restoreOnce(context, parsed.file!);
-        const restored =
-          done.fromVersion === done.schemaVersion
-            ? tr.t("cli.restored", { store: done.store, file: done.file, from: done.fromVersion })
-            : tr.t("cli.restoredMigrated", {
-                store: done.store,
-                file: done.file,
-                from: done.fromVersion,
-                version: done.schemaVersion,
-              });
-        const line =
-          done.keptAs === null ? restored : tr.t("cli.keptAs", { done: restored, keptAs: done.keptAs });
-        io.stdout.write(`${line}\n`);
-        return 0;
-      } catch (error) {
-        return explained(tr, error, io.stderr);
-      }
-    case "start": {
-      // NOTE: the handlers go in before start-up, so a SIGTERM that comes while the bot is still
-      // starting (systemd, a quick Ctrl-C) stops it cleanly instead of killing it mid-write; and
-      // before the playground's URL is printed, since whoever reads that line may stop it at once.
-      const signals = new Map<NodeJS.Signals, () => void>();
-      const signalled = new Promise<NodeJS.Signals>((resolve) => {
-        for (const signal of ["SIGINT", "SIGTERM"] as const) {
-          signals.set(signal, () => resolve(signal));
-          process.once(signal, signals.get(signal)!);
-        }
-      });
-      const playground =
-        values.playground === true || (values["no-playground"] !== true && !slackTokensSet(loaded.env));
-      let bot: Awaited<ReturnType<typeof startBot>> | Awaited<ReturnType<typeof startPlayground>>;
-      try {
-        bot = playground
-          ? await (await import("./playground/start-playground.ts")).startPlayground(context)
-          : await (await loadMain()).startBot(context);
-      } catch (error) {
-        for (const [signal, handler] of signals) process.off(signal, handler);
-        return explained(tr, error, io.stderr);
-      }
-      if ("url" in bot) {
-        io.stdout.write(`${tr.t("cli.playground", { url: bot.url })}\n`);
-      }
-      const signal = await signalled;
-      logger.info({ signal }, "shutting down");
-      try {
-        await bot.stop();
-        return 0;
-      } catch (error) {
-        logger.error({ err: error }, "shutdown failed");
-        return 1;
-      }
-    }
+      return restoreCommand(run);
+    case "start":
+      return startCommand(run);
     default:
       return command satisfies never;
+  }
+}
+
+/** What every command has: the streams, the reader's translator, the loaded config and the options. */
+interface CliRun {
+  io: ReturnType<typeof defaultIo>;
+  tr: Translator;
+  context: {
+    loaded: LoadedConfig;
+    logger: Logger;
+    pathEnv: string;
+    hostName: string;
+    stdout: NodeJS.WritableStream;
+  };
+  values: ReturnType<typeof parse>["values"];
+  loaded: LoadedConfig;
+  logger: Logger;
+  file: string | undefined;
+}
+
+/** `report`: the cost ledger as a table or CSV. */
+async function reportCommand(run: CliRun): Promise<number> {
+  const { io, tr, context, values, loaded } = run;
+  if (values.since === undefined) {
+    io.stderr.write(`${tr.t("cli.reportNeedsSince", { zone: loaded.config.team.timezone })}\n\n${USAGE}`);
+    return 2;
+  }
+  const { reportOnce, StoreMissingError } = await loadMain();
+  try {
+    const report = reportOnce(context, { since: values.since, until: values.until });
+    io.stdout.write(values.csv ? ledgerCsv(tr, report) : ledgerTable(tr, report));
+    return 0;
+  } catch (error) {
+    if (error instanceof ReportRangeError) {
+      io.stderr.write(`${reportRangeText(tr, error.problem)}\n`);
+      return 2;
+    }
+    if (error instanceof StoreMissingError) {
+      io.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    return explained(tr, error, io.stderr);
+  }
+}
+
+/** `collect --once`: one poll of every source, printed. */
+async function collectCommand(run: CliRun): Promise<number> {
+  const { io, tr, context, values } = run;
+  const observations = await (await loadMain()).collectOnce(context);
+  io.stdout.write(values.json ? `${JSON.stringify(observations, null, 2)}\n` : fleetTable(observations, tr));
+  if (observations.some((obs) => obs.ok)) return 0;
+  io.stderr.write(`${tr.t("collect.noneRead", { count: observations.length })}\n`);
+  return 1;
+}
+
+/** `backup FILE`: a copy of the store. */
+async function backupCommand(run: CliRun): Promise<number> {
+  const { io, tr, context } = run;
+  try {
+    const done = await (await loadMain()).backupOnce(context, run.file!);
+    const line = tr.t("cli.backedUp", {
+      store: done.store,
+      file: done.file,
+      kib: String(Math.round(done.bytes / 1024)),
+      version: done.schemaVersion,
+    });
+    io.stdout.write(`${line}\n`);
+    return 0;
+  } catch (error) {
+    return explained(tr, error, io.stderr);
+  }
+}
+
+/** `restore FILE`: a backup put in place. */
+async function restoreCommand(run: CliRun): Promise<number> {
+  const { io, tr, context } = run;
+  try {
+    const done = await (await loadMain()).restoreOnce(context, run.file!);
+    const restored =
+      done.fromVersion === done.schemaVersion
+        ? tr.t("cli.restored", { store: done.store, file: done.file, from: done.fromVersion })
+        : tr.t("cli.restoredMigrated", {
+            store: done.store,
+            file: done.file,
+            from: done.fromVersion,
+            version: done.schemaVersion,
+          });
+    const line =
+      done.keptAs === null ? restored : tr.t("cli.keptAs", { done: restored, keptAs: done.keptAs });
+    io.stdout.write(`${line}\n`);
+    return 0;
+  } catch (error) {
+    return explained(tr, error, io.stderr);
+  }
+}
+
+/** `start`: the bot (or the playground) until SIGINT or SIGTERM. */
+async function startCommand(run: CliRun): Promise<number> {
+  const { io, tr, context, values, loaded, logger } = run;
+  // NOTE: the handlers go in before start-up, so a SIGTERM that comes while the bot is still
+  // starting (systemd, a quick Ctrl-C) stops it cleanly instead of killing it mid-write; and
+  // before the playground's URL is printed, since whoever reads that line may stop it at once.
+  const signals = new Map<NodeJS.Signals, () => void>();
+  const signalled = new Promise<NodeJS.Signals>((resolve) => {
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      signals.set(signal, () => resolve(signal));
+      process.once(signal, signals.get(signal)!);
+    }
+  });
+  const playground =
+    values.playground === true || (values["no-playground"] !== true && !slackTokensSet(loaded.env));
+  let bot: Awaited<ReturnType<typeof startBot>> | Awaited<ReturnType<typeof startPlayground>>;
+  try {
+    bot = playground
+      ? await (await import("./playground/start-playground.ts")).startPlayground(context)
+      : await (await loadMain()).startBot(context);
+  } catch (error) {
+    for (const [signal, handler] of signals) process.off(signal, handler);
+    return explained(tr, error, io.stderr);
+  }
+  if ("url" in bot) {
+    io.stdout.write(`${tr.t("cli.playground", { url: bot.url })}\n`);
+  }
+  const signal = await signalled;
+  logger.info({ signal }, "shutting down");
+  try {
+    await bot.stop();
+    return 0;
+  } catch (error) {
+    logger.error({ err: error }, "shutdown failed");
+    return 1;
   }
 }
 
