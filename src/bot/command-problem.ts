@@ -32,5 +32,7 @@ export type CommandProblem =
   | { kind: "unknownPerson"; text: string }
   /** `gpus>=40g` or `--valley` without a number of GPUs. */
   | { kind: "placementNeedsCount" }
+  /** `gpus>=40g` or `--valley` with `--wait`: the waiting list keeps models and counts, not memory floors or tariffs. */
+  | { kind: "placementNoWait" }
   /** `warden <verb>` with an unknown verb. */
   | { kind: "wardenVerb"; verb: string };

@@ -163,6 +163,7 @@ const SAMPLE = [
   'tr.t("help.noClaims");',
   'const shown = "kept for a while"; // words-ok: a sample',
   'const said = "This is a sentence.";',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a sample of source text with a template literal
   "const built = `You hold ${count} claims.`;",
   'throw new UsageError("unknown command here");',
   'const wide = "…"; const after = "Still counted on line eleven.";',

@@ -6,8 +6,8 @@ import { placementReply } from "../../views/placement-reply.ts";
 import type { Reply } from "../../views/reply-message.ts";
 
 /**
- * `/gpu claim <n> gpus>=<GiB> [--valley]`: the cheapest free GPUs with enough memory (`--wait` does not
- * apply: the waiting list does not keep memory floors). Said in `tr`'s language.
+ * `/gpu claim <n> gpus>=<GiB> [--valley]`: the cheapest free GPUs with enough memory (with `--wait` the
+ * parser refuses it: the waiting list does not keep memory floors). Said in `tr`'s language.
  */
 export function placedClaim(
   deps: BotDeps,
