@@ -5,7 +5,7 @@ import { describeConfig, describeConfigError } from "./config/describe-config.ts
 import { ConfigError, type LoadedConfig, loadConfig } from "./config/load-config.ts";
 import { describeCliProblem } from "./describe-cli-problem.ts";
 import type { startBot } from "./main.ts";
-import { type Translator, translator, translatorFor } from "./messages/translator.ts";
+import { ENGLISH, type Translator, translatorFor } from "./messages/translator.ts";
 import type { startPlayground } from "./playground/start-playground.ts";
 import { fleetTable } from "./reports/fleet-table.ts";
 import { ledgerCsv } from "./reports/ledger-csv.ts";
@@ -50,7 +50,6 @@ SLACK_API_URL, PORT, LOG_LEVEL (trace|debug|info|warn|error|silent).
 class UsageError extends Error {}
 
 /** Usage problems come before the configuration (and its language) is read: English. */
-const ENGLISH = translator({ language: "en", timeZone: "UTC", currency: "USD" });
 
 function goWith(options: string, owner: string, command: string): string {
   return ENGLISH.t("cli.usage.optionsGoWith", { options, owner, command });

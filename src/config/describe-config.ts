@@ -1,4 +1,4 @@
-import { type Translator, translator } from "../messages/translator.ts";
+import { ENGLISH, type Translator } from "../messages/translator.ts";
 import type { ConfigError } from "./load-config.ts";
 import type { Config, SourceConfig } from "./schema.ts";
 
@@ -102,5 +102,3 @@ export function describeConfigError(error: ConfigError): string {
   }
   return `${lines.join("\n")}\n`;
 }
-
-const ENGLISH = translator({ language: "en", timeZone: "UTC", currency: "USD" });

@@ -49,6 +49,9 @@ export function translator(options: TranslatorOptions): Translator {
   return found;
 }
 
+/** English in UTC and US dollars: for what is said before any configuration is known (usage errors, an unreadable config). */
+export const ENGLISH: Translator = translator({ language: "en", timeZone: "UTC", currency: "USD" });
+
 /** The `team` block of the configuration, as far as messages need it. */
 export interface TeamMessageSettings {
   language: TeamLanguage;

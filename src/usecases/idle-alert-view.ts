@@ -1,6 +1,7 @@
 import { bucketUtil } from "../checks/bucket-util.ts";
 import type { AlertRecord } from "../domain/alert-record.ts";
 import type { LatestObservation } from "../domain/metrics.ts";
+import type { ReservationWindow } from "../domain/reservation.ts";
 import { MINUTE_MS } from "../shared/clock.ts";
 import type { AlertGpu, IdleAlertView } from "./alert-words.ts";
 import type { AlertRun } from "./idle-alert-run.ts";
@@ -24,8 +25,8 @@ export interface AlertFacts {
   stopping: { actor: string } | null;
   escalatedTo: string | null;
   stopDoubt: { stoppedAtMs: number; earlierAlertAtMs: number | null; earlierAlertLink: string | null } | null;
-  /** When a reservation holding the host within the hour starts (`null`: none). */
-  reservedFromMs: number | null;
+  /** The reservation holding the host now or within the hour (`null`: none): no automatic stop. */
+  reserved: ReservationWindow | null;
 }
 
 /** What an open alert shows now, apart from its figures. */
@@ -46,7 +47,7 @@ export function factsOf(run: AlertRun, alert: AlertRecord, nowMs: number): Alert
         : null,
     escalatedTo: alert.escalated ? warden.current(nowMs) : null,
     stopDoubt: stopDoubtOf(run, alert),
-    reservedFromMs: reservedSoon(run.deps, host)?.fromMs ?? null,
+    reserved: reservedSoon(run.deps, host),
   };
 }
 
@@ -77,7 +78,7 @@ export function factsKey(facts: AlertFacts): string {
     facts.stopping,
     facts.escalatedTo,
     facts.alert.autoStopAtMs,
-    facts.reservedFromMs,
+    facts.reserved?.fromMs ?? null,
     facts.stopDoubt,
     observation?.ok ? observation.gpus.map((gpu) => gpu.processes.map((p) => [p.pid, p.user, p.name])) : null,
     observation?.ok ? observation.sessions?.map((s) => [s.user, s.line, s.from]) : null,
@@ -120,7 +121,8 @@ export function idleView(run: AlertRun, facts: AlertFacts, nowMs: number): IdleA
     owners: facts.owners,
     claimants: facts.claimants,
     snooze: facts.snooze,
-    ...reservedAutoStop(run, alert),
+    autoStopAtMs: facts.reserved === null ? alert.autoStopAtMs : null,
+    reservedSoon: facts.reserved,
     escalatedTo: facts.escalatedTo,
     stopping: facts.stopping,
     keepUntilTomorrowAt: config.policy.keep_until_tomorrow_at,
@@ -154,13 +156,4 @@ export function recentUtil(run: AlertRun, alert: AlertRecord, nowMs: number): Ma
     else if (keep > 0) column.splice(0, keep);
   }
   return cached.byGpu;
-}
-
-/** The alert's countdown, or none and the reservation that holds the host within the hour. */
-function reservedAutoStop(
-  run: AlertRun,
-  alert: AlertRecord,
-): Pick<IdleAlertView, "autoStopAtMs" | "reservedSoon"> {
-  const window = reservedSoon(run.deps, alert.host);
-  return { autoStopAtMs: window === null ? alert.autoStopAtMs : null, reservedSoon: window };
 }

@@ -1,6 +1,4 @@
 import type { types } from "@slack/bolt";
-import { translator } from "../../messages/translator.ts";
-import { commandErrorReply } from "./command-error.ts";
 
 /** A message for one person (an ack body or a `respond()`): fallback text plus optional blocks. */
 export interface Reply {
@@ -23,13 +21,6 @@ export const LIMITS = {
 export function textReply(text: string): Reply {
   return { text: clip(text, LIMITS.messageTextChars) };
 }
-
-/** {@link commandErrorReply} in English (for views whose words are not in the catalog yet). */
-export function errorReply(problem: string, command: string | null, slashCommand: string): Reply {
-  return commandErrorReply(ENGLISH, problem, command, slashCommand);
-}
-
-const ENGLISH = translator({ language: "en", timeZone: "UTC", currency: "USD" });
 
 export function section(text: string): types.SectionBlock {
   return { type: "section", text: { type: "mrkdwn", text: clip(text, LIMITS.sectionTextChars) } };

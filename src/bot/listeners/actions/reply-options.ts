@@ -1,8 +1,6 @@
 import type { BlockAction } from "@slack/bolt";
-import { type Translator, translator } from "../../../messages/translator.ts";
+import type { Translator } from "../../../messages/translator.ts";
 import { type Reply, textReply } from "../../views/reply-message.ts";
-
-const ENGLISH = translator({ language: "en", timeZone: "UTC", currency: "USD" });
 
 /**
  * How a button's answer is shown: ephemeral to the clicker; replacing the message when the button
@@ -13,9 +11,8 @@ export function replyOptions(body: BlockAction): { response_type: "ephemeral"; r
 }
 
 /**
- * A button whose value does not parse: said plainly, nothing done, in the clicker's language (`tr`;
- * English until a caller passes it).
+ * A button whose value does not parse: said plainly, nothing done, in the clicker's language.
  */
-export function badButtonReply(problem: string, tr: Translator = ENGLISH): Reply {
+export function badButtonReply(problem: string, tr: Translator): Reply {
   return textReply(tr.t("common.badButton", { problem }));
 }

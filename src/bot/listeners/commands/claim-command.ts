@@ -1,4 +1,5 @@
 import { chooseProject } from "../../../checks/queue-project.ts";
+import type { Translator } from "../../../messages/translator.ts";
 import type { ClaimTarget } from "../../../usecases/claim-gpus.ts";
 import { claimGpus } from "../../../usecases/claim-gpus.ts";
 import { claimOrWait } from "../../../usecases/queue-requests.ts";
@@ -17,6 +18,7 @@ import { placedClaim } from "./placed-claim.ts";
  */
 export function claimCommand(
   deps: BotDeps,
+  tr: Translator,
   user: string,
   parsed: {
     target: ClaimTarget;
@@ -28,7 +30,6 @@ export function claimCommand(
   },
 ): Reply {
   const { target, durationMs, note } = parsed;
-  const tr = deps.readers.person(user);
   if (parsed.placement !== undefined && target.kind === "count") {
     return placedClaim(deps, tr, user, { ...parsed.placement, count: target.count, durationMs, note });
   }

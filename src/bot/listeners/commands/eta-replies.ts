@@ -1,6 +1,5 @@
 import type { Translator } from "../../../messages/translator.ts";
 import type { JoinQueueResult } from "../../../usecases/queue-requests.ts";
-import { readFleetStatus } from "../../../usecases/read-fleet-status.ts";
 import { estimateQueue, usualFreeOf } from "../../../usecases/read-queue-eta.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { withQueuedEstimate, withQueueEstimates, withUsualFree } from "../../views/eta-words.ts";
@@ -31,11 +30,13 @@ export function joinReplyWithEta(
   return estimate === undefined ? reply : withQueuedEstimate(tr, reply, estimate);
 }
 
-/** The fleet board with "usually free around …" for each busy host. */
-export function boardWithUsualFree(deps: BotDeps, tr: Translator, reply: Reply): Reply {
-  const busy = readFleetStatus(deps)
-    .hosts.filter((host) => host.status === "busy")
-    .map((host) => host.host);
+/** The fleet board with when each of the `busy` hosts is usually free. */
+export function withUsualFreeHosts(
+  deps: BotDeps,
+  tr: Translator,
+  reply: Reply,
+  busy: readonly string[],
+): Reply {
   if (busy.length === 0) return reply;
   return withUsualFree(tr, reply, usualFreeOf(deps, busy, deps.clock.now()));
 }

@@ -1,4 +1,5 @@
 import type { GpuSlots } from "../../../checks/claim-target.ts";
+import type { Translator } from "../../../messages/translator.ts";
 import { extendClaims } from "../../../usecases/extend-claims.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { GPU_COMMAND } from "../../surface.ts";
@@ -6,7 +7,13 @@ import { extendReply } from "../../views/claim-reply.ts";
 import type { Reply } from "../../views/reply-message.ts";
 
 /** `/gpu extend <host>[:<gpus>] <duration>`. */
-export function extendCommand(deps: BotDeps, user: string, slots: GpuSlots, durationMs: number): Reply {
+export function extendCommand(
+  deps: BotDeps,
+  tr: Translator,
+  user: string,
+  slots: GpuSlots,
+  durationMs: number,
+): Reply {
   const result = extendClaims(deps, { actor: user, target: { kind: "slots", slots }, byMs: durationMs });
-  return extendReply(deps.readers.person(user), result, deps.clock.now(), GPU_COMMAND);
+  return extendReply(tr, result, deps.clock.now(), GPU_COMMAND);
 }

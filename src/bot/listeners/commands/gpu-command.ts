@@ -42,7 +42,7 @@ export function gpuCommand(deps: BotDeps): Middleware<SlackCommandMiddlewareArgs
     try {
       const text = commandText(command.text);
       const parsed = parseCommand(text);
-      if (parsed.kind === "report") ({ reply, upload } = gpuReport(deps, command.user_id, parsed.days));
+      if (parsed.kind === "report") ({ reply, upload } = gpuReport(deps, tr, command.user_id, parsed.days));
       else reply = answerCommand(deps, command.user_id, text, tr);
     } catch (error) {
       await ack({ response_type: "ephemeral", text: tr.t("command.failed") });
@@ -101,21 +101,21 @@ export function answerCommand(
     case "stop":
       return gpuStop(deps, tr, user, parsed.host);
     case "claim":
-      return claimCommand(deps, user, parsed);
+      return claimCommand(deps, tr, user, parsed);
     case "release":
-      return releaseCommand(deps, user, parsed.target);
+      return releaseCommand(deps, tr, user, parsed.target);
     case "extend":
-      return extendCommand(deps, user, parsed.slots, parsed.durationMs);
+      return extendCommand(deps, tr, user, parsed.slots, parsed.durationMs);
     case "mine":
-      return mineCommand(deps, user);
+      return mineCommand(deps, tr, user);
     case "queue":
-      return queueCommand(deps, user, parsed.cancel);
+      return queueCommand(deps, tr, user, parsed.cancel);
     case "reserve":
       return reserveCommand(deps, tr, user, parsed.action);
     case "report":
-      return gpuReport(deps, user, parsed.days).reply;
+      return gpuReport(deps, tr, user, parsed.days).reply;
     case "warden":
-      return gpuWarden(deps, user, parsed.action);
+      return gpuWarden(deps, tr, user, parsed.action);
     case "invalid":
       return commandErrorReply(tr, commandProblemText(tr, parsed.problem), parsed.command, GPU_COMMAND);
     default:

@@ -23,10 +23,10 @@ export interface ReportUpload {
  */
 export function gpuReport(
   deps: BotDeps,
+  tr: Translator,
   user: string,
   days: number,
 ): { reply: Reply; upload: ReportUpload | null } {
-  const tr = deps.readers.person(user);
   const report = readLedgerReport(deps.costLedger, lastDaysRange(days, todayLocal(deps.costLedger)));
   if (report.fromDay === null || report.toDay === null)
     return { reply: ledgerReportReply(tr, report, days, null), upload: null };

@@ -6,21 +6,27 @@ import { reservedHosts } from "../../../usecases/reservations.ts";
 import { knownHosts } from "../../../usecases/stop-host.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { GPU_COMMAND } from "../../surface.ts";
+import { commandErrorReply } from "../../views/command-error.ts";
 import { withReclaimStatus } from "../../views/reclaim-status.ts";
-import { errorReply, type Reply } from "../../views/reply-message.ts";
+import type { Reply } from "../../views/reply-message.ts";
 import { withReservationStatus } from "../../views/reservation-lines.ts";
 import { renderFleetStatus } from "../../views/status-fleet.ts";
 import { renderHostStatus } from "../../views/status-host.ts";
 import { unknownHostWords } from "../../views/unknown-host.ts";
-import { boardWithUsualFree } from "./eta-replies.ts";
+import { withUsualFreeHosts } from "./eta-replies.ts";
 
 /** `/gpu status [host]`: the fleet board, or one host in detail, in `tr`'s language. */
 export function gpuStatus(deps: BotDeps, tr: Translator, host: string | null): Reply {
   const timezone = deps.config.team.timezone;
-  if (host === null) return boardWithUsualFree(deps, tr, fleetBoard(deps, tr));
+  if (host === null) return fleetBoard(deps, tr);
   const detail = readHostDetail(deps, host);
   if (detail === null) {
-    return errorReply(unknownHostWords(tr, unknownHost(host, knownHosts(deps))), "status", GPU_COMMAND);
+    return commandErrorReply(
+      tr,
+      unknownHostWords(tr, unknownHost(host, knownHosts(deps))),
+      "status",
+      GPU_COMMAND,
+    );
   }
   const entry = deps.reclaims.open(host) ?? deps.reclaims.lastEnded(host);
   const lend = deps.reclaims.lendOf(host);
@@ -78,9 +84,12 @@ function fleetBoard(deps: BotDeps, tr: Translator): Reply {
 export function renderFleetBoard(deps: BotDeps, tr: Translator = deps.readers.channel): Reply {
   const timezone = deps.config.team.timezone;
   const lends = [...deps.reclaims.allLends().values()];
-  const board = renderFleetStatus(tr, readFleetStatus(deps), GPU_COMMAND);
+  const status = readFleetStatus(deps);
+  const board = renderFleetStatus(tr, status, GPU_COMMAND);
   const reply = withReclaimStatus(tr, board, { cases: deps.reclaims.allOpen(), lends, timezone });
-  return withReservationStatus(tr, reply, reservedHosts(deps), deps.clock.now());
+  const reserved = withReservationStatus(tr, reply, reservedHosts(deps), deps.clock.now());
+  const busy = status.hosts.filter((entry) => entry.status === "busy").map((entry) => entry.host);
+  return withUsualFreeHosts(deps, tr, reserved, busy);
 }
 
 function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {

@@ -1,4 +1,5 @@
 import { addMonths } from "../../../checks/local-day.ts";
+import type { Translator } from "../../../messages/translator.ts";
 import { announceWardenChange } from "../../../usecases/announce-warden.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import type { WardenAction } from "../../parse-report-warden.ts";
@@ -15,8 +16,7 @@ import {
  * `swap @user` / `skip`: trade or skip this month's turn (the warden or an admin), then the channel
  * is told and the new warden gets the checklist.
  */
-export function gpuWarden(deps: BotDeps, user: string, action: WardenAction): Reply {
-  const tr = deps.readers.person(user);
+export function gpuWarden(deps: BotDeps, tr: Translator, user: string, action: WardenAction): Reply {
   const nowMs = deps.clock.now();
   const month = deps.wardens.monthAt(nowMs);
   switch (action.kind) {

@@ -1,3 +1,4 @@
+import type { Translator } from "../../../messages/translator.ts";
 import { readMyClaims } from "../../../usecases/read-home.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { GPU_COMMAND } from "../../surface.ts";
@@ -5,6 +6,6 @@ import { mineReply } from "../../views/claim-reply.ts";
 import type { Reply } from "../../views/reply-message.ts";
 
 /** `/gpu mine`: the asker's claims with *Extend 4 h* / *Release*. */
-export function mineCommand(deps: BotDeps, user: string): Reply {
-  return mineReply(deps.readers.person(user), readMyClaims(deps, user), deps.clock.now(), GPU_COMMAND);
+export function mineCommand(deps: BotDeps, tr: Translator, user: string): Reply {
+  return mineReply(tr, readMyClaims(deps, user), deps.clock.now(), GPU_COMMAND);
 }

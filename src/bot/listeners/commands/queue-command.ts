@@ -1,3 +1,4 @@
+import type { Translator } from "../../../messages/translator.ts";
 import { cancelQueued, readQueue } from "../../../usecases/queue-requests.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { GPU_COMMAND } from "../../surface.ts";
@@ -7,8 +8,7 @@ import type { Reply } from "../../views/reply-message.ts";
 import { queueReplyWithEta } from "./eta-replies.ts";
 
 /** `/gpu queue`: the waiting list with positions (and priorities); `/gpu queue cancel`: leave it. */
-export function queueCommand(deps: BotDeps, user: string, cancel: boolean): Reply {
-  const tr = deps.readers.person(user);
+export function queueCommand(deps: BotDeps, tr: Translator, user: string, cancel: boolean): Reply {
   if (cancel) return queueCancelReply(tr, cancelQueued(deps, user));
   const at = { nowMs: deps.clock.now(), zone: deps.config.team.timezone };
   const view = readQueue(deps);

@@ -1,3 +1,4 @@
+import type { Translator } from "../../../messages/translator.ts";
 import { type ReleaseTarget, releaseClaims } from "../../../usecases/release-claims.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { GPU_COMMAND } from "../../surface.ts";
@@ -5,7 +6,7 @@ import { releaseReply } from "../../views/claim-reply.ts";
 import type { Reply } from "../../views/reply-message.ts";
 
 /** `/gpu release [<host>[:<gpus>] | all]`. */
-export function releaseCommand(deps: BotDeps, user: string, target: ReleaseTarget): Reply {
+export function releaseCommand(deps: BotDeps, tr: Translator, user: string, target: ReleaseTarget): Reply {
   const result = releaseClaims(deps, { actor: user, target });
-  return releaseReply(deps.readers.person(user), result, deps.clock.now(), GPU_COMMAND);
+  return releaseReply(tr, result, deps.clock.now(), GPU_COMMAND);
 }
