@@ -1,101 +1,65 @@
-import cron from "node-cron";
+import { Cron } from "croner";
+import { clockText, isValidTimeZone, localParts } from "../shared/time.ts";
 
 /** The slots of a schedule with `afterMs < slot <= uptoMs`, ascending (epoch ms). */
 export type SlotSource = (afterMs: number, uptoMs: number) => number[];
 
-const MINUTE_MS = 60_000;
-const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
+/** How far back {@link latestCronSlot} looks for a slot after a jump of the clock. */
+const LOOKBACK_MS = 45 * 86_400_000;
 
 /**
- * The slots of a 5-field cron expression (whole minutes) in a time zone, read off the local wall
- * clock the way node-cron 4 matches it: day-of-month AND day-of-week. A wall time that does not
- * exist on a spring-forward day has no slot; one that happens twice on a fall-back day has two
- * (the runner keeps one: see `job_run.local_slot`). `L`, `W` and `#` are not supported here.
+ * A cron expression (5 fields, or 6 with seconds first) on the wall clock of `timezone`, read by
+ * croner as cron means it: a day matches when day-of-month OR day-of-week does (when both are
+ * restricted). A fixed time (`30 2 * * *`) that a spring-forward day skips runs at the first
+ * valid time after the gap, and once on a fall-back day; a wildcard time runs on both instances.
  * Throws on an invalid expression or zone.
  */
+export function cronSchedule(expression: string, timezone: string): Cron {
+  if (!isValidTimeZone(timezone)) throw new Error(`${expression}: unknown time zone "${timezone}"`);
+  return new Cron(expression, { timezone, mode: "5-or-6-parts", domAndDow: false });
+}
+
+/**
+ * The slots of a 5-field cron expression (whole minutes) in a time zone (see {@link cronSchedule}).
+ * The runner keeps one slot per wall-clock minute: see `job_run.local_slot`.
+ */
 export function cronSlots(expression: string, timezone: string): SlotSource {
-  const fields = cron.parse(expression);
-  if (fields.second.length !== 1 || fields.second[0] !== 0) {
+  if (expression.trim().split(/\s+/).length !== 5) {
     throw new Error(`${expression}: a persisted job runs on whole minutes (5 fields, no seconds)`);
   }
-  const numbers = (values: (number | string)[], name: string) => {
-    if (values.some((value) => typeof value !== "number")) {
-      throw new Error(`${expression}: ${name} may only list numbers for a persisted job`);
-    }
-    return new Set(values as number[]);
-  };
-  const minutes = new Set(fields.minute);
-  const hours = new Set(fields.hour);
-  const daysOfMonth = numbers(fields.dayOfMonth, "day-of-month");
-  const months = new Set(fields.month);
-  const weekdays = numbers(fields.dayOfWeek, "day-of-week");
-  const local = localParts(timezone);
-
+  const schedule = cronSchedule(expression, timezone);
   return (afterMs, uptoMs) => {
     const slots: number[] = [];
-    let atMs = Math.floor(afterMs / MINUTE_MS) * MINUTE_MS + MINUTE_MS;
-    while (atMs <= uptoMs) {
-      const at = local(atMs);
-      const dayMatches = daysOfMonth.has(at.day) && months.has(at.month) && weekdays.has(at.weekday);
-      if (!dayMatches || !hours.has(at.hour)) {
-        // NOTE: to the next local hour; a DST jump moves the wall clock by whole hours (or half
-        // hours in a few zones), never past a slot inside the hour.
-        atMs += (60 - at.minute) * MINUTE_MS;
-        continue;
-      }
-      if (minutes.has(at.minute)) slots.push(atMs);
-      atMs += MINUTE_MS;
+    for (const at of schedule.enumerate(new Date(afterMs))) {
+      const atMs = at.getTime();
+      if (atMs > uptoMs) break;
+      if (atMs > afterMs) slots.push(atMs);
     }
     return slots;
   };
 }
 
+/**
+ * The latest slot of a cron expression in `(afterMs, uptoMs]`, or null; looks back at most 45 days
+ * (a clock-driven timer fires once for a jump, however many slots it passed).
+ */
+export function latestCronSlot(
+  expression: string,
+  timezone: string,
+): (afterMs: number, uptoMs: number) => number | null {
+  const schedule = cronSchedule(expression, timezone);
+  return (afterMs, uptoMs) => {
+    const floorMs = Math.max(afterMs, uptoMs - LOOKBACK_MS);
+    // NOTE: croner's previous runs are strictly before the reference (to the second), hence +1 ms.
+    const [latest] = schedule.previousRuns(1, new Date(uptoMs + 1));
+    const atMs = latest?.getTime();
+    return atMs !== undefined && atMs > floorMs && atMs <= uptoMs ? atMs : null;
+  };
+}
+
 /** `YYYY-MM-DDTHH:mm` of `atMs` on the wall clock of `timezone`. */
 export function localSlotKey(atMs: number, timezone: string): string {
-  const at = localParts(timezone)(atMs);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${at.year}-${pad(at.month)}-${pad(at.day)}T${pad(at.hour)}:${pad(at.minute)}`;
-}
-
-export interface LocalParts {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  /** 0 = Sunday. */
-  weekday: number;
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-/** The wall-clock parts of an instant in `timezone` (formatters cached per zone). */
-export function localParts(timezone: string): (atMs: number) => LocalParts {
-  let format = formatters.get(timezone);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat("en-US", {
-      timeZone: timezone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      weekday: "short",
-    });
-    formatters.set(timezone, format);
-  }
-  const formatter = format;
-  return (atMs) => {
-    const parts: Record<string, string> = {};
-    for (const part of formatter.formatToParts(atMs)) parts[part.type] = part.value;
-    return {
-      year: Number(parts.year),
-      month: Number(parts.month),
-      day: Number(parts.day),
-      hour: Number(parts.hour),
-      minute: Number(parts.minute),
-      weekday: WEEKDAYS[parts.weekday ?? ""] ?? -1,
-    };
-  };
+  const at = localParts(atMs, timezone);
+  const date = `${at.year}-${String(at.month).padStart(2, "0")}-${String(at.day).padStart(2, "0")}`;
+  return `${date}T${clockText(at.hour * 60 + at.minute)}`;
 }

@@ -1,11 +1,10 @@
-import cron from "node-cron";
-import type { Logger } from "../shared/logger.ts";
+import { cronSchedule } from "./cron-slots.ts";
 import type { SlotRunner } from "./slot-runner.ts";
 
 /** A cron job as a timer sees it. */
 export interface TimerSpec {
   name: string;
-  /** node-cron expression; 6 fields when it needs seconds. */
+  /** Cron expression (standard day-of-month OR day-of-week); 6 fields when it needs seconds. */
   expression: string;
   timezone: string;
 }
@@ -15,7 +14,7 @@ export interface TimerTask {
 }
 
 /**
- * What fires scheduled work: node-cron on the wall clock in production ({@link nodeCronTimer}),
+ * What fires scheduled work: croner on the wall clock in production ({@link wallClockTimer}),
  * or a ticker that follows an injected clock in the playground (`clockTimer`).
  */
 export interface JobTimer {
@@ -25,27 +24,12 @@ export interface JobTimer {
   startSlots(runner: SlotRunner): TimerTask;
 }
 
-/** node-cron on the wall clock; the slot runner ticks on its own minute timer. */
-export function nodeCronTimer(logger: Logger): JobTimer {
-  const cronLogger = {
-    info: (message: string) => logger.debug({ component: "node-cron" }, message),
-    warn: (message: string) => logger.warn({ component: "node-cron" }, message),
-    error: (message: string | Error) =>
-      logger.error({ component: "node-cron", err: message }, "node-cron error"),
-    debug: (message: string) => logger.debug({ component: "node-cron" }, message),
-  };
+/** Cron on the wall clock (croner's own timers); the slot runner ticks on its own minute timer. */
+export function wallClockTimer(): JobTimer {
   return {
     schedule(spec, fire) {
-      const task = cron.schedule(spec.expression, fire, {
-        name: spec.name,
-        timezone: spec.timezone,
-        noOverlap: false,
-        logger: cronLogger,
-      });
-      task.on("execution:missed", () =>
-        logger.warn({ job: spec.name }, "job slot missed (event loop blocked)"),
-      );
-      return { destroy: () => task.destroy() };
+      const task = cronSchedule(spec.expression, spec.timezone).schedule(() => fire());
+      return { destroy: () => task.stop() };
     },
     startSlots(runner) {
       runner.start();

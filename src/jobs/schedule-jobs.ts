@@ -1,7 +1,7 @@
 import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
 import type { JobRunStore } from "../store/job-run-store.ts";
-import { type JobTimer, nodeCronTimer, type TimerTask } from "./job-timer.ts";
+import { type JobTimer, type TimerTask, wallClockTimer } from "./job-timer.ts";
 import { createSlotRunner, type PersistedJob } from "./slot-runner.ts";
 
 /**
@@ -10,10 +10,10 @@ import { createSlotRunner, type PersistedJob } from "./slot-runner.ts";
  */
 export type Job = CronJob | PersistedJob;
 
-/** A scheduled job: a name, a node-cron expression in a named time zone, and what to run. */
+/** A scheduled job: a name, a cron expression in a named time zone, and what to run. */
 export interface CronJob {
   name: string;
-  /** node-cron expression; 6 fields when it needs seconds. */
+  /** Cron expression (day-of-month OR day-of-week, as cron means); 6 fields when it needs seconds. */
   schedule: string;
   timezone: string;
   /** Run once right away as well as on schedule. */
@@ -32,16 +32,16 @@ export interface RunningJobs {
 }
 
 /**
- * Schedules every job. Cron jobs run on node-cron and never overlap themselves: a slot that comes
+ * Schedules every job. Cron jobs run on croner and never overlap themselves: a slot that comes
  * while the previous run is still going is skipped and logged as slow, never stacked. Persisted
  * jobs run on a slot runner over `persistence` (required when there are any): see
- * {@link createSlotRunner}. `timer` fires both: node-cron on the wall clock unless told otherwise.
+ * {@link createSlotRunner}. `timer` fires both: croner on the wall clock unless told otherwise.
  */
 export function scheduleJobs(
   allJobs: readonly Job[],
   logger: Logger,
   persistence?: { store: JobRunStore; clock: Clock },
-  timer: JobTimer = nodeCronTimer(logger),
+  timer: JobTimer = wallClockTimer(),
 ): RunningJobs {
   const jobs = allJobs.filter((job): job is CronJob => job.catchUp === undefined);
   const persisted = allJobs.filter((job): job is PersistedJob => job.catchUp !== undefined);

@@ -1,5 +1,5 @@
 /**
- * The node-cron expression for a poll interval. Only intervals a clock face divides evenly are
+ * The cron expression (6 fields, seconds first) for a poll interval. Only intervals a clock face divides evenly are
  * allowed (5, 10, 15, 20, 30 s; 1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60 min), so polls land on
  * the same seconds every minute.
  */

@@ -106,7 +106,20 @@ function formatParts(ms: number, zone: string): LocalParts {
   return parts;
 }
 
-/** `09:05` */
-export function clockText(parts: Pick<LocalParts, "hour" | "minute">): string {
-  return `${String(parts.hour).padStart(2, "0")}:${String(parts.minute).padStart(2, "0")}`;
+/** The zone's offset from UTC at an instant, in minutes (`120` for Berlin in summer). */
+export function utcOffsetMinutes(ms: number, zone: string): number {
+  const at = localParts(ms, zone);
+  const wallMs = Date.UTC(at.year, at.month - 1, at.day, at.hour, at.minute);
+  return Math.round((wallMs - Math.floor(ms / 60_000) * 60_000) / 60_000);
+}
+
+/** Days since 1970-01-01 of the local calendar date of `ms` in `zone` (no offsets involved). */
+export function localDayNumber(ms: number, zone: string): number {
+  const at = localParts(ms, zone);
+  return Math.round(Date.UTC(at.year, at.month - 1, at.day) / 86_400_000);
+}
+
+/** `09:05`: a clock time given as minutes after midnight (`545`). */
+export function clockText(minutes: number): string {
+  return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 }

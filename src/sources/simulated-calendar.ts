@@ -1,5 +1,5 @@
 import { DAY_MS } from "../shared/clock.ts";
-import { dayjs, isValidTimeZone } from "../shared/time.ts";
+import { dayjs, isValidTimeZone, localDayNumber } from "../shared/time.ts";
 
 /**
  * Local calendar days in the team's time zone, as day numbers (days since 1970-01-01 in that zone).
@@ -7,7 +7,6 @@ import { dayjs, isValidTimeZone } from "../shared/time.ts";
  */
 export class LocalCalendar {
   readonly zone: string;
-  readonly #parts: Intl.DateTimeFormat;
   readonly #starts = new Map<number, number>();
 
   constructor(zone: string) {
@@ -17,25 +16,11 @@ export class LocalCalendar {
       );
     }
     this.zone = zone;
-    this.#parts = new Intl.DateTimeFormat("en-US", {
-      timeZone: zone,
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-    });
   }
 
   /** The local day that contains `atMs`. */
   dayOf(atMs: number): number {
-    let year = 0;
-    let month = 0;
-    let day = 0;
-    for (const part of this.#parts.formatToParts(atMs)) {
-      if (part.type === "year") year = Number(part.value);
-      else if (part.type === "month") month = Number(part.value);
-      else if (part.type === "day") day = Number(part.value);
-    }
-    return Math.round(Date.UTC(year, month - 1, day) / DAY_MS);
+    return localDayNumber(atMs, this.zone);
   }
 
   /** The first instant of local day `day` (local midnight, or the first valid time when DST skips it). */

@@ -1,16 +1,6 @@
 import { closest } from "../shared/closest.ts";
-import { type LocalParts, localParts } from "../shared/time.ts";
 
 export { BOT_ACTOR, mention, slackEscape } from "../shared/slack-text.ts";
-
-/** Days since 1970-01-01 of the local calendar date of `ms` in `zone` (DST-proof: no offsets involved). */
-export function localDayNumber(ms: number, zone: string): number {
-  return dayNumberOf(localParts(ms, zone));
-}
-
-function dayNumberOf(parts: LocalParts): number {
-  return Math.round(Date.UTC(parts.year, parts.month - 1, parts.day) / 86_400_000);
-}
 
 /**
  * A host name nobody knows, and what to tell the person: the one host that starts with what was

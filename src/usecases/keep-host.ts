@@ -1,6 +1,6 @@
 import { HOUR_MS, MINUTE_MS } from "../shared/clock.ts";
-import { dayjs } from "../shared/time.ts";
-import { localDayNumber, type UnknownHost } from "./action-text.ts";
+import { dayjs, localDayNumber } from "../shared/time.ts";
+import type { UnknownHost } from "./action-text.ts";
 import { authorityFor, type HostActionDeps, type HostAuthority, mayAct } from "./authorise.ts";
 import { unknownHostFacts } from "./stop-host.ts";
 

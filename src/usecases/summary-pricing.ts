@@ -2,6 +2,7 @@ import { costOfHours, type HostCostBasis, hostCostBasis, type PriceOver } from "
 import { meanTariffPrice, priceAtMinute, type Tariff, tariffOf } from "../checks/tariff-price.ts";
 import type { Config } from "../config/schema.ts";
 import type { SummaryPricing } from "../reports/summary-model.ts";
+import { utcOffsetMinutes } from "../shared/time.ts";
 
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
@@ -46,14 +47,14 @@ export function summaryPricing(config: Pick<Config, "team" | "costs" | "hosts">)
 }
 
 /**
- * {@link meanTariffPrice} for the summary's thousands of host-hours: the zone's offset comes from a
- * cached `Intl.DateTimeFormat` (dayjs' `tz()` costs ~0.4 ms a call here), and each hour is priced
+ * {@link meanTariffPrice} for the summary's thousands of host-hours: the zone's offset comes from
+ * {@link utcOffsetMinutes} (cached; dayjs' `tz()` costs ~0.4 ms a call here), and each hour is priced
  * minute by minute with {@link priceAtMinute} (windows are whole minutes, so this is exact). An hour
  * in which the offset changes (a DST switch) is left to `meanTariffPrice`. Memoised per span.
  */
 export function fastPriceOver(tariff: Tariff): PriceOver {
   const cache = new Map<string, number>();
-  const offsetAt = offsetMinutesIn(tariff.timezone);
+  const offsetAt = (atMs: number) => utcOffsetMinutes(atMs, tariff.timezone);
   return (fromMs, toMs) => {
     if (tariff.windows.length === 0 || toMs <= fromMs) return tariff.pricePerKWh;
     const key = `${fromMs}:${toMs}`;
@@ -79,24 +80,5 @@ export function fastPriceOver(tariff: Tariff): PriceOver {
     const price = weighted / (toMs - fromMs);
     cache.set(key, price);
     return price;
-  };
-}
-
-/** The zone's UTC offset in minutes at an instant, from one cached formatter. */
-function offsetMinutesIn(zone: string): (atMs: number) => number {
-  const format = new Intl.DateTimeFormat("en-US", {
-    timeZone: zone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "numeric",
-    day: "numeric",
-    hour: "numeric",
-    minute: "numeric",
-  });
-  return (atMs) => {
-    const parts: Record<string, number> = {};
-    for (const part of format.formatToParts(atMs)) parts[part.type] = Number(part.value);
-    const wallMs = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!);
-    return Math.round((wallMs - Math.floor(atMs / MINUTE_MS) * MINUTE_MS) / MINUTE_MS);
   };
 }

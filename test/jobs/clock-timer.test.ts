@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { clockTimer, latestSlotOf } from "../../src/jobs/clock-timer.ts";
+import { clockTimer } from "../../src/jobs/clock-timer.ts";
+import { latestCronSlot } from "../../src/jobs/cron-slots.ts";
 import { scheduleJobs } from "../../src/jobs/schedule-jobs.ts";
 import { DAY_MS, HOUR_MS, ManualClock, MINUTE_MS } from "../../src/shared/clock.ts";
 import { silentLogger } from "../../src/shared/logger.ts";
@@ -53,7 +54,7 @@ describe("clockTimer: jobs on an injected clock", () => {
   });
 
   it("reads slots on the wall clock of the job's time zone", () => {
-    const latest = latestSlotOf({ expression: "0 30 9 * * 1", timezone: "Europe/Berlin" });
+    const latest = latestCronSlot("0 30 9 * * 1", "Europe/Berlin");
     assert.equal(
       latest(T0, T0 + DAY_MS),
       T0 + 8 * HOUR_MS + 30 * MINUTE_MS,

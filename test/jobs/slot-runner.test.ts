@@ -204,7 +204,7 @@ describe("persisted jobs: exactly once per slot", () => {
     r.close();
   });
 
-  it("runs a daily 02:30 job once on the fall-back night, and not at all on the spring-forward night", async () => {
+  it("runs a daily 02:30 job once on the fall-back night, and at 03:00 on the spring-forward night", async () => {
     const r = rig(
       { name: "nightly", schedule: "30 2 * * *", timezone: "Europe/Berlin", catchUp: "once" },
       Date.UTC(2026, 2, 27, 12),
@@ -215,8 +215,8 @@ describe("persisted jobs: exactly once per slot", () => {
     }
     assert.deepEqual(
       r.runs.map((s) => new Date(s.atMs).toISOString()),
-      ["2026-03-28T01:30:00.000Z", "2026-03-30T00:30:00.000Z"],
-      "no 02:30 on 29 March",
+      ["2026-03-28T01:30:00.000Z", "2026-03-29T01:00:00.000Z", "2026-03-30T00:30:00.000Z"],
+      "02:30 does not exist on 29 March: the job runs at the first time after the gap, 03:00 CEST",
     );
     r.close();
     const autumn = rig(
@@ -281,7 +281,10 @@ describe("persisted jobs: exactly once per slot", () => {
       ],
     );
     assert.throws(() => cronSlots("*/5 * * * * *", "UTC"), /whole minutes/);
-    assert.throws(() => cronSlots("0 0 L * *", "UTC"), /day-of-month/);
+    assert.equal(
+      cronSlots("0 0 L * *", "UTC")(Date.UTC(2026, 1, 1), Date.UTC(2026, 2, 1))[0],
+      Date.UTC(2026, 1, 28),
+    );
     assert.equal(cronSlots("0 * * * *", "UTC")(0, 3 * HOUR_MS).length, 3);
   });
 });

@@ -14,13 +14,8 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const HOME = "src/messages/formatters.ts";
 
-/** Wall-clock parts per zone for computing (cron slots, local days, tariff hours), never shown. */
-const NOT_FOR_DISPLAY: readonly string[] = [
-  "src/shared/time.ts",
-  "src/jobs/cron-slots.ts",
-  "src/usecases/summary-pricing.ts",
-  "src/sources/simulated-calendar.ts",
-];
+/** The one wall-clock reader (`localParts`: cron slot keys, local days, tariff hours), never shown. */
+const NOT_FOR_DISPLAY: readonly string[] = ["src/shared/time.ts"];
 
 const FORMATTER =
   /new Intl\.(?:NumberFormat|DateTimeFormat|ListFormat|PluralRules|RelativeTimeFormat)\b|\.toLocale\w*String\(/;

@@ -56,7 +56,7 @@ export function costOver(ms: number, costPerHour: number | null): number | null 
 export function formatWhen(ms: number, nowMs: number, zone: string): string {
   const at = localParts(ms, zone);
   const now = localParts(nowMs, zone);
-  const time = clockText(at);
+  const time = clockText(at.hour * 60 + at.minute);
   if (at.year === now.year && at.month === now.month && at.day === now.day) return time;
   if (Math.abs(nowMs - ms) < 6 * DAY_MS) return `${at.weekday} ${time}`;
   if (at.year === now.year) return `${at.day} ${at.monthName} ${time}`;

@@ -1,7 +1,8 @@
 import type { ClaimGroup } from "../../checks/claim-groups.ts";
 import { formatGpuList, type GpuSlots, slotsText } from "../../checks/claim-target.ts";
 import type { Translator } from "../../messages/translator.ts";
-import { localDayNumber, mention, slackEscape } from "../../usecases/action-text.ts";
+import { localDayNumber } from "../../shared/time.ts";
+import { mention, slackEscape } from "../../usecases/action-text.ts";
 
 /** An instant relative to now, in the reader's words: `14:02`, `tomorrow 09:00`, `Thu, Jan 7 09:00`. */
 export function whenIn(tr: Translator, ms: number, nowMs: number): string {

@@ -2,7 +2,7 @@ import { groupClaims } from "../../checks/claim-groups.ts";
 import { slotsText } from "../../checks/claim-target.ts";
 import type { Claim } from "../../domain/claim.ts";
 import type { Translator } from "../../messages/translator.ts";
-import { localDayNumber } from "../../usecases/action-text.ts";
+import { localDayNumber } from "../../shared/time.ts";
 import { helpText } from "../command-table.ts";
 import { type Reply, section } from "./reply-message.ts";
 

@@ -7,6 +7,7 @@ import {
 } from "../../checks/reservation-window.ts";
 import type { Translator } from "../../messages/translator.ts";
 import { mention, slackEscape } from "../../shared/slack-text.ts";
+import { clockText } from "../../shared/time.ts";
 import type { IdleAlertView } from "../../usecases/alert-words.ts";
 import type { HomeModel } from "../../usecases/read-home.ts";
 import type { SlackMessage } from "./alert-message.ts";
@@ -16,11 +17,6 @@ import { context, LIMITS, type Reply, section } from "./reply-message.ts";
 /** `gpu-a:0-3` of a reservation, escaped. */
 export function reservedGpus(reservation: Pick<Reservation, "host" | "gpus">): string {
   return slackEscape(slotsText(reservation));
-}
-
-/** `09:00`: minutes after local midnight. */
-function clockOf(minutes: number): string {
-  return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 }
 
 /** Local noon of `day` in the reader's team zone, for formatting that day. */
@@ -40,8 +36,8 @@ export function everyWords(tr: Translator, weekdays: readonly number[]): string 
 
 /** `on Thu, Dec 10, 09:00–18:00` or `every weekday, 09:00–18:00`. */
 export function windowWords(tr: Translator, reservation: Reservation): string {
-  const from = clockOf(reservation.startMin);
-  const to = clockOf(reservation.endMin);
+  const from = clockText(reservation.startMin);
+  const to = clockText(reservation.endMin);
   if (reservation.day !== null) {
     return tr.t("reserve.window.once", { day: dayMs(reservation.day, tr), from, to });
   }

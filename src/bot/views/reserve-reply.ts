@@ -1,6 +1,7 @@
 import type { Reservation, ReservationWindow } from "../../checks/reservation-window.ts";
 import type { Translator } from "../../messages/translator.ts";
 import { mention, slackEscape } from "../../shared/slack-text.ts";
+import { clockText } from "../../shared/time.ts";
 import type { CancelReservationResult, ReserveResult } from "../../usecases/reservations.ts";
 import type { ReserveProblem } from "../parse-reserve.ts";
 import { context, type Reply, section, textReply } from "./reply-message.ts";
@@ -13,9 +14,6 @@ import {
   windowWords,
 } from "./reservation-lines.ts";
 
-const clock = (minutes: number): string =>
-  `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
-
 /** The answer to `/gpu reserve <gpus> <when> <hours> [note]`. */
 export function reserveReply(tr: Translator, result: ReserveResult, nowMs: number): Reply {
   switch (result.kind) {
@@ -23,8 +21,8 @@ export function reserveReply(tr: Translator, result: ReserveResult, nowMs: numbe
       const { reservation } = result;
       const common = {
         gpus: reservedGpus(reservation),
-        from: clock(reservation.startMin),
-        to: clock(reservation.endMin),
+        from: clockText(reservation.startMin),
+        to: clockText(reservation.endMin),
         zone: tr.timeZone,
         id: reservation.id,
         note: reservation.note === "" ? "" : ` (${slackEscape(reservation.note)})`,

@@ -1,5 +1,5 @@
 import type { Translator } from "../../messages/translator.ts";
-import { localDayNumber } from "../../usecases/action-text.ts";
+import { localDayNumber } from "../../shared/time.ts";
 
 /**
  * An instant as the reader says it in the team's zone, relative to now: `14:02`, `tomorrow 09:00`,
