@@ -1,7 +1,16 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
+import type { Node, SourceFile } from "typescript/unstable/ast";
+import {
+  isArrowFunction,
+  isFunctionLikeDeclaration,
+  isIdentifier,
+  isPropertyAssignment,
+  isVariableDeclaration,
+} from "typescript/unstable/ast/is";
+import { lineOf, readSyntaxTrees } from "./syntax-trees.ts";
 
-/** A function and how many lines it spans, from its first signature line to its closing brace. */
+/** A function and how many lines it spans, from the start of its signature to the end of its body. */
 export interface FunctionLength {
   /** Relative to the folder scanned, `/`-separated. */
   file: string;
@@ -11,51 +20,38 @@ export interface FunctionLength {
   lines: number;
 }
 
-const DECLARATION = /^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\b/;
-const ARROW_BODY = /=>\s*\{$/;
-const METHOD =
-  /^(?:(?:public|private|protected|static|async|get|set)\s+)*[\w$]+\s*(?:<[^>]*>)?\([^)]*\)?[^=]*\{$/;
-const NOT_A_METHOD = /^(?:if|for|while|switch|catch|with|return|else|do|try|new)\b/;
-const NAME = [
-  /function\s*\*?\s*([\w$]+)/,
-  /(?:const|let|var)\s+([\w$]+)/,
-  /^([\w$]+)\s*:/,
-  /^(?:(?:public|private|protected|static|async|get|set)\s+)*([\w$]+)\s*(?:<[^>]*>)?\(/,
-];
-
-const indentOf = (line: string) => line.length - line.trimStart().length;
-
-function opensFunction(trimmed: string): boolean {
-  if (!trimmed.endsWith("{")) return false;
-  if (DECLARATION.test(trimmed) || ARROW_BODY.test(trimmed)) return true;
-  if (trimmed.startsWith(")")) return /\)(?:\s*:\s*[^=]+)?\s*\{$/.test(trimmed);
-  return METHOD.test(trimmed) && !NOT_A_METHOD.test(trimmed);
+/** The name a function goes by: its own, or that of the variable or property it is assigned to. */
+function nameOf(node: Node, file: SourceFile): string {
+  const own = (node as { name?: Node }).name;
+  if (own !== undefined) return own.getText(file);
+  const parent = node.parent;
+  if ((isVariableDeclaration(parent) || isPropertyAssignment(parent)) && isIdentifier(parent.name)) {
+    return parent.name.text;
+  }
+  return "(anonymous)";
 }
 
 /**
- * The functions of one file that Biome formatted, found by layout: a line that opens a function
- * body (`function`, `=> {`, a method, or the `) {` that closes a multi-line signature) and the next
- * line at the same indentation that starts with `}`.
+ * Every function of a parsed file with a body, nested ones included, read off the syntax tree:
+ * declarations, expressions, arrows (a block or an expression body), methods, constructors and
+ * accessors.
  */
-export function functionLengths(text: string, file: string): FunctionLength[] {
-  const lines = text.split("\n");
+export function functionLengths(file: SourceFile, path: string): FunctionLength[] {
   const found: FunctionLength[] = [];
-  for (let index = 0; index < lines.length; index++) {
-    const trimmed = lines[index]!.trim();
-    if (!opensFunction(trimmed)) continue;
-    const indent = indentOf(lines[index]!);
-    let start = index;
-    if (trimmed.startsWith(")")) {
-      while (start > 0 && (indentOf(lines[start]!) !== indent || lines[start]!.trim().startsWith(")")))
-        start--;
+  const visit = (node: Node): void => {
+    const body = isFunctionLikeDeclaration(node) || isArrowFunction(node) ? node.body : undefined;
+    if (body !== undefined) {
+      const line = lineOf(file, node.getStart(file));
+      found.push({
+        file: path,
+        line,
+        name: nameOf(node, file),
+        lines: lineOf(file, node.getEnd()) - line + 1,
+      });
     }
-    let end = index + 1;
-    while (end < lines.length && !(indentOf(lines[end]!) === indent && lines[end]!.trim().startsWith("}")))
-      end++;
-    const signature = lines[start]!.trim();
-    const name = NAME.map((pattern) => pattern.exec(signature)?.[1]).find(Boolean) ?? "(anonymous)";
-    found.push({ file, line: start + 1, name, lines: end - start + 1 });
-  }
+    node.forEachChild(visit);
+  };
+  visit(file);
   return found;
 }
 
@@ -69,8 +65,10 @@ function sourceFiles(dir: string): string[] {
 
 /** Every function under `dir` longer than `maxLines`, longest first. */
 export function longFunctions(dir: string, maxLines: number): FunctionLength[] {
-  return sourceFiles(dir)
-    .flatMap((path) => functionLengths(readFileSync(path, "utf8"), relative(dir, path).split("\\").join("/")))
+  return readSyntaxTrees(sourceFiles(dir), (file, path) =>
+    functionLengths(file, relative(dir, path).split("\\").join("/")),
+  )
+    .flat()
     .filter((fn) => fn.lines > maxLines)
     .sort((a, b) => b.lines - a.lines || a.file.localeCompare(b.file));
 }

@@ -1,5 +1,25 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
+import {
+  type ExportDeclaration,
+  type ImportDeclaration,
+  type Node,
+  type SourceFile,
+  SyntaxKind,
+} from "typescript/unstable/ast";
+import {
+  isCallExpression,
+  isExportDeclaration,
+  isImportDeclaration,
+  isImportTypeNode,
+  isLiteralTypeNode,
+  isNamedExports,
+  isNamedImports,
+  isNoSubstitutionTemplateLiteral,
+  isStringLiteral,
+  isTemplateExpression,
+} from "typescript/unstable/ast/is";
+import { readSyntaxTrees } from "./syntax-trees.ts";
 
 /** One import edge between two parts of src/ (folders; `bot` is split into its listeners and views). */
 export interface ImportEdge {
@@ -11,9 +31,6 @@ export interface ImportEdge {
   typeOnly: boolean;
 }
 
-const IMPORT = /^\s*(?:import|export)\s+(type\s+)?(?:([^'";]*?)\s+from\s+)?["'](\.{1,2}\/[^"']+)["']/gm;
-const DYNAMIC_IMPORT = /\bimport\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
-
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -22,15 +39,101 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** `{ type A, type B }`: a clause that names only types. */
-function onlyTypes(clause: string | undefined): boolean {
-  const names = /^\{([^}]*)\}$/.exec(clause?.trim() ?? "")?.[1];
-  if (names === undefined) return false;
-  const specifiers = names
-    .split(",")
-    .map((name) => name.trim())
-    .filter(Boolean);
-  return specifiers.length > 0 && specifiers.every((name) => name.startsWith("type "));
+/** One module reference in a file: an import, a re-export, a dynamic import or an `import("…")` type. */
+export interface ModuleReference {
+  /** As written (`../store/claim-store.ts`); a template literal's text up to its first `${`. */
+  specifier: string;
+  typeOnly: boolean;
+  /** The names it imports (`type ` and `as …` dropped); empty for a dynamic or namespace import. */
+  names: string[];
+}
+
+function stringOf(node: Node | undefined): string | null {
+  if (node === undefined) return null;
+  if (isStringLiteral(node) || isNoSubstitutionTemplateLiteral(node)) return node.text;
+  if (isTemplateExpression(node)) return node.head.text;
+  return null;
+}
+
+function importOf(node: ImportDeclaration): ModuleReference | null {
+  const specifier = stringOf(node.moduleSpecifier);
+  if (specifier === null) return null;
+  const clause = node.importClause;
+  const bindings = clause?.namedBindings;
+  const elements = bindings !== undefined && isNamedImports(bindings) ? bindings.elements : [];
+  const typeOnly =
+    clause?.phaseModifier === SyntaxKind.TypeKeyword ||
+    (clause !== undefined &&
+      clause.name === undefined &&
+      elements.length > 0 &&
+      elements.every((element) => element.isTypeOnly));
+  return {
+    specifier,
+    typeOnly,
+    names: elements.map((element) => (element.propertyName ?? element.name).text),
+  };
+}
+
+function exportOf(node: ExportDeclaration): ModuleReference | null {
+  const specifier = stringOf(node.moduleSpecifier);
+  if (specifier === null) return null;
+  const elements =
+    node.exportClause !== undefined && isNamedExports(node.exportClause) ? node.exportClause.elements : [];
+  const typeOnly =
+    node.isTypeOnly || (elements.length > 0 && elements.every((element) => element.isTypeOnly));
+  return {
+    specifier,
+    typeOnly,
+    names: elements.map((element) => (element.propertyName ?? element.name).text),
+  };
+}
+
+/**
+ * Every module a parsed file refers to, read off its syntax tree (so an import after a comment, a
+ * dynamic import written with backticks and a re-export all count).
+ */
+export function moduleReferences(file: SourceFile): ModuleReference[] {
+  const found: ModuleReference[] = [];
+  const visit = (node: Node): void => {
+    let reference: ModuleReference | null = null;
+    if (isImportDeclaration(node)) reference = importOf(node);
+    else if (isExportDeclaration(node)) reference = exportOf(node);
+    else if (isCallExpression(node) && node.expression.kind === SyntaxKind.ImportKeyword) {
+      const specifier = stringOf(node.arguments[0]);
+      reference = specifier === null ? null : { specifier, typeOnly: false, names: [] };
+    } else if (isImportTypeNode(node) && isLiteralTypeNode(node.argument)) {
+      const specifier = stringOf(node.argument.literal);
+      reference = specifier === null ? null : { specifier, typeOnly: true, names: [] };
+    }
+    if (reference !== null) found.push(reference);
+    node.forEachChild(visit);
+  };
+  visit(file);
+  return found;
+}
+
+/** One relative module reference from a file of `src/` to another (paths relative to `src/`). */
+export interface FileImport {
+  file: string;
+  /** The file (or, for a template literal, the folder) it names. */
+  target: string;
+  typeOnly: boolean;
+  names: string[];
+}
+
+/** Every relative import, re-export and dynamic import under `src`, by file. */
+export function fileImports(src: string): FileImport[] {
+  const paths = sourceFiles(src).sort();
+  return readSyntaxTrees(paths, (file, path) =>
+    moduleReferences(file)
+      .filter((reference) => reference.specifier.startsWith("./") || reference.specifier.startsWith("../"))
+      .map(({ specifier, typeOnly, names }) => ({
+        file: relative(src, path),
+        target: relative(src, resolve(dirname(path), specifier)),
+        typeOnly,
+        names,
+      })),
+  ).flat();
 }
 
 /** The part of src/ a file belongs to: `main`, `cli`, `config`, `bot`, `bot/views`, … */
@@ -53,46 +156,19 @@ export interface ImportStatement {
   names: string[];
 }
 
-function namesOf(clause: string | undefined): string[] {
-  const names = /^\{([^}]*)\}$/.exec(clause?.trim() ?? "")?.[1];
-  return (names ?? "")
-    .split(",")
-    .map(
-      (name) =>
-        name
-          .trim()
-          .replace(/^type\s+/, "")
-          .split(/\s+as\s+/)[0]!,
-    )
-    .filter(Boolean);
-}
-
 /** Every import statement between different parts of `src/`, by file. */
 export function importStatements(src: string): ImportStatement[] {
-  const statements: ImportStatement[] = [];
-  for (const file of sourceFiles(src).sort()) {
-    const text = readFileSync(file, "utf8");
-    const found = [
-      ...[...text.matchAll(IMPORT)].map((m) => ({
-        target: m[3]!,
-        typeOnly: m[1] !== undefined || onlyTypes(m[2]),
-        names: namesOf(m[2]),
-      })),
-      ...[...text.matchAll(DYNAMIC_IMPORT)].map((m) => ({ target: m[1]!, typeOnly: false, names: [] })),
-    ];
-    const from = partOf(src, file);
-    for (const { target, typeOnly, names } of found) {
-      const to = partOf(src, resolve(dirname(file), target));
-      if (from !== to) statements.push({ file: relative(src, file), from, to, typeOnly, names });
-    }
-  }
-  return statements;
+  return fileImports(src).flatMap(({ file, target, typeOnly, names }) => {
+    const from = partOf(src, join(src, file));
+    const to = partOf(src, join(src, target));
+    return from === to ? [] : [{ file, from, to, typeOnly, names }];
+  });
 }
 
 /** Every import between different parts of `src/`, sorted. */
-export function importEdges(src: string): ImportEdge[] {
+export function importEdges(src: string, statements = importStatements(src)): ImportEdge[] {
   const edges = new Map<string, ImportEdge>();
-  for (const { from, to, typeOnly } of importStatements(src)) {
+  for (const { from, to, typeOnly } of statements) {
     const key = `${from}→${to}`;
     const edge = edges.get(key) ?? { from, to, imports: 0, typeOnly: true };
     edge.imports++;

@@ -52,6 +52,23 @@ export interface SlotRunner {
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 
+interface SlotEntry {
+  job: PersistedJob;
+  slots: SlotSource;
+  graceMs: number;
+  withinMs: number;
+  checkedUpToMs: number | null;
+  retryAtMs: number | null;
+  inFlight: Promise<void> | null;
+}
+
+interface RunnerContext {
+  store: JobRunStore;
+  clock: Clock;
+  logger: Logger;
+  retryAfterMs: number;
+}
+
 /**
  * Runs {@link PersistedJob}s off the injected clock: at each tick, the slots in
  * `(last completed slot, now]` are due. The last slot is read from the store, so a restart neither
@@ -65,88 +82,20 @@ export function createSlotRunner(options: {
   logger: Logger;
   retryAfterMs?: number;
 }): SlotRunner {
-  const { store, clock, logger } = options;
-  const retryAfterMs = options.retryAfterMs ?? 5 * MINUTE_MS;
-  const entries = options.jobs.map((job) => ({
+  const { clock } = options;
+  const context: RunnerContext = { ...options, retryAfterMs: options.retryAfterMs ?? 5 * MINUTE_MS };
+  const entries: SlotEntry[] = options.jobs.map((job) => ({
     job,
     slots: typeof job.schedule === "string" ? cronSlots(job.schedule, job.timezone) : job.schedule,
     graceMs: job.graceMs ?? 5 * MINUTE_MS,
     withinMs: job.catchUpWithinMs ?? 7 * DAY_MS,
-    checkedUpToMs: null as number | null,
-    retryAtMs: null as number | null,
-    inFlight: null as Promise<void> | null,
+    checkedUpToMs: null,
+    retryAtMs: null,
+    inFlight: null,
   }));
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
-
-  const runDue = (entry: (typeof entries)[number]): Promise<void> => {
-    if (entry.inFlight) return entry.inFlight;
-    const { job, graceMs } = entry;
-    const nowMs = clock.now();
-    if (entry.retryAtMs !== null && nowMs < entry.retryAtMs) return Promise.resolve();
-    const last = store.last(job.name);
-    const sinceMs = last?.slotMs ?? store.firstSeen(job.name, nowMs) - graceMs;
-    const fromMs = Math.max(sinceMs, nowMs - entry.withinMs, entry.checkedUpToMs ?? -Infinity);
-    const due = entry
-      .slots(fromMs, nowMs)
-      .filter((slotMs) => last === null || localSlotKey(slotMs, job.timezone) !== last.localSlot);
-    const slotMs = due.at(-1);
-    if (slotMs === undefined) {
-      entry.checkedUpToMs = nowMs;
-      return Promise.resolve();
-    }
-    const late = nowMs - slotMs > graceMs;
-    const skipped = due.length - 1;
-    if (late && job.catchUp === "none") {
-      logger.warn({ job: job.name, slotMs, skipped }, "job slot missed; this job does not catch up");
-      entry.checkedUpToMs = nowMs;
-      return Promise.resolve();
-    }
-    const record = () =>
-      store.record({
-        name: job.name,
-        slotMs,
-        localSlot: localSlotKey(slotMs, job.timezone),
-        late,
-        doneAtMs: clock.now(),
-      });
-    let committed = false;
-    const slot: JobSlot = {
-      atMs: slotMs,
-      late,
-      skipped,
-      commit(effect) {
-        if (committed) throw new Error(`job ${job.name}: slot committed twice`);
-        const applied = store.transaction(() => {
-          if (!record()) return false;
-          effect?.();
-          return true;
-        });
-        committed = true;
-        return applied;
-      },
-    };
-    const run = (async () => {
-      try {
-        if (late) logger.warn({ job: job.name, slotMs, skipped }, "catching up a missed job slot (late)");
-        await job.run(slot);
-        if (!committed) store.transaction(() => record());
-        entry.checkedUpToMs = nowMs;
-        entry.retryAtMs = null;
-        logger.info({ job: job.name, slotMs, late, skipped }, "job slot done");
-      } catch (error) {
-        entry.retryAtMs = clock.now() + retryAfterMs;
-        logger.error({ job: job.name, slotMs, err: error }, "job slot failed; it stays due");
-      }
-    })();
-    // NOTE: cleared in a later microtask, after the assignment: a run that throws synchronously
-    // must not leave a settled promise behind as "in flight" forever.
-    const tracked = run.finally(() => {
-      if (entry.inFlight === tracked) entry.inFlight = null;
-    });
-    entry.inFlight = tracked;
-    return tracked;
-  };
+  const runDue = (entry: SlotEntry) => runDueSlot(entry, context);
 
   const tick = async (name?: string) => {
     const chosen = name === undefined ? entries : entries.filter((entry) => entry.job.name === name);
@@ -175,4 +124,75 @@ export function createSlotRunner(options: {
       await Promise.all(entries.map((entry) => entry.inFlight));
     },
   };
+}
+
+/** The latest due slot of one job, run (or the run already in flight). */
+function runDueSlot(entry: SlotEntry, context: RunnerContext): Promise<void> {
+  const { store, clock, logger, retryAfterMs } = context;
+  if (entry.inFlight) return entry.inFlight;
+  const { job, graceMs } = entry;
+  const nowMs = clock.now();
+  if (entry.retryAtMs !== null && nowMs < entry.retryAtMs) return Promise.resolve();
+  const last = store.last(job.name);
+  const sinceMs = last?.slotMs ?? store.firstSeen(job.name, nowMs) - graceMs;
+  const fromMs = Math.max(sinceMs, nowMs - entry.withinMs, entry.checkedUpToMs ?? -Infinity);
+  const due = entry
+    .slots(fromMs, nowMs)
+    .filter((slotMs) => last === null || localSlotKey(slotMs, job.timezone) !== last.localSlot);
+  const slotMs = due.at(-1);
+  if (slotMs === undefined) {
+    entry.checkedUpToMs = nowMs;
+    return Promise.resolve();
+  }
+  const late = nowMs - slotMs > graceMs;
+  const skipped = due.length - 1;
+  if (late && job.catchUp === "none") {
+    logger.warn({ job: job.name, slotMs, skipped }, "job slot missed; this job does not catch up");
+    entry.checkedUpToMs = nowMs;
+    return Promise.resolve();
+  }
+  const record = () =>
+    store.record({
+      name: job.name,
+      slotMs,
+      localSlot: localSlotKey(slotMs, job.timezone),
+      late,
+      doneAtMs: clock.now(),
+    });
+  let committed = false;
+  const slot: JobSlot = {
+    atMs: slotMs,
+    late,
+    skipped,
+    commit(effect) {
+      if (committed) throw new Error(`job ${job.name}: slot committed twice`);
+      const applied = store.transaction(() => {
+        if (!record()) return false;
+        effect?.();
+        return true;
+      });
+      committed = true;
+      return applied;
+    },
+  };
+  const run = (async () => {
+    try {
+      if (late) logger.warn({ job: job.name, slotMs, skipped }, "catching up a missed job slot (late)");
+      await job.run(slot);
+      if (!committed) store.transaction(() => record());
+      entry.checkedUpToMs = nowMs;
+      entry.retryAtMs = null;
+      logger.info({ job: job.name, slotMs, late, skipped }, "job slot done");
+    } catch (error) {
+      entry.retryAtMs = clock.now() + retryAfterMs;
+      logger.error({ job: job.name, slotMs, err: error }, "job slot failed; it stays due");
+    }
+  })();
+  // NOTE: cleared in a later microtask, after the assignment: a run that throws synchronously
+  // must not leave a settled promise behind as "in flight" forever.
+  const tracked = run.finally(() => {
+    if (entry.inFlight === tracked) entry.inFlight = null;
+  });
+  entry.inFlight = tracked;
+  return tracked;
 }
