@@ -17,6 +17,7 @@ import { resolvedAlertMessage } from "./alert-resolved.ts";
 import { claimEndedDm, claimedInThreadText, claimFreeDm, claimNudgeDm, claimReminderDm } from "./claim-dm.ts";
 import { withGrantDevices } from "./grant-devices-words.ts";
 import { withHomeQueue } from "./home-queue.ts";
+import { withHomeReservations } from "./home-reservations.ts";
 import { homeView } from "./home-view.ts";
 import { preemptAskDm, preemptReleasedDm, preemptVoidDm, preemptWaitingDm } from "./preempt-messages.ts";
 import { queueGrantDm, queueLapsedDm } from "./queue-messages.ts";
@@ -28,7 +29,7 @@ import {
   reclaimPendingMessage,
   renewalMessage,
 } from "./reclaim-messages.ts";
-import { withAlertReservation, withHomeReservations } from "./reservation-lines.ts";
+import { withAlertReservation } from "./reservation-lines.ts";
 import { stopDoubtDirectText, stopDoubtThreadText } from "./stop-doubt.ts";
 import { renderSummaryMessage, summaryLateNotice } from "./summary-message.ts";
 import { suspectReadingMessage } from "./suspect-reading-message.ts";

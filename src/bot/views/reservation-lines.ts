@@ -9,9 +9,7 @@ import type { Translator } from "../../messages/translator.ts";
 import { mention, slackEscape } from "../../shared/slack-text.ts";
 import { clockText } from "../../shared/time.ts";
 import type { IdleAlertView } from "../../usecases/alert-words.ts";
-import type { HomeModel } from "../../usecases/read-home.ts";
 import type { SlackMessage } from "./alert-message.ts";
-import { HOME_MAX_BLOCKS, type HomeView } from "./home-view.ts";
 import { context, LIMITS, type Reply, section } from "./reply-message.ts";
 
 /** `gpu-a:0-3` of a reservation, escaped. */
@@ -119,26 +117,6 @@ export function claimRefusedWords(tr: Translator, window: ReservationWindow): st
 /** The idle alert's line for a host reserved within the hour: `Reserved from 09:00 by @alice: not stopped automatically.` */
 export function alertReservationWords(tr: Translator, window: ReservationWindow): string {
   return tr.t("reserve.alert.soon", { from: window.fromMs, who: holderWords(window.reservation) });
-}
-
-/**
- * The App Home with *Your reservations* after the user's claims (before the first divider): each
- * with its window and when it is in force next. Unchanged when the Home tab is full.
- */
-export function withHomeReservations(tr: Translator, view: HomeView, model: HomeModel): HomeView {
-  const items = model.reservations ?? [];
-  if (view.blocks.length >= HOME_MAX_BLOCKS) return view;
-  const text =
-    items.length === 0
-      ? `*${tr.t("reserve.home.none")}*`
-      : [
-          `*${tr.t("reserve.home.title", { count: items.length })}*`,
-          ...items.slice(0, 10).map((item) => reservationLine(tr, item, model.nowMs)),
-        ].join("\n");
-  const at = view.blocks.findIndex((block) => block.type === "divider");
-  const blocks = [...view.blocks];
-  blocks.splice(at === -1 ? blocks.length : at, 0, section(text));
-  return { ...view, blocks };
 }
 
 /** One line of a reservation: `#3 gpu-a:0-3: @alice on Thu, Dec 10, 09:00–18:00 · next Dec 10, 09:00 (demo)`. */
