@@ -1,4 +1,4 @@
-import { dayjs } from "../shared/time.ts";
+import { dayjs, localDayNumber } from "../shared/time.ts";
 
 /**
  * "Every other week" as cron cannot say it: slots `everyDays` local days apart at a local time in a
@@ -51,7 +51,7 @@ export function slotAt(cadence: Cadence, index: number): CadenceSlot {
 /** The latest slot at or before `nowMs`; `null` before the first slot. */
 export function slotAtOrBefore(cadence: Cadence, nowMs: number): CadenceSlot | null {
   const first = dayNumber(firstSlotDate(cadence));
-  const today = dayNumber(dayjs(nowMs).tz(cadence.timezone).format("YYYY-MM-DD"));
+  const today = localDayNumber(nowMs, cadence.timezone);
   let index = Math.floor((today - first) / cadence.everyDays);
   if (index < 0) return null;
   let slot = slotAt(cadence, index);

@@ -1,4 +1,4 @@
-import { dayjs } from "../shared/time.ts";
+import { dayjs, localParts } from "../shared/time.ts";
 
 /**
  * Local calendar days (`YYYY-MM-DD`) in a time zone, as instants. A day runs from its local
@@ -20,7 +20,8 @@ export function isLocalDay(text: string): boolean {
 
 /** The local day of `ms` in `zone`. */
 export function localDayOf(ms: number, zone: string): string {
-  return dayjs(ms).tz(zone).format("YYYY-MM-DD");
+  const at = localParts(ms, zone);
+  return `${String(at.year).padStart(4, "0")}-${String(at.month).padStart(2, "0")}-${String(at.day).padStart(2, "0")}`;
 }
 
 /** `day` moved by `days` calendar days. */

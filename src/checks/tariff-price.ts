@@ -1,4 +1,4 @@
-import { dayjs } from "../shared/time.ts";
+import { utcOffsetMinutes } from "../shared/time.ts";
 
 /** A priced stretch of the local day, `[fromMinute, toMinute)`; `fromMinute > toMinute` crosses midnight. */
 export interface TariffWindow {
@@ -147,7 +147,7 @@ function localMinuteOf(atMs: number, offsetMin: number): number {
 }
 
 function offsetMinutes(atMs: number, zone: string): number {
-  return dayjs(atMs).tz(zone).utcOffset();
+  return utcOffsetMinutes(atMs, zone);
 }
 
 /**
