@@ -60,7 +60,7 @@ export function stopDoubtOf(run: AlertRun, alert: AlertRecord): AlertFacts["stop
   const link =
     earlier?.ts == null || earlier.channel === null
       ? null
-      : (deps.messageLink?.(earlier.channel, earlier.ts) ?? null);
+      : deps.messageLink(earlier.channel, earlier.ts);
   return {
     stoppedAtMs: verdict.stoppedAtMs,
     earlierAlertAtMs: earlier?.openedAtMs ?? null,
