@@ -23,8 +23,9 @@ const STREAM_CLAIMS = 10;
 /**
  * The `gpu-warden` policy: the project's own poll, store, idle checks, alert lifecycle, outbox,
  * claims job, stop, keep and claim use-cases, composed by `composeBot` as `src/main.ts` composes them,
- * over the simulated fleet (its ports: the simulated Slack, the fleet's source, the stop webhook). The people read what the outbox delivers and press the buttons (the use-cases the
- * listeners call) after a delay drawn per message; the stop webhook switches the simulated host off.
+ * over the simulated fleet; its ports are the simulated Slack, the fleet's source and the stop webhook.
+ * The people read what the outbox delivers and press the buttons (the use-cases the listeners call)
+ * after a delay drawn per message; the stop webhook switches the simulated host off.
  */
 export function createWardenPolicy(input: {
   world: TeamWorld;

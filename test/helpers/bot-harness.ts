@@ -6,7 +6,6 @@ import { Writable } from "node:stream";
 import type { Database } from "better-sqlite3";
 import type { SlackApp } from "../../src/bot/app.ts";
 import type { BotDeps } from "../../src/bot/bot-deps.ts";
-import { registerListeners } from "../../src/bot/listeners/index.ts";
 import { createOutboxClient, type OutboxWorker } from "../../src/bot/outbox-worker.ts";
 import type { IdleEpisodeState } from "../../src/checks/idle-episode.ts";
 import { type Config, configSchema } from "../../src/config/schema.ts";
@@ -70,10 +69,10 @@ interface LogLine {
 }
 
 /**
- * The bot's Slack side over real parts: a SQLite file in a temp dir with the metrics and bot-state
- * stores, the real alert lifecycle (`createIdleAlerts`) as fleet view and alert port, the real
- * outbox worker, the real Bolt app (`createSlackApp`) with {@link registerListeners}, over Socket
- * Mode or signed HTTP against the Slack emulator, and a manual clock that polls move.
+ * The bot's Slack side as production composes it (`composeBot`): a SQLite file in a temp dir, the
+ * real alert lifecycle as fleet view and alert port, the real outbox worker, the real Bolt app with
+ * the bot's listeners, over Socket Mode or signed HTTP against the Slack emulator, and a manual clock
+ * that polls move.
  */
 export class BotHarness {
   readonly clock = new ManualClock(T0);
@@ -413,7 +412,10 @@ export class RecordingNotifier implements Notifier {
   }
 }
 
-/** Use-case deps over a real SQLite file, a fake fleet, recording alerts and a manual clock. */
+/**
+ * Use-case deps as `composeBot` builds them over a real SQLite file and a manual clock, with a fake
+ * fleet, recording alerts and a recording notifier in place of the real ones.
+ */
 export class UseCaseRig {
   readonly dir = mkdtempSync(join(tmpdir(), "gpu-warden-usecase-"));
   readonly clock = new ManualClock(T0);
