@@ -9,26 +9,18 @@ import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import bolt from "@slack/bolt";
 import type { Database } from "better-sqlite3";
-import { createSlackApp, type SlackApp } from "../src/bot/app.ts";
+import type { SlackApp } from "../src/bot/app.ts";
 import type { BotDeps } from "../src/bot/bot-deps.ts";
-import { registerListeners } from "../src/bot/listeners/index.ts";
-import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "../src/bot/outbox-worker.ts";
-import { createReaders } from "../src/bot/readers.ts";
-import { botWords } from "../src/bot/views/renderers.ts";
-import { wardenForMonth } from "../src/checks/warden-rotation.ts";
+import { createOutboxClient, type OutboxWorker } from "../src/bot/outbox-worker.ts";
 import { type Config, configSchema } from "../src/config/schema.ts";
+import { composeBot } from "../src/main/compose-bot.ts";
 import { ManualClock } from "../src/shared/clock.ts";
 import { createLogger, type Logger } from "../src/shared/logger.ts";
 import { createSimulatedSource, type SimulatedSource } from "../src/sources/simulated-source.ts";
-import { type BotStateStore, createBotStateStore } from "../src/store/bot-state-store.ts";
-import { createCostStores } from "../src/store/cost-stores.ts";
-import { createMetricsStore } from "../src/store/metrics-store.ts";
+import type { BotStateStore } from "../src/store/bot-state-store.ts";
 import type { MetricsStore } from "../src/store/metrics-types.ts";
 import { openDatabase } from "../src/store/open-database.ts";
-import { createReclaimStore } from "../src/store/reclaim-store.ts";
-import { idlePolicyOf } from "../src/usecases/alert-policy.ts";
-import { costWardenDepsOf } from "../src/usecases/cost-warden-deps.ts";
-import { createIdleAlerts, type IdleAlerts } from "../src/usecases/idle-alerts.ts";
+import type { IdleAlerts } from "../src/usecases/idle-alerts.ts";
 
 export const CHANNEL = "C0GPU";
 export const SECRET = "bench-signing-secret";
@@ -83,10 +75,9 @@ export async function startLoad(script: string): Promise<LoadProcess> {
 }
 
 /**
- * The real bot over a SQLite file in a temp dir: a simulated fleet of 12 hosts × 8 GPUs on a manual
- * clock at {@link T0}, the stores, the outbox worker sending to the load process's Slack stand-in,
- * the idle alert lifecycle and the listeners' {@link BotDeps}, logging at info (to nowhere) as in
- * production.
+ * The real bot (`composeBot`) over a SQLite file in a temp dir: a simulated fleet of 12 hosts × 8 GPUs
+ * on a manual clock at {@link T0}, the outbox worker sending to the load process's Slack stand-in,
+ * logging at info (to nowhere) as in production.
  */
 export interface BenchBot {
   clock: ManualClock;
@@ -127,55 +118,21 @@ export function createBenchBot(options: {
     { clock, timezone: "UTC" },
   );
   const config = configSchema.parse(options.config(source.hosts));
-  const readers = createReaders(config.team);
-  const words = botWords(readers);
   const db = openDatabase(join(dir, "gpu-warden.db"));
-  const metrics = createMetricsStore(db);
-  const state = createBotStateStore(db);
-  const outbox = createOutboxWorker({
-    store: state,
-    client: createOutboxClient({ botToken: "xoxb-bench", slackApiUrl: `${options.sink}/api/`, logger }),
-    clock,
-    logger,
-  });
-  const warden = {
-    current: (atMs: number) => wardenForMonth(config.warden.roster, atMs, config.team.timezone),
-  };
-  const alerts = createIdleAlerts({
+  const bot = composeBot({
     config,
-    metrics,
-    state,
-    notifier: outbox,
-    warden,
     clock,
-    logger,
-    alertWords: words.alertWords,
+    db,
+    ports: {
+      logger,
+      messages: {
+        slack: createOutboxClient({ botToken: "xoxb-bench", slackApiUrl: `${options.sink}/api/`, logger }),
+      },
+      sources: [source],
+      fetch: globalThis.fetch,
+    },
   });
-  const deps: BotDeps = {
-    readers,
-    config,
-    idlePolicy: idlePolicyOf(config),
-    state,
-    fleet: alerts,
-    alerts,
-    claimWords: words.claimWords,
-    reclaimWords: words.reclaimWords,
-    wardenWords: words.wardenWords,
-    warden,
-    clock,
-    logger,
-    notifier: outbox,
-    metrics,
-    reclaims: createReclaimStore(db),
-    ...costWardenDepsOf({
-      config,
-      metrics,
-      stores: createCostStores(db),
-      audit: state.audit,
-      clock,
-      pendingReclaims: null,
-    }),
-  };
+  const outbox = bot.delivery.outbox!;
   let app: SlackApp | null = null;
   return {
     clock,
@@ -183,13 +140,13 @@ export function createBenchBot(options: {
     source,
     config,
     db,
-    metrics,
-    state,
+    metrics: bot.stores.store,
+    state: bot.stores.state,
     outbox,
-    alerts,
-    deps,
+    alerts: bot.alerts,
+    deps: bot.deps,
     async start() {
-      app = createSlackApp({
+      app = bot.slackApp({
         botToken: "xoxb-bench",
         signingSecret: SECRET,
         botId: "B0BOT",
@@ -197,10 +154,6 @@ export function createBenchBot(options: {
         slackApiUrl: `${options.sink}/api/`,
         port: 0,
         host: "127.0.0.1",
-        logger,
-        clock,
-        deliveries: state.deliveries,
-        register: (bot) => registerListeners(bot, deps),
       });
       return `${(await app.start()).url}/slack/events`;
     },

@@ -1,17 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createReaders } from "../src/bot/readers.ts";
-import { botWords } from "../src/bot/views/renderers.ts";
 import { configSchema } from "../src/config/schema.ts";
+import { composeBot } from "../src/main/compose-bot.ts";
 import { ManualClock, MINUTE_MS } from "../src/shared/clock.ts";
 import { silentLogger } from "../src/shared/logger.ts";
 import { createSimulatedSource } from "../src/sources/simulated-source.ts";
-import { createBotStateStore } from "../src/store/bot-state-store.ts";
-import { createMetricsStore } from "../src/store/metrics-store.ts";
 import { openDatabase } from "../src/store/open-database.ts";
-import { createIdleAlerts } from "../src/usecases/idle-alerts.ts";
-import { pollFleet } from "../src/usecases/poll-fleet.ts";
 import type { Notifier } from "../src/usecases/ports.ts";
 import { median, percentile, report, round } from "./report.ts";
 
@@ -39,8 +34,6 @@ const clock = new ManualClock(START_MS);
 const simulated = config.sources[0]!;
 if (simulated.kind !== "simulated") throw new Error("expected the simulated source");
 const source = createSimulatedSource(simulated, { clock, timezone: config.team.timezone });
-const metrics = createMetricsStore(db, { sampleSpanMaxMs: 2 * POLL_MS });
-const state = createBotStateStore(db);
 
 interface Posted {
   host: string;
@@ -55,50 +48,41 @@ interface Posted {
 const posted: Posted[] = [];
 const lastFailedAt = new Map<string, number>();
 
-const alerts = createIdleAlerts({
+const notifier: Notifier = {
+  send(_method, _args, options) {
+    if (options?.role !== "alert-post" || options.alertId === undefined) return;
+    const alert = bot.stores.state.alerts.byId(options.alertId);
+    if (alert?.kind !== "idle") return;
+    const host = alert.host;
+    const atMs = clock.now();
+    const checks = bot.alerts.state(host);
+    posted.push({
+      host,
+      atMs,
+      workEndedAtMs: source.fleet.lastBusyAtMs(host, atMs),
+      lastSessionAtMs: checks?.lastSessionAtMs ?? null,
+      busyStartedAtMs: checks?.busyStartedAtMs ?? null,
+      lastFailedAtMs: lastFailedAt.get(host) ?? null,
+    });
+  },
+};
+const bot = composeBot({
   config,
-  metrics,
-  state,
-  notifier: {
-    send(_method, _args, options) {
-      if (options?.role !== "alert-post" || options.alertId === undefined) return;
-      const alert = state.alerts.byId(options.alertId);
-      if (alert?.kind !== "idle") return;
-      const host = alert.host;
-      const atMs = clock.now();
-      const checks = alerts.state(host);
-      posted.push({
-        host,
-        atMs,
-        workEndedAtMs: source.fleet.lastBusyAtMs(host, atMs),
-        lastSessionAtMs: checks?.lastSessionAtMs ?? null,
-        busyStartedAtMs: checks?.busyStartedAtMs ?? null,
-        lastFailedAtMs: lastFailedAt.get(host) ?? null,
-      });
-    },
-  } satisfies Notifier,
-  warden: { current: () => null },
   clock,
-  logger: silentLogger,
-  alertWords: botWords(createReaders(config.team)).alertWords,
+  db,
+  ports: { logger: silentLogger, messages: { notifier }, sources: [source], fetch: globalThis.fetch },
+  onPolled: (result) => {
+    for (const observation of result.observations) {
+      if (!observation.ok) lastFailedAt.set(observation.host, observation.atMs);
+    }
+  },
 });
-alerts.restore();
+bot.alerts.restore();
 
 const startedAt = performance.now();
 const polls = (DAYS * 24 * 60 * MINUTE_MS) / POLL_MS;
 for (let i = 0; i < polls; i++) {
-  const result = await pollFleet({
-    sources: [source],
-    store: metrics,
-    clock,
-    logger: silentLogger,
-    metrics: null,
-    timeoutMs: 54_000,
-  });
-  for (const observation of result.observations) {
-    if (!observation.ok) lastFailedAt.set(observation.host, observation.atMs);
-  }
-  alerts.onPoll(result);
+  await bot.poll();
   clock.advance(POLL_MS);
 }
 const runSeconds = (performance.now() - startedAt) / 1000;

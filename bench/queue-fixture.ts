@@ -1,15 +1,13 @@
 import type { Database } from "better-sqlite3";
-import { createReaders } from "../src/bot/readers.ts";
-import { botWords } from "../src/bot/views/renderers.ts";
 import { configSchema } from "../src/config/schema.ts";
 import type { GpuReading, HostObservation } from "../src/domain/observation.ts";
+import { composeBot } from "../src/main/compose-bot.ts";
 import { ManualClock } from "../src/shared/clock.ts";
 import { silentLogger } from "../src/shared/logger.ts";
-import { type BotStateStore, createBotStateStore } from "../src/store/bot-state-store.ts";
-import { createMetricsStore } from "../src/store/metrics-store.ts";
+import type { BotStateStore } from "../src/store/bot-state-store.ts";
 import { openDatabase } from "../src/store/open-database.ts";
-import { idlePolicyOf } from "../src/usecases/alert-policy.ts";
 import type { ClaimDeps } from "../src/usecases/claim-deps.ts";
+import type { Notifier } from "../src/usecases/ports.ts";
 
 // The queue benchmark's fleet and deps, shared by the benchmark and its concurrent grant passes
 // (bench/queue-pass.ts, another process on the same SQLite file): 125 hosts × 8 GPUs, A100s on even
@@ -57,16 +55,25 @@ export function queueDeps(
   nowMs: number,
 ): { deps: ClaimDeps; db: Database; state: BotStateStore } {
   const db = openDatabase(path);
-  const state = createBotStateStore(db);
-  const metrics = createMetricsStore(db);
   const config = configSchema.parse({ slack: { channel: "C0GPU" } });
-  const words = botWords(createReaders(config.team));
   const clock = new ManualClock(nowMs);
   const latest = new Map(observations(nowMs).map((observation) => [observation.host, observation]));
-  const deps: ClaimDeps = {
+  const notifier: Notifier = {
+    send: (method, args) => {
+      state.outbox.enqueue({ method, args }, clock.now());
+    },
+  };
+  const bot = composeBot({
     config,
-    idlePolicy: idlePolicyOf(config),
-    state,
+    clock,
+    db,
+    ports: { logger: silentLogger, messages: { notifier }, sources: [], fetch: globalThis.fetch },
+  });
+  const { state } = bot.stores;
+  // NOTE: the grant pass reads the fleet as polled at `nowMs` and leaves alerts alone: both are
+  // stand-ins here, as in the benchmark's other process.
+  const deps: ClaimDeps = {
+    ...bot.deps,
     fleet: {
       hosts: () => [...latest.keys()],
       latest: (host) => {
@@ -76,16 +83,6 @@ export function queueDeps(
       state: () => null,
     },
     alerts: { refresh: () => {}, resolve: () => {}, postInThread: () => {}, postNote: () => {} },
-    warden: { current: () => null },
-    claimWords: words.claimWords,
-    clock,
-    logger: silentLogger,
-    notifier: {
-      send: (method, args) => {
-        state.outbox.enqueue({ method, args }, clock.now());
-      },
-    },
-    metrics,
   };
   return { deps, db, state };
 }

@@ -1,21 +1,19 @@
 import { existsSync } from "node:fs";
 import type { SlackApp } from "./bot/app.ts";
-import { createReaders } from "./bot/readers.ts";
-import { botWords } from "./bot/views/renderers.ts";
+import { createConsoleNotifier } from "./bot/console-notifier.ts";
+import { createOutboxClient } from "./bot/outbox-worker.ts";
+import type { IdleEpisodeState } from "./checks/idle-episode.ts";
 import type { LoadedConfig } from "./config/load-config.ts";
 import type { LedgerReport } from "./domain/ledger-report.ts";
 import type { HostObservation } from "./domain/observation.ts";
 import type { Source } from "./domain/source.ts";
 import type { JobTimer } from "./jobs/job-timer.ts";
 import { scheduleJobs } from "./jobs/schedule-jobs.ts";
-import { BotHealth } from "./main/bot-health.ts";
-import { botJobs } from "./main/bot-jobs.ts";
-import { createDelivery } from "./main/create-delivery.ts";
-import { createPoll, pollTimeoutMs } from "./main/create-poll.ts";
-import { openBotStores } from "./main/open-bot-stores.ts";
+import { composeBot } from "./main/compose-bot.ts";
+import type { MessagesPort } from "./main/create-delivery.ts";
+import { pollTimeoutMs } from "./main/create-poll.ts";
 import { restoreHistory } from "./main/restore-history.ts";
 import { startSlack } from "./main/start-slack.ts";
-import { type SlackLinks, wireAlerts } from "./main/wire-alerts.ts";
 import { type HttpServerDeps, type RunningHttpServer, startHttpServer } from "./observability/http-server.ts";
 import { fleetLine } from "./reports/fleet-line.ts";
 import { type Clock, MINUTE_MS, systemClock } from "./shared/clock.ts";
@@ -26,9 +24,11 @@ import { type BackupResult, backupStore, type RestoreResult, restoreStore } from
 import { createCostStores } from "./store/cost-stores.ts";
 import { createMetricsStore } from "./store/metrics-store.ts";
 import { openDatabase } from "./store/open-database.ts";
+import { openOwnedStore } from "./store/open-owned-store.ts";
 import { inspectStorePath, storeProblemOf } from "./store/store-problem.ts";
 import { restoreWindowMinutes } from "./usecases/alert-policy.ts";
 import { backfillSimulated } from "./usecases/backfill-simulated.ts";
+import type { IdleAlerts } from "./usecases/idle-alerts.ts";
 import { readLedgerReport, reportRange, todayLocal } from "./usecases/ledger-report.ts";
 import { pollFleet } from "./usecases/poll-fleet.ts";
 
@@ -151,47 +151,31 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     throw new NothingToWatchError(context.loaded.file);
   }
   const sources = context.sources ?? createSources(config, { ...context, clock });
-  const stores = openBotStores(config, clock);
-  const { store, metrics } = stores;
-  const health = new BotHealth();
-  const delivery = createDelivery(context, stores, clock, slackOn);
-  const readers = createReaders(config.team, delivery.people);
-  const words = botWords(readers);
-  const links: SlackLinks = { workspaceUrl: null };
-  const io = { notifier: delivery.notifier, readers, words, clock, logger };
-  const { alerts, botDeps } = wireAlerts(config, stores, io, links);
-  const stepMs = config.poll.interval_seconds * 1000;
-  const windowMs = restoreWindowMinutes(botDeps.idlePolicy) * MINUTE_MS;
-  await restoreHistory({ sources, store, alerts, clock, logger }, windowMs, stepMs);
-
-  const poll = createPoll({ config, sources, stores, alerts, health, clock, logger }, (result) => {
-    if (!slackOn) {
-      const states = new Map(
-        alerts.hosts().flatMap((host) => {
-          const hostState = alerts.state(host);
-          return hostState ? [[host, hostState] as const] : [];
-        }),
-      );
-      context.stdout.write(`${fleetLine(readers.channel, states, result.atMs)}\n`);
-    }
+  const owned = openOwnedStore(config.store.path, clock.now());
+  const bot = composeBot({
+    config,
+    clock,
+    db: owned.db,
+    ports: { logger, sources, messages: messagesPort(context, slackOn), fetch: globalThis.fetch },
+    onPolled: (result) => {
+      if (!slackOn)
+        context.stdout.write(`${fleetLine(bot.readers.channel, statesOf(bot.alerts), result.atMs)}\n`);
+    },
   });
+  const { alerts, stores, readers } = bot;
+  const stepMs = config.poll.interval_seconds * 1000;
+  const windowMs = restoreWindowMinutes(bot.deps.idlePolicy) * MINUTE_MS;
+  await restoreHistory({ sources, store: stores.store, alerts, clock, logger }, windowMs, stepMs);
 
   let slack: SlackApp | null = null;
   let http: RunningHttpServer | null = null;
   let httpUrl: string;
   const port = env.port ?? config.http.port;
   if (slackOn && env.slackBotToken !== null) {
-    ({ slack, http, httpUrl } = await startSlack(context, env.slackBotToken, {
-      botDeps,
-      stores,
-      delivery,
-      health,
-      clock,
-      links,
-    }));
+    ({ slack, http, httpUrl } = await startSlack(context, env.slackBotToken, bot));
   } else {
     http = await startHttpServer(
-      { registry: metrics.registry, health: health.report },
+      { registry: stores.metrics.registry, health: bot.health.report },
       config.http.host,
       port,
     );
@@ -202,7 +186,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   }
 
   const running = scheduleJobs(
-    botJobs(poll, { botDeps, stores, delivery, words }),
+    bot.jobs,
     logger,
     { store: stores.costStores.jobRuns, clock },
     context.jobTimer,
@@ -216,19 +200,43 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     runNow: (job) => running.runNow(job),
     catchUpSimulated() {
       const nowMs = clock.now();
-      const fromMs = health.lastPollAtMs ?? nowMs;
+      const fromMs = bot.health.lastPollAtMs ?? nowMs;
       if (nowMs - fromMs <= stepMs) return 0;
-      const cycles = backfillSimulated(sources, store, { nowMs, windowMs: nowMs - fromMs - stepMs, stepMs });
+      const cycles = backfillSimulated(sources, stores.store, {
+        nowMs,
+        windowMs: nowMs - fromMs - stepMs,
+        stepMs,
+      });
       alerts.restore();
       return cycles;
     },
     async stop() {
       await running.stop();
       await alerts.settled();
-      await delivery.outbox?.stop();
+      await bot.delivery.outbox?.stop();
       await slack?.stop();
       await http?.close();
-      stores.owned.close();
+      owned.close();
     },
   };
+}
+
+/** Slack through the outbox when a bot token is set, else the console. */
+function messagesPort(context: BotContext, slackOn: boolean): MessagesPort {
+  const { env, config } = context.loaded;
+  if (!slackOn || env.slackBotToken === null) {
+    return { notifier: createConsoleNotifier(context.stdout, config.slack.channel) };
+  }
+  const slackApiUrl = env.slackApiUrl ?? undefined;
+  return { slack: createOutboxClient({ botToken: env.slackBotToken, slackApiUrl, logger: context.logger }) };
+}
+
+/** The hosts' idle states now, for the console's fleet line. */
+function statesOf(alerts: IdleAlerts): Map<string, IdleEpisodeState> {
+  return new Map(
+    alerts.hosts().flatMap((host) => {
+      const hostState = alerts.state(host);
+      return hostState ? [[host, hostState] as const] : [];
+    }),
+  );
 }

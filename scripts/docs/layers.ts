@@ -39,7 +39,7 @@ export const LAYER_RULES: readonly LayerRule[] = [
   },
   {
     part: "simulation",
-    owns: "the outcome benchmark's simulated team month; composes the bot like main does",
+    owns: "the outcome benchmark's simulated team month; composes the bot with main's `composeBot`",
     may: ANY,
     types: [],
   },

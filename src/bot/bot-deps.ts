@@ -7,8 +7,9 @@ import type { WardenWords } from "../usecases/warden-words.ts";
 import type { Readers } from "./readers.ts";
 
 /**
- * What the Slack listeners need; `main.ts` builds it. The fleet view and the alert port are usually
- * the same object (`createIdleAlerts`). The slash command's name comes from `surface.ts`.
+ * What the Slack listeners need; `composeBot` (`main/compose-bot.ts`) builds it, and nothing else
+ * should. The fleet view and the alert port are the same object (`createIdleAlerts`). The slash
+ * command's name comes from `surface.ts`.
  */
 export type BotDeps = StopHostDeps &
   ClaimDeps & {

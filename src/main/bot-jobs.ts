@@ -12,8 +12,8 @@ import { cronForInterval } from "../shared/cron-for-interval.ts";
 import { summaryPrometheus } from "../sources/summary-prometheus.ts";
 import { createSummaryStore } from "../store/summary-store.ts";
 import { tickClaims } from "../usecases/tick-claims.ts";
+import type { BotStores } from "./bot-stores.ts";
 import type { Delivery } from "./create-delivery.ts";
-import type { BotStores } from "./open-bot-stores.ts";
 
 /** Every job of the running bot: poll, rollup, retention, ledger, warden, summary, reclaim review, claims. */
 export function botJobs(

@@ -1,12 +1,19 @@
-import { createConsoleNotifier } from "../bot/console-notifier.ts";
-import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "../bot/outbox-worker.ts";
+import type { webApi } from "@slack/bolt";
+import { createOutboxWorker, type OutboxWorker } from "../bot/outbox-worker.ts";
 import { slackPeopleDirectory } from "../bot/slack-people.ts";
-import type { BotContext } from "../main.ts";
 import type { Clock } from "../shared/clock.ts";
+import type { Logger } from "../shared/logger.ts";
 import type { Notifier } from "../usecases/ports.ts";
-import type { BotStores } from "./open-bot-stores.ts";
+import type { BotStores } from "./bot-stores.ts";
 
-/** Where the bot's messages go: Slack through the outbox when a bot token is set, else the console. */
+/**
+ * Where the bot's messages go, as an entry point gives it: a Slack Web API client (the durable outbox
+ * delivers through it; build it with `createOutboxClient`, which neither retries nor waits by itself),
+ * or a stand-in notifier (the console without Slack tokens).
+ */
+export type MessagesPort = { slack: webApi.WebClient } | { notifier: Notifier };
+
+/** Where the bot's messages go: the outbox and people's names over the Slack client, else the stand-in. */
 export interface Delivery {
   outbox: OutboxWorker | null;
   notifier: Notifier;
@@ -14,25 +21,13 @@ export interface Delivery {
 }
 
 export function createDelivery(
-  context: BotContext,
-  stores: BotStores,
+  port: MessagesPort,
+  stores: Pick<BotStores, "state" | "metrics">,
   clock: Clock,
-  slackOn: boolean,
+  logger: Logger,
 ): Delivery {
-  const { env, config } = context.loaded;
-  const { logger } = context;
-  if (!slackOn || env.slackBotToken === null) {
-    return {
-      outbox: null,
-      notifier: createConsoleNotifier(context.stdout, config.slack.channel),
-      people: undefined,
-    };
-  }
-  const client = createOutboxClient({
-    botToken: env.slackBotToken,
-    slackApiUrl: env.slackApiUrl ?? undefined,
-    logger,
-  });
+  if ("notifier" in port) return { outbox: null, notifier: port.notifier, people: undefined };
+  const client = port.slack;
   const people = slackPeopleDirectory(client, clock, logger);
   const outbox = createOutboxWorker({
     store: stores.state,

@@ -6,7 +6,7 @@ import { StoreProblemError, storeProblemOf } from "../store/store-problem.ts";
 import type { IdleAlerts } from "../usecases/idle-alerts.ts";
 import { pollFleet } from "../usecases/poll-fleet.ts";
 import type { BotHealth } from "./bot-health.ts";
-import type { BotStores } from "./open-bot-stores.ts";
+import type { BotStores } from "./bot-stores.ts";
 
 export type PollResult = Awaited<ReturnType<typeof pollFleet>>;
 

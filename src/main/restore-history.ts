@@ -4,7 +4,7 @@ import type { Logger } from "../shared/logger.ts";
 import { backfillSimulated } from "../usecases/backfill-simulated.ts";
 import type { IdleAlerts } from "../usecases/idle-alerts.ts";
 import { HISTORY_DEADLINE_MS, seedHistory } from "../usecases/seed-history.ts";
-import type { BotStores } from "./open-bot-stores.ts";
+import type { BotStores } from "./bot-stores.ts";
 
 /**
  * At start-up: a fresh store gets the simulated fleet's recent history, then the sources' history

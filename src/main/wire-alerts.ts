@@ -10,14 +10,17 @@ import { createIdleAlerts, type IdleAlerts } from "../usecases/idle-alerts.ts";
 import type { Notifier } from "../usecases/ports.ts";
 import { ownersOf } from "../usecases/reclaim-owners.ts";
 import { stopAutomatically } from "../usecases/stop-host.ts";
-import type { BotStores } from "./open-bot-stores.ts";
+import type { BotStores } from "./bot-stores.ts";
 
 /** What is known only once Slack has started: the workspace's URL, for links to messages. */
 export interface SlackLinks {
   workspaceUrl: string | null;
 }
 
-/** The alert lifecycle and the deps every listener, job and use-case of the bot shares. */
+/**
+ * The alert lifecycle and the deps every listener, job and use-case of the bot shares. Called by
+ * `composeBot` alone: a dependency of a new use-case is added here (and to its deps type, not optional).
+ */
 export function wireAlerts(
   config: Config,
   stores: BotStores,
@@ -27,11 +30,13 @@ export function wireAlerts(
     words: ReturnType<typeof botWords>;
     clock: Clock;
     logger: Logger;
+    /** The executor of webhook stop actions. */
+    fetch: typeof fetch;
   },
   links: SlackLinks,
 ): { alerts: IdleAlerts; botDeps: BotDeps } {
   const { store, state, reclaims, costWarden } = stores;
-  const { notifier, readers, words, clock, logger } = io;
+  const { notifier, readers, words, clock, logger, fetch } = io;
   const warden = costWarden.wardens;
   let botDeps: BotDeps | null = null;
   /** Lent hosts belong to whom they were lent to (a reclaim decision); others to their configured owners. */
@@ -69,6 +74,7 @@ export function wireAlerts(
     metrics: store,
     reclaims,
     owners,
+    fetch,
     ...costWarden,
   };
   return { alerts, botDeps };

@@ -1,21 +1,11 @@
-import { createOutboxWorker } from "../bot/outbox-worker.ts";
-import { createReaders } from "../bot/readers.ts";
-import { botWords } from "../bot/views/renderers.ts";
 import type { Source } from "../domain/source.ts";
+import { composeBot } from "../main/compose-bot.ts";
 import { DAY_MS, HOUR_MS, type ManualClock, MINUTE_MS } from "../shared/clock.ts";
 import { silentLogger } from "../shared/logger.ts";
-import { createBotStateStore } from "../store/bot-state-store.ts";
-import { createCostStores } from "../store/cost-stores.ts";
-import { createMetricsStore } from "../store/metrics-store.ts";
 import { openDatabase } from "../store/open-database.ts";
-import { idlePolicyOf } from "../usecases/alert-policy.ts";
-import type { ClaimDeps } from "../usecases/claim-deps.ts";
 import { claimGpus } from "../usecases/claim-gpus.ts";
-import { costWardenDepsOf } from "../usecases/cost-warden-deps.ts";
-import { createIdleAlerts } from "../usecases/idle-alerts.ts";
-import { pollFleet } from "../usecases/poll-fleet.ts";
 import { releaseClaims } from "../usecases/release-claims.ts";
-import { type StopHostDeps, stopAutomatically, stopHost } from "../usecases/stop-host.ts";
+import { stopHost } from "../usecases/stop-host.ts";
 import { tickClaims } from "../usecases/tick-claims.ts";
 import { recentSamples } from "./recent-samples.ts";
 import { SimulatedSlack } from "./simulated-slack.ts";
@@ -32,9 +22,10 @@ const STREAM_CLAIMS = 10;
 
 /**
  * The `gpu-warden` policy: the project's own poll, store, idle checks, alert lifecycle, outbox,
- * claims job, stop, keep and claim use-cases, composed as `src/main.ts` composes them, over the
- * simulated fleet. The people read what the outbox delivers and press the buttons (the use-cases the
- * listeners call) after a delay drawn per message; the stop webhook switches the simulated host off.
+ * claims job, stop, keep and claim use-cases, composed by `composeBot` as `src/main.ts` composes them,
+ * over the simulated fleet; its ports are the simulated Slack, the fleet's source and the stop webhook.
+ * The people read what the outbox delivers and press the buttons (the use-cases the listeners call)
+ * after a delay drawn per message; the stop webhook switches the simulated host off.
  */
 export function createWardenPolicy(input: {
   world: TeamWorld;
@@ -46,26 +37,7 @@ export function createWardenPolicy(input: {
   const { world, ledger, clock } = input;
   const params = world.params;
   const config = teamConfig(params, { autoStop: input.autoStop, storePath: input.storePath ?? ":memory:" });
-  const words = botWords(createReaders(config.team));
-  const db = openDatabase(config.store.path);
-  const metrics = createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 });
-  const state = createBotStateStore(db);
-  const costWarden = costWardenDepsOf({
-    config,
-    metrics,
-    stores: createCostStores(db),
-    audit: state.audit,
-    clock,
-    pendingReclaims: null,
-  });
   const slack = new SimulatedSlack();
-  const outbox = createOutboxWorker({
-    store: state,
-    client: slack.client,
-    clock,
-    logger: silentLogger,
-  });
-  outbox.start();
   const clicks: Click[] = [];
   const claimsOfRun = new Map<number, number[]>();
 
@@ -76,48 +48,32 @@ export function createWardenPolicy(input: {
     world.powerOff(host, by, body.actor ?? "gpu-warden", ledger.idleForMin(host));
     return new Response("switched off", { status: 200 });
   }) as typeof fetch;
-
-  let deps: StopHostDeps & ClaimDeps;
+  const source: Source = {
+    kind: "simulated",
+    hosts: params.hosts.map((host) => host.name),
+    poll: async () => world.hosts.map((host) => observeHost(world, host)),
+  };
+  const db = openDatabase(config.store.path);
+  const bot = composeBot({
+    config,
+    clock,
+    db,
+    ports: { logger: silentLogger, messages: { slack: slack.client }, sources: [source], fetch: simFetch },
+  });
+  const { alerts, stores } = bot;
+  const metrics = stores.store;
+  const outbox = bot.delivery.outbox!;
+  outbox.start();
+  // NOTE: the claims job reads hours of samples per claim every minute; over a simulated month a
+  // read-through cache of them keeps the run short. The samples are the store's own rows.
   const claimMetrics = recentSamples(
     metrics,
     Math.max(config.claims.claim_idle_nudge_minutes, config.claims.claim_idle_release_minutes ?? 0) *
       MINUTE_MS +
       HOUR_MS,
   );
-  const alerts = createIdleAlerts({
-    config,
-    metrics,
-    state,
-    notifier: outbox,
-    warden: costWarden.wardens,
-    clock,
-    logger: silentLogger,
-    alertWords: words.alertWords,
-    stopAutomatically: async (host, alertId) => {
-      await stopAutomatically(deps, host, alertId);
-    },
-  });
-  deps = {
-    config,
-    idlePolicy: idlePolicyOf(config),
-    state,
-    fleet: alerts,
-    alerts,
-    claimWords: words.claimWords,
-    warden: costWarden.wardens,
-    clock,
-    logger: silentLogger,
-    notifier: outbox,
-    metrics: claimMetrics,
-    fetch: simFetch,
-  };
+  const deps = { ...bot.deps, metrics: claimMetrics };
   alerts.restore();
-
-  const source: Source = {
-    kind: "simulated",
-    hosts: params.hosts.map((host) => host.name),
-    poll: async () => world.hosts.map((host) => observeHost(world, host)),
-  };
 
   const people = createTeamAnswers({ world, deps, clicks });
   const personId = (person: number) => params.people[person]!.id;
@@ -159,15 +115,7 @@ export function createWardenPolicy(input: {
     name: input.autoStop ? "gpu-warden-autostop" : "gpu-warden",
     hooks,
     async step(nowMs: number) {
-      const result = await pollFleet({
-        sources: [source],
-        store: metrics,
-        clock,
-        logger: silentLogger,
-        metrics: null,
-        timeoutMs: 54_000,
-      });
-      alerts.onPoll(result);
+      await bot.poll();
       await alerts.settled();
       while (clicks.length > 0) await clicks.shift()!();
       await alerts.settled();

@@ -14,8 +14,8 @@ export interface HostActionDeps {
   warden: WardenLookup;
   clock: Clock;
   logger: Logger;
-  /** The host's owners now (a reclaim decision may have lent it); default `hosts.<host>.owners`. */
-  owners?: (host: string) => readonly string[];
+  /** The host's owners now: the person a reclaim decision lent it to, else `hosts.<host>.owners`. */
+  owners: (host: string) => readonly string[];
 }
 
 /** Why someone may act on a host. */
@@ -54,7 +54,7 @@ export function hostAuthority(input: {
 export function authorityFor(deps: HostActionDeps, host: string, atMs: number): HostAuthority {
   return hostAuthority({
     host,
-    settings: deps.owners ? { owners: [...deps.owners(host)] } : deps.config.hosts[host],
+    settings: { owners: [...deps.owners(host)] },
     claims: deps.state.claims.activeOn(host, atMs),
     warden: deps.warden.current(atMs),
     admins: deps.config.slack.admins,

@@ -70,7 +70,7 @@ export function createAlertRun(deps: IdleAlertsDeps): AlertRun {
   const timezone = config.team.timezone;
   const settingsOf = (host: string) => config.hosts[host];
   const tariff = tariffOf(config.costs.electricity, timezone);
-  const ownersOf = (host: string): string[] => [...(deps.owners?.(host) ?? settingsOf(host)?.owners ?? [])];
+  const ownersOf = (host: string): string[] => [...deps.owners(host)];
   return {
     deps,
     config,

@@ -58,9 +58,7 @@ export function stopDoubtOf(run: AlertRun, alert: AlertRecord): AlertFacts["stop
   if (verdict?.kind !== "reporting" || alert.openedAtMs < verdict.stoppedAtMs) return null;
   const earlier = verdict.alertId === null ? null : store.alerts.byId(verdict.alertId);
   const link =
-    earlier?.ts == null || earlier.channel === null
-      ? null
-      : (deps.messageLink?.(earlier.channel, earlier.ts) ?? null);
+    earlier?.ts == null || earlier.channel === null ? null : deps.messageLink(earlier.channel, earlier.ts);
   return {
     stoppedAtMs: verdict.stoppedAtMs,
     earlierAlertAtMs: earlier?.openedAtMs ?? null,

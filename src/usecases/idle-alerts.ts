@@ -38,12 +38,12 @@ export interface IdleAlertsDeps {
   logger: Logger;
   /** The alert messages' words (the bot's views: `alertWords`). */
   alertWords: AlertWords;
-  /** The stop use-case with the bot as the actor, for hosts with `auto_stop`; none: no automatic stops. */
-  stopAutomatically?: (host: string, alertId: number) => Promise<void>;
-  /** The host's owners now (a reclaim decision may have lent it); default `hosts.<host>.owners`. */
-  owners?: (host: string) => readonly string[];
-  /** A Slack message's permalink; `null` (or none) when the workspace URL is not known. */
-  messageLink?: (channel: string, ts: string) => string | null;
+  /** The stop use-case with the bot as the actor, for hosts with `auto_stop` whose countdown ran out. */
+  stopAutomatically: (host: string, alertId: number) => Promise<void>;
+  /** The host's owners now: the person a reclaim decision lent it to, else `hosts.<host>.owners`. */
+  owners: (host: string) => readonly string[];
+  /** A Slack message's permalink; `null` while the workspace URL is not known. */
+  messageLink: (channel: string, ts: string) => string | null;
 }
 
 /** The alert lifecycle: idle checks after each poll, and the channel messages that follow from them. */

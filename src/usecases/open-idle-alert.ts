@@ -121,7 +121,7 @@ export function escalate(run: AlertRun, alert: AlertRecord, nowMs: number): Aler
 export function startAutoStop(run: AlertRun, alert: AlertRecord, nowMs: number): void {
   const { deps, store, logger, autoStopsStarted, inFlight } = run;
   const stop = deps.stopAutomatically;
-  if (stop === undefined || alert.autoStopAtMs === null || nowMs < alert.autoStopAtMs) return;
+  if (alert.autoStopAtMs === null || nowMs < alert.autoStopAtMs) return;
   if (autoStopsStarted.has(alert.id) || store.snoozes.activeAt(alert.host, nowMs) !== null) return;
   if (reservedSoon(deps, alert.host) !== null) return;
   autoStopsStarted.add(alert.id);

@@ -16,8 +16,8 @@ export type { HostNowFacts, StopNote, StopRefusalFacts } from "./stop-facts.ts";
 export interface StopHostDeps extends HostActionDeps {
   /** The idle rules the checks use: the re-check classifies the latest observation with them. */
   idlePolicy: IdlePolicy;
-  /** For webhook stop actions; default: the global fetch. */
-  fetch?: typeof fetch;
+  /** The executor of webhook stop actions (production: the global `fetch`). */
+  fetch: typeof fetch;
 }
 
 export interface StopRequest {
@@ -455,8 +455,7 @@ async function dryRun(deps: StopHostDeps, plan: StopPlan): Promise<StopResult> {
 }
 
 function act(deps: StopHostDeps, plan: StopPlan, action: ActionConfig): Promise<ActionOutcome> {
-  const options =
-    deps.fetch === undefined ? { dryRun: plan.dryRun } : { dryRun: plan.dryRun, fetch: deps.fetch };
+  const options = { dryRun: plan.dryRun, fetch: deps.fetch };
   return runAction(
     action,
     { host: plan.host, actor: plan.actor, reason: plan.reason, forced: plan.forced, atMs: deps.clock.now() },

@@ -26,7 +26,10 @@ describe("estimated times over the real Bolt app", { timeout: 120_000 }, () => {
   afterEach(() => h.closeChecked());
 
   test("the queued reply, /gpu queue, /gpu status and App Home say when GPUs are usually free (after the claims on them end)", async () => {
-    h = await BotHarness.start({ transport: "socket", config: standardConfig({ "gpu-a": {} }) });
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig({ "gpu-a": {} }, { poll: { interval_seconds: STEP / 1000 } }),
+    });
     writeHistory(h);
     h.pollFor(6, allHosts(busyHost("gpu-a")));
     await h.user.slashCommand({ user: BOB, text: "claim gpu-a for 30h" });

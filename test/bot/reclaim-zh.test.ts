@@ -23,7 +23,8 @@ describe("a zh-CN team decides a reclaim in Chinese, over the real Bolt app and 
   before(async () => {
     const config = standardConfig(
       { "gpu-c": { owners: [ALICE], stop: "script" } },
-      { reclaim: { observe_days: 2 } },
+      // NOTE: samples every 5 min (STEP): a 5 min poll interval, as production would roll them up.
+      { reclaim: { observe_days: 2 }, poll: { interval_seconds: STEP / 1000 } },
       { sleepS: 0 },
     );
     h = await BotHarness.start({

@@ -62,7 +62,9 @@ describe("reclaim workflow over the real Bolt app, the emulator and a SQLite fil
       transport: "socket",
       config: standardConfig(
         Object.fromEntries([...LOW, "gpu-e"].map((host) => [host, { owners: [ALICE], stop: "script" }])),
-        { reclaim: { observe_days: 2 } },
+        // NOTE: the samples come every 5 min (STEP): a poll interval of 5 min, so that each stands
+        // for the 5 min until the next in the rollups, as in production.
+        { reclaim: { observe_days: 2 }, poll: { interval_seconds: STEP / 1000 } },
         { sleepS: 0 },
       ),
     });

@@ -58,7 +58,10 @@ describe("a stop that did not stop, over the real Bolt app", { timeout: 60_000 }
     assert.notEqual(next.ts, first.ts, "a new idle episode, a new alert");
     assert.match(
       shownText(next.blocks),
-      /^⚠️ The stop at \*10:06\* may not have worked: gpu-a kept reporting\. See the thread of the alert of 10:05\.$/m,
+      new RegExp(
+        `^⚠️ The stop at \\*10:06\\* may not have worked: gpu-a kept reporting\\. See <https://gpu-team\\.slack\\.com/archives/${CHANNEL}/p${first.ts.replace(".", "")}\\|the thread of the alert of 10:05>\\.$`,
+        "m",
+      ),
     );
     assert.deepEqual(
       h.state.audit.byAction("stop-unconfirmed").map((entry) => entry.host),

@@ -3,20 +3,16 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import bolt from "@slack/bolt";
 import type { Database } from "better-sqlite3";
-import { createSlackApp, type SlackApp } from "../../src/bot/app.ts";
+import type { SlackApp } from "../../src/bot/app.ts";
 import type { BotDeps } from "../../src/bot/bot-deps.ts";
-import { registerListeners } from "../../src/bot/listeners/index.ts";
-import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "../../src/bot/outbox-worker.ts";
-import { createReaders } from "../../src/bot/readers.ts";
-import { slackPeopleDirectory } from "../../src/bot/slack-people.ts";
-import { botWords } from "../../src/bot/views/renderers.ts";
+import { createOutboxClient, type OutboxWorker } from "../../src/bot/outbox-worker.ts";
 import type { IdleEpisodeState } from "../../src/checks/idle-episode.ts";
 import { type Config, configSchema } from "../../src/config/schema.ts";
 import type { AlertResolution } from "../../src/domain/alert-record.ts";
 import type { LatestObservation } from "../../src/domain/metrics.ts";
 import type { HostObservation } from "../../src/domain/observation.ts";
+import { composeBot } from "../../src/main/compose-bot.ts";
 import type { EphemeralMessage, StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
 import {
   type SlackEmulator,
@@ -24,18 +20,12 @@ import {
 } from "../../src/playground/slack-emulator/start-slack-emulator.ts";
 import { ManualClock, MINUTE_MS } from "../../src/shared/clock.ts";
 import { createLogger, silentLogger } from "../../src/shared/logger.ts";
-import { type BotStateStore, createBotStateStore } from "../../src/store/bot-state-store.ts";
-import { createCostStores } from "../../src/store/cost-stores.ts";
-import { createMetricsStore } from "../../src/store/metrics-store.ts";
+import type { BotStateStore } from "../../src/store/bot-state-store.ts";
 import type { MetricsStore } from "../../src/store/metrics-types.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
-import { createReclaimStore } from "../../src/store/reclaim-store.ts";
-import { idlePolicyOf } from "../../src/usecases/alert-policy.ts";
 import type { AlertNote, AlertWords } from "../../src/usecases/alert-words.ts";
-import { costWardenDepsOf } from "../../src/usecases/cost-warden-deps.ts";
-import { createIdleAlerts, type IdleAlerts } from "../../src/usecases/idle-alerts.ts";
+import type { IdleAlerts } from "../../src/usecases/idle-alerts.ts";
 import type { AlertPort, FleetView, Notifier, SlackMethod } from "../../src/usecases/ports.ts";
-import { stopAutomatically } from "../../src/usecases/stop-host.ts";
 import { type ClaimTickResult, tickClaims } from "../../src/usecases/tick-claims.ts";
 import { observed } from "../checks/builders.ts";
 
@@ -79,10 +69,10 @@ interface LogLine {
 }
 
 /**
- * The bot's Slack side over real parts: a SQLite file in a temp dir with the metrics and bot-state
- * stores, the real alert lifecycle (`createIdleAlerts`) as fleet view and alert port, the real
- * outbox worker, the real Bolt app (`createSlackApp`) with {@link registerListeners}, over Socket
- * Mode or signed HTTP against the Slack emulator, and a manual clock that polls move.
+ * The bot's Slack side as production composes it (`composeBot`): a SQLite file in a temp dir, the
+ * real alert lifecycle as fleet view and alert port, the real outbox worker, the real Bolt app with
+ * the bot's listeners, over Socket Mode or signed HTTP against the Slack emulator, and a manual clock
+ * that polls move.
  */
 export class BotHarness {
   readonly clock = new ManualClock(T0);
@@ -133,76 +123,33 @@ export class BotHarness {
       channels: [{ id: CHANNEL, name: "gpu" }],
     });
     const { identity, apiUrl } = this.emulator;
-    const people = slackPeopleDirectory(
-      new bolt.webApi.WebClient(identity.botToken, { slackApiUrl: apiUrl, retryConfig: { retries: 0 } }),
-      clock,
-      logger,
-    );
-    const readers = createReaders(config.team, people);
-    const words = botWords(readers);
     this.db = openDatabase(join(this.dir, "gpu-warden.db"));
-    this.metrics = createMetricsStore(this.db);
-    this.state = createBotStateStore(this.db);
-    this.outbox = createOutboxWorker({
-      store: this.state,
-      client: createOutboxClient({ botToken: identity.botToken, slackApiUrl: apiUrl, logger }),
-      clock,
-      logger,
-    });
-    const costWarden = costWardenDepsOf({
+    const bot = composeBot({
       config,
-      metrics: this.metrics,
-      stores: createCostStores(this.db),
-      audit: this.state.audit,
       clock,
-      pendingReclaims: null,
-    });
-    const warden = costWarden.wardens;
-    this.alerts = createIdleAlerts({
-      config,
-      metrics: this.metrics,
-      state: this.state,
-      notifier: this.outbox,
-      warden,
-      clock,
-      logger,
-      alertWords: words.alertWords,
-      stopAutomatically: async (host, alertId) => {
-        await stopAutomatically(this.deps, host, alertId);
+      db: this.db,
+      ports: {
+        logger,
+        messages: { slack: createOutboxClient({ botToken: identity.botToken, slackApiUrl: apiUrl, logger }) },
+        sources: [],
+        fetch: globalThis.fetch,
       },
     });
-    this.deps = {
-      readers,
-      config,
-      idlePolicy: idlePolicyOf(config),
-      state: this.state,
-      fleet: this.alerts,
-      alerts: this.alerts,
-      claimWords: words.claimWords,
-      reclaimWords: words.reclaimWords,
-      wardenWords: words.wardenWords,
-      warden,
-      clock,
-      logger,
-      notifier: this.outbox,
-      metrics: this.metrics,
-      reclaims: createReclaimStore(this.db),
-      ...costWarden,
-    };
+    this.metrics = bot.stores.store;
+    this.state = bot.stores.state;
+    this.outbox = bot.delivery.outbox!;
+    this.alerts = bot.alerts;
+    this.deps = bot.deps;
     const http = this.options.transport === "http";
-    this.slack = createSlackApp({
+    this.slack = bot.slackApp({
       botToken: identity.botToken,
       appToken: http ? undefined : identity.appToken,
       signingSecret: http ? identity.signingSecret : undefined,
       slackApiUrl: apiUrl,
       port: 0,
       host: "127.0.0.1",
-      logger,
-      clock,
-      deliveries: this.state.deliveries,
       botId: identity.botId,
       botUserId: identity.botUserId,
-      register: (app) => registerListeners(app, this.deps),
       retryConfig: { retries: 0 },
       connectRetryConfig: { retries: 0 },
     });
@@ -465,7 +412,10 @@ export class RecordingNotifier implements Notifier {
   }
 }
 
-/** Use-case deps over a real SQLite file, a fake fleet, recording alerts and a manual clock. */
+/**
+ * Use-case deps as `composeBot` builds them over a real SQLite file and a manual clock, with a fake
+ * fleet, recording alerts and a recording notifier in place of the real ones.
+ */
 export class UseCaseRig {
   readonly dir = mkdtempSync(join(tmpdir(), "gpu-warden-usecase-"));
   readonly clock = new ManualClock(T0);
@@ -481,37 +431,21 @@ export class UseCaseRig {
   constructor(config: Record<string, unknown> | ((dir: string) => Record<string, unknown>)) {
     this.config = configSchema.parse(typeof config === "function" ? config(this.dir) : config);
     this.db = openDatabase(join(this.dir, "gpu-warden.db"));
-    this.state = createBotStateStore(this.db);
-    this.metrics = createMetricsStore(this.db);
-    const costWarden = costWardenDepsOf({
+    const bot = composeBot({
       config: this.config,
-      metrics: this.metrics,
-      stores: createCostStores(this.db),
-      audit: this.state.audit,
       clock: this.clock,
-      pendingReclaims: null,
+      db: this.db,
+      ports: {
+        logger: silentLogger,
+        messages: { notifier: this.notifier },
+        sources: [],
+        fetch: globalThis.fetch,
+      },
     });
-    const readers = createReaders(this.config.team);
-    const words = botWords(readers);
-    this.alerts.words = words.alertWords;
-    this.deps = {
-      readers,
-      config: this.config,
-      idlePolicy: idlePolicyOf(this.config),
-      state: this.state,
-      fleet: this.fleet,
-      alerts: this.alerts,
-      claimWords: words.claimWords,
-      reclaimWords: words.reclaimWords,
-      wardenWords: words.wardenWords,
-      warden: costWarden.wardens,
-      clock: this.clock,
-      logger: silentLogger,
-      notifier: this.notifier,
-      metrics: this.metrics,
-      reclaims: createReclaimStore(this.db),
-      ...costWarden,
-    };
+    this.state = bot.stores.state;
+    this.metrics = bot.stores.store;
+    this.alerts.words = bot.words.alertWords;
+    this.deps = { ...bot.deps, fleet: this.fleet, alerts: this.alerts };
   }
 
   close(): void {

@@ -2,12 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Database } from "better-sqlite3";
-import { messagePermalink } from "../../src/bot/message-link.ts";
-import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "../../src/bot/outbox-worker.ts";
-import { createReaders } from "../../src/bot/readers.ts";
-import { botWords } from "../../src/bot/views/renderers.ts";
+import { createOutboxClient, type OutboxWorker } from "../../src/bot/outbox-worker.ts";
 import { type Config, configSchema } from "../../src/config/schema.ts";
 import type { HostObservation } from "../../src/domain/observation.ts";
+import { composeBot } from "../../src/main/compose-bot.ts";
 import type { StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
 import {
   type SlackEmulator,
@@ -15,11 +13,10 @@ import {
 } from "../../src/playground/slack-emulator/start-slack-emulator.ts";
 import { ManualClock, MINUTE_MS } from "../../src/shared/clock.ts";
 import { silentLogger } from "../../src/shared/logger.ts";
-import { type BotStateStore, createBotStateStore } from "../../src/store/bot-state-store.ts";
-import { createMetricsStore } from "../../src/store/metrics-store.ts";
+import type { BotStateStore } from "../../src/store/bot-state-store.ts";
 import type { MetricsStore } from "../../src/store/metrics-types.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
-import { createIdleAlerts, type IdleAlerts } from "../../src/usecases/idle-alerts.ts";
+import type { IdleAlerts } from "../../src/usecases/idle-alerts.ts";
 
 export const CHANNEL = "C0GPU";
 export const OWNER = "U0OWNER";
@@ -28,18 +25,21 @@ export const WARDEN = "U0WARDEN";
 /** Monday 2026-01-05 09:00 UTC = 10:00 in Berlin. */
 export const T0 = Date.UTC(2026, 0, 5, 9, 0);
 export const at = (minute: number): number => T0 + minute * MINUTE_MS;
+/** A host's stop action in the rig's configs: a webhook the rig answers (see {@link AlertRig.stops}). */
+export const STOP_HOOK = { webhook: "http://stop.invalid/poweroff" };
 
 /**
- * The alert lifecycle over real parts: a SQLite file in a temp dir, the metrics store, the bot-state
- * store, the real outbox worker delivering to the Slack emulator, and a manual clock.
+ * The alert lifecycle over real parts, composed as the bot is (`composeBot`): a SQLite file in a temp
+ * dir, the real outbox worker delivering to the Slack emulator, a manual clock, and a stop webhook the
+ * rig answers.
  */
 export class AlertRig {
   readonly clock = new ManualClock(T0);
   readonly dir = mkdtempSync(join(tmpdir(), "gpu-warden-alerts-"));
   readonly dbPath = join(this.dir, "state.db");
   readonly config: Config;
-  readonly stops: Array<{ host: string; alertId: number; atMs: number }> = [];
-  wardenId: string | null = WARDEN;
+  /** Stops that reached {@link STOP_HOOK}, in order. */
+  readonly stops: Array<{ host: string; actor: string; atMs: number }> = [];
   slack!: SlackEmulator;
   db!: Database;
   metrics!: MetricsStore;
@@ -64,32 +64,39 @@ export class AlertRig {
   /** (Re)starts the bot's side over the same database file: what a process restart does. */
   start(): void {
     this.db = openDatabase(this.dbPath);
-    this.metrics = createMetricsStore(this.db);
-    this.store = createBotStateStore(this.db);
-    const client = createOutboxClient({
-      botToken: this.slack.identity.botToken,
-      slackApiUrl: this.slack.apiUrl,
-      logger: silentLogger,
-    });
-    this.worker = createOutboxWorker({ store: this.store, client, clock: this.clock, logger: silentLogger });
-    this.worker.start();
-    this.alerts = createIdleAlerts({
+    const { identity, apiUrl } = this.slack;
+    const bot = composeBot({
       config: this.config,
-      metrics: this.metrics,
-      state: this.store,
-      notifier: this.worker,
-      warden: { current: () => this.wardenId },
       clock: this.clock,
-      logger: silentLogger,
-      alertWords: botWords(createReaders(this.config.team)).alertWords,
-      stopAutomatically: async (host, alertId) => {
-        this.stops.push({ host, alertId, atMs: this.clock.now() });
+      db: this.db,
+      ports: {
+        logger: silentLogger,
+        messages: {
+          slack: createOutboxClient({
+            botToken: identity.botToken,
+            slackApiUrl: apiUrl,
+            logger: silentLogger,
+          }),
+        },
+        sources: [],
+        fetch: this.#stopHook,
       },
-      messageLink: (channel, ts) =>
-        messagePermalink(`https://${this.slack.identity.teamDomain}.slack.com/`, channel, ts),
     });
+    bot.links.workspaceUrl = `https://${identity.teamDomain}.slack.com/`;
+    this.metrics = bot.stores.store;
+    this.store = bot.stores.state;
+    this.worker = bot.delivery.outbox!;
+    this.worker.start();
+    this.alerts = bot.alerts;
     this.alerts.restore();
   }
+
+  /** The {@link STOP_HOOK} webhook: records the stop and answers 200. */
+  #stopHook = (async (_url: string | URL | Request, init?: RequestInit) => {
+    const body = JSON.parse(String(init?.body ?? "{}")) as { host: string; actor: string };
+    this.stops.push({ host: body.host, actor: body.actor, atMs: this.clock.now() });
+    return new Response("stopped", { status: 200 });
+  }) as typeof fetch;
 
   async restart(): Promise<void> {
     await this.worker.stop();

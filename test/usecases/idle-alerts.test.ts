@@ -12,6 +12,7 @@ import {
   CLAIMANT,
   header,
   OWNER,
+  STOP_HOOK,
   shownText,
   WARDEN,
 } from "./idle-alerts-rig.ts";
@@ -337,8 +338,8 @@ describe("idle alerts", { timeout: 60_000 }, () => {
   test("suspect readings (100 % with no memory at idle power): no alert, no stop, the owner told once per episode, even across a restart", async () => {
     const r = await openRig({
       hosts: {
-        "gpu-l": { owners: [OWNER], auto_stop: { after_minutes: 30 } },
-        "gpu-m": { auto_stop: { after_minutes: 30 } },
+        "gpu-l": { owners: [OWNER], auto_stop: { after_minutes: 30 }, stop: STOP_HOOK },
+        "gpu-m": { auto_stop: { after_minutes: 30 }, stop: STOP_HOOK },
       },
     });
     const faulty = (host: string, m: number, utilPct = 100): HostObservation => {
@@ -468,8 +469,8 @@ describe("idle alerts", { timeout: 60_000 }, () => {
   test("auto_stop: a countdown of at least 30 min, then one stop unless someone keeps the host", async () => {
     const r = await openRig({
       hosts: {
-        "gpu-a": { owners: [OWNER], auto_stop: { after_minutes: 45 } },
-        "gpu-k": { owners: [OWNER], auto_stop: { after_minutes: 30 } },
+        "gpu-a": { owners: [OWNER], auto_stop: { after_minutes: 45 }, stop: STOP_HOOK },
+        "gpu-k": { owners: [OWNER], auto_stop: { after_minutes: 30 }, stop: STOP_HOOK },
       },
     });
     const observe = (m: number) => [gpuA(m), observed("gpu-k", at(m), IDLE, [])];
@@ -484,9 +485,10 @@ describe("idle alerts", { timeout: 60_000 }, () => {
     assert.match(shownText(r.channelMessages()[1]!), /⏸ Kept until \*14:00\* by <@U0OWNER>\./);
     await r.polls(40, 74, observe);
     assert.deepEqual(r.stops, [], "not before the stop time; never for a kept host");
-    await r.poll(75, observe(75));
     const alertId = r.store.alerts.openFor("gpu-a", "idle")!.id;
-    assert.deepEqual(r.stops, [{ host: "gpu-a", alertId, atMs: at(75) }]);
+    await r.poll(75, observe(75));
+    assert.deepEqual(r.stops, [{ host: "gpu-a", actor: "gpu-warden", atMs: at(75) }]);
+    assert.equal(r.store.stopRuns.latestFor("gpu-a")?.alertId, alertId, "the stop of that alert");
     await r.polls(76, 80, observe);
     assert.equal(r.stops.length, 1, "called once");
     const kept = r.channelMessages()[1]!;

@@ -1,18 +1,19 @@
+import type { Database } from "better-sqlite3";
 import type { Config } from "../config/schema.ts";
 import { createMetrics } from "../observability/metrics.ts";
 import type { Clock } from "../shared/clock.ts";
 import { createBotStateStore } from "../store/bot-state-store.ts";
 import { createCostStores } from "../store/cost-stores.ts";
 import { createMetricsStore } from "../store/metrics-store.ts";
-import { openOwnedStore } from "../store/open-owned-store.ts";
 import { createReclaimStore, type ReclaimStore } from "../store/reclaim-store.ts";
 import { costWardenDepsOf } from "../usecases/cost-warden-deps.ts";
 import type { ReclaimLookup } from "../usecases/warden-checklist.ts";
 
-/** The store the bot owns (locked while it runs), its repositories, its metrics, the cost warden's deps. */
-export function openBotStores(config: Config, clock: Clock) {
-  const owned = openOwnedStore(config.store.path, clock.now());
-  const { db } = owned;
+/**
+ * The bot's repositories over its open, migrated store (production: `openOwnedStore`'s database, locked
+ * while the bot runs), its Prometheus metrics and the cost warden's deps.
+ */
+export function botStoresOf(db: Database, config: Config, clock: Clock) {
   const store = createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 });
   const state = createBotStateStore(db);
   const metrics = createMetrics({ outboxPending: () => state.outbox.pendingCount() });
@@ -26,10 +27,10 @@ export function openBotStores(config: Config, clock: Clock) {
     clock,
     pendingReclaims: pendingReclaimsOf(reclaims),
   });
-  return { owned, db, store, state, metrics, reclaims, costStores, costWarden };
+  return { db, store, state, metrics, reclaims, costStores, costWarden };
 }
 
-export type BotStores = ReturnType<typeof openBotStores>;
+export type BotStores = ReturnType<typeof botStoresOf>;
 
 /** The reclaim cases awaiting the cost warden, as the warden's checklist reads them. */
 function pendingReclaimsOf(reclaims: Pick<ReclaimStore, "allOpen">): ReclaimLookup {
