@@ -162,7 +162,11 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   const { alerts, botDeps } = wireAlerts(config, stores, io, links);
   const stepMs = config.poll.interval_seconds * 1000;
   const windowMs = restoreWindowMinutes(botDeps.idlePolicy) * MINUTE_MS;
-  await restoreHistory({ sources, store, alerts, clock, logger }, windowMs, stepMs);
+  await restoreHistory(
+    { sources, store, storePath: config.store.path, alerts, clock, logger },
+    windowMs,
+    stepMs,
+  );
 
   const poll = createPoll({ config, sources, stores, alerts, health, clock, logger }, (result) => {
     if (!slackOn) {
