@@ -165,7 +165,11 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   const { alerts, stores, readers } = bot;
   const stepMs = config.poll.interval_seconds * 1000;
   const windowMs = restoreWindowMinutes(bot.deps.idlePolicy) * MINUTE_MS;
-  await restoreHistory({ sources, store: stores.store, alerts, clock, logger }, windowMs, stepMs);
+  await restoreHistory(
+    { sources, store: stores.store, storePath: config.store.path, alerts, clock, logger },
+    windowMs,
+    stepMs,
+  );
 
   let slack: SlackApp | null = null;
   let http: RunningHttpServer | null = null;

@@ -104,8 +104,9 @@ export const INITIAL_IDLE_EPISODE: Readonly<IdleEpisodeState> = {
  *   between the previous sample and this one. An idle sample after a break starts a new stretch.
  * - The busy stretch (protection) is broken the same way; its start is kept until a new one begins.
  * - The episode starts at the first idle sample at which the stretch is `idleForMinutes` old, busy
- *   work started at least `protectMinutes` ago, the host is not snoozed and not `never_stop`; it
- *   lasts while every sample keeps all of that true.
+ *   work started at least `protectMinutes` ago, the host is not snoozed and not `never_stop`, and it
+ *   is not within `stopGraceMinutes` of a stop with no busy GPU or session since; it lasts while
+ *   every sample keeps all of that true.
  */
 export function stepIdleEpisode(
   state: IdleEpisodeState,
@@ -148,7 +149,8 @@ export function stepIdleEpisode(
       sampleClass satisfies never;
   }
 
-  const status = statusOf(sampleClass, atMs, idleSinceMs, busyStartedAtMs, policy, context);
+  const afterStop = inStopGrace(atMs, lastBusyAtMs, lastSessionAtMs, policy, context);
+  const status = statusOf(sampleClass, atMs, idleSinceMs, busyStartedAtMs, policy, context, afterStop);
   const sameEpisode = state.status === "idle" && status === "idle" && state.idleSinceMs === idleSinceMs;
   const episodeStartedAtMs = status !== "idle" ? null : sameEpisode ? state.episodeStartedAtMs : atMs;
   const ended = state.status === "idle" && !sameEpisode;
@@ -200,6 +202,7 @@ function statusOf(
   busyStartedAtMs: number | null,
   policy: IdlePolicy,
   context: HostContext,
+  afterStop: boolean,
 ): HostStatus {
   if (context.neverStop) return "exempt";
   switch (sampleClass) {
@@ -212,7 +215,7 @@ function statusOf(
       return "unknown";
     case "idle":
       if (context.snoozedUntilMs !== null && atMs < context.snoozedUntilMs) return "snoozed";
-      if (idleSinceMs === null || atMs - idleSinceMs < policy.idleForMinutes * MINUTE_MS)
+      if (idleSinceMs === null || atMs - idleSinceMs < policy.idleForMinutes * MINUTE_MS || afterStop)
         return "idle-pending";
       if (busyStartedAtMs !== null && atMs - busyStartedAtMs < policy.protectMinutes * MINUTE_MS) {
         return "protected";
@@ -221,6 +224,20 @@ function statusOf(
     default:
       return sampleClass satisfies never;
   }
+}
+
+/** Within the stop grace of the host's latest stop, with no busy GPU or session since it. */
+function inStopGrace(
+  atMs: number,
+  lastBusyAtMs: number | null,
+  lastSessionAtMs: number | null,
+  policy: IdlePolicy,
+  context: HostContext,
+): boolean {
+  const stoppedAtMs = context.stoppedAtMs;
+  const graceMs = (policy.stopGraceMinutes ?? 0) * MINUTE_MS;
+  if (stoppedAtMs === null || atMs < stoppedAtMs || atMs - stoppedAtMs >= graceMs) return false;
+  return (lastBusyAtMs ?? -1) < stoppedAtMs && (lastSessionAtMs ?? -1) < stoppedAtMs;
 }
 
 function endReason(status: HostStatus, unbroken: boolean): EpisodeEndReason {

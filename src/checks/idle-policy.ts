@@ -22,6 +22,11 @@ export interface IdlePolicy {
   noDataPolls: number;
   /** Idle-level power for the implausible-reading rule (`suspect-reading.ts`); default 150 W. */
   suspectIdlePowerW?: number;
+  /**
+   * After a successful stop, a host that goes on reporting idle starts no new episode for this long
+   * (`policy.stop_grace_minutes`: the stop follow-up says first whether the stop worked); default 0.
+   */
+  stopGraceMinutes?: number;
 }
 
 /** The defaults from the design's rules table, for a 60 s poll interval. */

@@ -240,7 +240,7 @@ export const configSchema = z.strictObject({
         .default("09:00"),
       /** A GPU at full utilisation with no memory held and a power draw below this is suspect (a driver fault). */
       suspect_idle_power_watts: z.number().positive().max(2000).default(150),
-      /** After a successful stop, how long the host may go on reporting before the bot says the stop may not have worked. */
+      /** After a successful stop, how long the host may go on reporting before the bot says the stop may not have worked; it gets no new idle alert meanwhile (unless used since the stop). */
       stop_grace_minutes: z
         .number()
         .int()

@@ -2,6 +2,7 @@ import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { BotDeps } from "../bot/bot-deps.ts";
 import type { botWords } from "../bot/views/renderers.ts";
 import type { Config } from "../config/schema.ts";
+import { claimsJobs } from "../jobs/claims-jobs.ts";
 import { ledgerJob } from "../jobs/ledger-job.ts";
 import { reclaimReviewJob } from "../jobs/reclaim-review-job.ts";
 import type { Job } from "../jobs/schedule-jobs.ts";
@@ -11,7 +12,6 @@ import { DAY_MS } from "../shared/clock.ts";
 import { cronForInterval } from "../shared/cron-for-interval.ts";
 import { summaryPrometheus } from "../sources/summary-prometheus.ts";
 import { createSummaryStore } from "../store/summary-store.ts";
-import { tickClaims } from "../usecases/tick-claims.ts";
 import type { BotStores } from "./bot-stores.ts";
 import type { Delivery } from "./create-delivery.ts";
 
@@ -53,7 +53,7 @@ export function botJobs(
       logger,
       reclaimWords: words.reclaimWords,
     }),
-    claimsJob(botDeps),
+    ...claimsJobs(botDeps),
   ];
 }
 
@@ -94,17 +94,4 @@ function storeJobs(
       },
     },
   ];
-}
-
-/** Claim expiry, reminders, claimed-but-idle nudges and auto-release: every minute, resumable. */
-function claimsJob(deps: BotDeps): Job {
-  return {
-    name: "claims",
-    schedule: "20 * * * * *",
-    timezone: "UTC",
-    runAtStart: true,
-    run: () => {
-      tickClaims(deps, deps.clock.now());
-    },
-  };
 }

@@ -11,7 +11,13 @@ import {
   nvidiaSmiQueryArgs,
 } from "./parse-nvidia-smi.ts";
 import { psOwnersArgs } from "./parse-ps-owners.ts";
-import { type CommandOutput, computeAppPids, probeReadings } from "./probe-readings.ts";
+import {
+  type CommandOutput,
+  computeAppPids,
+  MIG_XML_ARGS,
+  migEnabled,
+  probeReadings,
+} from "./probe-readings.ts";
 import { type CommandResult, runCommand } from "./run-command.ts";
 
 export type LocalSourceConfig = Extract<SourceConfig, { kind: "local" }>;
@@ -26,7 +32,8 @@ export interface LocalSourceDeps {
 }
 
 /**
- * The bot's own host: nvidia-smi (query-gpu and compute-apps), `who`, the load average and `ps`
+ * The bot's own host: nvidia-smi (query-gpu and compute-apps, and `-q -x` for the instances of a GPU
+ * in MIG mode), `who`, the load average and `ps`
  * owners of GPU processes, each a child process with the configured timeout. nvidia-smi missing,
  * failing, unreadable or too slow makes the host a failed observation; `who` or `ps` failing only
  * loses the sessions or the owners.
@@ -81,14 +88,19 @@ export function createLocalSource(config: LocalSourceConfig, deps: LocalSourceDe
     }
 
     const appsOutput = asOutput(apps, COMPUTE_APPS_FIELDS);
+    const gpusOutput = asOutput(gpus, gpus.fields);
     const pids = computeAppPids(appsOutput);
-    const owners = pids.length > 0 ? await run(psOwnersArgs(pids), signal) : null;
+    const [owners, mig] = await Promise.all([
+      pids.length > 0 ? run(psOwnersArgs(pids), signal) : null,
+      migEnabled(gpusOutput) ? run([config.nvidia_smi, ...MIG_XML_ARGS], signal) : null,
+    ]);
     try {
       const readings = probeReadings({
-        gpus: asOutput(gpus, gpus.fields),
+        gpus: gpusOutput,
         apps: appsOutput,
         who: who.spawnError || who.timedOut || who.aborted ? null : asOutput(who),
         owners: owners && !owners.spawnError && !owners.timedOut ? asOutput(owners) : null,
+        mig: mig && !mig.spawnError && !mig.timedOut && !mig.truncated ? asOutput(mig) : null,
         cpuLoad1: loadAvg1(),
       });
       const { unattached, ...rest } = readings;

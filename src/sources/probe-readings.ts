@@ -1,4 +1,6 @@
-import type { HostReadings } from "../domain/observation.ts";
+import type { GpuReading, HostReadings } from "../domain/observation.ts";
+import { migModel, migSlot } from "../shared/gpu-slot.ts";
+import { type MigLayout, parseMigDevices } from "./parse-mig-devices.ts";
 import {
   attachProcesses,
   COMPUTE_APPS_FIELDS,
@@ -29,7 +31,55 @@ export interface ProbeOutputs {
   who: CommandOutput | null;
   /** `ps` owners of the GPU pids; `null` when not run. */
   owners: CommandOutput | null;
+  /** `nvidia-smi -q -x`, read when a GPU is in MIG mode ({@link MIG_XML_ARGS}); `null` when not run. */
+  mig: CommandOutput | null;
   cpuLoad1: number | null;
+}
+
+/** The nvidia-smi arguments that list MIG instances (read only when a GPU is in MIG mode). */
+export const MIG_XML_ARGS = ["-q", "-x"] as const;
+
+/** Whether a `--query-gpu` output shows a GPU in MIG mode (so its instances are read too). */
+export function migEnabled(gpus: CommandOutput): boolean {
+  if (gpus.exitCode !== 0) return false;
+  try {
+    return parseGpuQuery(gpus.text, gpus.fields ?? GPU_QUERY_FIELDS).some((gpu) => gpu.mig);
+  } catch (error) {
+    if (error instanceof NvidiaSmiError) return false;
+    throw error;
+  }
+}
+
+/**
+ * A GPU in MIG mode as its instances, as the Prometheus source shows it: each instance is a slot of
+ * its own (`0.3`: GPU 0, instance 3) with its own memory and processes, the GPU's UUID and model, and
+ * no utilisation reading (nvidia-smi gives none for MIG), so it is unknown, never idle. A GPU whose
+ * instances were not listed stays whole.
+ */
+export function splitMigInstances(gpus: readonly GpuReading[], layout: MigLayout): GpuReading[] {
+  return gpus.flatMap((gpu) => {
+    const instances = gpu.mig && gpu.uuid !== null ? layout.instances.get(gpu.uuid) : undefined;
+    if (instances === undefined) return [gpu];
+    return instances.flatMap((instance): GpuReading[] => {
+      const index = migSlot(gpu.index, instance.gpuInstanceId);
+      if (index === null) return [];
+      const onInstance = (pid: number | null) =>
+        pid !== null && layout.processInstance.get(pid)?.gpuInstanceId === instance.gpuInstanceId;
+      return [
+        {
+          ...gpu,
+          index,
+          model: migModel(gpu.model, null),
+          utilPct: null,
+          memUsedMiB: instance.memUsedMiB,
+          memTotalMiB: instance.memTotalMiB,
+          powerW: null,
+          tempC: null,
+          processes: gpu.processes.filter((process) => onInstance(process.pid)),
+        },
+      ];
+    });
+  });
 }
 
 /**
@@ -57,8 +107,9 @@ export function probeReadings(outputs: ProbeOutputs): HostReadings & { unattache
     );
   }
   const sessions = parseWho(outputs.who.text);
+  const mig = outputs.mig?.exitCode === 0 ? parseMigDevices(outputs.mig.text) : null;
   return {
-    gpus: attached.gpus,
+    gpus: mig === null ? attached.gpus : splitMigInstances(attached.gpus, mig),
     sessions,
     cpuLoad1: outputs.cpuLoad1,
     cpuUtilPct: null,

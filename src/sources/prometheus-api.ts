@@ -1,4 +1,4 @@
-import { parsePromValue } from "./parse-prom-text.ts";
+import { parsePromValue } from "./prom-value.ts";
 
 /**
  * A small client for the Prometheus HTTP query API (`/api/v1/query`, `/api/v1/query_range`), also

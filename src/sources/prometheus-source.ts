@@ -14,7 +14,7 @@ import type { Clock } from "../shared/clock.ts";
 import { migModel, migParts, migSlot, physicalGpu } from "../shared/gpu-slot.ts";
 import type { Logger } from "../shared/logger.ts";
 import { dayjs } from "../shared/time.ts";
-import { isDcgmBlank } from "./parse-prom-text.ts";
+import { isDcgmBlank } from "./prom-value.ts";
 import {
   createPrometheusClient,
   type PrometheusClient,

@@ -4,6 +4,7 @@ import {
   NVIDIA_SMI_FORMAT,
   nvidiaSmiQueryArgs,
 } from "./parse-nvidia-smi.ts";
+import { MIG_XML_ARGS } from "./probe-readings.ts";
 
 /** One command's output inside the probe: its exit status and what it printed (stdout and stderr). */
 export interface ProbeSection {
@@ -13,13 +14,14 @@ export interface ProbeSection {
   fields: string[];
 }
 
-export type ProbeSectionName = "gpus" | "apps" | "who" | "loadavg" | "owners";
+export type ProbeSectionName = "gpus" | "apps" | "mig" | "who" | "loadavg" | "owners";
 
-const SECTION_NAMES: readonly ProbeSectionName[] = ["gpus", "apps", "who", "loadavg", "owners"];
+const SECTION_NAMES: readonly ProbeSectionName[] = ["gpus", "apps", "mig", "who", "loadavg", "owners"];
 
 /**
  * The POSIX sh script one ssh call runs (fed to `sh -s` on stdin, so the remote login shell does not
- * matter): nvidia-smi query-gpu and compute-apps, `who -u` (or `who`), the load average, and `ps`
+ * matter): nvidia-smi query-gpu and compute-apps (and `-q -x` when a GPU is in MIG mode), `who -u`
+ * (or `who`), the load average, and `ps`
  * owners of the GPU pids, each framed by `<marker> begin <name> [fields]` and
  * `<marker> end <name> <exit code>` lines. Give each call a fresh random `marker`.
  */
@@ -37,6 +39,9 @@ case $out in *"is not a valid field to query"*)
   out=$("$N" --query-gpu="$F" ${format} 2>&1); rc=$? ;;
 esac
 printf '%s begin gpus %s\\n%s\\n' "$M" "$F" "$out"; printf '\\n%s end gpus %s\\n' "$M" "$rc"
+case $out in *Enabled*)
+  printf '%s begin mig\\n' "$M"; "$N" ${MIG_XML_ARGS.join(" ")} 2>&1; printf '\\n%s end mig %s\\n' "$M" "$?" ;;
+esac
 apps=$("$N" ${appArgs} 2>&1); rc=$?
 printf '%s begin apps %s\\n%s\\n' "$M" ${shQuote(COMPUTE_APPS_FIELDS.join(","))} "$apps"; printf '\\n%s end apps %s\\n' "$M" "$rc"
 printf '%s begin who\\n' "$M"; (who -u 2>/dev/null || who) 2>&1; printf '\\n%s end who %s\\n' "$M" "$?"

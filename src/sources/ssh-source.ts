@@ -91,6 +91,7 @@ export function createSshSource(config: SshSourceConfig, deps: SshSourceDeps): S
       apps: { exitCode: apps.exitCode, text: apps.text, fields: apps.fields },
       who: who ?? null,
       owners: sections.get("owners") ?? null,
+      mig: sections.get("mig") ?? null,
       cpuLoad1: loadavg?.exitCode === 0 ? parseLoadAvg(loadavg.text) : null,
     };
     try {

@@ -12,7 +12,7 @@ export interface ClaimWaitlist {
 
 /**
  * Claims on hosts and GPUs. At most one unreleased claim per slot (a unique index): an insert that
- * would double-book throws. Claims past their end stay unreleased until {@link ClaimStore.expireDue}
+ * would double-book throws. Every change to several claims is one transaction: all or none. Claims past their end stay unreleased until {@link ClaimStore.expireDue}
  * ends them (the expiry job, or a claim on the same host).
  */
 export interface ClaimStore {
@@ -131,9 +131,18 @@ export function createClaimStore(db: Database): ClaimStore {
         const claim = byId(id);
         return claim === null ? [] : [claim];
       });
-  const each = (ids: readonly number[], fn: (id: number) => void) => {
+  const each = db.transaction((ids: readonly number[], fn: (id: number) => void) => {
     for (const id of new Set(ids)) fn(id);
-  };
+  });
+  const expireAll = db.transaction((atMs: number, actor: string, host: string | null): number[] => {
+    const due = selectDue.all({ atMs, host }) as ClaimRow[];
+    for (const row of due) expire.run(actor, row.id);
+    return due.map((row) => row.id);
+  });
+  const releaseAll = db.transaction(
+    (ids: readonly number[], atMs: number, by: string, reason: ClaimEndReason): number[] =>
+      [...new Set(ids)].filter((id) => releaseOne.run(atMs, by, reason, id).changes === 1),
+  );
 
   return {
     add: (claim) => {
@@ -153,18 +162,8 @@ export function createClaimStore(db: Database): ClaimStore {
     activeOf: (user, atMs) => (selectActiveOf.all(user, atMs, atMs) as ClaimRow[]).map(toClaim),
     unreleased: (ids) => byIds(ids).filter((claim) => claim.releasedAtMs === null),
     byIds,
-    expireDue: (atMs, actor, host) => {
-      const due = (selectDue.all({ atMs, host: host ?? null }) as ClaimRow[]).map(toClaim);
-      for (const claim of due) expire.run(actor, claim.id);
-      return byIds(due.map((claim) => claim.id));
-    },
-    release: (ids, atMs, by, reason) => {
-      const released: number[] = [];
-      each(ids, (id) => {
-        if (releaseOne.run(atMs, by, reason, id).changes === 1) released.push(id);
-      });
-      return byIds(released);
-    },
+    expireDue: (atMs, actor, host) => byIds(expireAll(atMs, actor, host ?? null)),
+    release: (ids, atMs, by, reason) => byIds(releaseAll(ids, atMs, by, reason)),
     setUntil: (ids, untilMs) => each(ids, (id) => updateUntil.run(untilMs, id)),
     markReminded: (ids, atMs) => each(ids, (id) => updateReminded.run(atMs, id)),
     markNudged: (ids, atMs) => each(ids, (id) => updateNudged.run(atMs, id)),
@@ -193,8 +192,8 @@ function createClaimWaitlist(db: Database): ClaimWaitlist {
         user: row.user,
         createdAtMs: row.created_ms,
       })),
-    markNotified: (ids, atMs) => {
+    markNotified: db.transaction((ids: readonly number[], atMs: number) => {
       for (const id of new Set(ids)) updateWaitNotified.run(atMs, id);
-    },
+    }),
   };
 }

@@ -14,6 +14,7 @@ export function idlePolicyOf(config: Config): IdlePolicy {
     staleAfterMinutes: (3 * config.poll.interval_seconds) / 60,
     noDataPolls: policy.no_data_polls,
     suspectIdlePowerW: policy.suspect_idle_power_watts,
+    stopGraceMinutes: policy.stop_grace_minutes,
   };
 }
 

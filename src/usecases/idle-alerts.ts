@@ -167,13 +167,12 @@ function sweepPoll(run: AlertRun, result: Pick<PollResult, "atMs" | "observation
   });
   const before = run.states;
   run.states = swept.states;
+  // NOTE: a sweep returns the same state object for a host whose sample it did not apply.
+  const sampled = [...run.states].filter(
+    ([host, state]) => state.latest !== null && state !== before.get(host),
+  );
+  for (const [host, state] of sampled) followUpStop(run.followUpDeps, host, state.latest!, nowMs);
   for (const transition of swept.transitions) applyTransition(run, transition, nowMs);
-  for (const [host, state] of run.states) {
-    // NOTE: a sweep returns the same state object for a host whose sample it did not apply.
-    if (state.latest !== null && state !== before.get(host)) {
-      noticeSuspectReadings(run.suspectDeps, host, state.latest, nowMs);
-      followUpStop(run.followUpDeps, host, state.latest, nowMs);
-    }
-  }
+  for (const [host, state] of sampled) noticeSuspectReadings(run.suspectDeps, host, state.latest!, nowMs);
   reconcile(run, nowMs, contexts);
 }

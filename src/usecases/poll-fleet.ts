@@ -34,11 +34,15 @@ export async function pollFleet(deps: PollFleetDeps): Promise<PollResult> {
   const { sources, clock, logger } = deps;
   const atMs = clock.now();
   const startedAt = performance.now();
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error("poll deadline")), deps.timeoutMs);
+  // NOTE: a signal per source: each of a source's commands and requests listens for the deadline on
+  // it, so listeners grow with one source's concurrency, not with the size of the fleet.
+  const controllers = sources.map(() => new AbortController());
+  const timer = setTimeout(() => {
+    for (const controller of controllers) controller.abort(new Error("poll deadline"));
+  }, deps.timeoutMs);
   let settled: PromiseSettledResult<HostObservation[]>[];
   try {
-    settled = await Promise.allSettled(sources.map((source) => source.poll(controller.signal)));
+    settled = await Promise.allSettled(sources.map((source, i) => source.poll(controllers[i]!.signal)));
   } finally {
     clearTimeout(timer);
   }

@@ -37,6 +37,8 @@ describe("a stop that did not stop, over the real Bolt app", { timeout: 60_000 }
     h.pollFor(9, allHosts(idleHost("gpu-a")));
     await h.settle();
     assert.equal(thread().length, 2, "nothing within the 10-minute grace period");
+    assert.equal(h.alertMessage("gpu-a").ts, first.ts, "no new idle alert within the grace period");
+    assert.equal(h.state.alerts.openFor("gpu-a", "idle"), null);
     assert.deepEqual(
       h.dmTexts(ALICE).filter((text) => text.startsWith("⚠️")),
       [],

@@ -233,7 +233,56 @@ describe("stepIdleEpisode: snooze, never_stop and stop", () => {
     assert.equal(later.status, "idle");
     assert.equal(later.episodeStartedAtMs, at(71));
   });
+
+  it("starts no episode within the stop grace while the host only idles after the stop; busy work since lifts the hold", () => {
+    const policy = { ...POLICY, idleForMinutes: 5, protectMinutes: 0, stopGraceMinutes: 10 };
+    const context = { ...CONTEXT, stoppedAtMs: at(0) + 20_000 };
+    const before = evaluateHost(
+      everyMinute(-20, 0, (atMs) => idle(atMs)),
+      policy,
+      CONTEXT,
+    );
+    const reporting = stepsFrom(
+      before,
+      everyMinute(1, 12, (atMs) => idle(atMs)),
+      policy,
+      context,
+    );
+    assert.deepEqual(
+      reporting.map((state) => state.status),
+      [...Array(10).fill("idle-pending"), "idle", "idle"],
+      "held until 10 minutes after the stop, then the episode of the stretch since it",
+    );
+    assert.equal(reporting.at(-2)?.episodeStartedAtMs, at(11));
+    assert.equal(reporting.at(-2)?.idleSinceMs, at(1));
+    const used = stepsFrom(
+      before,
+      [busy(at(1)), ...everyMinute(2, 8, (atMs) => idle(atMs))],
+      policy,
+      context,
+    );
+    assert.equal(
+      used.at(-1)?.status,
+      "idle",
+      "used again after the stop: its next idle stretch alerts as usual",
+    );
+  });
 });
+
+function stepsFrom(
+  start: IdleEpisodeState,
+  samples: HostSample[],
+  policy: typeof POLICY,
+  context: HostContext,
+): IdleEpisodeState[] {
+  const states: IdleEpisodeState[] = [];
+  let state = start;
+  for (const sample of samples) {
+    state = stepIdleEpisode(state, sample, policy, context);
+    states.push(state);
+  }
+  return states;
+}
 
 describe("stepIdleEpisode: busy and unknown end an episode", () => {
   const episode = evaluateHost(

@@ -179,6 +179,36 @@ describe("gpu-warden start with a store it cannot use", () => {
   });
 });
 
+describe("gpu-warden start on a disk with room for the store but not for its first history", () => {
+  it("the simulated back-fill at start fills the disk: exit 1, one line, no stack trace", {
+    skip: canMount ? false : "needs root to mount a small tmpfs (a real full disk)",
+  }, () => {
+    const folder = tmpfs("fills-at-start", "1m")!;
+    const store = join(folder, "gpu-warden.db");
+    const config = join(dir, "fills-at-start.yaml");
+    writeFileSync(
+      config,
+      [
+        "http: { port: 0 }",
+        `store: { path: ${JSON.stringify(store)} }`,
+        "poll: { interval_seconds: 60 }",
+        "sources: [{ kind: simulated, hosts: 40, gpus_per_host: 8, seed: 7 }]",
+      ].join("\n"),
+    );
+    const result = spawnSync(process.execPath, [bin, "start", "--no-playground", "--config", config], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent", TZ: "UTC" },
+      timeout: 60_000,
+    });
+    assert.equal(result.status, 1, result.stderr);
+    assert.equal(
+      oneLine(result.stderr),
+      `store ${store}: the disk is full: free some space there (or set store.path on another disk) and start again`,
+    );
+  });
+});
+
 describe("gpu-warden start with Slack tokens and nothing to watch", () => {
   const tokens = { SLACK_BOT_TOKEN: "xoxb-1", SLACK_SIGNING_SECRET: "secret" };
 

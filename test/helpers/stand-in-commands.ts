@@ -11,15 +11,16 @@ export function writeScript(dir: string, name: string, body: string): string {
 }
 
 /**
- * A stand-in nvidia-smi that prints `gpus` for `--query-gpu` and `apps` for `--query-compute-apps`
- * (file contents, verbatim) and appends each argument list to `log`.
+ * A stand-in nvidia-smi that prints `gpus` for `--query-gpu`, `apps` for `--query-compute-apps` and
+ * `xml` (when given) for `-q -x` (file contents, verbatim) and appends each argument list to `log`.
  */
-export function nvidiaSmiScript(files: { gpus: string; apps: string; log: string }): string {
+export function nvidiaSmiScript(files: { gpus: string; apps: string; log: string; xml?: string }): string {
   return [
     `echo "$*" >> ${shQuote(files.log)}`,
     `case "$*" in`,
     `  *--query-gpu=*) cat ${shQuote(files.gpus)} ;;`,
     `  *--query-compute-apps=*) cat ${shQuote(files.apps)} ;;`,
+    ...(files.xml === undefined ? [] : [`  "-q -x") cat ${shQuote(files.xml)} ;;`]),
     `  *) echo "stand-in nvidia-smi: unexpected arguments: $*" >&2; exit 2 ;;`,
     "esac",
   ].join("\n");
@@ -55,3 +56,14 @@ export function isDead(pid: number): boolean {
     throw error;
   }
 }
+
+/** The A100 in MIG mode of `nvidia-smi-xml/telegraf__a100-sxm4-v12.xml` (4 GPU instances). */
+export const A100_MIG_XML = "nvidia-smi-xml/telegraf__a100-sxm4-v12.xml";
+
+/**
+ * The `--query-gpu` line (noheader, nounits) of the GPU in {@link A100_MIG_XML}, its values copied
+ * from that XML (uuid, name, memory, power, temperature, MIG mode), for a stand-in nvidia-smi whose
+ * `-q -x` prints that file.
+ */
+export const A100_MIG_QUERY_GPU =
+  "0, GPU-513536b6-7d19-9063-b049-1e69664bb298, NVIDIA A100-SXM4-80GB, [N/A], 50, 81920, 67.03, 27, Enabled\n";

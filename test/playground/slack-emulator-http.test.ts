@@ -208,8 +208,19 @@ describe("slack emulator delivering signed HTTP requests to a real Bolt HTTPRece
     assert.deepEqual(seen.events.at(-1), { retryNum: 1, retryReason: "http_timeout" });
   });
 
-  test("tampered requests are not counted as Slack-side failures", () => {
-    assert.deepEqual(emulator.failures(), []);
+  test("tampered requests are not counted as Slack-side failures", async () => {
+    const before = { failures: emulator.failures(), ephemerals: emulator.ephemerals(ALICE).length };
+    for (const tamper of ["bad_signature", "missing_signature", "stale_timestamp"] as const) {
+      const delivery = await driver.slashCommand({ user: ALICE, text: "status", channel: GPUS, tamper });
+      assert.equal(delivery.httpStatus, 401, tamper);
+      assert.equal(delivery.acked, false, tamper);
+    }
+    assert.deepEqual(emulator.failures(), before.failures);
+    assert.equal(
+      emulator.ephemerals(ALICE).length,
+      before.ephemerals,
+      "Slack shows the user no failure either",
+    );
   });
 
   test("a command not acked within 3 s is recorded as operation_timeout and shown to the user", async () => {

@@ -6,11 +6,20 @@ import { after, before, describe, test } from "node:test";
 import { sourceSchema } from "../../src/config/schema.ts";
 import type { HostObservation } from "../../src/domain/observation.ts";
 import { ManualClock } from "../../src/shared/clock.ts";
+import { slotLabel } from "../../src/shared/gpu-slot.ts";
 import { silentLogger } from "../../src/shared/logger.ts";
 import { createLocalSource, type LocalSourceConfig } from "../../src/sources/local-source.ts";
 import { GPU_QUERY_FIELDS } from "../../src/sources/parse-nvidia-smi.ts";
 import { fixturePath } from "../helpers/fixtures.ts";
-import { isDead, nvidiaSmiScript, psScript, readLog, writeScript } from "../helpers/stand-in-commands.ts";
+import {
+  A100_MIG_QUERY_GPU,
+  A100_MIG_XML,
+  isDead,
+  nvidiaSmiScript,
+  psScript,
+  readLog,
+  writeScript,
+} from "../helpers/stand-in-commands.ts";
 
 const CAPTURES = "nvidia-smi/utkuozdemir-captures";
 const H100_LOAD = "linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01__load";
@@ -160,6 +169,42 @@ describe("local source with a stand-in nvidia-smi on the PATH", () => {
         [21181, 1272],
         [21198, 7484],
       ],
+    );
+  });
+
+  test("MIG instances listed by nvidia-smi -q -x: the GPU is its instances, one slot each, as from Prometheus", async () => {
+    const folder = join(dir, "mig-a100");
+    mkdirSync(folder);
+    writeFileSync(join(folder, "query-gpu.csv"), A100_MIG_QUERY_GPU);
+    const log = join(folder, "args.log");
+    const nvidiaSmi = writeScript(
+      folder,
+      "nvidia-smi",
+      nvidiaSmiScript({
+        gpus: join(folder, "query-gpu.csv"),
+        apps: fixturePath(CAPTURES, "linux-x86_64__nvidia-h100-mig__590.48.01__idle__query-compute-apps.csv"),
+        xml: fixturePath(A100_MIG_XML),
+        log,
+      }),
+    );
+    const observation = await pollOnce(config({ nvidia_smi: nvidiaSmi }));
+    assert.equal(observation.ok, true);
+    if (!observation.ok) return;
+    assert.deepEqual(
+      observation.gpus.map((gpu) => [
+        slotLabel(gpu.index),
+        gpu.model,
+        gpu.mig,
+        gpu.utilPct,
+        gpu.memUsedMiB,
+        gpu.memTotalMiB,
+      ]),
+      ["0.3", "0.4", "0.5", "0.6"].map((slot) => [slot, "NVIDIA A100-SXM4-80GB MIG", true, null, 12, 19968]),
+    );
+    assert.ok(readLog(log).includes("-q -x"));
+    assert.ok(
+      !readLog(join(dir, "h100", "args.log")).includes("-q -x"),
+      "asked only when a GPU is in MIG mode",
     );
   });
 

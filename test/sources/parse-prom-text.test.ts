@@ -1,13 +1,9 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, test } from "node:test";
-import {
-  isDcgmBlank,
-  type PromText,
-  PromTextParseError,
-  parsePromText,
-} from "../../src/sources/parse-prom-text.ts";
+import { isDcgmBlank } from "../../src/sources/prom-value.ts";
 import { FIXTURES_DIR } from "../helpers/fixtures.ts";
+import { type PromText, PromTextParseError, parsePromText } from "../helpers/parse-prom-text.ts";
 
 const fixtures = `${FIXTURES_DIR}/`;
 const read = (path: string) => readFileSync(`${fixtures}${path}`, "utf8");

@@ -11,7 +11,6 @@ import { type Clock, DAY_MS, HOUR_MS, ManualClock, MINUTE_MS } from "../../src/s
 import { migSlot, slotLabel } from "../../src/shared/gpu-slot.ts";
 import { createLogger } from "../../src/shared/logger.ts";
 import { dayjs } from "../../src/shared/time.ts";
-import { type PromTextSample, parsePromText } from "../../src/sources/parse-prom-text.ts";
 import { parseQueryResponse } from "../../src/sources/prometheus-api.ts";
 import {
   createPrometheusSource,
@@ -20,6 +19,7 @@ import {
   parseDurationMs,
 } from "../../src/sources/prometheus-source.ts";
 import { FIXTURES_DIR } from "../helpers/fixtures.ts";
+import { type PromTextSample, parsePromText } from "../helpers/parse-prom-text.ts";
 import {
   formatExposition,
   gridTime,

@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { sourceSchema } from "../../src/config/schema.ts";
 import type { HostObservation } from "../../src/domain/observation.ts";
 import { ManualClock } from "../../src/shared/clock.ts";
+import { slotLabel } from "../../src/shared/gpu-slot.ts";
 import { silentLogger } from "../../src/shared/logger.ts";
 import { createSshSource, type SshSourceConfig } from "../../src/sources/ssh-source.ts";
 import { fixturePath } from "../helpers/fixtures.ts";
@@ -17,7 +18,13 @@ import {
   startSilentListener,
   startSshd,
 } from "../helpers/sshd.ts";
-import { nvidiaSmiScript, psScript, writeScript } from "../helpers/stand-in-commands.ts";
+import {
+  A100_MIG_QUERY_GPU,
+  A100_MIG_XML,
+  nvidiaSmiScript,
+  psScript,
+  writeScript,
+} from "../helpers/stand-in-commands.ts";
 
 const CAPTURES = "nvidia-smi/utkuozdemir-captures";
 const UUID = "GPU-00000000-0000-0000-0000-000000000000";
@@ -30,6 +37,7 @@ let keys: SshClientKeys;
 const servers: Sshd[] = [];
 let busy: Sshd;
 let mig: Sshd;
+let migInstances: Sshd;
 let failing: Sshd;
 let bare: Sshd;
 let passwordOnly: Sshd;
@@ -98,13 +106,28 @@ before(async () => {
   writeScript(migBin, "who", `cat ${fixturePath("who-w", "jc__osx-10.14.6__w.txt")}`);
   writeScript(migBin, "ps", psScript({ 21198: "carol" }));
 
+  const a100Bin = remoteBin("mig-a100");
+  writeFileSync(join(a100Bin, "query-gpu.csv"), A100_MIG_QUERY_GPU);
+  writeScript(
+    a100Bin,
+    "nvidia-smi",
+    nvidiaSmiScript({
+      gpus: join(a100Bin, "query-gpu.csv"),
+      apps: fixturePath(CAPTURES, "linux-x86_64__nvidia-h100-mig__590.48.01__idle__query-compute-apps.csv"),
+      xml: fixturePath(A100_MIG_XML),
+      log: join(a100Bin, "args.log"),
+    }),
+  );
+  writeScript(a100Bin, "who", `cat ${fixturePath("who-w", "jc__osx-10.14.6__w.txt")}`);
+
   const failingBin = remoteBin("failing");
   writeScript(failingBin, "nvidia-smi", `echo "${DRIVER_DOWN}"\necho\nexit 9`);
   writeScript(failingBin, "garbage-smi", "echo '<html><body>502 Bad Gateway</body></html>'");
 
-  [busy, mig, failing, bare, passwordOnly] = await Promise.all([
+  [busy, mig, migInstances, failing, bare, passwordOnly] = await Promise.all([
     sshd(busyBin),
     sshd(migBin),
+    sshd(a100Bin),
     sshd(failingBin),
     sshd(null),
     sshd(null, { passwordOnly: true }),
@@ -206,6 +229,23 @@ describe("ssh source against real sshd servers", () => {
     const bareHost = failure(hosts["gpu-bare"]);
     assert.equal(bareHost.cause, "command-not-found");
     assert.match(bareHost.message ?? "", /^gpu-bare: command-not-found: .*nvidia-smi: (command )?not found$/);
+  });
+
+  test("a GPU in MIG mode whose instances nvidia-smi -q -x lists is its instances, one slot each", async () => {
+    const [observation] = await source([{ name: "gpu-mig-a100", target: migInstances.target }]).poll(
+      new AbortController().signal,
+    );
+    assert.ok(observation?.ok);
+    assert.deepEqual(
+      observation.gpus.map((gpu) => [
+        slotLabel(gpu.index),
+        gpu.model,
+        gpu.utilPct,
+        gpu.memUsedMiB,
+        gpu.memTotalMiB,
+      ]),
+      ["0.3", "0.4", "0.5", "0.6"].map((slot) => [slot, "NVIDIA A100-SXM4-80GB MIG", null, 12, 19968]),
+    );
   });
 
   test("garbage from the configured nvidia-smi is a parse error; a plain host name goes through ssh_args", async () => {
