@@ -31,7 +31,7 @@ export function followUpStarts(deps: StartFollowUpDeps, nowMs: number): void {
 function followUpStart(deps: StartFollowUpDeps, run: StartRun, nowMs: number): void {
   const { host } = run;
   const latest = deps.fleet.latest(host);
-  const reported = latest?.observation.ok === true && (latest.lastOkAtMs ?? 0) > run.startedAtMs;
+  const reported = latest?.observation.ok === true && (latest.lastOkAtMs ?? 0) >= run.startedAtMs;
   const graceMinutes = deps.config.policy.start_grace_minutes;
   if (!reported && nowMs - run.startedAtMs < graceMinutes * MINUTE_MS) return;
   const note: StartNote = reported

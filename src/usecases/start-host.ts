@@ -108,10 +108,8 @@ export function previewStart(
       return refused(host, { reason: "not-allowed", authority, projects });
     }
     const latest = deps.fleet.latest(host);
-    if (
-      assessHostNow(host, latest, nowMs, deps.idlePolicy).kind !== "no-data" &&
-      latest?.lastOkAtMs != null
-    ) {
+    const reporting = assessHostNow(host, latest, nowMs, deps.idlePolicy).kind !== "no-data";
+    if (reporting && latest?.lastOkAtMs != null && stoppedByBot(deps, host) === null) {
       return refused(host, { reason: "already-up", lastOkAtMs: latest.lastOkAtMs, nowMs });
     }
   }
