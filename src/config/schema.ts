@@ -96,16 +96,22 @@ export const sourceSchema = z.discriminatedUnion("kind", [
  * environment variable (`{ env: STOP_TOKEN }`) or the contents of a file, trimmed
  * (`{ file: /run/secrets/stop-token }`); `prefix` goes before it (`"Bearer "`).
  */
-export const secretRefSchema = z.union([
-  z.strictObject({
-    env: z
-      .string()
-      .max(128)
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name such as STOP_TOKEN"),
-    prefix: z.string().max(64).optional(),
-  }),
-  z.strictObject({ file: text(4096), prefix: z.string().max(64).optional() }),
-]);
+const envSecret = z.strictObject({
+  /** The environment variable that holds the secret. */
+  env: z
+    .string()
+    .max(128)
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name such as STOP_TOKEN"),
+  /** Put before the secret, e.g. `"Bearer "`. */
+  prefix: z.string().max(64).optional(),
+});
+const fileSecret = z.strictObject({
+  /** The file that holds the secret (trimmed), read each time the action runs. */
+  file: text(4096),
+  /** Put before the secret, e.g. `"Bearer "`. */
+  prefix: z.string().max(64).optional(),
+});
+export const secretRefSchema = z.union([envSecret, fileSecret]);
 
 /** Header names and body keys that carry credentials: their value must be a {@link secretRefSchema}. */
 export const CREDENTIAL_NAME = /authorization|cookie|token|secret|password|passwd|api[-_]?key|credential/i;
@@ -118,7 +124,7 @@ const webhookAction = z
     method: z.enum(["POST", "PUT"]).default("POST"),
     /** Request headers; a credential (`Authorization`, an API key) as `{ env: NAME }` or `{ file: PATH }`. */
     headers: z
-      .record(z.string().max(256), z.union([z.string().max(COMMAND_MAX), secretRefSchema]))
+      .record(z.string().max(256), z.union([z.string().max(COMMAND_MAX), envSecret, fileSecret]))
       .default({}),
     /**
      * Extra JSON fields sent along with `host`, `actor`, `reason`, `forced` and `at`; a credential

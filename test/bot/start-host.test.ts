@@ -52,6 +52,10 @@ describe("/gpu start over Socket Mode", { timeout: 60_000 }, () => {
   test("someone else is refused and audited; a project member starts it once and hears when it reports", async () => {
     h = await BotHarness.start({ transport: "socket", config: config() });
     await stopped(h);
+    const status = await h.user.slashCommand({ user: EVE, text: "status gpu-a" });
+    assert.match(String(status.ackPayload?.text), new RegExp(`^gpu-a: stopped since 10:0\\d by <@${ALICE}>`));
+    const board = await h.user.slashCommand({ user: EVE, text: "status" });
+    assert.match(JSON.stringify(board.ackPayload?.blocks), /stopped since 10:0\d by/);
     const refused = await h.user.slashCommand({ user: EVE, text: "start gpu-a" });
     assert.equal(
       refused.ackPayload?.text,

@@ -21,7 +21,7 @@ export const start: AreaCatalog<typeof en> = {
   "start.refused.only": "只有 {who} 可以将 {host} 开机。",
   "start.refused.onlyProjects": "只有 {who} 或项目（{projects}）的成员可以将 {host} 开机。",
   "start.refused.nobody":
-    "目前没有人可以将 {host} 开机：请在配置的 `hosts.{host}.owners` 下添加负责人，在 `slack.admins` 下添加管理员，或在 `projects` 下添加项目。",
+    "目前没有人可以将主机 {host} 开机：请在配置的 `hosts.{host}.owners` 下添加负责人，在 `slack.admins` 下添加管理员，或在 `projects` 下添加项目。",
   "start.refused.up": "{host} 正在运行：它于 {at} 上报过数据。无需开机。",
   "start.status.stoppedBy": "自 {at} 起由 {user} 停机",
   "start.status.stoppedAuto": "自 {at} 起被自动停机",
