@@ -179,6 +179,8 @@ export interface ResolvedAlertView {
   currency: string;
   costPerHour: number | null;
   ending: AlertEnding;
+  /** The host has a `start` action: a stopped alert offers *Start*. */
+  startable?: boolean;
 }
 
 /** One GPU with an implausible reading, as the notice shows it. */

@@ -91,10 +91,12 @@ describe("/gpu start over Socket Mode", { timeout: 60_000 }, () => {
     assert.deepEqual(startRuns(h), ["gpu-a"]);
   });
 
-  test("a start action that exits non-zero is said in the thread and to the person", async () => {
+  test("Start on the stopped alert: an action that exits non-zero is said in the thread and to the person", async () => {
     h = await BotHarness.start({ transport: "socket", config: config({ exitCode: 3 }) });
     await stopped(h);
-    await h.user.slashCommand({ user: ALICE, text: "start gpu-a" });
+    const alert = h.alertMessage("gpu-a");
+    assert.match(alert.text, /stopped/i);
+    await h.user.clickButton({ user: ALICE, message: alert, actionId: "start_host" });
     await h.emulator.waitFor(() => h.state.audit.byAction("start-failed").length === 1, "the start failed");
     await h.settle();
     const failed = `Starting gpu-a failed: \`${h.dir}/poweron gpu-a\` exited 3. It is still off; \`/gpu start gpu-a\` tries again.`;
