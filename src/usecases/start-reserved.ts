@@ -14,7 +14,7 @@ export function startReserved(deps: ClaimDeps, nowMs: number): void {
     if (settings.start === undefined) continue;
     const stop = stoppedByBot(deps, host);
     if (stop === null || latestStart(deps, host)?.stopRunId === stop.id) continue;
-    const window = hostReservation(deps, host, aheadMs);
+    const window = hostReservation(deps, host, aheadMs + 1);
     if (window === null || window.fromMs <= (stop.finishedAtMs ?? stop.startedAtMs)) continue;
     if (window.fromMs - nowMs > aheadMs) continue;
     startIfStopped(deps, host, window.reservation.user, "reservation");

@@ -1,32 +1,31 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
+import { viewProblems } from "../../src/playground/slack-emulator/validate-blocks.ts";
 import { stopHost } from "../../src/usecases/stop-host.ts";
 import { observed } from "../checks/builders.ts";
 import {
   ALICE,
-  allHosts,
   BOB,
   BotHarness,
   CAROL,
   DAVE,
   EVE,
-  idleHost,
   scriptRuns,
   standardConfig,
   stopScript,
 } from "../helpers/bot-harness.ts";
+import { actionIds, shownText } from "../helpers/shown-blocks.ts";
 
 /** gpu-a (owner Alice, project `ml` with Bob) with the stand-in stop and a stand-in start `<dir>/poweron`. */
-function config(start: { exitCode?: number; sleepS?: number } = {}, gpus = 4) {
+function config(start: { exitCode?: number; sleepS?: number } = {}, extra: Record<string, unknown> = {}) {
   return (dir: string) => {
     const raw = standardConfig(
       { "gpu-a": { owners: [ALICE], stop: "script" } },
-      { projects: { ml: { members: [BOB] } } },
+      { projects: { ml: { members: [BOB] } }, ...extra },
       { sleepS: 0 },
     )(dir) as { hosts: Record<string, Record<string, unknown>> };
     const path = stopScript(dir, "poweron", { sleepS: start.sleepS ?? 0.2, exitCode: start.exitCode ?? 0 });
     raw.hosts["gpu-a"]!.start = { command: [path, "gpu-a"] };
-    void gpus;
     return raw;
   };
 }
@@ -121,6 +120,50 @@ describe("/gpu start over Socket Mode", { timeout: 60_000 }, () => {
     assert.equal(h.dmTexts(ALICE).filter((text) => unconfirmed.test(text)).length, 1);
     assert.equal(h.threadTexts("gpu-a").filter((text) => unconfirmed.test(text)).length, 1);
     assert.equal(h.state.audit.byAction("start-unconfirmed").length, 1);
+  });
+});
+
+describe("a stopped host in App Home and before a reservation", { timeout: 60_000 }, () => {
+  let h: BotHarness;
+  afterEach(() => h.closeChecked());
+
+  test("App Home shows it stopped since … by … with Start, which starts it", async () => {
+    h = await BotHarness.start({ transport: "socket", config: config() });
+    await stopped(h);
+    await h.user.event({ type: "app_home_opened", user: ALICE });
+    await h.settle();
+    const home = h.emulator.home(ALICE)!;
+    assert.deepEqual(viewProblems(home.view, "home"), []);
+    assert.match(
+      shownText(home.view.blocks as unknown[]),
+      new RegExp(`• \\*gpu-a\\* stopped since 10:0\\d by <@${ALICE}>`),
+    );
+    assert.ok(actionIds(home.view.blocks as unknown[]).includes("start_host"));
+    await h.user.clickButton({ user: ALICE, view: home, actionId: "start_host" });
+    await h.emulator.waitFor(() => h.state.audit.byAction("start").length === 1, "the start ran");
+    assert.deepEqual(startRuns(h), ["gpu-a"]);
+  });
+
+  test("a reservation starts it start_ahead_minutes before its window, once, and tells the holder when it reports", async () => {
+    const reservations = [{ user: BOB, gpus: "gpu-a", every: "daily", from: "10:30", to: "12:00" }];
+    h = await BotHarness.start({ transport: "socket", config: config({}, { reservations }) });
+    await stopped(h);
+    h.runFor(12, nothing);
+    await h.settle();
+    assert.deepEqual(startRuns(h), [], "not before 10:20");
+    h.runFor(1, nothing);
+    await h.emulator.waitFor(() => h.state.audit.byAction("start").length === 1, "the start ran");
+    assert.ok(
+      h
+        .threadTexts("gpu-a")
+        .some((text) => text.startsWith(`Starting gpu-a before the reservation of <@${BOB}>`)),
+    );
+    h.runFor(1, gpuA(4));
+    await h.settle();
+    assert.equal(h.dmTexts(BOB).filter((text) => text.startsWith("gpu-a is up again")).length, 1);
+    h.runFor(15, nothing);
+    await h.settle();
+    assert.deepEqual(startRuns(h), ["gpu-a"]);
   });
 });
 

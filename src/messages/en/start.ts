@@ -1,6 +1,7 @@
 /** `/gpu start`, the *Start* buttons and the starts a claim, grant or reservation makes: thread notes, DMs, refusals. */
 export const start = {
   "start.button": "Start",
+  "start.button.host": "Start {host}",
   "start.someone": "someone",
   "start.thread.running": "{user} is starting {host}: running {steps}.",
   "start.thread.runningFor":

@@ -3,6 +3,7 @@ import type { start as en } from "../en/start.ts";
 
 export const start: AreaCatalog<typeof en> = {
   "start.button": "开机",
+  "start.button.host": "将 {host} 开机",
   "start.someone": "某人",
   "start.thread.running": "{user} 正在将 {host} 开机：执行 {steps}。",
   "start.thread.runningFor":
