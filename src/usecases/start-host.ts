@@ -153,7 +153,7 @@ export function beginStart(deps: StartHostDeps, request: StartRequest): StartBeg
   const began = deps.state.transaction((): StartBegin => {
     const stopRunId = stoppedByBot(deps, check.host)?.id ?? null;
     const current = latestStart(deps, check.host);
-    const live = current !== null && (current.state === "running" || current.state === "started");
+    const live = current !== null && isLive(current, check.start, deps.clock.now());
     if (live && current.stopRunId === stopRunId) {
       const waiters =
         request.user === null ? current.waiters : [...new Set([...current.waiters, request.user])];
@@ -251,6 +251,15 @@ export function runStartInBackground(deps: StartHostDeps, plan: StartPlan): Prom
     () => undefined,
     (error: unknown) => deps.logger.error({ err: error, host: plan.host }, "start failed to run"),
   );
+}
+
+/**
+ * A start still under way: waiting for the host to report, or running within its action's timeout
+ * (one left `running` by a crash is over once the timeout has passed, so it can be tried again).
+ */
+function isLive(run: StartRun, start: ActionConfig, nowMs: number): boolean {
+  if (run.state === "started") return true;
+  return run.state === "running" && nowMs - run.startedAtMs <= (start.timeout_seconds + 60) * 1000;
 }
 
 function refused(host: string, facts: StartRefusalFacts): StartRefusal {
