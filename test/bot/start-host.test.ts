@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import { viewProblems } from "../../src/playground/slack-emulator/validate-blocks.ts";
+import { latestStart } from "../../src/usecases/start-host.ts";
 import { stopHost } from "../../src/usecases/stop-host.ts";
 import { observed } from "../checks/builders.ts";
 import {
@@ -148,10 +149,10 @@ describe("a stopped host in App Home and before a reservation", { timeout: 60_00
     const reservations = [{ user: BOB, gpus: "gpu-a", every: "daily", from: "10:30", to: "12:00" }];
     h = await BotHarness.start({ transport: "socket", config: config({}, { reservations }) });
     await stopped(h);
-    h.runFor(12, nothing);
-    await h.settle();
-    assert.deepEqual(startRuns(h), [], "not before 10:20");
+    h.runFor(11, nothing);
+    assert.equal(latestStart(h.deps, "gpu-a"), null, "not before 10:20");
     h.runFor(1, nothing);
+    assert.equal(latestStart(h.deps, "gpu-a")?.startedAtMs, h.clock.now(), "at 10:20");
     await h.emulator.waitFor(() => h.state.audit.byAction("start").length === 1, "the start ran");
     assert.ok(
       h
