@@ -37,6 +37,24 @@ function recorder(): Promise<{
   });
 }
 
+/** `gpu-warden check-config --config FILE` in this process: its exit code and everything it printed. */
+async function checkConfig(file: string): Promise<{ code: number; out: string }> {
+  let out = "";
+  const sink = new Writable({
+    write: (chunk: Buffer, _encoding, callback) => {
+      out += chunk.toString("utf8");
+      callback();
+    },
+  });
+  const code = await runCli(["check-config", "--config", file], {
+    stdout: sink,
+    stderr: sink,
+    env: {},
+    cwd: tmpdir(),
+  });
+  return { code, out };
+}
+
 describe("webhook secrets from the environment or a file", () => {
   const dir = mkdtempSync(join(tmpdir(), "gw-secrets-"));
   let hook: Awaited<ReturnType<typeof recorder>>;
@@ -85,6 +103,30 @@ describe("webhook secrets from the environment or a file", () => {
     assert.equal(hook.seen.length, before);
   });
 
+  test("check-config names a secret it cannot read, and never prints one it can", async () => {
+    process.env.GW_TEST_START_TOKEN = "s3cr3t-in-env";
+    const file = join(dir, "refs.yaml");
+    writeFileSync(
+      file,
+      [
+        "sources: [{ kind: simulated, hosts: 1 }]",
+        "hosts:",
+        "  gpu-a:",
+        "    stop: { webhook: 'https://cloud.example/stop', headers: { Authorization: { env: GW_TEST_START_TOKEN } } }",
+        "    start: { webhook: 'https://cloud.example/start', headers: { X-Api-Key: { env: GW_TEST_NOT_SET } } }",
+        "",
+      ].join("\n"),
+    );
+    const { code, out } = await checkConfig(file);
+    assert.equal(code, 0);
+    assert.match(
+      out,
+      /warning: hosts\.gpu-a\.start\.headers\.X-Api-Key reads its secret from \$GW_TEST_NOT_SET/,
+    );
+    assert.doesNotMatch(out, /hosts\.gpu-a\.stop\.headers/);
+    assert.doesNotMatch(out, /s3cr3t/);
+  });
+
   test("check-config refuses a literal credential header and never prints it", async () => {
     const file = join(dir, "gpu-warden.yaml");
     writeFileSync(
@@ -98,19 +140,7 @@ describe("webhook secrets from the environment or a file", () => {
         "",
       ].join("\n"),
     );
-    let out = "";
-    const sink = new Writable({
-      write: (chunk: Buffer, _encoding, callback) => {
-        out += chunk.toString("utf8");
-        callback();
-      },
-    });
-    const code = await runCli(["check-config", "--config", file], {
-      stdout: sink,
-      stderr: sink,
-      env: {},
-      cwd: dir,
-    });
+    const { code, out } = await checkConfig(file);
     assert.equal(code, 2);
     assert.match(out, /hosts\.gpu-a\.stop\.headers\.Authorization/);
     assert.match(out, /hosts\.gpu-a\.start\.body\.api_key/);
