@@ -50,7 +50,7 @@ const EXAMPLES: Record<string, unknown> = {
   ssh_args: ["-p", "2222"],
   url: "http://prometheus:9090",
   webhook: "https://ops.example/stop",
-  headers: { authorization: "Bearer …" },
+  headers: { Authorization: { env: "STOP_TOKEN", prefix: "Bearer " } },
   body: { reason_code: "idle" },
   command: ["ssh", "gpu-a", "sudo", "poweroff"],
   cost_per_hour: 12.5,
@@ -207,6 +207,10 @@ function keyRows(walk: Walk, key: string, path: string, node: Node, description:
     const row = objectRow(walk, key, `${path}.<name>`, node, description, unwrap(d.valueType!).inner);
     const type = `map of name to object (see \`${path}.<name>\`)`;
     return [{ ...row, type, bounds: `each name: ${ruleMessages(d.keyType!).join("; ")}` }];
+  }
+  if (d.type === "record" && def(unwrap(d.valueType!).inner).type === "union") {
+    const [row] = unionRows(walk, key, `${path}.<name>`, d.valueType!, description);
+    return [{ ...leafRow(key, node, description, path), type: `map of name to: ${row!.type}` }];
   }
   if (d.type === "array" && isObject(d.element!)) {
     const row = objectRow(walk, key, `${path}[]`, node, description, unwrap(d.element!).inner);

@@ -11,6 +11,8 @@ export const ACTION_IDS = {
   stopHost: "stop_host",
   /** An admin stops a host the re-check found busy or unknown. Value: {@link HostActionValue}. */
   stopHostForce: "stop_host_force",
+  /** Start a stopped host (the stopped alert, the Home tab). Value: {@link HostActionValue}. */
+  startHost: "start_host",
   /** Keep 1 h / 4 h / until tomorrow. Value: {@link KeepActionValue}. */
   keepHost1h: "keep_host_1h",
   keepHost4h: "keep_host_4h",

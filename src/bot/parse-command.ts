@@ -21,6 +21,7 @@ export type ParsedCommand =
   | { kind: "status"; host: string | null }
   | { kind: "keep"; host: string; span: KeepSpan; spanText: string }
   | { kind: "stop"; host: string }
+  | { kind: "start"; host: string }
   | {
       kind: "claim";
       target: ClaimTarget;
@@ -69,11 +70,12 @@ export function parseCommand(text: string): ParsedCommand {
       }
       return { kind: "keep", host, span, spanText: describeSpan(span) };
     }
-    case "stop": {
+    case "stop":
+    case "start": {
       const [host, ...rest] = args;
       if (host === undefined) return invalid(name, { kind: "needs", command: name, needs: "host" });
       if (rest.length > 0) return tooMany(name, rest);
-      return { kind: "stop", host };
+      return { kind: name, host };
     }
     case "claim":
       return parseClaim(args);

@@ -24,7 +24,7 @@ export interface SlashCommandSurface {
 export const SLASH_COMMANDS: readonly SlashCommandSurface[] = [
   {
     command: GPU_COMMAND,
-    description: "GPU fleet: status, claim and release GPUs, keep a host, stop an idle host",
+    description: "GPU fleet: status, claim and release GPUs, keep a host, stop an idle host, start it again",
     usageHint: COMMANDS.map((command) => command.usage).join(" | "),
     shouldEscape: true,
   },

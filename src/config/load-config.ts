@@ -151,7 +151,7 @@ export function parseConfig(raw: unknown, file: string | null = null): Config {
 
 function toProblem(issue: z.core.$ZodIssue, raw: unknown): ConfigProblem {
   const path = issue.path.map(String).join(".");
-  const found = describe(valueAt(raw, issue.path));
+  const found = shownValue(issue.path, raw);
   switch (issue.code) {
     case "invalid_key":
       return {
@@ -223,6 +223,13 @@ function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
     node = (node as Record<PropertyKey, unknown>)[key];
   }
   return node;
+}
+
+/** What the file holds at `path`, except under a webhook's headers or body, which may hold a secret. */
+function shownValue(path: readonly PropertyKey[], raw: unknown): string {
+  const value = valueAt(raw, path);
+  const secret = path.some((key) => key === "headers" || key === "body");
+  return secret && value !== undefined ? "a value written in the file (not shown)" : describe(value);
 }
 
 function describe(value: unknown): string {

@@ -5,7 +5,7 @@ import { isValidTimeZone } from "../shared/time.ts";
 
 /**
  * The one configuration schema. Every object is strict: an unknown key is an error, so a typo is
- * never silently ignored. Secrets never live here; they come from the environment.
+ * never silently ignored. Secrets never live here; they come from the environment or a file.
  */
 
 const hostName = z
@@ -92,22 +92,75 @@ export const sourceSchema = z.discriminatedUnion("kind", [
 ]);
 
 /**
- * How to stop (or prepare to stop) a host: an argv run without a shell, or an HTTP webhook that gets
- * a JSON body. Nothing from Slack input is ever put into either.
+ * A secret read when the action runs, never written in the configuration: the value of an
+ * environment variable (`{ env: STOP_TOKEN }`) or the contents of a file, trimmed
+ * (`{ file: /run/secrets/stop-token }`); `prefix` goes before it (`"Bearer "`).
+ */
+const envSecret = z.strictObject({
+  /** The environment variable that holds the secret. */
+  env: z
+    .string()
+    .max(128)
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name such as STOP_TOKEN"),
+  /** Put before the secret, e.g. `"Bearer "`. */
+  prefix: z.string().max(64).optional(),
+});
+const fileSecret = z.strictObject({
+  /** The file that holds the secret (trimmed), read each time the action runs. */
+  file: text(4096),
+  /** Put before the secret, e.g. `"Bearer "`. */
+  prefix: z.string().max(64).optional(),
+});
+export const secretRefSchema = z.union([envSecret, fileSecret]);
+
+/** Header names and body keys that carry credentials: their value must be a {@link secretRefSchema}. */
+export const CREDENTIAL_NAME = /authorization|cookie|token|secret|password|passwd|api[-_]?key|credential/i;
+
+const SECRET_HINT = "a secret from the environment or a file: { env: NAME } or { file: PATH }";
+
+const webhookAction = z
+  .strictObject({
+    webhook: z.url().max(2048),
+    method: z.enum(["POST", "PUT"]).default("POST"),
+    /** Request headers; a credential (`Authorization`, an API key) as `{ env: NAME }` or `{ file: PATH }`. */
+    headers: z
+      .record(z.string().max(256), z.union([z.string().max(COMMAND_MAX), envSecret, fileSecret]))
+      .default({}),
+    /**
+     * Extra JSON fields sent along with `host`, `actor`, `reason`, `forced` and `at`; a credential
+     * field as `{ env: NAME }` or `{ file: PATH }`.
+     */
+    body: z.record(z.string().max(256), z.unknown()).default({}),
+    timeout_seconds: seconds(3600).default(30),
+  })
+  .superRefine((action, context) => {
+    const fields = [
+      ...Object.entries(action.headers).map(([name, value]) => ["headers", name, value] as const),
+      ...Object.entries(action.body).map(([name, value]) => ["body", name, value] as const),
+    ];
+    for (const [where, name, value] of fields) {
+      if (CREDENTIAL_NAME.test(name) && !secretRefSchema.safeParse(value).success) {
+        context.addIssue({
+          code: "custom",
+          path: [where, name],
+          message: SECRET_HINT,
+          params: { secret: true },
+        });
+      }
+    }
+  });
+
+/**
+ * How to stop (or prepare to stop, or start) a host: an argv run without a shell, or an HTTP webhook
+ * that gets a JSON body. Nothing from Slack input is ever put into either. Credentials come from the
+ * environment or a file, never from this file.
  */
 export const actionSchema = z.union([
   z.strictObject({
     command: z.array(text(COMMAND_MAX)).min(1).max(100),
     timeout_seconds: seconds(3600).default(120),
   }),
-  z.strictObject({
-    webhook: z.url().max(2048),
-    method: z.enum(["POST", "PUT"]).default("POST"),
-    headers: z.record(z.string().max(256), z.string().max(COMMAND_MAX)).default({}),
-    /** Extra JSON fields sent along with `host`, `actor`, `reason`, `forced` and `at`. */
-    body: z.record(z.string().max(256), z.unknown()).default({}),
-    timeout_seconds: seconds(3600).default(30),
-  }),
+  webhookAction,
 ]);
 
 const hostSettings = z
@@ -133,6 +186,12 @@ const hostSettings = z
     /** Run before `stop`, e.g. a checkpoint or a disk snapshot; a failure cancels the stop. */
     pre_stop: actionSchema.optional(),
     stop: actionSchema.optional(),
+    /**
+     * Starts a stopped host again: Wake-on-LAN, `ipmitool chassis power on`, a cloud API behind a
+     * webhook. Run by `/gpu start`, the *Start* buttons, and a claim, queue grant or reservation of a
+     * host the bot stopped.
+     */
+    start: actionSchema.optional(),
     /** Show what would run instead of running it (overrides the global `dry_run`). */
     dry_run: z.boolean().optional(),
     /** Stop automatically when an idle episode lasts this long after the alert, with a countdown. */
@@ -245,6 +304,20 @@ export const configSchema = z.strictObject({
         .number()
         .int()
         .min(1)
+        .max(24 * 60)
+        .default(10),
+      /** After a start, how long the host has to report again before the bot says the start did not work. */
+      start_grace_minutes: z
+        .number()
+        .int()
+        .min(1)
+        .max(24 * 60)
+        .default(10),
+      /** A stopped host with a reservation window is started this long before the window opens. */
+      start_ahead_minutes: z
+        .number()
+        .int()
+        .min(0)
         .max(24 * 60)
         .default(10),
     })
@@ -412,3 +485,4 @@ export type Config = z.infer<typeof configSchema>;
 export type SourceConfig = z.infer<typeof sourceSchema>;
 export type HostSettings = z.infer<typeof hostSettings>;
 export type ActionConfig = z.infer<typeof actionSchema>;
+export type SecretRef = z.infer<typeof secretRefSchema>;

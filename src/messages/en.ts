@@ -24,6 +24,7 @@ import { reclaim } from "./en/reclaim.ts";
 import { release } from "./en/release.ts";
 import { report } from "./en/report.ts";
 import { reserve } from "./en/reserve.ts";
+import { start } from "./en/start.ts";
 import { status } from "./en/status.ts";
 import { stop } from "./en/stop.ts";
 import { summary } from "./en/summary.ts";
@@ -47,6 +48,7 @@ export const en = {
   ...chart,
   ...alert,
   ...stop,
+  ...start,
   ...status,
   ...host,
   ...keep,

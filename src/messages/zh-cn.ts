@@ -25,6 +25,7 @@ import { reclaim } from "./zh-cn/reclaim.ts";
 import { release } from "./zh-cn/release.ts";
 import { report } from "./zh-cn/report.ts";
 import { reserve } from "./zh-cn/reserve.ts";
+import { start } from "./zh-cn/start.ts";
 import { status } from "./zh-cn/status.ts";
 import { stop } from "./zh-cn/stop.ts";
 import { summary } from "./zh-cn/summary.ts";
@@ -39,6 +40,7 @@ export const zhCN: Catalog = {
   ...chart,
   ...alert,
   ...stop,
+  ...start,
   ...status,
   ...host,
   ...keep,

@@ -1,6 +1,7 @@
 import type { ReservationWindow } from "../checks/reservation-window.ts";
 import type { GpuProcess, LoginSession } from "../domain/observation.ts";
 import type { RenderedMessage } from "./ports.ts";
+import type { StartNote } from "./start-facts.ts";
 import type { StopNote } from "./stop-facts.ts";
 
 /**
@@ -29,6 +30,8 @@ export interface AlertWords {
   stopDoubtDirect(view: StopDoubtView & { pressedByReader: boolean; reader: string }): string;
   /** A host action's note for the alert's thread. */
   note(note: AlertNote): string;
+  /** The same note as a DM to `reader`, in their language. */
+  noteTo(reader: string, note: AlertNote): string;
 }
 
 /** What a host action tells the alert's thread: a keep (`capMs`: the span it was cut to), or a stop's progress. */
@@ -42,7 +45,8 @@ export type AlertNote =
       /** The longest keep allowed, when the request was cut to it. */
       capMs: number | null;
     }
-  | StopNote;
+  | StopNote
+  | StartNote;
 
 /** One GPU as the alert shows it. */
 export interface AlertGpu {
@@ -175,6 +179,8 @@ export interface ResolvedAlertView {
   currency: string;
   costPerHour: number | null;
   ending: AlertEnding;
+  /** The host has a `start` action: a stopped alert offers *Start*. */
+  startable?: boolean;
 }
 
 /** One GPU with an implausible reading, as the notice shows it. */

@@ -18,6 +18,7 @@ import type { PollResult } from "./poll-fleet.ts";
 import type { AlertPort, FleetView, Notifier, WardenLookup } from "./ports.ts";
 import { applyTransition, knownHosts, reconcile } from "./reconcile-alerts.ts";
 import { type PriorHistory, priorSamples } from "./seed-history.ts";
+import { followUpStarts } from "./start-follow-up.ts";
 import { followUpStop } from "./stop-follow-up.ts";
 import { noticeSuspectReadings } from "./suspect-notices.ts";
 
@@ -67,9 +68,12 @@ export interface IdleAlerts extends FleetView, AlertPort {
 export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
   const run = createAlertRun(deps);
   const { store, clock } = run;
-  return {
+  const alerts: IdleAlerts = {
     restore: (prior) => restoreStates(run, prior),
-    onPoll: (result) => sweepPoll(run, result),
+    onPoll: (result) => {
+      sweepPoll(run, result);
+      followUpStarts({ config: run.config, state: store, fleet: alerts, alerts }, result.atMs);
+    },
     async settled() {
       while (run.inFlight.size > 0) await Promise.all([...run.inFlight]);
     },
@@ -88,6 +92,9 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     postNote(host, note) {
       this.postInThread(host, run.deps.alertWords.note(note));
     },
+    tell(user, note) {
+      run.notifier.send("chat.postMessage", { channel: user, text: run.deps.alertWords.noteTo(user, note) });
+    },
     postInThread(host, text, blocks) {
       const alert = store.alerts.openFor(host, "idle") ?? store.alerts.latest(host);
       if (alert !== null) {
@@ -99,6 +106,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
       run.notifier.send("chat.postMessage", args);
     },
   };
+  return alerts;
 }
 
 /** Rebuilds the idle states from the store's history (and a source's older history). */

@@ -11,6 +11,7 @@ import type { HostObservation } from "../domain/observation.ts";
 import type { Snooze } from "../domain/snooze.ts";
 import { describeAction } from "../executors/run-action.ts";
 import type { HostActionDeps } from "./authorise.ts";
+import { stoppedByBot } from "./start-host.ts";
 import { isKnownHost, knownHosts } from "./stop-host.ts";
 
 export interface FleetStatusDeps extends Pick<HostActionDeps, "config" | "state" | "fleet" | "clock"> {
@@ -44,6 +45,8 @@ export interface HostSummary {
   unclaimedBusy: UnclaimedUse[];
   snooze: Snooze | null;
   openAlert: AlertRecord | null;
+  /** The bot's stop that left the host off (no report since): when and by whom (`gpu-warden`: automatically). */
+  stoppedBy?: { atMs: number; actor: string } | null;
 }
 
 /** A GPU with an implausible reading, with the figures that make it so. */
@@ -146,6 +149,7 @@ function summarise(
     problem: null,
     activeUsers: [],
     unclaimedBusy: [],
+    stoppedBy: stoppedFacts(deps, host),
     ...extra,
   };
   if (latest === null)
@@ -229,4 +233,9 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
     else group.push(item);
   }
   return groups;
+}
+
+function stoppedFacts(deps: FleetStatusDeps, host: string): { atMs: number; actor: string } | null {
+  const run = stoppedByBot(deps, host);
+  return run === null ? null : { atMs: run.finishedAtMs ?? run.startedAtMs, actor: run.actor };
 }

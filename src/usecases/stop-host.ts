@@ -485,7 +485,8 @@ function audit(deps: StopHostDeps, plan: StopPlan, action: string, outcome: Acti
   });
 }
 
-function stepRun(outcome: ActionOutcome, action: ActionConfig): StepRun {
+/** How an action's step went, for the thread and the person who asked (stops and starts). */
+export function stepRun(outcome: ActionOutcome, action: ActionConfig): StepRun {
   return { description: outcome.description, end: stepEnd(outcome, action), tail: outcome.outputTail.trim() };
 }
 

@@ -358,7 +358,8 @@ export class FakeFleet implements FleetView {
 export type AlertCall =
   | { kind: "refresh"; host: string }
   | { kind: "resolve"; host: string; resolution: AlertResolution }
-  | { kind: "thread"; host: string; text: string };
+  | { kind: "thread"; host: string; text: string }
+  | { kind: "dm"; user: string; text: string };
 
 /** An alert port that records what the use-cases asked of it, in order. */
 export class RecordingAlerts implements AlertPort {
@@ -381,6 +382,11 @@ export class RecordingAlerts implements AlertPort {
   postNote(host: string, note: AlertNote): void {
     if (this.words === null) throw new Error("RecordingAlerts.words is not set");
     this.postInThread(host, this.words.note(note));
+  }
+
+  tell(user: string, note: AlertNote): void {
+    if (this.words === null) throw new Error("RecordingAlerts.words is not set");
+    this.calls.push({ kind: "dm", user, text: this.words.note(note) });
   }
 
   /** The thread texts posted for `host`, in order. */

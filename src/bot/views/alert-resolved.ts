@@ -13,6 +13,7 @@ import {
   truncate,
 } from "./alert-format.ts";
 import type { SlackMessage } from "./alert-message.ts";
+import { startButton } from "./start-reply.ts";
 import { unknownCauseWords } from "./unknown-cause.ts";
 
 export type { AlertEnding, ResolvedAlertView };
@@ -25,7 +26,7 @@ interface Described {
   fallback: string;
 }
 
-/** The idle alert once it is over: what ended it, how long it lasted, what it cost; no buttons. */
+/** The idle alert once it is over: what ended it, how long it lasted, what it cost; *Start* on a stopped host that can be started. */
 export function resolvedAlertMessage(tr: Translator, view: ResolvedAlertView): SlackMessage {
   const { nowMs } = view;
   const idleMs = view.endedAtMs - view.idleSinceMs;
@@ -48,6 +49,10 @@ export function resolvedAlertMessage(tr: Translator, view: ResolvedAlertView): S
     },
     { type: "context", elements: [{ type: "mrkdwn", text: zone }] },
   ];
+  const { ending } = view;
+  if (view.startable === true && ending.kind === "stopped" && !ending.dryRun) {
+    blocks.push(startButton(tr, view.host));
+  }
   return { text: truncate(tr.t("alert.resolved.text", { title: fallback, duration, money }), 3000), blocks };
 }
 

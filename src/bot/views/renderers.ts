@@ -64,6 +64,7 @@ export function botWords(readers: Readers): BotWords {
     stopDoubtThread: (view) => stopDoubtThreadText(readers.channel, view),
     stopDoubtDirect: (view) => stopDoubtDirectText(readers.person(view.reader), view),
     note: (note) => alertNoteText(readers.channel, note),
+    noteTo: (reader, note) => alertNoteText(readers.person(reader), note),
   };
 
   /** The biweekly summary's messages. */

@@ -64,7 +64,8 @@ export function stopNoteWords(tr: Translator, note: StopNote): string {
   }
 }
 
-function stepArgs(tr: Translator, step: StepRun): { step: string; end: string } {
+/** A step and how it ended, as the `{step}` and `{end}` arguments of a thread note. */
+export function stepArgs(tr: Translator, step: StepRun): { step: string; end: string } {
   return { step: `\`${slackEscape(step.description)}\``, end: stepEndWords(tr, step.end) };
 }
 
@@ -86,7 +87,8 @@ function stepEndWords(tr: Translator, end: StepEnd): string {
   }
 }
 
-function tailBlock(step: StepRun): string {
+/** The step's output tail as a code block (empty when it printed nothing). */
+export function tailBlock(step: StepRun): string {
   if (step.tail === "") return "";
   const cut = step.tail.length > THREAD_TAIL_CHARS ? `…${step.tail.slice(-THREAD_TAIL_CHARS)}` : step.tail;
   return `\n\`\`\`\n${slackEscape(cut)}\n\`\`\``;

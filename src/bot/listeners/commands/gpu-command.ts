@@ -14,6 +14,7 @@ import { extendCommand } from "./extend-command.ts";
 import { gpuHelp } from "./gpu-help.ts";
 import { gpuKeep } from "./gpu-keep.ts";
 import { gpuReport, type ReportUpload, uploadReportCsv } from "./gpu-report.ts";
+import { gpuStart } from "./gpu-start.ts";
 import { gpuStatus } from "./gpu-status.ts";
 import { gpuStop } from "./gpu-stop.ts";
 import { gpuWarden } from "./gpu-warden.ts";
@@ -64,6 +65,7 @@ function withKnownHost(deps: BotDeps, parsed: ParsedCommand): ParsedCommand {
       return parsed.host === null ? parsed : { ...parsed, host: host(parsed.host) };
     case "keep":
     case "stop":
+    case "start":
       return { ...parsed, host: host(parsed.host) };
     case "claim":
       return parsed.target.kind === "slots"
@@ -100,6 +102,8 @@ export function answerCommand(
       return gpuKeep(deps, tr, user, parsed.host, parsed.span);
     case "stop":
       return gpuStop(deps, tr, user, parsed.host);
+    case "start":
+      return gpuStart(deps, tr, user, parsed.host);
     case "claim":
       return claimCommand(deps, tr, user, parsed);
     case "release":
