@@ -87,6 +87,8 @@ export interface AutopilotInput {
   reservedSoon: boolean;
   /** A Keep in force until then; `null`: none. */
   keptUntilMs: number | null;
+  /** A stop was already tried for the open alert (running, done or failed): the alert's stop is not tried twice. */
+  stopTried: boolean;
   /** The plan on record for the host; `null`: none. */
   plan: AutopilotPlan | null;
 }
@@ -96,6 +98,7 @@ export type AutopilotHold =
   | "off"
   | "not-idle"
   | "no-alert"
+  | "stop-tried"
   | "kept"
   | "claimed"
   | "reserved"
@@ -166,6 +169,7 @@ function holdOf(input: AutopilotInput): AutopilotHold | null {
   if (input.alertId === null || (input.plan !== null && input.plan.alertId !== input.alertId)) {
     return "no-alert";
   }
+  if (input.stopTried) return "stop-tried";
   if (input.keptUntilMs !== null && input.keptUntilMs > input.nowMs) return "kept";
   if (input.claimants.length > 0) return "claimed";
   if (input.reservedSoon) return "reserved";

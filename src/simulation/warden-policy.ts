@@ -93,8 +93,8 @@ export function createWardenPolicy(input: {
     clock,
     logger: silentLogger,
     alertWords: words.alertWords,
-    stopAutomatically: async (host, alertId) => {
-      await stopAutomatically(deps, host, alertId);
+    stopAutomatically: async (host, alertId, reason) => {
+      await stopAutomatically(deps, host, alertId, reason);
     },
   });
   deps = {

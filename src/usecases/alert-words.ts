@@ -1,3 +1,4 @@
+import type { AutopilotPlan } from "../checks/autopilot-plan.ts";
 import type { ReservationWindow } from "../checks/reservation-window.ts";
 import type { GpuProcess, LoginSession } from "../domain/observation.ts";
 import type { RenderedMessage } from "./ports.ts";
@@ -29,6 +30,29 @@ export interface AlertWords {
   stopDoubtDirect(view: StopDoubtView & { pressedByReader: boolean; reader: string }): string;
   /** A host action's note for the alert's thread. */
   note(note: AlertNote): string;
+  /** The autopilot's one warning DM (to `view.reader`) about a planned stop, with Keep. */
+  autopilotWarning(view: AutopilotWarningView): RenderedMessage;
+  /** For the alert's thread as the autopilot stops the host: the evidence it acted on. */
+  autopilotStopping(view: AutopilotStopView): string;
+}
+
+/** The autopilot's warning, as one reader gets it. */
+export interface AutopilotWarningView {
+  reader: string;
+  plan: AutopilotPlan;
+  nowMs: number;
+  /** `policy.keep_until_tomorrow_at`, e.g. `09:00`. */
+  keepUntilTomorrowAt: string;
+  /** The stop would only show what it runs. */
+  dryRun: boolean;
+  /** The host has a `pre_stop` hook (a checkpoint), run before the stop. */
+  preStop: boolean;
+}
+
+/** The evidence of a stop the autopilot begins. */
+export interface AutopilotStopView {
+  plan: AutopilotPlan;
+  nowMs: number;
 }
 
 /** What a host action tells the alert's thread: a keep (`capMs`: the span it was cut to), or a stop's progress. */

@@ -53,6 +53,8 @@ export interface AlertRun {
   rendered: Map<number, { atMs: number; facts: string }>;
   sparklineReadings: Map<number, { readUpToMs: number; byGpu: Map<number, UtilReading[]> }>;
   autoStopsStarted: Set<number>;
+  /** Since when each host has shown nothing at all (the autopilot's `empty` evidence); kept in memory. */
+  emptySince: Map<string, number>;
   inFlight: Set<Promise<void>>;
   settingsOf(host: string): Config["hosts"][string] | undefined;
   /** The host's cost per hour now: a cloud or rental price, or amortisation + upkeep + rated power. */
@@ -92,6 +94,7 @@ export function createAlertRun(deps: IdleAlertsDeps): AlertRun {
     rendered: new Map(),
     sparklineReadings: new Map(),
     autoStopsStarted: new Set(),
+    emptySince: new Map(),
     inFlight: new Set(),
     settingsOf,
     costOf: (host) => hostHourCost(hostCostBasis(settingsOf(host), config.costs), tariff, clock.now()),

@@ -34,6 +34,7 @@ function input(nowMs: number, more: Partial<AutopilotInput> = {}): AutopilotInpu
     claimants: [],
     reservedSoon: false,
     keptUntilMs: null,
+    stopTried: false,
     plan: null,
     ...more,
   };
@@ -92,6 +93,7 @@ describe("planAutopilot", () => {
       hold: "claimed",
     });
     assert.deepEqual(planAutopilot(input(NIGHT, { reservedSoon: true })), { kind: "none", hold: "reserved" });
+    assert.deepEqual(planAutopilot(input(NIGHT, { stopTried: true })), { kind: "none", hold: "stop-tried" });
     assert.deepEqual(planAutopilot(input(NIGHT, { keptUntilMs: NIGHT + HOUR_MS })), {
       kind: "none",
       hold: "kept",

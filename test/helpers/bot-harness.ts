@@ -124,6 +124,19 @@ export class BotHarness {
     return harness;
   }
 
+  #createAlerts!: () => IdleAlerts;
+
+  /**
+   * What a restart of the bot does to the alert lifecycle: a new one over the same store, rebuilt
+   * from stored history (`restore`), in place of the old one everywhere the app reaches it.
+   */
+  async restartAlerts(): Promise<void> {
+    await this.alerts.settled();
+    this.alerts = this.#createAlerts();
+    this.alerts.restore();
+    Object.assign(this.deps, { fleet: this.alerts, alerts: this.alerts });
+  }
+
   async #open(): Promise<void> {
     const { config, clock, logger } = this;
     const locales = this.options.locales ?? {};
@@ -158,19 +171,21 @@ export class BotHarness {
       pendingReclaims: null,
     });
     const warden = costWarden.wardens;
-    this.alerts = createIdleAlerts({
-      config,
-      metrics: this.metrics,
-      state: this.state,
-      notifier: this.outbox,
-      warden,
-      clock,
-      logger,
-      alertWords: words.alertWords,
-      stopAutomatically: async (host, alertId) => {
-        await stopAutomatically(this.deps, host, alertId);
-      },
-    });
+    this.#createAlerts = () =>
+      createIdleAlerts({
+        config,
+        metrics: this.metrics,
+        state: this.state,
+        notifier: this.outbox,
+        warden,
+        clock,
+        logger,
+        alertWords: words.alertWords,
+        stopAutomatically: async (host, alertId, reason) => {
+          await stopAutomatically(this.deps, host, alertId, reason);
+        },
+      });
+    this.alerts = this.#createAlerts();
     this.deps = {
       readers,
       config,
