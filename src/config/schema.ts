@@ -130,6 +130,8 @@ const hostSettings = z
     rated_watts: z.number().positive().max(100_000).optional(),
     /** Upkeep (space, cooling, admin, repairs) as % of the hardware cost; default `costs.upkeep_pct`. */
     upkeep_pct: z.number().min(0).max(1000).optional(),
+    /** Upkeep paid only while the host is on, per hour in the team currency (a stop saves it, like power). */
+    upkeep_per_hour_on: z.number().nonnegative().max(1_000_000).optional(),
     /** Run before `stop`, e.g. a checkpoint or a disk snapshot; a failure cancels the stop. */
     pre_stop: actionSchema.optional(),
     stop: actionSchema.optional(),

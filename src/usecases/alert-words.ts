@@ -91,6 +91,8 @@ export interface IdleAlertView {
   currency: string;
   /** The host's `cost_per_hour`; `null` leaves money out. */
   costPerHour: number | null;
+  /** What a stop saves per hour (the part of `costPerHour` that stops when the host is off); `null`/none: not said. */
+  savesPerHour?: number | null;
   gpus: readonly AlertGpu[];
   /** The span the sparkline columns cover. */
   historyMinutes: number;

@@ -1,4 +1,4 @@
-import { hostCostBasis, hostHourCost } from "../checks/cost-model.ts";
+import { hostCostBasis, hostHourCost, hostHourSplit } from "../checks/cost-model.ts";
 import type { IdleEpisodeState } from "../checks/idle-episode.ts";
 import type { HostContext, IdlePolicy } from "../checks/idle-policy.ts";
 import { tariffOf } from "../checks/tariff-price.ts";
@@ -59,6 +59,8 @@ export interface AlertRun {
   settingsOf(host: string): Config["hosts"][string] | undefined;
   /** The host's cost per hour now: a cloud or rental price, or amortisation + upkeep + rated power. */
   costOf(host: string): number | null;
+  /** What stopping the host saves per hour now (cloud price, power, upkeep per hour on); `null` without a price. */
+  savesOf(host: string): number | null;
   ownersOf(host: string): string[];
   transaction<T>(fn: () => T): T;
   suspectDeps: SuspectNoticeDeps;
@@ -98,6 +100,9 @@ export function createAlertRun(deps: IdleAlertsDeps): AlertRun {
     inFlight: new Set(),
     settingsOf,
     costOf: (host) => hostHourCost(hostCostBasis(settingsOf(host), config.costs), tariff, clock.now()),
+    savesOf: (host) =>
+      hostHourSplit(hostCostBasis(settingsOf(host), config.costs), tariff, clock.now())?.stoppablePerHour ??
+      null,
     ownersOf,
     transaction: (fn) => store.transaction(fn),
     suspectDeps: { config, state: store, notifier, warden, owners: ownersOf, alertWords },

@@ -16,7 +16,7 @@ export const autopilot: AreaCatalog<typeof en> = {
   "autopilot.list": "{first}；{rest}",
   "autopilot.memoryOnly": "未列出进程占用的显存",
   "autopilot.session": "{user} 在 {line} 上的登录",
-  "autopilot.dryRun": "演练模式：停机只显示将要执行的操作。",
+  "autopilot.dryRun": "试运行：停机只显示将要执行的操作。",
   "autopilot.button.keep": "保留",
   "autopilot.button.keepTomorrow": "保留到明天 {at}",
   "autopilot.button.stopNow": "立即停机",
