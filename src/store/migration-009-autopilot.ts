@@ -2,7 +2,8 @@ import type { Migration } from "./migrations.ts";
 
 /**
  * Schema step 9: the autopilot's warned stops, one per host, so that a restart during a warning
- * neither forgets the plan nor warns twice. `evidence` is the JSON of the check's evidence.
+ * neither forgets the plan nor warns twice (`evidence` is the JSON of the check's evidence); and the
+ * ledger's `idle_saving`, the part of the idle cost a stop would have saved (NULL on older rows).
  */
 export const autopilotMigration: Migration = {
   version: 9,
@@ -17,6 +18,8 @@ export const autopilotMigration: Migration = {
         warned_at_ms INTEGER NOT NULL,
         stop_at_ms INTEGER NOT NULL
       ) WITHOUT ROWID;
+
+      ALTER TABLE ledger_day ADD COLUMN idle_saving REAL;
     `);
   },
 };
