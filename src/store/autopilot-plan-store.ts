@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import type { AutopilotEvidence, AutopilotPlan } from "../checks/autopilot-plan.ts";
+import type { AutopilotEvidence, AutopilotPlan } from "../domain/autopilot-plan.ts";
 
 /** The autopilot's warned stops, at most one per host. */
 export interface AutopilotPlanStore {
