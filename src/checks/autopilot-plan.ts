@@ -20,8 +20,9 @@ export type {
  *   no login session at all) for `emptyMinutes`: warned, then stopped `warningMinutes` later, at any
  *   hour;
  * - `stale`: in an idle episode whose GPUs have been idle for `staleHours`, with only processes or
- *   sessions left whose input is at least `staleHours` old: warned, then stopped at the first instant
- *   outside working hours at least `warningMinutes` after the warning.
+ *   sessions left whose input is at least `staleHours` old: warned in the evening (`warningMinutes`
+ *   before working hours end, or at once outside them), then stopped at the first instant outside
+ *   working hours at least `warningMinutes` after the warning.
  * Anything else (a GPU busy, a login with recent input or of unknown age, no data, a stall, a stage
  * gap inside protection) is never the autopilot's: the episode is not idle or the evidence fails.
  * A claim, a reservation starting within the hour or a Keep holds every class.
@@ -102,7 +103,7 @@ export function planAutopilot(input: AutopilotInput): AutopilotDecision {
   const { plan } = input;
   if (plan === null) {
     if (hold !== null) return { kind: "none", hold };
-    if (evidence === null) return { kind: "none", hold: "not-yet" };
+    if (evidence === null || !warnNow(input, evidence)) return { kind: "none", hold: "not-yet" };
     return { kind: "warn", plan: newPlan(input, input.alertId!, evidence) };
   }
   const why = hold ?? (evidence === null || evidence.class !== plan.evidence.class ? "in-use" : null);
@@ -195,6 +196,13 @@ function holdersOf(latest: Extract<HostObservation, { ok: true }>): StaleHolder[
     }
   }
   return [...byProcess.values()].sort((a, b) => (b.memMiB ?? 0) - (a.memMiB ?? 0));
+}
+
+/** A stale session is warned in the evening: no sooner than `warningMinutes` before working hours end. */
+function warnNow(input: AutopilotInput, evidence: AutopilotEvidence): boolean {
+  if (evidence.class === "empty") return true;
+  const offMs = nextOffHoursAt(input.calendar, input.nowMs);
+  return offMs - input.nowMs <= input.policy.warningMinutes * MINUTE_MS;
 }
 
 function newPlan(input: AutopilotInput, alertId: number, evidence: AutopilotEvidence): AutopilotPlan {

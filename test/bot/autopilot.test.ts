@@ -20,8 +20,8 @@ import { lastDm, shownText } from "../helpers/shown-blocks.ts";
 
 /** T0 is Monday 10:00 in Berlin; this is Tuesday 01:00 there. */
 const TO_NIGHT_MS = 15 * HOUR_MS;
-/** Monday 15:30 in Berlin. */
-const TO_AFTERNOON_MS = 5.5 * HOUR_MS;
+/** Monday 13:00 in Berlin. */
+const TO_AFTERNOON_MS = 3 * HOUR_MS;
 
 /** A notebook kernel on GPU 0 holding 20 GiB at 0 %, and alice's login whose last input was `idleMinutes(atMs)` ago. */
 const notebookHost =
@@ -138,10 +138,13 @@ describe("the autopilot, over the real Bolt app and a real store", { timeout: 12
     });
     h.clock.advance(TO_AFTERNOON_MS);
     const host = notebookHost("gpu-a", h.clock.now(), 60, true);
-    h.pollFor(121, allHosts(host));
+    h.pollFor(270, allHosts(host));
+    await h.settle();
+    assert.deepEqual(autopilotDms(h, ALICE), [], "stale since 15:00, but warned in the evening");
+    h.pollFor(1, allHosts(host));
     await h.settle();
     const expected =
-      "gpu-a: only python (pid 4242) of alice, holding 20.0 GiB; a login of alice on pts/0 left, with no input for 2 h; it stops at 18:00 unless you keep it";
+      "gpu-a: only python (pid 4242) of alice, holding 20.0 GiB; a login of alice on pts/0 left, with no input for 4 h 30 min; it stops at 18:00 unless you keep it";
     assert.deepEqual(autopilotDms(h, ALICE), [expected]);
     assert.deepEqual(autopilotDms(h, CAROL), [expected], "the cost warden hears too");
     const dm = lastDm(h, ALICE);
@@ -161,7 +164,7 @@ describe("the autopilot, over the real Bolt app and a real store", { timeout: 12
         .threadTexts("gpu-a")
         .some((text) =>
           text.startsWith(
-            "🤖 Autopilot: GPUs on gpu-a idle since 15:30 (2 h 30 min), only python (pid 4242) of alice, holding 20.0 GiB; a login of alice on pts/0 left with no input, outside working hours",
+            "🤖 Autopilot: GPUs on gpu-a idle since 13:00 (5 h), only python (pid 4242) of alice, holding 20.0 GiB; a login of alice on pts/0 left with no input, outside working hours",
           ),
         ),
     );

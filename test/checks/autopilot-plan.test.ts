@@ -129,10 +129,15 @@ describe("planAutopilot", () => {
     });
   });
 
-  test("a stale kernel is warned in the day and stopped outside working hours, naming the process", () => {
+  test("a stale kernel is warned in the evening and stopped outside working hours, naming the process", () => {
     const episode = { status: "idle" as const, idleSinceMs: AFTERNOON - 19 * HOUR_MS };
     const latest = withKernel(AFTERNOON, 19 * 60);
-    const warned = planAutopilot(input(AFTERNOON, { latest, emptySinceMs: null, episode }));
+    assert.deepEqual(planAutopilot(input(AFTERNOON, { latest, emptySinceMs: null, episode })), {
+      kind: "none",
+      hold: "not-yet",
+    });
+    const evening = Date.UTC(2026, 0, 6, 16, 30);
+    const warned = planAutopilot(input(evening, { latest, emptySinceMs: null, episode }));
     assert.equal(warned.kind, "warn");
     const plan = (warned as { plan: AutopilotPlan }).plan;
     assert.equal(plan.stopAtMs, Date.UTC(2026, 0, 6, 17, 0));
@@ -142,12 +147,18 @@ describe("planAutopilot", () => {
       holders: [{ user: "alice", name: "python", pid: 4242, gpus: [0], memMiB: 20_480 }],
       sessions: [{ user: "alice", line: "pts/0", idleMinutes: 19 * 60 }],
     });
-    const later = AFTERNOON + 2 * HOUR_MS;
+    const later = evening + 20 * MINUTE_MS;
     assert.equal(planAutopilot(input(later, { latest, emptySinceMs: null, episode, plan })).kind, "wait");
-    const evening = Date.UTC(2026, 0, 6, 17, 0);
-    assert.equal(planAutopilot(input(evening, { latest, emptySinceMs: null, episode, plan })).kind, "stop");
-    const touched = withKernel(evening, 1);
-    assert.deepEqual(planAutopilot(input(evening, { latest: touched, emptySinceMs: null, episode, plan })), {
+    const off = Date.UTC(2026, 0, 6, 17, 0);
+    assert.equal(planAutopilot(input(off, { latest, emptySinceMs: null, episode, plan })).kind, "stop");
+    const night = NIGHT + 24 * HOUR_MS;
+    assert.equal(
+      planAutopilot(input(night, { latest, emptySinceMs: null, episode })).kind,
+      "warn",
+      "at once outside working hours",
+    );
+    const touched = withKernel(off, 1);
+    assert.deepEqual(planAutopilot(input(off, { latest: touched, emptySinceMs: null, episode, plan })), {
       kind: "cancel",
       plan,
       hold: "in-use",
