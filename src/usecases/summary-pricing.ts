@@ -26,6 +26,7 @@ export function summaryPricing(config: Pick<Config, "team" | "costs" | "hosts">)
   return {
     currency: config.team.currency,
     hostCost: (host, usage) => costOfHours(basisOf(host), priceOver, [usage]).total,
+    hostSaving: (host, usage) => costOfHours(basisOf(host), priceOver, [usage]).stoppable,
     offSaving(host, fromMs, toMs, meanPowerW) {
       const basis = basisOf(host);
       const hours = Math.max(0, toMs - fromMs) / HOUR_MS;
