@@ -183,6 +183,8 @@ const hostSettings = z
     rated_watts: z.number().positive().max(100_000).optional(),
     /** Upkeep (space, cooling, admin, repairs) as % of the hardware cost; default `costs.upkeep_pct`. */
     upkeep_pct: z.number().min(0).max(1000).optional(),
+    /** Upkeep paid only while the host is on, per hour in the team currency (a stop saves it, like power). */
+    upkeep_per_hour_on: z.number().nonnegative().max(1_000_000).optional(),
     /** Run before `stop`, e.g. a checkpoint or a disk snapshot; a failure cancels the stop. */
     pre_stop: actionSchema.optional(),
     stop: actionSchema.optional(),
@@ -194,7 +196,12 @@ const hostSettings = z
     start: actionSchema.optional(),
     /** Show what would run instead of running it (overrides the global `dry_run`). */
     dry_run: z.boolean().optional(),
-    /** Stop automatically when an idle episode lasts this long after the alert, with a countdown. */
+    /** The autopilot for this host (`policy.autopilot`); default: the fleet's `policy.autopilot.enabled`. */
+    autopilot: z.boolean().optional(),
+    /**
+     * Stop automatically when an idle episode lasts this long after the alert, with a countdown, whatever
+     * is on the host (the autopilot stands aside for such a host).
+     */
     auto_stop: z
       .strictObject({ after_minutes: z.number().int().min(30).max(MINUTES_PER_WEEK).default(30) })
       .optional(),
@@ -243,6 +250,23 @@ export const configSchema = z.strictObject({
       currency: z.string().length(3).default("EUR"),
       /** Channel posts, the summary and its chart in this language; `auto`: each person's Slack locale where one person reads. */
       language: z.enum([...LANGUAGES, "auto"]).default("en"),
+      /** When people are at work, in `timezone`: the autopilot stops a host someone left a session on only outside these hours. */
+      working_hours: z
+        .strictObject({
+          days: z
+            .array(z.enum(["mon", "tue", "wed", "thu", "fri", "sat", "sun"]))
+            .max(7)
+            .default(["mon", "tue", "wed", "thu", "fri"]),
+          from: timeOfDay.default("09:00"),
+          to: z
+            .string()
+            .regex(/^(([01]\d|2[0-3]):[0-5]\d|24:00)$/, "a time of day such as 18:00")
+            .default("18:00"),
+        })
+        .refine((hours) => hours.to > hours.from, { message: "to must be after from", path: ["to"] })
+        .prefault({}),
+      /** Local days (`2026-12-24`) without working hours. */
+      holidays: z.array(z.iso.date()).max(1000).default([]),
     })
     .prefault({}),
   slack: z
@@ -299,6 +323,31 @@ export const configSchema = z.strictObject({
         .default("09:00"),
       /** A GPU at full utilisation with no memory held and a power draw below this is suspect (a driver fault). */
       suspect_idle_power_watts: z.number().positive().max(2000).default(150),
+      /**
+       * The autopilot: stops hosts that have a `stop` action when the evidence needs nobody's answer,
+       * after a warning with Keep. A claim, a reservation within the hour or a Keep holds it.
+       */
+      autopilot: z
+        .strictObject({
+          /** On for every host with a `stop` action; a host's `autopilot: false` turns it off there. */
+          enabled: z.boolean().default(true),
+          /** Nothing on the host (no GPU process or memory, no login) for this long: warn, then stop. */
+          empty_minutes: z.number().int().min(5).max(MINUTES_PER_WEEK).default(30),
+          /** GPUs idle and no input on the host for this long (a forgotten notebook): warn, then stop outside working hours. */
+          stale_hours: z
+            .number()
+            .min(1)
+            .max(24 * 30)
+            .default(18),
+          /** The least time between the warning (with Keep) and the stop. */
+          warning_minutes: z
+            .number()
+            .int()
+            .min(5)
+            .max(24 * 60)
+            .default(30),
+        })
+        .prefault({}),
       /** After a successful stop, how long the host may go on reporting before the bot says the stop may not have worked; it gets no new idle alert meanwhile (unless used since the stop). */
       stop_grace_minutes: z
         .number()

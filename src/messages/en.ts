@@ -1,4 +1,5 @@
 import { alert } from "./en/alert.ts";
+import { autopilot } from "./en/autopilot.ts";
 import { chart } from "./en/chart.ts";
 import { claim } from "./en/claim.ts";
 import { cli } from "./en/cli.ts";
@@ -47,6 +48,7 @@ export const en = {
   ...common,
   ...chart,
   ...alert,
+  ...autopilot,
   ...stop,
   ...start,
   ...status,

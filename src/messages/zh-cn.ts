@@ -1,5 +1,6 @@
 import type { Catalog } from "./catalog.ts";
 import { alert } from "./zh-cn/alert.ts";
+import { autopilot } from "./zh-cn/autopilot.ts";
 import { chart } from "./zh-cn/chart.ts";
 import { claim } from "./zh-cn/claim.ts";
 import { cli } from "./zh-cn/cli.ts";
@@ -39,6 +40,7 @@ export const zhCN: Catalog = {
   ...common,
   ...chart,
   ...alert,
+  ...autopilot,
   ...stop,
   ...start,
   ...status,

@@ -1,6 +1,7 @@
 import type { Database } from "better-sqlite3";
 import { type AlertStore, createAlertStore } from "./alert-store.ts";
 import { type AuditStore, createAuditStore } from "./audit-store.ts";
+import { type AutopilotPlanStore, createAutopilotPlanStore } from "./autopilot-plan-store.ts";
 import { type ClaimStore, createClaimStore } from "./claim-store.ts";
 import { createDeliveryStore, type DeliveryStore } from "./delivery-store.ts";
 import { createMetaStore, type MetaStore } from "./meta-store.ts";
@@ -22,6 +23,8 @@ export interface BotStateStore {
   /** Reservations (`/gpu reserve`). */
   reservations: ReservationStore;
   stopRuns: StopRunStore;
+  /** The autopilot's warned stops. */
+  autopilot: AutopilotPlanStore;
   deliveries: DeliveryStore;
   meta: MetaStore;
   /** Runs `fn` in one transaction (synchronous: never await inside). */
@@ -46,6 +49,7 @@ export function createBotStateStore(db: Database): BotStateStore {
     queue: createQueueStore(db),
     reservations: createReservationStore(db),
     stopRuns: createStopRunStore(db),
+    autopilot: createAutopilotPlanStore(db),
     deliveries,
     meta: createMetaStore(db),
     transaction: (fn) => db.transaction(fn).immediate(),

@@ -6,6 +6,7 @@ import { reclaimMigration } from "./migration-005-reclaim.ts";
 import { queueMigration } from "./migration-006-queue.ts";
 import { priorityMigration } from "./migration-007-priority.ts";
 import { reservationsMigration } from "./migration-008-reservations.ts";
+import { autopilotMigration } from "./migration-009-autopilot.ts";
 
 /** One schema step. `version` is its position in {@link migrations}, starting at 1. */
 export interface Migration {
@@ -130,6 +131,7 @@ export const migrations: readonly Migration[] = [
   queueMigration,
   priorityMigration,
   reservationsMigration,
+  autopilotMigration,
 ];
 
 /**

@@ -1,3 +1,4 @@
+import type { AutopilotPlan } from "../checks/autopilot-plan.ts";
 import type { ReservationWindow } from "../checks/reservation-window.ts";
 import type { GpuProcess, LoginSession } from "../domain/observation.ts";
 import type { RenderedMessage } from "./ports.ts";
@@ -32,6 +33,29 @@ export interface AlertWords {
   note(note: AlertNote): string;
   /** The same note as a DM to `reader`, in their language. */
   noteTo(reader: string, note: AlertNote): string;
+  /** The autopilot's one warning DM (to `view.reader`) about a planned stop, with Keep. */
+  autopilotWarning(view: AutopilotWarningView): RenderedMessage;
+  /** For the alert's thread as the autopilot stops the host: the evidence it acted on. */
+  autopilotStopping(view: AutopilotStopView): string;
+}
+
+/** The autopilot's warning, as one reader gets it. */
+export interface AutopilotWarningView {
+  reader: string;
+  plan: AutopilotPlan;
+  nowMs: number;
+  /** `policy.keep_until_tomorrow_at`, e.g. `09:00`. */
+  keepUntilTomorrowAt: string;
+  /** The stop would only show what it runs. */
+  dryRun: boolean;
+  /** The host has a `pre_stop` hook (a checkpoint), run before the stop. */
+  preStop: boolean;
+}
+
+/** The evidence of a stop the autopilot begins. */
+export interface AutopilotStopView {
+  plan: AutopilotPlan;
+  nowMs: number;
 }
 
 /** What a host action tells the alert's thread: a keep (`capMs`: the span it was cut to), or a stop's progress. */
@@ -71,6 +95,8 @@ export interface IdleAlertView {
   currency: string;
   /** The host's `cost_per_hour`; `null` leaves money out. */
   costPerHour: number | null;
+  /** What a stop saves per hour (the part of `costPerHour` that stops when the host is off); `null`/none: not said. */
+  savesPerHour?: number | null;
   gpus: readonly AlertGpu[];
   /** The span the sparkline columns cover. */
   historyMinutes: number;

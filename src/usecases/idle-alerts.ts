@@ -17,6 +17,7 @@ import { refreshIdle } from "./open-idle-alert.ts";
 import type { PollResult } from "./poll-fleet.ts";
 import type { AlertPort, FleetView, Notifier, WardenLookup } from "./ports.ts";
 import { applyTransition, knownHosts, reconcile } from "./reconcile-alerts.ts";
+import { runAutopilot } from "./run-autopilot.ts";
 import { type PriorHistory, priorSamples } from "./seed-history.ts";
 import { followUpStarts } from "./start-follow-up.ts";
 import { followUpStop } from "./stop-follow-up.ts";
@@ -39,8 +40,11 @@ export interface IdleAlertsDeps {
   logger: Logger;
   /** The alert messages' words (the bot's views: `alertWords`). */
   alertWords: AlertWords;
-  /** The stop use-case with the bot as the actor, for hosts with `auto_stop` whose countdown ran out. */
-  stopAutomatically: (host: string, alertId: number) => Promise<void>;
+  /**
+   * The stop use-case with the bot as the actor, for the autopilot and hosts with `auto_stop` whose
+   * countdown ran out (`reason` for the audit).
+   */
+  stopAutomatically: (host: string, alertId: number, reason?: string) => Promise<void>;
   /** The host's owners now: the person a reclaim decision lent it to, else `hosts.<host>.owners`. */
   owners: (host: string) => readonly string[];
   /** A Slack message's permalink; `null` while the workspace URL is not known. */
@@ -58,7 +62,7 @@ export interface IdleAlerts extends FleetView, AlertPort {
   restore(prior?: PriorHistory | null): void;
   /**
    * Runs the idle checks on a poll already written to the store, then opens, edits, escalates and
-   * resolves alerts and starts due automatic stops (which run on; see {@link settled}).
+   * resolves alerts, runs the autopilot and starts due automatic stops (which run on; see {@link settled}).
    */
   onPoll(result: Pick<PollResult, "atMs" | "observations">): void;
   /** Resolves once every automatic stop started so far has finished (tests, shutdown). */
@@ -183,4 +187,5 @@ function sweepPoll(run: AlertRun, result: Pick<PollResult, "atMs" | "observation
   for (const transition of swept.transitions) applyTransition(run, transition, nowMs);
   for (const [host, state] of sampled) noticeSuspectReadings(run.suspectDeps, host, state.latest!, nowMs);
   reconcile(run, nowMs, contexts);
+  runAutopilot(run, nowMs);
 }

@@ -13,6 +13,7 @@ import type { AlertResolution } from "../../src/domain/alert-record.ts";
 import type { LatestObservation } from "../../src/domain/metrics.ts";
 import type { HostObservation } from "../../src/domain/observation.ts";
 import { composeBot } from "../../src/main/compose-bot.ts";
+import { wireAlerts } from "../../src/main/wire-alerts.ts";
 import type { EphemeralMessage, StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
 import {
   type SlackEmulator,
@@ -114,6 +115,19 @@ export class BotHarness {
     return harness;
   }
 
+  #createAlerts!: () => IdleAlerts;
+
+  /**
+   * What a restart of the bot does to the alert lifecycle: a new one over the same store, rebuilt
+   * from stored history (`restore`), in place of the old one everywhere the app reaches it.
+   */
+  async restartAlerts(): Promise<void> {
+    await this.alerts.settled();
+    this.alerts = this.#createAlerts();
+    this.alerts.restore();
+    Object.assign(this.deps, { fleet: this.alerts, alerts: this.alerts });
+  }
+
   async #open(): Promise<void> {
     const { config, clock, logger } = this;
     const locales = this.options.locales ?? {};
@@ -140,6 +154,9 @@ export class BotHarness {
     this.outbox = bot.delivery.outbox!;
     this.alerts = bot.alerts;
     this.deps = bot.deps;
+    const io = { notifier: bot.delivery.notifier, readers: bot.readers, words: bot.words, clock, logger };
+    this.#createAlerts = () =>
+      wireAlerts(config, bot.stores, { ...io, fetch: globalThis.fetch }, bot.links).alerts;
     const http = this.options.transport === "http";
     this.slack = bot.slackApp({
       botToken: identity.botToken,

@@ -180,7 +180,7 @@ describe("first start against a Prometheus with 8 days of history", () => {
     const first = firstVersion(message);
     assert.match(first.text, /^💤 idle-3d is idle since .+ \(3 d, €901 so far\)/);
     const shown = sectionTexts(first);
-    assert.match(shown, /\*3 d\*, \*€901\* burned so far at €12\.50\/h/);
+    assert.match(shown, /\*3 d\*, \*€901\* of capacity unused at €12\.50\/h/);
     const sparklines = shown.split("\n").filter((line) => line.includes("GPU 0") || line.includes("GPU 1"));
     assert.equal(sparklines.length, 2, shown);
     for (const line of sparklines) assert.doesNotMatch(line, /\?/, `no unknown marks: ${line}`);

@@ -45,10 +45,12 @@ export function idleAlertMessage(tr: Translator, view: IdleAlertView): SlackMess
   const burned = costOver(idleMs, view.costPerHour);
   const since = alertWhen(tr, view.idleSinceMs, nowMs);
   const duration = alertDuration(tr, idleMs);
+  const saves =
+    view.savesPerHour == null ? "" : tr.t("alert.idle.saves", { saves: tr.money(view.savesPerHour) });
   const money =
     burned === null || view.costPerHour === null
       ? ""
-      : tr.t("alert.idle.burned", { burned: tr.money(burned), rate: tr.money(view.costPerHour) });
+      : tr.t("alert.idle.burned", { burned: tr.money(burned), rate: tr.money(view.costPerHour), saves });
   const people = peopleLine(tr, view.owners, view.claimants);
   const body = tr.t("alert.idle.body", { host: escapeMrkdwn(host), since, duration, money, people });
   const blocks: types.KnownBlock[] = [

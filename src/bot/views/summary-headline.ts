@@ -35,6 +35,7 @@ export function summaryHeadline(f: SummaryMessageFormat, model: SummaryModel): t
           formatRelativeChange(fleet.idleCost, previousOf(previousFleet.idleCost)),
         ) + unpriced,
       ),
+      ...(fleet.idleSaving == null ? [] : [field(tr.t("summary.field.idleSaving"), money(fleet.idleSaving))]),
       field(
         tr.t("summary.field.saved"),
         tr.t("summary.savedValue", { saved: money(model.savedCost), count: model.stops.length }),

@@ -14,6 +14,7 @@ export const summary = {
   "summary.field.util": "Mean GPU utilisation",
   "summary.field.idleHours": "Idle GPU-hours",
   "summary.field.idleCost": "Idle cost",
+  "summary.field.idleSaving": "Stopping when idle would have saved",
   "summary.field.saved": "Saved by stops",
   "summary.field.hostsGpus": "Hosts · GPUs",
   "summary.field.data": "Data",

@@ -16,6 +16,7 @@ export const summary: AreaCatalog<typeof en> = {
   "summary.field.util": "平均 GPU 利用率",
   "summary.field.idleHours": "闲置 GPU 小时",
   "summary.field.idleCost": "闲置成本",
+  "summary.field.idleSaving": "闲置时段停机可省",
   "summary.field.saved": "停机节省",
   "summary.field.hostsGpus": "主机 · GPU",
   "summary.field.data": "数据",
