@@ -72,12 +72,25 @@ for (let minute = 0; minute < MINUTES; minute++) {
 }
 history.close();
 
+function sink(write: (text: string) => void): NodeJS.WritableStream {
+  return {
+    write(text: string) {
+      write(text);
+      return true;
+    },
+  } as unknown as NodeJS.WritableStream;
+}
+
 async function whatIf(...args: string[]) {
   let stdout = "";
   let stderr = "";
   const io = {
-    stdout: { write: (text: string) => ((stdout += text), true) } as unknown as NodeJS.WritableStream,
-    stderr: { write: (text: string) => ((stderr += text), true) } as unknown as NodeJS.WritableStream,
+    stdout: sink((text) => {
+      stdout += text;
+    }),
+    stderr: sink((text) => {
+      stderr += text;
+    }),
     env: { LOG_LEVEL: "silent" },
     cwd: dir.file(""),
   };
