@@ -10,6 +10,8 @@ import type { startPlayground } from "./playground/start-playground.ts";
 import { fleetTable } from "./reports/fleet-table.ts";
 import { ledgerCsv } from "./reports/ledger-csv.ts";
 import { ledgerTable, reportRangeText } from "./reports/ledger-table.ts";
+import { whatIfCsv } from "./reports/what-if-csv.ts";
+import { whatIfTable } from "./reports/what-if-table.ts";
 import { createLogger, type Logger } from "./shared/logger.ts";
 import { NothingToWatchError, nothingToWatch, slackTokensSet } from "./sources/nothing-to-watch.ts";
 import { ReportRangeError } from "./usecases/ledger-report.ts";
@@ -32,6 +34,13 @@ usage:
                                                 time zone, DATE as YYYY-MM-DD, --until included,
                                                 default yesterday): hours on, busy/idle GPU-hours,
                                                 energy, cost, idle cost, monthly real usage rate
+  gpu-warden what-if [--since 30d|DATE] [--policy NAME…] [--json | --csv] [--config FILE]
+                                                replay the store's readings of the fleet under each
+                                                policy (autopilot, process-autostop-N,
+                                                skypilot-autostop-N, nightly, nightly-smart),
+                                                nobody answering: the stops each would have made,
+                                                the capacity freed, the money saved and every
+                                                would-be false stop (host, time, process owner)
   gpu-warden backup FILE [--config FILE]        copy the store to FILE (SQLite's online backup: safe
                                                 while the bot runs; FILE is replaced when it exists)
   gpu-warden restore FILE [--config FILE]       replace the store with the backup FILE and bring it up
@@ -100,6 +109,8 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
       return 0;
     case "report":
       return reportCommand(run);
+    case "what-if":
+      return whatIfCommand(run);
     case "collect":
       return collectCommand(run);
     case "backup":
@@ -147,6 +158,36 @@ async function reportCommand(run: CliRun): Promise<number> {
       io.stderr.write(`${reportRangeText(tr, error.problem)}\n`);
       return 2;
     }
+    if (error instanceof StoreMissingError) {
+      io.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    return explained(tr, error, io.stderr);
+  }
+}
+
+/** `what-if`: the store's readings replayed under each policy, as a table, JSON or CSV. */
+async function whatIfCommand(run: CliRun): Promise<number> {
+  const { io, tr, context, values } = run;
+  const { whatIfOnce, WhatIfSinceError } = await import("./main/what-if-once.ts");
+  const { WhatIfPolicyError, DEFAULT_WHAT_IF_POLICIES } = await import("./usecases/replay-what-if.ts");
+  const policies = values.policy?.flatMap((name) => name.split(",")) ?? [...DEFAULT_WHAT_IF_POLICIES];
+  try {
+    const report = whatIfOnce(context, { since: values.since, policies });
+    if (values.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else if (values.csv) io.stdout.write(whatIfCsv(tr, report));
+    else io.stdout.write(whatIfTable(tr, report));
+    return 0;
+  } catch (error) {
+    if (error instanceof WhatIfSinceError) {
+      io.stderr.write(`${tr.t("whatIf.badSince", { typed: error.typed })}\n`);
+      return 2;
+    }
+    if (error instanceof WhatIfPolicyError) {
+      io.stderr.write(`${tr.t("whatIf.badPolicy", { policy: error.policy })}\n`);
+      return 2;
+    }
+    const { StoreMissingError } = await loadMain();
     if (error instanceof StoreMissingError) {
       io.stderr.write(`${error.message}\n`);
       return 1;
@@ -249,6 +290,7 @@ const COMMANDS = [
   "collect",
   "check-config",
   "report",
+  "what-if",
   "backup",
   "restore",
   "help",
@@ -267,6 +309,7 @@ function parse(argv: readonly string[]) {
       since: { type: "string" },
       until: { type: "string" },
       csv: { type: "boolean" },
+      policy: { type: "string", multiple: true },
       playground: { type: "boolean" },
       "no-playground": { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -282,8 +325,19 @@ function parse(argv: readonly string[]) {
   if (takesFile && rest.length === 0) throw new UsageError(ENGLISH.t("cli.usage.needsFile", { command }));
   if (rest.length > (takesFile ? 1 : 0))
     throw new UsageError(ENGLISH.t("cli.usage.unexpected", { argument: String(rest.at(-1)) }));
-  if (command !== "collect" && (values.once || values.json)) {
-    throw new UsageError(goWith("--once and --json", "collect", command));
+  if (command !== "collect" && values.once) throw new UsageError(goWith("--once", "collect", command));
+  if (command !== "collect" && command !== "what-if" && values.json) {
+    throw new UsageError(goWith("--json", "collect, what-if", command));
+  }
+  if (command !== "what-if" && values.policy !== undefined) {
+    throw new UsageError(goWith("--policy", "what-if", command));
+  }
+  if (command === "what-if" && (values.until !== undefined || (values.json && values.csv))) {
+    throw new UsageError(
+      values.until !== undefined
+        ? goWith("--until", "report", command)
+        : ENGLISH.t("cli.usage.notBoth", { first: "--json", second: "--csv" }),
+    );
   }
   if (command !== "start" && (values.playground || values["no-playground"])) {
     throw new UsageError(goWith("--playground and --no-playground", "start", command));
@@ -293,7 +347,11 @@ function parse(argv: readonly string[]) {
       ENGLISH.t("cli.usage.notBoth", { first: "--playground", second: "--no-playground" }),
     );
   }
-  if (command !== "report" && (values.since !== undefined || values.until !== undefined || values.csv)) {
+  if (
+    command !== "report" &&
+    command !== "what-if" &&
+    (values.since !== undefined || values.until !== undefined || values.csv)
+  ) {
     throw new UsageError(goWith("--since, --until and --csv", "report", command));
   }
   return { command, values, file: takesFile ? rest[0] : undefined };

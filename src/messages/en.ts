@@ -30,6 +30,7 @@ import { status } from "./en/status.ts";
 import { stop } from "./en/stop.ts";
 import { summary } from "./en/summary.ts";
 import { warden } from "./en/warden.ts";
+import { whatIf } from "./en/what-if.ts";
 
 /**
  * The English catalog: every message id with its ICU MessageFormat text, one file per area in `en/`
@@ -55,6 +56,7 @@ export const en = {
   ...host,
   ...keep,
   ...ledger,
+  ...whatIf,
   ...claim,
   ...release,
   ...extend,

@@ -31,6 +31,7 @@ import { status } from "./zh-cn/status.ts";
 import { stop } from "./zh-cn/stop.ts";
 import { summary } from "./zh-cn/summary.ts";
 import { warden } from "./zh-cn/warden.ts";
+import { whatIf } from "./zh-cn/what-if.ts";
 
 /**
  * 简体中文目录：与 `en.ts` 同一组 id、同样的参数；术语遵循 `glossary.md`。中文只有一个复数类别
@@ -47,6 +48,7 @@ export const zhCN: Catalog = {
   ...host,
   ...keep,
   ...ledger,
+  ...whatIf,
   ...claim,
   ...release,
   ...extend,

@@ -51,7 +51,7 @@ describe("the simulated team month", () => {
 
   it("traces every false stop to a run or notebook in progress in the event log", async () => {
     const months: TeamMonth[] = [
-      await runTeamMonth({ ...DEFAULT_TEAM_PARAMS, days: 7 }, "autostop-5"),
+      await runTeamMonth({ ...DEFAULT_TEAM_PARAMS, days: 7 }, "process-autostop-5"),
       await runTeamMonth({ ...DEFAULT_TEAM_PARAMS, days: 7 }, "nightly"),
       await runTeamMonth({ ...SHORT, answers: { ...SHORT.answers, nobody: true } }, "gpu-warden-autostop"),
     ];
@@ -83,7 +83,10 @@ describe("the simulated team month", () => {
         "only the bot's countdown stops",
       );
     }
-    assert.ok(months[0]!.figures.false_stops > 0, "autostop-5 interrupts runs during setup and stage gaps");
+    assert.ok(
+      months[0]!.figures.false_stops > 0,
+      "process-autostop-5 interrupts runs during setup and stage gaps",
+    );
     assert.ok(months[1]!.figures.work_lost_gpu_hours > 0, "nightly interrupts long runs");
   });
 });
