@@ -71,6 +71,12 @@ export function translatorFor(team: TeamMessageSettings, locale?: string | null)
   });
 }
 
+/**
+ * A space between two Chinese characters (or a full-width bracket and one), left where an argument
+ * met the text around it (`项目 {project} 的` with `视觉组`): Chinese puts no space there.
+ */
+const SPACE_BETWEEN_CHINESE = /(?<=[\p{Script=Han}）」』]) (?=[\p{Script=Han}（「『])/gu;
+
 function buildTranslator(options: TranslatorOptions): Translator {
   const { language, timeZone, currency } = options;
   const catalog = CATALOGS[language];
@@ -84,7 +90,8 @@ function buildTranslator(options: TranslatorOptions): Translator {
       compiled.set(id, message);
     }
     try {
-      return String(message.format(args[0]));
+      const text = String(message.format(args[0]));
+      return language === "zh-CN" ? text.replace(SPACE_BETWEEN_CHINESE, "") : text;
     } catch (error) {
       throw new Error(`message ${id} cannot be formatted: ${(error as Error).message}`);
     }

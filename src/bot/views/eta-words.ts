@@ -35,10 +35,7 @@ export function etaWantWords(tr: Translator, want: QueueWant): string {
 function withContext(reply: Reply, text: string): Reply {
   return {
     ...reply,
-    blocks: [
-      ...(reply.blocks ?? [{ type: "section", text: { type: "mrkdwn", text: reply.text } }]),
-      context(text),
-    ],
+    blocks: [...(reply.blocks ?? [section(reply.text)]), context(text)],
   };
 }
 

@@ -2,6 +2,7 @@ import type { types } from "@slack/bolt";
 import type { Translator } from "../../messages/translator.ts";
 import { formatPct, formatRelativeChange, hoursIn, pctChangeIn } from "../../reports/summary-format.ts";
 import type { SummaryModel } from "../../reports/summary-model.ts";
+import { emphasisBoundaries } from "./emphasis-boundaries.ts";
 import type { SummaryMessageFormat } from "./summary-message-format.ts";
 
 const DAY_MS = 86_400_000;
@@ -69,5 +70,5 @@ function coverageText(tr: Translator, model: SummaryModel, when: (ms: number) =>
 }
 
 function field(label: string, value: string): types.MrkdwnElement {
-  return { type: "mrkdwn", text: `*${label}*\n${value}` };
+  return { type: "mrkdwn", text: emphasisBoundaries(`*${label}*\n${value}`) };
 }

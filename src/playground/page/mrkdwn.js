@@ -92,9 +92,9 @@ function token(body, names) {
 
 function format(segment) {
   let html = escapeHtml(decode(segment));
-  html = html.replace(/(^|[\s(>])\*([^*\n]+?)\*(?=$|[\s.,:;!?)<])/g, "$1<strong>$2</strong>");
-  html = html.replace(/(^|[\s(>])_([^_\n]+?)_(?=$|[\s.,:;!?)<])/g, "$1<em>$2</em>");
-  html = html.replace(/(^|[\s(>])~([^~\n]+?)~(?=$|[\s.,:;!?)<])/g, "$1<del>$2</del>");
+  html = html.replace(/(^|[\s\u200b(>])\*([^*\n]+?)\*(?=$|[\s\u200b.,:;!?)<&])/g, "$1<strong>$2</strong>");
+  html = html.replace(/(^|[\s\u200b(>])_([^_\n]+?)_(?=$|[\s\u200b.,:;!?)<&])/g, "$1<em>$2</em>");
+  html = html.replace(/(^|[\s\u200b(>])~([^~\n]+?)~(?=$|[\s\u200b.,:;!?)<&])/g, "$1<del>$2</del>");
   return emoji(html);
 }
 
