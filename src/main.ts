@@ -3,6 +3,7 @@ import type { SlackApp } from "./bot/app.ts";
 import { createReaders } from "./bot/readers.ts";
 import { botWords } from "./bot/views/renderers.ts";
 import type { LoadedConfig } from "./config/load-config.ts";
+import { peopleToRead } from "./config/people-to-read.ts";
 import type { LedgerReport } from "./domain/ledger-report.ts";
 import type { HostObservation } from "./domain/observation.ts";
 import type { Source } from "./domain/source.ts";
@@ -31,6 +32,9 @@ import { restoreWindowMinutes } from "./usecases/alert-policy.ts";
 import { backfillSimulated } from "./usecases/backfill-simulated.ts";
 import { readLedgerReport, reportRange, todayLocal } from "./usecases/ledger-report.ts";
 import { pollFleet } from "./usecases/poll-fleet.ts";
+
+/** How long the start waits for the configured people's Slack locales (`team.language: auto`). */
+const LOCALES_AT_START_MS = 5_000;
 
 /** What the composition root needs from the outside world (the CLI passes it in). */
 export interface BotContext {
@@ -156,6 +160,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   const health = new BotHealth();
   const delivery = createDelivery(context, stores, clock, slackOn);
   const readers = createReaders(config.team, delivery.people);
+  await readers.lookUpAll(peopleToRead(config), LOCALES_AT_START_MS);
   const words = botWords(readers);
   const links: SlackLinks = { workspaceUrl: null };
   const io = { notifier: delivery.notifier, readers, words, clock, logger };
