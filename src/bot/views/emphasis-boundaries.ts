@@ -27,7 +27,6 @@ function boundedBold(segment: string): string {
  * twice changes nothing more.
  */
 export function emphasisBoundaries(text: string): string {
-  if (process.env.NO_FIX) return text;
   if (!text.includes("*")) return text;
   let out = "";
   let last = 0;
@@ -48,7 +47,8 @@ export function withEmphasisBoundaries<T>(payload: T): T {
 
 function boundedIn(value: unknown, topLevel: boolean): unknown {
   if (Array.isArray(value)) return value.map((item) => boundedIn(item, false));
-  if (typeof value !== "object" || value === null) return value;
+  if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype)
+    return value;
   const object = value as Record<string, unknown>;
   const mrkdwn = object.type === "mrkdwn" || topLevel;
   const out: Record<string, unknown> = {};
