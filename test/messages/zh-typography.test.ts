@@ -45,7 +45,11 @@ describe("Chinese that renders in Slack", () => {
     assert.deepEqual(mrkdwnTexts(payload).flatMap(cjkEmphasisProblems), []);
     assert.equal(payload.blocks[1]!.text.text, "：*a*，");
     const file = Buffer.from("png");
-    assert.equal(withEmphasisBoundaries({ file, text: "：*a*，" }).file, file, "a file's bytes go as they are");
+    assert.equal(
+      withEmphasisBoundaries({ file, text: "：*a*，" }).file,
+      file,
+      "a file's bytes go as they are",
+    );
   });
 
   test("the lint finds italics and strikes next to Chinese too, and only outside the marks", () => {
