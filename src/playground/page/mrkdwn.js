@@ -80,7 +80,10 @@ function token(body, names) {
     const id = target.slice(1);
     return `<span class="mention">@${escapeHtml(names[id] ?? label ?? id)}</span>`;
   }
-  if (target.startsWith("#")) return `<span class="mention">#${escapeHtml(label ?? target.slice(1))}</span>`;
+  if (target.startsWith("#")) {
+    const id = target.slice(1);
+    return `<span class="mention">#${escapeHtml(label ?? names[id] ?? id)}</span>`;
+  }
   if (target.startsWith("!")) {
     const special = target.slice(1).split("^")[0];
     return `<span class="mention">@${escapeHtml(label ?? special)}</span>`;
