@@ -12,6 +12,7 @@ import { ledgerCsv } from "./reports/ledger-csv.ts";
 import { ledgerTable, reportRangeText } from "./reports/ledger-table.ts";
 import { whatIfCsv } from "./reports/what-if-csv.ts";
 import { whatIfTable } from "./reports/what-if-table.ts";
+import { type HeldStream, heldStream } from "./shared/held-stream.ts";
 import { createLogger, type Logger } from "./shared/logger.ts";
 import { NothingToWatchError, nothingToWatch, slackTokensSet } from "./sources/nothing-to-watch.ts";
 import { ReportRangeError } from "./usecases/ledger-report.ts";
@@ -97,10 +98,13 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
   if (loaded.empty && command !== "check-config") {
     io.stderr.write(`${tr.t("cli.emptyConfig", { file: loaded.file ?? "" })}\n`);
   }
-  const logger = createLogger(loaded.env.logLevel, io.stderr);
+  const format =
+    loaded.env.logFormat ?? ((io.stderr as { isTTY?: boolean }).isTTY === true ? "pretty" : "json");
+  const logs = format === "pretty" && command === "start" ? heldStream(io.stderr) : null;
+  const logger = createLogger(loaded.env.logLevel, logs ?? io.stderr, format);
   const context = { loaded, logger, pathEnv: io.env.PATH ?? "", hostName: hostname(), stdout: io.stdout };
 
-  const run: CliRun = { io, tr, context, values, loaded, logger, file: parsed.file };
+  const run: CliRun = { io, tr, context, values, loaded, logger, file: parsed.file, logs };
   switch (command) {
     case "check-config":
       if (nothingToWatch(loaded, context.pathEnv))
@@ -138,6 +142,8 @@ interface CliRun {
   values: ReturnType<typeof parse>["values"];
   loaded: LoadedConfig;
   logger: Logger;
+  /** Start-up logs held until the playground's URL is printed (a terminal), else `null`. */
+  logs: HeldStream | null;
   file: string | undefined;
 }
 
@@ -269,11 +275,13 @@ async function startCommand(run: CliRun): Promise<number> {
       : await (await loadMain()).startBot(context);
   } catch (error) {
     for (const [signal, handler] of signals) process.off(signal, handler);
+    run.logs?.release();
     return explained(tr, error, io.stderr);
   }
   if ("url" in bot) {
     io.stdout.write(`${tr.t("cli.playground", { url: bot.url })}\n`);
   }
+  run.logs?.release();
   const signal = await signalled;
   logger.info({ signal }, "shutting down");
   try {

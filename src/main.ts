@@ -4,6 +4,7 @@ import { createConsoleNotifier } from "./bot/console-notifier.ts";
 import { createOutboxClient } from "./bot/outbox-worker.ts";
 import type { IdleEpisodeState } from "./checks/idle-episode.ts";
 import type { LoadedConfig } from "./config/load-config.ts";
+import { peopleToRead } from "./config/people-to-read.ts";
 import type { LedgerReport } from "./domain/ledger-report.ts";
 import type { HostObservation } from "./domain/observation.ts";
 import type { Source } from "./domain/source.ts";
@@ -31,6 +32,9 @@ import { backfillSimulated } from "./usecases/backfill-simulated.ts";
 import type { IdleAlerts } from "./usecases/idle-alerts.ts";
 import { readLedgerReport, reportRange, todayLocal } from "./usecases/ledger-report.ts";
 import { pollFleet } from "./usecases/poll-fleet.ts";
+
+/** How long the start waits for the configured people's Slack locales (`team.language: auto`). */
+const LOCALES_AT_START_MS = 5_000;
 
 /** What the composition root needs from the outside world (the CLI passes it in). */
 export interface BotContext {
@@ -163,6 +167,7 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     },
   });
   const { alerts, stores, readers } = bot;
+  await readers.lookUpAll(peopleToRead(config), LOCALES_AT_START_MS);
   const stepMs = config.poll.interval_seconds * 1000;
   const windowMs = restoreWindowMinutes(bot.deps.idlePolicy) * MINUTE_MS;
   await restoreHistory(

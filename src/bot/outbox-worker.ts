@@ -12,6 +12,7 @@ import { deliverOutboxItem } from "./outbox-deliver.ts";
 import { waitForDrain } from "./outbox-drain.ts";
 import { pickOutboxItem } from "./outbox-pick.ts";
 import { backoffDelayMs, realSleep, type Sleep } from "./outbox-sleep.ts";
+import { withEmphasisBoundaries } from "./views/emphasis-boundaries.ts";
 
 const { WebClient } = bolt.webApi;
 
@@ -149,7 +150,12 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   return {
     send(method: SlackMethod, args, sendOptions = {}) {
       store.outbox.enqueue(
-        { method, args, alertId: sendOptions.alertId ?? null, role: sendOptions.role ?? "message" },
+        {
+          method,
+          args: withEmphasisBoundaries(args),
+          alertId: sendOptions.alertId ?? null,
+          role: sendOptions.role ?? "message",
+        },
         clock.now(),
       );
       wake();

@@ -12,6 +12,8 @@ export interface EnvSettings {
   slackSigningSecret: string | null;
   slackApiUrl: string | null;
   logLevel: string;
+  /** `LOG_FORMAT`: `json` or `pretty`; `null`: pretty on a terminal, JSON otherwise. */
+  logFormat: "json" | "pretty" | null;
   /** Overrides `http.port` when set. */
   port: number | null;
 }
@@ -49,6 +51,11 @@ const SOURCE_KINDS = sourceSchema.options.map((option) => option.shape.kind.valu
 
 const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
 
+function logFormatOf(value: string | null): "json" | "pretty" | null {
+  const format = value?.toLowerCase();
+  return format === "json" || format === "pretty" ? format : null;
+}
+
 export function readEnv(env: Record<string, string | undefined>): EnvSettings {
   const text = (key: string): string | null => {
     const value = env[key]?.trim();
@@ -62,6 +69,7 @@ export function readEnv(env: Record<string, string | undefined>): EnvSettings {
     slackSigningSecret: text("SLACK_SIGNING_SECRET"),
     slackApiUrl: text("SLACK_API_URL"),
     logLevel: LOG_LEVELS.includes(level) ? level : "info",
+    logFormat: logFormatOf(text("LOG_FORMAT")),
     port: port !== null && /^\d+$/.test(port) ? Number(port) : null,
   };
 }

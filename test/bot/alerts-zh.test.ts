@@ -55,7 +55,7 @@ describe("the Chinese alert in the docs", () => {
   test("docs/messages-zh-alert.md is what the views render now (scripts/messages-zh-alert.ts)", () => {
     const doc = readFileSync(new URL("../../docs/messages-zh-alert.md", import.meta.url), "utf8");
     assert.equal(doc, zhAlertMarkdown());
-    assert.match(doc, /\*gpu-a\* 自 \*16:00\* 起闲置：\*1 小时 40 分钟\*，闲置容量 \*¥40\.00\*/);
+    assert.match(doc, /\*gpu-a\* 自 \*16:00\* 起闲置：\u200b\*1 小时 40 分钟\*\u200b，闲置容量 \*¥40\.00\*/);
   });
 });
 
@@ -198,7 +198,7 @@ describe("a team that reads Chinese", { timeout: 60_000 }, () => {
     await h.user.slashCommand({ user: EVE, text: "stop gpu-a" });
     assert.equal(
       h.latestEphemeral(EVE).text,
-      "只有 gpu-a 的负责人（<@U0ALICE>）、成本看守人（<@U0CAROL>）或管理员（<@U0DAVE>） 可以将它停机。",
+      "只有 gpu-a 的负责人（<@U0ALICE>）、成本看守人（<@U0CAROL>）或管理员（<@U0DAVE>）可以将它停机。",
     );
     await h.user.slashCommand({ user: EVE, text: "keep gpu-b 1h" });
     assert.equal(h.latestEphemeral(EVE).text, "没有主机 gpu-b；你是指 gpu-a 吗？");

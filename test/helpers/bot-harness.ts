@@ -29,6 +29,7 @@ import type { IdleAlerts } from "../../src/usecases/idle-alerts.ts";
 import type { AlertPort, FleetView, Notifier, SlackMethod } from "../../src/usecases/ports.ts";
 import { type ClaimTickResult, tickClaims } from "../../src/usecases/tick-claims.ts";
 import { observed } from "../checks/builders.ts";
+import { emulatorCjkEmphasisProblems, invisibleOut } from "./cjk-emphasis.ts";
 
 export const CHANNEL = "C0GPU";
 /** Owner of gpu-a. */
@@ -204,7 +205,7 @@ export class BotHarness {
 
   /** Texts of the bot's DMs to `user` as shown now (edits applied), oldest first. */
   dmTexts(user: string): string[] {
-    return this.emulator.dms(user).map((message) => message.text);
+    return this.emulator.dms(user).map((message) => invisibleOut(message.text));
   }
 
   /** Waits for everything queued to reach the emulator and every automatic stop to finish. */
@@ -227,12 +228,12 @@ export class BotHarness {
     return this.emulator
       .channel(CHANNEL)
       .thread(this.alertMessage(host).ts)
-      .map((message) => message.text);
+      .map((message) => invisibleOut(message.text));
   }
 
   /** Texts of what `user` sees ephemerally, oldest first. */
   ephemeralTexts(user: string): string[] {
-    return this.emulator.ephemerals(user).map((message) => message.text);
+    return this.emulator.ephemerals(user).map((message) => invisibleOut(message.text));
   }
 
   latestEphemeral(user: string): EphemeralMessage {
@@ -262,6 +263,11 @@ export class BotHarness {
     assert.deepEqual(this.emulator.failures(), [], "every delivery acked within 3 s");
     assert.deepEqual(this.emulator.internalErrors(), []);
     assert.deepEqual(this.problems(), []);
+    assert.deepEqual(
+      emulatorCjkEmphasisProblems(this.emulator.state),
+      [],
+      "no emphasis mark touches Chinese text",
+    );
     await this.close();
   }
 }

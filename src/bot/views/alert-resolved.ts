@@ -13,6 +13,7 @@ import {
   truncate,
 } from "./alert-format.ts";
 import type { SlackMessage } from "./alert-message.ts";
+import { emphasisBoundaries } from "./emphasis-boundaries.ts";
 import { startButton } from "./start-reply.ts";
 import { unknownCauseWords } from "./unknown-cause.ts";
 
@@ -45,7 +46,10 @@ export function resolvedAlertMessage(tr: Translator, view: ResolvedAlertView): S
     { type: "header", text: { type: "plain_text", text: truncate(title, 150) } },
     {
       type: "section",
-      text: { type: "mrkdwn", text: truncate(detail === null ? span : `${detail}\n${span}`, 3000) },
+      text: {
+        type: "mrkdwn",
+        text: truncate(emphasisBoundaries(detail === null ? span : `${detail}\n${span}`), 3000),
+      },
     },
     { type: "context", elements: [{ type: "mrkdwn", text: zone }] },
   ];
