@@ -398,9 +398,11 @@ async function execute(deps: StopHostDeps, plan: StopPlan): Promise<StopResult> 
   const { host } = plan;
   if (plan.preStop !== null) {
     const outcome = await act(deps, plan, plan.preStop);
-    audit(deps, plan, outcome.ok ? "pre-stop" : "pre-stop-failed", outcome);
+    deps.state.transaction(() => {
+      audit(deps, plan, outcome.ok ? "pre-stop" : "pre-stop-failed", outcome);
+      if (!outcome.ok) deps.state.stopRuns.finish(plan.runId!, "failed", deps.clock.now());
+    });
     if (!outcome.ok) {
-      deps.state.stopRuns.finish(plan.runId!, "failed", deps.clock.now());
       const note: StopNote = {
         kind: "stop-failed",
         host,
@@ -413,15 +415,17 @@ async function execute(deps: StopHostDeps, plan: StopPlan): Promise<StopResult> 
     }
   }
   const outcome = await act(deps, plan, plan.stop);
-  audit(deps, plan, outcome.ok ? "stop" : "stop-failed", outcome);
+  // NOTE: one transaction: a crash between the audit and the end would leave a run to interrupt whose stop was audited.
+  deps.state.transaction(() => {
+    audit(deps, plan, outcome.ok ? "stop" : "stop-failed", outcome);
+    deps.state.stopRuns.finish(plan.runId!, outcome.ok ? "done" : "failed", deps.clock.now());
+  });
   if (!outcome.ok) {
-    deps.state.stopRuns.finish(plan.runId!, "failed", deps.clock.now());
     const note: StopNote = { kind: "stop-failed", host, stage: "stop", step: stepRun(outcome, plan.stop) };
     deps.alerts.postNote(host, note);
     deps.alerts.refresh(host);
     return { kind: "failed", host, stage: "stop", forced: plan.forced, outcome, note };
   }
-  deps.state.stopRuns.finish(plan.runId!, "done", deps.clock.now());
   const note: StopNote = {
     kind: "stopped",
     host,
