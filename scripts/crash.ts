@@ -27,6 +27,9 @@ const result = await runCrashCampaign({
   log: values.quiet ? undefined : (line) => process.stdout.write(`  ${line}\n`),
 });
 const seconds = Math.round(result.durationMs / 1000);
+if (result.missed.length > 0) {
+  process.stdout.write(`known windows never entered (killed there anyway): ${result.missed.join(", ")}\n`);
+}
 if (result.violations.length === 0) {
   process.stdout.write(
     `crash campaign: ${result.kills} kills, every invariant held (${seconds} s, seed ${seed})\n`,

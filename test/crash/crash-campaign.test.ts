@@ -16,4 +16,5 @@ test(`the team's day survives kill -9 at ${points} random points and the known w
     `replay: npm run crash -- --points ${points} --seed ${seed} (or CRASH_SEED=${seed} on this test)`,
   );
   assert.equal(result.kills, points + 3);
+  assert.deepEqual(result.missed, [], "every known window was entered before the kill");
 });

@@ -22,6 +22,8 @@ export interface CampaignResult {
   kills: number;
   /** Each broken invariant, with the kill after which it was seen. */
   violations: string[];
+  /** Known windows the day never entered (the bot was killed there anyway). */
+  missed: string[];
   durationMs: number;
 }
 
@@ -66,13 +68,15 @@ export async function runCrashCampaign(options: CampaignOptions): Promise<Campai
   ensureBuilt();
   const world = new CrashWorld();
   const violations: string[] = [];
+  const missed: string[] = [];
   let kills = 0;
   try {
     await world.open();
     await world.startBot();
     for (const [index, step] of steps.entries()) {
       for (const point of points.filter((p) => p.step === index)) {
-        await killDuring(world, step, point);
+        const reached = await killDuring(world, step, point);
+        if (point.kind !== "random" && !reached) missed.push(point.kind);
         kills += 1;
         world.nowMs += 10_000;
         const restarted = Date.now();
@@ -96,30 +100,37 @@ export async function runCrashCampaign(options: CampaignOptions): Promise<Campai
   } finally {
     await world.close();
   }
-  return { seed: options.seed, kills, violations, durationMs: Date.now() - started };
+  return { seed: options.seed, kills, violations, missed, durationMs: Date.now() - started };
 }
 
 function describe(point: KillPoint): string {
   return point.kind === "random" ? `${point.delayMs} ms in` : point.kind;
 }
 
-/** Runs `step` and kills the bot at `point` (a known window waits for it, 5 s at most). */
-async function killDuring(world: CrashWorld, step: DayStep, point: KillPoint): Promise<void> {
+/**
+ * Runs `step` and kills the bot at `point`: after a random delay, or once the bot is inside a known
+ * window (20 s at most). Returns whether a known window was reached.
+ */
+async function killDuring(world: CrashWorld, step: DayStep, point: KillPoint): Promise<boolean> {
   const abort = new AbortController();
   const ctx: DayContext = { world, signal: abort.signal };
   const window = openWindow(world, point);
   const work = step.run(ctx).catch((error: unknown) => {
     if (!(error instanceof BotKilled)) throw error;
   });
-  const reached =
-    point.kind === "random"
-      ? sleep(point.delayMs)
-      : until(ctx, window.reached, point.kind, 5_000).catch(() => {});
-  await Promise.race([reached, work]);
+  let reached = false;
+  if (point.kind === "random") await Promise.race([sleep(point.delayMs), work]);
+  else {
+    reached = await until(ctx, window.reached, point.kind, 20_000).then(
+      () => true,
+      () => false,
+    );
+  }
   await world.killBot();
   abort.abort();
   window.close();
   await work.catch(() => {});
+  return reached;
 }
 
 /** Sets up a known window; `reached` once the bot is inside it. */

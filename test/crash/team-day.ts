@@ -151,6 +151,9 @@ export function teamDay(): DayStep[] {
         const requests = () => count(world, "SELECT count(*) FROM queue_request WHERE user = ?", DAVE);
         if (requests() === 0) await command(ctx, DAVE, `claim ${world.claimHost}:0 for 1h paper --wait`);
         await until(ctx, () => requests() > 0, "Dave's request");
+        const asked = () => count(world, "SELECT count(*) FROM queue_preempt") > 0;
+        await walkTo(ctx, at(21), asked);
+        await until(ctx, asked, "Bob asked to make room");
       },
     },
     {
