@@ -58,7 +58,7 @@ export function killPoints(steps: readonly DayStep[], points: number, seed: numb
 
 /**
  * Plays the team's day against the bot, killing it with SIGKILL at every kill point and starting
- * it again (10 s later on its clock); after each restart, and at the end, checks the invariants.
+ * it again (at the same time on its clock); after each restart, and at the end, checks the invariants.
  */
 export async function runCrashCampaign(options: CampaignOptions): Promise<CampaignResult> {
   const started = Date.now();
@@ -78,7 +78,6 @@ export async function runCrashCampaign(options: CampaignOptions): Promise<Campai
         const reached = await killDuring(world, step, point);
         if (point.kind !== "random" && !reached) missed.push(point.kind);
         kills += 1;
-        world.nowMs += 10_000;
         const restarted = Date.now();
         await world.startBot();
         const readyMs = Date.now() - restarted;

@@ -21,6 +21,10 @@ export function endOfDayInvariants(world: CrashWorld): string[] {
   const expect = (what: string, actual: number, wanted: number) => {
     if (actual !== wanted) problems.push(`${what}: ${actual}, expected ${wanted}`);
   };
+  const running = readStore(world, (db) =>
+    db.prepare("SELECT count(*) FROM stop_run WHERE state = 'running'").pluck().get(),
+  ) as number;
+  expect("stop runs still running", running, 0);
   expect("keep audits", audits.get("keep") ?? 0, 1);
   expect("stop audits", audits.get("stop") ?? 0, 1);
   expect("Bob's claim audits", audits.get(`claim ${BOB}`) ?? 0, 1);
@@ -87,9 +91,15 @@ function storeInvariants(world: CrashWorld): string[] {
       .prepare("SELECT count(*) FROM audit WHERE action = 'stop-interrupted'")
       .pluck()
       .get() as number;
+    const running = db
+      .prepare("SELECT count(*) FROM stop_run WHERE state = 'running'")
+      .pluck()
+      .get() as number;
     const ran = world.stopRuns().length;
-    if (ran < audited || ran > audited + interrupted) {
-      problems.push(`stop command ran ${ran} times: ${audited} audited, ${interrupted} interrupted`);
+    if (ran < audited || ran > audited + interrupted + running) {
+      problems.push(
+        `stop command ran ${ran} times: ${audited} audited, ${interrupted} interrupted, ${running} running`,
+      );
     }
   });
   return problems;

@@ -15,7 +15,7 @@ export const DAVE = "U0DAVE001";
 export const CAROL = "U0CAROL01";
 /** Monday 5 January 2026, 09:00 UTC: a summary Monday (every other Monday from 2026-01-05, 10:00). */
 export const DAY_START_MS = Date.UTC(2026, 0, 5, 9, 0);
-/** The stop's timeout: a stop left running by a killed bot is ended this long (plus 5 s) after it began. */
+/** The stop's timeout: a stop a killed bot left running is ended this long (plus 5 s) after it began. */
 export const STOP_TIMEOUT_S = 1;
 const SOURCE = { kind: "simulated" as const, hosts: 10, gpus_per_host: 2, seed: 7 };
 

@@ -128,7 +128,9 @@ export function teamDay(): DayStep[] {
                 .pluck()
                 .get(world.stopHost) as string | undefined,
           );
-        if (state() !== "done" && state() !== "running") await press(ctx, world.stopHost, OWNER, "stop_host");
+        // NOTE: a stop a killed bot left running is ended once its timeout has passed: wait for it, as the owner would.
+        while (state() === "running") await interact(ctx, world.at(world.nowMs + 10_000));
+        if (state() !== "done") await press(ctx, world.stopHost, OWNER, "stop_host");
         await until(ctx, () => state() === "done", "the stop done");
       },
     },
