@@ -12,10 +12,14 @@ import { DAY_MS } from "../shared/clock.ts";
 import { cronForInterval } from "../shared/cron-for-interval.ts";
 import { summaryPrometheus } from "../sources/summary-prometheus.ts";
 import { createSummaryStore } from "../store/summary-store.ts";
+import { endInterruptedStops } from "../usecases/interrupted-stops.ts";
 import type { BotStores } from "./bot-stores.ts";
 import type { Delivery } from "./create-delivery.ts";
 
-/** Every job of the running bot: poll, rollup, retention, ledger, warden, summary, reclaim review, claims. */
+/**
+ * Every job of the running bot: poll, rollup, retention, ledger, warden, summary, reclaim review,
+ * claims, interrupted stops.
+ */
 export function botJobs(
   poll: () => Promise<void>,
   deps: { botDeps: BotDeps; stores: BotStores; delivery: Delivery; words: ReturnType<typeof botWords> },
@@ -54,7 +58,21 @@ export function botJobs(
       reclaimWords: words.reclaimWords,
     }),
     ...claimsJobs(botDeps),
+    interruptedStopsJob(botDeps),
   ];
+}
+
+/** Stop runs a dead process left `running`: ended as interrupted at start and once a minute after. */
+function interruptedStopsJob(deps: BotDeps): Job {
+  return {
+    name: "interrupted-stops",
+    schedule: "40 * * * * *",
+    timezone: "UTC",
+    runAtStart: true,
+    run: () => {
+      endInterruptedStops(deps);
+    },
+  };
 }
 
 function storeJobs(

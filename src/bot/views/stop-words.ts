@@ -59,6 +59,14 @@ export function stopNoteWords(tr: Translator, note: StopNote): string {
         steps: steps(note.steps),
         user: mention(note.actor),
       });
+    case "stop-interrupted": {
+      const recheck = tr.t(note.answering ? "stop.thread.recheckAnswering" : "stop.thread.recheckSilent", {
+        host: note.host,
+      });
+      return note.actor === null
+        ? tr.t("stop.thread.interruptedAuto", { host: note.host, recheck })
+        : tr.t("stop.thread.interrupted", { host: note.host, recheck, user: mention(note.actor) });
+    }
     default:
       return note satisfies never;
   }
