@@ -393,6 +393,44 @@ for (const backend of METRICS_BACKENDS)
       assert.equal(okHost(observations, "cp-bm14r7").gpus[0]!.model, "Tesla T4");
     });
 
+    test("range queries: history per GPU and each host's busiest GPU per step, as polls would have seen them", async () => {
+      const k0 = (liveHistoryEnd - 10 * DAY_MS) / TEN_MIN;
+      const request = {
+        fromMs: k0 * TEN_MIN + MINUTE_MS,
+        toMs: (k0 + 5) * TEN_MIN + MINUTE_MS,
+        stepMs: TEN_MIN,
+      };
+      const source = createPrometheusSource(config(prom.url), {
+        clock: new ManualClock(liveHistoryEnd),
+        logger: createLogger("silent"),
+      });
+      const steps = await source.history(request, new AbortController().signal);
+      const node1 = steps.filter((observation) => observation.host === "gpu-node-1");
+      assert.deepEqual(
+        node1.map((observation) => [
+          observation.atMs,
+          observation.ok ? observation.gpus.map((gpu) => gpu.utilPct) : [],
+        ]),
+        [0, 1, 2, 3, 4, 5].map((i) => [
+          request.fromMs + i * TEN_MIN,
+          [0, 1, 2, 3, 4, 5, 6, 7].map((gpu) => pattern.util(k0 + i, gpu)),
+        ]),
+      );
+      const mig = steps.find((observation) => observation.host === "ub20-a100-k8s" && observation.ok);
+      assert.ok(mig?.ok);
+      assert.deepEqual(
+        mig.gpus.map((gpu) => [slotLabel(gpu.index), Math.round(gpu.utilPct! * 100) / 100]),
+        [["0.13", 55]],
+      );
+      const busiest = await source.busiestHistory(request, new AbortController().signal);
+      assert.deepEqual(
+        [...busiest.get("gpu-node-1")!.utilPct],
+        [0, 1, 2, 3, 4, 5].map((i) =>
+          Math.max(...[0, 1, 2, 3, 4, 5, 6, 7].map((gpu) => pattern.util(k0 + i, gpu))),
+        ),
+      );
+    });
+
     test("between two history samples more than stale_after apart: every host is stale since the last sample", async () => {
       const at = liveHistoryEnd - 3 * DAY_MS;
       const nowMs = at + 7 * MINUTE_MS;
