@@ -234,7 +234,12 @@ export const configSchema = z.strictObject({
   store: z
     .strictObject({
       path: text(4096).default("gpu-warden.db"),
-      raw_retention_days: z.number().positive().max(90).default(8),
+      /**
+       * How long raw samples stay in the store. Default: 8 days with a local, SSH or simulated source;
+       * 1 day when every source is Prometheus-compatible (the engine keeps the raw samples and is asked
+       * for longer history; the store keeps current state, idle episodes, claims, alerts and hourly rollups).
+       */
+      raw_retention_days: z.number().positive().max(90).optional(),
       rollup_retention_days: z.number().int().min(400).max(3650).default(400),
     })
     .prefault({}),
