@@ -1,6 +1,6 @@
 import type { GpuProcess, GpuReading, HostObservation, HostReadings } from "../domain/observation.ts";
 import { migModel, migParts, migSlot } from "../shared/gpu-slot.ts";
-import { isDcgmBlank } from "./prom-value.ts";
+import { isDcgmBlank, round } from "./prom-value.ts";
 import type { PromVectorSample } from "./prometheus-api.ts";
 import { hostFromLabel } from "./prometheus-hosts.ts";
 import type { DcgmField } from "./prometheus-queries.ts";
@@ -255,9 +255,4 @@ export function workloadOf(
   const pod = labels.pod;
   if (!pod || /dcgm-exporter/i.test(pod)) return null;
   return { pod, namespace: labels.namespace || null, container: labels.container || null };
-}
-
-export function round(value: number, digits: number): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }

@@ -1,6 +1,6 @@
 import type { ContainerUsage } from "../domain/observation.ts";
+import { round } from "./prom-value.ts";
 import type { PromVectorSample } from "./prometheus-api.ts";
-import { round } from "./prometheus-gpus.ts";
 
 export function containersByNode(
   requests: PromVectorSample[],
