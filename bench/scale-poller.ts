@@ -41,11 +41,19 @@ try {
     pathEnv: "",
   });
   const cycleMs: number[] = [];
+  const writeMs: number[] = [];
+  const timedStore = {
+    writeCycle: (observations: Parameters<typeof store.writeCycle>[0], atMs: number) => {
+      const started = performance.now();
+      store.writeCycle(observations, atMs);
+      writeMs.push(performance.now() - started);
+    },
+  };
   let okGpus = 0;
   for (let cycle = 0; cycle <= job.cycles; cycle++) {
     const result = await pollFleet({
       sources,
-      store,
+      store: timedStore,
       clock: systemClock,
       logger: silentLogger,
       metrics: null,
@@ -56,6 +64,7 @@ try {
   }
   globalThis.gc?.();
   const rssMb = process.memoryUsage().rss / 2 ** 20;
+  const heapMb = process.memoryUsage().heapUsed / 2 ** 20;
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
   const rawBytes = tableBytes(db, ["host_sample", "gpu_sample", "cycle"]);
   const rawSamples = okGpus * (job.cycles + 1);
@@ -67,6 +76,8 @@ try {
     `${JSON.stringify({
       cycle_ms: median(cycleMs),
       cycles: cycleMs.length,
+      write_ms: median(writeMs.slice(1)),
+      heap_mb: heapMb,
       ok_gpus: okGpus,
       rss_mb: rssMb,
       peak_rss_mb: peakRssMb,

@@ -105,6 +105,8 @@ function exposition(hosts: number[]): string {
 
 interface Measured {
   cycle_ms: number;
+  write_ms: number;
+  heap_mb: number;
   ok_gpus: number;
   rss_mb: number;
   peak_rss_mb: number;
@@ -165,7 +167,9 @@ for (const backend of BACKENDS) {
     clusters: CLUSTERS,
     history_hours: HISTORY_HOURS,
     cycles: CYCLES,
+    write_ms: round(run.write_ms, 0),
     rss_mb: round(run.rss_mb, 0),
+    heap_mb: round(run.heap_mb, 0),
     peak_rss_mb: round(run.peak_rss_mb, 0),
     store_gb_per_year: round(gbPerYear(run.rollup_bytes_per_gpu_hour, gpus), 3),
     store_gb_per_year_80000_gpus: round(gbPerYear(run.rollup_bytes_per_gpu_hour, FLEET_GPUS), 2),
