@@ -50,6 +50,7 @@ try {
     },
   };
   let okGpus = 0;
+  let causes: Record<string, number> = {};
   for (let cycle = 0; cycle <= job.cycles; cycle++) {
     const result = await pollFleet({
       sources,
@@ -60,6 +61,11 @@ try {
       timeoutMs: 300_000,
     });
     okGpus = result.gpuSamples;
+    causes = {};
+    for (const observation of result.observations) {
+      const cause = observation.ok ? "ok" : `${observation.cause}: ${observation.message.slice(0, 120)}`;
+      causes[cause] = (causes[cause] ?? 0) + 1;
+    }
     if (cycle > 0) cycleMs.push(result.durationMs);
   }
   globalThis.gc?.();
@@ -79,6 +85,7 @@ try {
       write_ms: median(writeMs.slice(1)),
       heap_mb: heapMb,
       ok_gpus: okGpus,
+      hosts_by_cause: causes,
       rss_mb: rssMb,
       peak_rss_mb: peakRssMb,
       raw_bytes_per_gpu_sample: rawBytes / Math.max(1, rawSamples),

@@ -108,6 +108,7 @@ interface Measured {
   write_ms: number;
   heap_mb: number;
   ok_gpus: number;
+  hosts_by_cause: Record<string, number>;
   rss_mb: number;
   peak_rss_mb: number;
   raw_bytes_per_gpu_sample: number;
@@ -142,7 +143,9 @@ async function measure(backend: MetricsBackend, hosts: number): Promise<Measured
     );
     const measured = JSON.parse(stdout.trim().split("\n").at(-1)!) as Measured;
     if (measured.ok_gpus !== hosts * GPUS)
-      throw new Error(`${backend}: ${measured.ok_gpus} GPUs of ${hosts * GPUS}`);
+      throw new Error(
+        `${backend}: ${measured.ok_gpus} GPUs of ${hosts * GPUS}: ${JSON.stringify(measured.hosts_by_cause)}`,
+      );
     return measured;
   } finally {
     await Promise.all(engines.map((engine) => engine.stop()));
