@@ -57,7 +57,7 @@ export const KEEP_ACTION_IDS: Readonly<Record<KeepChoice, ActionId>> = {
 const hostName = z
   .string()
   .max(255)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "a host name");
+  .regex(/^([A-Za-z0-9][A-Za-z0-9._-]*\/)?[A-Za-z0-9][A-Za-z0-9._-]*$/, "a host name");
 const alertId = z.number().int().positive();
 
 /** `{"host":"gpu-a","alertId":12}`; `alertId` is absent on buttons not attached to an alert. */

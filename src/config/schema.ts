@@ -12,6 +12,18 @@ const hostName = z
   .string()
   .max(253)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "a host name: letters, digits, '.', '_' or '-'");
+const clusterName = z
+  .string()
+  .max(63)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "a cluster name: letters, digits, '.', '_' or '-'");
+/** A host as the bot names it: `node-17`, or `b/node-17` when several clusters are configured. */
+const hostKey = z
+  .string()
+  .max(317)
+  .regex(
+    /^([A-Za-z0-9][A-Za-z0-9._-]*\/)?[A-Za-z0-9][A-Za-z0-9._-]*$/,
+    "a host name (letters, digits, '.', '_' or '-'), or cluster/host",
+  );
 const slackUserId = z
   .string()
   .max(32)
@@ -60,6 +72,11 @@ const labelName = z
 const prometheusSource = z.strictObject({
   kind: z.literal("prometheus"),
   url: z.url().max(2048),
+  /**
+   * The cluster this source's hosts belong to. With two or more clusters among the sources, hosts are
+   * named `cluster/host` (`b/node-17`) everywhere, so the same host name may appear in several clusters.
+   */
+  cluster: clusterName.optional(),
   /** Label that names the host on dcgm-exporter series: `Hostname`, `instance`, `node`… */
   host_label: labelName.default("Hostname"),
   /** Label that names the host on node_exporter series (`instance` loses its `:port`). */
@@ -79,6 +96,8 @@ const prometheusSource = z.strictObject({
 
 const simulatedSource = z.strictObject({
   kind: z.literal("simulated"),
+  /** The cluster of the simulated hosts (see the Prometheus source's `cluster`). */
+  cluster: clusterName.optional(),
   hosts: z.number().int().min(1).max(10_000).default(12),
   gpus_per_host: z.number().int().min(1).max(16).default(8),
   seed: z.number().int().min(0).max(2_147_483_647).default(42),
@@ -298,7 +317,12 @@ export const configSchema = z.strictObject({
   store: z
     .strictObject({
       path: text(4096).default("gpu-warden.db"),
-      raw_retention_days: z.number().positive().max(90).default(8),
+      /**
+       * How long raw samples stay in the store. Default: 8 days with a local, SSH or simulated source;
+       * 1 day when every source is Prometheus-compatible (the engine keeps the raw samples and is asked
+       * for longer history; the store keeps current state, idle episodes, claims, alerts and hourly rollups).
+       */
+      raw_retention_days: z.number().positive().max(90).optional(),
       rollup_retention_days: z.number().int().min(400).max(3650).default(400),
     })
     .prefault({}),
@@ -460,7 +484,7 @@ export const configSchema = z.strictObject({
             .string()
             .max(300)
             .regex(
-              /^[A-Za-z0-9][A-Za-z0-9._-]*(:\d{1,3}(-\d{1,3})?(,\d{1,3}(-\d{1,3})?)*)?$/,
+              /^([A-Za-z0-9][A-Za-z0-9._-]*\/)?[A-Za-z0-9][A-Za-z0-9._-]*(:\d{1,3}(-\d{1,3})?(,\d{1,3}(-\d{1,3})?)*)?$/,
               "a host and GPUs such as gpu-a:0-3",
             )
             .refine(
@@ -527,7 +551,7 @@ export const configSchema = z.strictObject({
   /** Show what stop actions would run everywhere, instead of running them. */
   dry_run: z.boolean().default(false),
   sources: z.array(sourceSchema).max(100).default([]),
-  hosts: z.record(hostName, hostSettings).default({}),
+  hosts: z.record(hostKey, hostSettings).default({}),
 });
 
 export type Config = z.infer<typeof configSchema>;

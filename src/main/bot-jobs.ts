@@ -1,6 +1,7 @@
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { BotDeps } from "../bot/bot-deps.ts";
 import type { botWords } from "../bot/views/renderers.ts";
+import { rawRetentionDays } from "../config/raw-retention.ts";
 import type { Config } from "../config/schema.ts";
 import { claimsJobs } from "../jobs/claims-jobs.ts";
 import { ledgerJob } from "../jobs/ledger-job.ts";
@@ -106,7 +107,8 @@ function storeJobs(
       schedule: "0 17 3 * * *",
       timezone: "UTC",
       run: async () => {
-        const { raw_retention_days: raw, rollup_retention_days: rollups } = config.store;
+        const raw = rawRetentionDays(config);
+        const rollups = config.store.rollup_retention_days;
         while (!store.prune(clock.now(), raw, rollups, 500).complete) await yieldToLoop();
         state.deliveries.prune(clock.now() - DAY_MS);
       },

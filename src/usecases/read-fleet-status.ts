@@ -82,8 +82,8 @@ const AUDIT_SHOWN = 5;
 /** What a sweep calls an idle host that is not kept; an active keep makes it `snoozed`. */
 const IDLE_STATUSES: ReadonlySet<HostStatus | "never-seen"> = new Set(["idle", "idle-pending", "protected"]);
 
-/** Every known host, sorted, with what the fleet board shows. */
-export function readFleetStatus(deps: FleetStatusDeps): FleetStatus {
+/** Every known host (of `cluster` only, when given: `b/…`), sorted, with what the fleet board shows. */
+export function readFleetStatus(deps: FleetStatusDeps, cluster: string | null = null): FleetStatus {
   const nowMs = deps.clock.now();
   const claims = groupBy(deps.state.claims.activeAt(nowMs), (claim) => claim.host);
   const snoozes = new Map(deps.state.snoozes.allActiveAt(nowMs).map((snooze) => [snooze.host, snooze]));
@@ -93,13 +93,17 @@ export function readFleetStatus(deps: FleetStatusDeps): FleetStatus {
       .filter((alert) => alert.kind === "idle")
       .map((alert) => [alert.host, alert]),
   );
-  const hosts = knownHosts({ fleet: deps.fleet, config: deps.config }).map((host) =>
-    summarise(deps, host, nowMs, {
-      claims: claims.get(host) ?? [],
-      snooze: snoozes.get(host) ?? null,
-      openAlert: alerts.get(host) ?? null,
-    }),
-  );
+  const prefix = cluster === null ? null : `${cluster.toLowerCase()}/`;
+  const inCluster = (host: string) => prefix === null || host.toLowerCase().startsWith(prefix);
+  const hosts = knownHosts({ fleet: deps.fleet, config: deps.config })
+    .filter(inCluster)
+    .map((host) =>
+      summarise(deps, host, nowMs, {
+        claims: claims.get(host) ?? [],
+        snooze: snoozes.get(host) ?? null,
+        openAlert: alerts.get(host) ?? null,
+      }),
+    );
   return { atMs: nowMs, timezone: deps.config.team.timezone, hosts };
 }
 

@@ -69,6 +69,12 @@ describe("the claim grammar", () => {
         { kind: "extend", slots: { host: "gpu-a", gpus: null }, durationMs: 90 * MINUTE_MS },
       ],
       ["mine", { kind: "mine" }],
+      ["status cluster=b", { kind: "status", host: null, cluster: "b" }],
+      ["status b/node-17", { kind: "status", host: "b/node-17" }],
+      [
+        "release b/node-17:0-1",
+        { kind: "release", target: { kind: "slots", slots: { host: "b/node-17", gpus: [0, 1] } } },
+      ],
     ];
     for (const [text, expected] of cases) assert.deepEqual(parseCommand(text), expected, text);
   });

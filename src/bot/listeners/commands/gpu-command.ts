@@ -97,7 +97,7 @@ export function answerCommand(
     case "help":
       return gpuHelp(deps, tr, user, parsed.bare);
     case "status":
-      return gpuStatus(deps, tr, parsed.host);
+      return gpuStatus(deps, tr, parsed.host, parsed.cluster ?? null);
     case "keep":
       return gpuKeep(deps, tr, user, parsed.host, parsed.span);
     case "stop":
