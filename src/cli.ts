@@ -154,7 +154,7 @@ async function reportCommand(run: CliRun): Promise<number> {
     io.stderr.write(`${tr.t("cli.reportNeedsSince", { zone: loaded.config.team.timezone })}\n\n${USAGE}`);
     return 2;
   }
-  const { reportOnce, StoreMissingError } = await loadMain();
+  const { reportOnce, StoreMissingError } = await loadRunOnce();
   try {
     const report = reportOnce(context, { since: values.since, until: values.until });
     io.stdout.write(values.csv ? ledgerCsv(tr, report) : ledgerTable(tr, report));
@@ -193,7 +193,7 @@ async function whatIfCommand(run: CliRun): Promise<number> {
       io.stderr.write(`${tr.t("whatIf.badPolicy", { policy: error.policy })}\n`);
       return 2;
     }
-    const { StoreMissingError } = await loadMain();
+    const { StoreMissingError } = await loadRunOnce();
     if (error instanceof StoreMissingError) {
       io.stderr.write(`${error.message}\n`);
       return 1;
@@ -205,7 +205,7 @@ async function whatIfCommand(run: CliRun): Promise<number> {
 /** `collect --once`: one poll of every source, printed. */
 async function collectCommand(run: CliRun): Promise<number> {
   const { io, tr, context, values } = run;
-  const observations = await (await loadMain()).collectOnce(context);
+  const observations = await (await loadRunOnce()).collectOnce(context);
   io.stdout.write(values.json ? `${JSON.stringify(observations, null, 2)}\n` : fleetTable(observations, tr));
   if (observations.some((obs) => obs.ok)) return 0;
   io.stderr.write(`${tr.t("collect.noneRead", { count: observations.length })}\n`);
@@ -216,7 +216,7 @@ async function collectCommand(run: CliRun): Promise<number> {
 async function backupCommand(run: CliRun): Promise<number> {
   const { io, tr, context } = run;
   try {
-    const done = await (await loadMain()).backupOnce(context, run.file!);
+    const done = await (await loadRunOnce()).backupOnce(context, run.file!);
     const line = tr.t("cli.backedUp", {
       store: done.store,
       file: done.file,
@@ -234,7 +234,7 @@ async function backupCommand(run: CliRun): Promise<number> {
 async function restoreCommand(run: CliRun): Promise<number> {
   const { io, tr, context } = run;
   try {
-    const done = await (await loadMain()).restoreOnce(context, run.file!);
+    const done = await (await loadRunOnce()).restoreOnce(context, run.file!);
     const restored =
       done.fromVersion === done.schemaVersion
         ? tr.t("cli.restored", { store: done.store, file: done.file, from: done.fromVersion })
@@ -371,6 +371,11 @@ function parse(argv: readonly string[]) {
  */
 function loadMain(): Promise<typeof import("./main.ts")> {
   return import("./main.ts");
+}
+
+/** The commands that run once (collect, report, backup, restore): the store and sources, not Bolt. */
+function loadRunOnce(): Promise<typeof import("./main/run-once.ts")> {
+  return import("./main/run-once.ts");
 }
 
 /** Prints a problem the user can fix as one line and returns its exit code; rethrows anything else. */

@@ -1,18 +1,14 @@
-import { existsSync } from "node:fs";
 import type { SlackApp } from "./bot/app.ts";
 import { createConsoleNotifier } from "./bot/console-notifier.ts";
 import { createOutboxClient } from "./bot/outbox-worker.ts";
 import type { IdleEpisodeState } from "./checks/idle-episode.ts";
 import type { LoadedConfig } from "./config/load-config.ts";
 import { peopleToRead } from "./config/people-to-read.ts";
-import type { LedgerReport } from "./domain/ledger-report.ts";
-import type { HostObservation } from "./domain/observation.ts";
 import type { Source } from "./domain/source.ts";
 import type { JobTimer } from "./jobs/job-timer.ts";
 import { scheduleJobs } from "./jobs/schedule-jobs.ts";
 import { composeBot } from "./main/compose-bot.ts";
 import type { MessagesPort } from "./main/create-delivery.ts";
-import { pollTimeoutMs } from "./main/create-poll.ts";
 import { restoreHistory } from "./main/restore-history.ts";
 import { startSlack } from "./main/start-slack.ts";
 import { type HttpServerDeps, type RunningHttpServer, startHttpServer } from "./observability/http-server.ts";
@@ -21,17 +17,10 @@ import { type Clock, MINUTE_MS, systemClock } from "./shared/clock.ts";
 import type { Logger } from "./shared/logger.ts";
 import { createSources } from "./sources/create-sources.ts";
 import { NothingToWatchError, nothingToWatch, slackTokensSet } from "./sources/nothing-to-watch.ts";
-import { type BackupResult, backupStore, type RestoreResult, restoreStore } from "./store/backup-store.ts";
-import { createCostStores } from "./store/cost-stores.ts";
-import { createMetricsStore } from "./store/metrics-store.ts";
-import { openDatabase } from "./store/open-database.ts";
 import { openOwnedStore } from "./store/open-owned-store.ts";
-import { inspectStorePath, storeProblemOf } from "./store/store-problem.ts";
 import { restoreWindowMinutes } from "./usecases/alert-policy.ts";
 import { backfillSimulated } from "./usecases/backfill-simulated.ts";
 import type { IdleAlerts } from "./usecases/idle-alerts.ts";
-import { readLedgerReport, reportRange, todayLocal } from "./usecases/ledger-report.ts";
-import { pollFleet } from "./usecases/poll-fleet.ts";
 
 /** How long the start waits for the configured people's Slack locales (`team.language: auto`). */
 const LOCALES_AT_START_MS = 5_000;
@@ -64,81 +53,6 @@ export interface RunningBot {
    */
   catchUpSimulated(): number;
   stop(): Promise<void>;
-}
-
-/** Polls every host once with the configured (or default) sources; nothing is written. */
-export async function collectOnce(context: BotContext): Promise<HostObservation[]> {
-  const { config } = context.loaded;
-  const clock = context.clock ?? systemClock;
-  const sources = createSources(config, { ...context, clock });
-  const result = await pollFleet({
-    sources,
-    store: null,
-    clock,
-    logger: context.logger,
-    metrics: null,
-    timeoutMs: pollTimeoutMs(config.poll.interval_seconds),
-  });
-  return result.observations;
-}
-
-/** `gpu-warden report` found no store file to read. */
-export class StoreMissingError extends Error {
-  override name = "StoreMissingError";
-}
-
-/**
- * `gpu-warden report`: rolls up what the store has not rolled up yet, brings the daily ledger up to
- * date for the range and reads it. Throws `ReportRangeError` for bad dates, {@link StoreMissingError}
- * when there is no store, `StoreProblemError` for a store it cannot open.
- */
-export function reportOnce(
-  context: Pick<BotContext, "loaded" | "clock">,
-  range: { since: string; until: string | undefined },
-): LedgerReport {
-  const { config } = context.loaded;
-  const clock = context.clock ?? systemClock;
-  const days = reportRange(range.since, range.until, todayLocal({ clock, config }));
-  if (!existsSync(config.store.path)) {
-    throw new StoreMissingError(
-      `no store at ${config.store.path}: it is written by 'gpu-warden start' (store.path in the config)`,
-    );
-  }
-  inspectStorePath(config.store.path);
-  let db: ReturnType<typeof openDatabase>;
-  try {
-    db = openDatabase(config.store.path);
-  } catch (error) {
-    throw storeProblemOf(config.store.path, error);
-  }
-  try {
-    const store = createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 });
-    while (!store.rollup(clock.now(), config.policy.idle_util_pct, 24 * 7).complete) {}
-    const stores = createCostStores(db);
-    const ledger = {
-      config,
-      metrics: store,
-      ledger: stores.ledger,
-      rolledUpToMs: stores.rolledUpToMs,
-      clock,
-    };
-    return readLedgerReport(ledger, days);
-  } finally {
-    db.close();
-  }
-}
-
-/** `gpu-warden backup FILE`: an online copy of the store, safe while an instance runs. */
-export function backupOnce(context: Pick<BotContext, "loaded">, file: string): Promise<BackupResult> {
-  return backupStore(context.loaded.config.store.path, file);
-}
-
-/** `gpu-warden restore FILE`: the store replaced by a backup; refused while an instance runs. */
-export function restoreOnce(
-  context: Pick<BotContext, "loaded" | "clock">,
-  file: string,
-): Promise<RestoreResult> {
-  return restoreStore(context.loaded.config.store.path, file, (context.clock ?? systemClock).now());
 }
 
 /**

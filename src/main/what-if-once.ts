@@ -2,12 +2,12 @@ import { existsSync } from "node:fs";
 import { isLocalDay, localDayStartMs } from "../checks/local-day.ts";
 import type { LoadedConfig } from "../config/load-config.ts";
 import type { WhatIfReport } from "../domain/what-if-report.ts";
-import { StoreMissingError } from "../main.ts";
 import { type Clock, DAY_MS, HOUR_MS, systemClock } from "../shared/clock.ts";
 import { createMetricsStore } from "../store/metrics-store.ts";
 import { openDatabase } from "../store/open-database.ts";
 import { inspectStorePath, storeProblemOf } from "../store/store-problem.ts";
 import { replayWhatIf } from "../usecases/replay-what-if.ts";
+import { StoreMissingError } from "./run-once.ts";
 
 /** `--since` that is neither a span (`30d`, `12h`) nor a date (`YYYY-MM-DD`). */
 export class WhatIfSinceError extends Error {
