@@ -10,6 +10,8 @@ import type { startPlayground } from "./playground/start-playground.ts";
 import { fleetTable } from "./reports/fleet-table.ts";
 import { ledgerCsv } from "./reports/ledger-csv.ts";
 import { ledgerTable, reportRangeText } from "./reports/ledger-table.ts";
+import { type LintFormat, lintReport } from "./reports/lint-report.ts";
+import { systemClock } from "./shared/clock.ts";
 import { createLogger, type Logger } from "./shared/logger.ts";
 import { NothingToWatchError, nothingToWatch, slackTokensSet } from "./sources/nothing-to-watch.ts";
 import { ReportRangeError } from "./usecases/ledger-report.ts";
@@ -37,6 +39,15 @@ usage:
   gpu-warden restore FILE [--config FILE]       replace the store with the backup FILE and bring it up
                                                 to this version (refused while the bot runs; the
                                                 replaced store is kept as <store>.before-restore)
+  gpu-warden lint FILE… [--format text|json|github] [--config FILE]
+                                                check Kubernetes manifests (Pod, Deployment, StatefulSet,
+                                                Job, CronJob…) and Compose files (- reads standard input,
+                                                e.g. helm template … | gpu-warden lint -): GPU containers
+                                                without requests or limits, requests above 1.2 × the CPU
+                                                peak or 1.3 × the GPU memory peak of 14 days (from
+                                                Prometheus), namespaces without defaults, serving without
+                                                a higher PriorityClass, GPU memory caps above 70 %;
+                                                exit code 1 on findings, 2 on unreadable input
   gpu-warden help | --help                      this text
   gpu-warden --version
 
@@ -91,7 +102,7 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
   const logger = createLogger(loaded.env.logLevel, io.stderr);
   const context = { loaded, logger, pathEnv: io.env.PATH ?? "", hostName: hostname(), stdout: io.stdout };
 
-  const run: CliRun = { io, tr, context, values, loaded, logger, file: parsed.file };
+  const run: CliRun = { io, tr, context, values, loaded, logger, file: parsed.file, files: parsed.files };
   switch (command) {
     case "check-config":
       if (nothingToWatch(loaded, context.pathEnv))
@@ -108,6 +119,8 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
       return restoreCommand(run);
     case "start":
       return startCommand(run);
+    case "lint":
+      return lintCommand(run);
     default:
       return command satisfies never;
   }
@@ -128,6 +141,8 @@ interface CliRun {
   loaded: LoadedConfig;
   logger: Logger;
   file: string | undefined;
+  /** `lint`'s files, as given. */
+  files: string[];
 }
 
 /** `report`: the cost ledger as a table or CSV. */
@@ -206,6 +221,42 @@ async function restoreCommand(run: CliRun): Promise<number> {
   }
 }
 
+/** `lint FILE…`: findings in resource files, as text, JSON or GitHub annotations. */
+async function lintCommand(run: CliRun): Promise<number> {
+  const { io, tr, values, loaded } = run;
+  const format = values.format ?? "text";
+  if (!LINT_FORMATS.includes(format as LintFormat)) {
+    io.stderr.write(`${tr.t("lint.badFormat", { format })}\n`);
+    return 2;
+  }
+  const files: { name: string; text: string }[] = [];
+  let unreadable = false;
+  for (const name of run.files) {
+    try {
+      files.push({ name, text: name === "-" ? await readAll(io.stdin) : readFileSync(name, "utf8") });
+    } catch (error) {
+      const detail = (error as NodeJS.ErrnoException).code ?? String(error);
+      io.stderr.write(`${tr.t("lint.unreadable", { file: name, detail })}\n`);
+      unreadable = true;
+    }
+  }
+  const { lintOnce } = await import("./main/lint-once.ts");
+  const outcome = await lintOnce(files, loaded.config, systemClock.now());
+  if (typeof outcome.usage === "object")
+    io.stderr.write(`${tr.t("lint.usageFailed", { detail: outcome.usage.failed })}\n`);
+  io.stdout.write(lintReport(tr, outcome.findings, files.length, format as LintFormat));
+  if (unreadable || outcome.findings.some((f) => f.rule === "unparsable")) return 2;
+  return outcome.findings.length > 0 ? 1 : 0;
+}
+
+const LINT_FORMATS: readonly LintFormat[] = ["text", "json", "github"];
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 /** `start`: the bot (or the playground) until SIGINT or SIGTERM. */
 async function startCommand(run: CliRun): Promise<number> {
   const { io, tr, context, values, loaded, logger } = run;
@@ -251,6 +302,7 @@ const COMMANDS = [
   "report",
   "backup",
   "restore",
+  "lint",
   "help",
   "version",
 ] as const;
@@ -267,6 +319,7 @@ function parse(argv: readonly string[]) {
       since: { type: "string" },
       until: { type: "string" },
       csv: { type: "boolean" },
+      format: { type: "string" },
       playground: { type: "boolean" },
       "no-playground": { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -280,7 +333,10 @@ function parse(argv: readonly string[]) {
   const command = first as Command;
   const takesFile = command === "backup" || command === "restore";
   if (takesFile && rest.length === 0) throw new UsageError(ENGLISH.t("cli.usage.needsFile", { command }));
-  if (rest.length > (takesFile ? 1 : 0))
+  if (command === "lint" && rest.length === 0) throw new UsageError(ENGLISH.t("lint.noFiles"));
+  if (command !== "lint" && values.format !== undefined)
+    throw new UsageError(goWith("--format", "lint", command));
+  if (command !== "lint" && rest.length > (takesFile ? 1 : 0))
     throw new UsageError(ENGLISH.t("cli.usage.unexpected", { argument: String(rest.at(-1)) }));
   if (command !== "collect" && (values.once || values.json)) {
     throw new UsageError(goWith("--once and --json", "collect", command));
@@ -296,7 +352,7 @@ function parse(argv: readonly string[]) {
   if (command !== "report" && (values.since !== undefined || values.until !== undefined || values.csv)) {
     throw new UsageError(goWith("--since, --until and --csv", "report", command));
   }
-  return { command, values, file: takesFile ? rest[0] : undefined };
+  return { command, values, file: takesFile ? rest[0] : undefined, files: command === "lint" ? rest : [] };
 }
 
 /**
@@ -324,6 +380,7 @@ function defaultIo() {
   return {
     stdout: process.stdout as NodeJS.WritableStream,
     stderr: process.stderr as NodeJS.WritableStream,
+    stdin: process.stdin as NodeJS.ReadableStream,
     env: process.env as Record<string, string | undefined>,
     cwd: process.cwd(),
   };

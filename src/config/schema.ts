@@ -402,6 +402,22 @@ export const configSchema = z.strictObject({
       review_time: timeOfDay.default("09:30"),
     })
     .prefault({}),
+  /**
+   * `gpu-warden lint`: the team's rules for Kubernetes manifests and Compose files (requests and
+   * limits over the 14-day peaks come from the first Prometheus source with `containers: true`).
+   */
+  lint: z
+    .strictObject({
+      /** The namespace default CPU request a LimitRange should set, cores. */
+      default_cpu_request_cores: z.number().positive().max(64).default(0.1),
+      /** The namespace default GPU memory a LimitRange should set, GiB. */
+      default_gpu_memory_gib: z.number().positive().max(1024).default(2),
+      /** A per-container GPU memory cap above this share of the card is flagged, percent. */
+      gpu_memory_cap_pct: z.number().min(1).max(100).default(70),
+      /** The card's memory when Prometheus does not report it, GiB. */
+      card_memory_gib: z.number().positive().max(1024).default(80),
+    })
+    .prefault({}),
   /** Show what stop actions would run everywhere, instead of running them. */
   dry_run: z.boolean().default(false),
   sources: z.array(sourceSchema).max(100).default([]),

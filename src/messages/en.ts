@@ -15,6 +15,7 @@ import { home } from "./en/home.ts";
 import { host } from "./en/host.ts";
 import { keep } from "./en/keep.ts";
 import { ledger } from "./en/ledger.ts";
+import { lint } from "./en/lint.ts";
 import { placement } from "./en/placement.ts";
 import { preempt } from "./en/preempt.ts";
 import { priority } from "./en/priority.ts";
@@ -69,6 +70,7 @@ export const en = {
   ...config,
   ...collect,
   ...cli,
+  ...lint,
   ...reserve,
   ...eta,
   ...heatmap,
