@@ -8,6 +8,7 @@ import type { startBot } from "./main.ts";
 import { ENGLISH, type Translator, translatorFor } from "./messages/translator.ts";
 import type { startPlayground } from "./playground/start-playground.ts";
 import { fleetTable } from "./reports/fleet-table.ts";
+import { hygieneText } from "./reports/hygiene-report.ts";
 import { ledgerCsv } from "./reports/ledger-csv.ts";
 import { ledgerTable, reportRangeText } from "./reports/ledger-table.ts";
 import { type LintFormat, lintReport } from "./reports/lint-report.ts";
@@ -48,6 +49,12 @@ usage:
                                                 Prometheus), namespaces without defaults, serving without
                                                 a higher PriorityClass, GPU memory caps above 70 %;
                                                 exit code 1 on findings, 2 on unreadable input
+  gpu-warden hygiene [--host H]… [--json] [--config FILE]
+                                                read-only checks on the hosts of ssh and local
+                                                sources: sshd ClientAliveInterval, disks above 85 %,
+                                                Docker space and old images, logins idle for a day,
+                                                containers without a memory cap; exit code 1 when
+                                                something needs fixing or could not be checked
   gpu-warden help | --help                      this text
   gpu-warden --version
 
@@ -121,6 +128,8 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
       return startCommand(run);
     case "lint":
       return lintCommand(run);
+    case "hygiene":
+      return hygieneCommand(run);
     default:
       return command satisfies never;
   }
@@ -257,6 +266,30 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** `hygiene`: the read-only host checks now, as text or JSON. */
+async function hygieneCommand(run: CliRun): Promise<number> {
+  const { io, tr, values, loaded, context } = run;
+  const { hygieneOnce } = await import("./main/hygiene-once.ts");
+  const done = await hygieneOnce(loaded.config, context.hostName, systemClock, values.host ?? []);
+  if (done.known.length === 0) {
+    io.stderr.write(`${tr.t("hygiene.noHosts")}\n`);
+    return 2;
+  }
+  if (done.unknown.length > 0) {
+    io.stderr.write(
+      `${tr.t("hygiene.unknownHost", { host: done.unknown.join(", "), hosts: done.known.join(", ") })}\n`,
+    );
+    return 2;
+  }
+  io.stdout.write(values.json ? `${JSON.stringify(done.results, null, 2)}\n` : hygieneText(tr, done.results));
+  const fine = done.results.every(
+    (r) =>
+      r.outcome.status !== "could-not-check" &&
+      (r.outcome.status !== "checked" || r.outcome.findings.length === 0),
+  );
+  return fine ? 0 : 1;
+}
+
 /** `start`: the bot (or the playground) until SIGINT or SIGTERM. */
 async function startCommand(run: CliRun): Promise<number> {
   const { io, tr, context, values, loaded, logger } = run;
@@ -303,6 +336,7 @@ const COMMANDS = [
   "backup",
   "restore",
   "lint",
+  "hygiene",
   "help",
   "version",
 ] as const;
@@ -320,6 +354,7 @@ function parse(argv: readonly string[]) {
       until: { type: "string" },
       csv: { type: "boolean" },
       format: { type: "string" },
+      host: { type: "string", multiple: true },
       playground: { type: "boolean" },
       "no-playground": { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -338,9 +373,12 @@ function parse(argv: readonly string[]) {
     throw new UsageError(goWith("--format", "lint", command));
   if (command !== "lint" && rest.length > (takesFile ? 1 : 0))
     throw new UsageError(ENGLISH.t("cli.usage.unexpected", { argument: String(rest.at(-1)) }));
-  if (command !== "collect" && (values.once || values.json)) {
-    throw new UsageError(goWith("--once and --json", "collect", command));
+  if (command !== "collect" && values.once) throw new UsageError(goWith("--once", "collect", command));
+  if (command !== "collect" && command !== "hygiene" && values.json) {
+    throw new UsageError(goWith("--json", "collect", command));
   }
+  if (command !== "hygiene" && values.host !== undefined)
+    throw new UsageError(goWith("--host", "hygiene", command));
   if (command !== "start" && (values.playground || values["no-playground"])) {
     throw new UsageError(goWith("--playground and --no-playground", "start", command));
   }

@@ -403,6 +403,41 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
   /**
+   * Host hygiene, weekly and with `gpu-warden hygiene`: read-only checks over the sources' ssh or
+   * local access (sshd keep-alives, full disks, Docker space, idle logins, containers without a
+   * memory cap). New or changed findings go to the cost warden and the biweekly summary, once.
+   */
+  hygiene: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** The weekly run: weekday and time in the team time zone. */
+      weekday: z
+        .enum(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])
+        .default("monday"),
+      time: timeOfDay.default("08:30"),
+      /** Each check on each host gives up after this long ("could not check"). */
+      check_timeout_seconds: seconds(300).default(20),
+      /** Hosts checked at once. */
+      concurrency: z.number().int().min(1).max(64).default(8),
+      /** The sshd configuration read when `sshd -T` is not allowed. */
+      sshd_config: text(1024).default("/etc/ssh/sshd_config"),
+      /** `ClientAliveInterval` unset or above this is flagged, seconds. */
+      client_alive_max_seconds: z.number().int().min(1).max(86_400).default(300),
+      /** Filesystems above this use are flagged, percent. */
+      disk_full_pct: z.number().min(1).max(100).default(85),
+      /** Docker images or build cache reclaimable above this are flagged, GiB. */
+      docker_reclaimable_gib: z.number().min(0).max(100_000).default(10),
+      /** Images no container uses, older than this, are flagged, days. */
+      image_unused_days: z.number().int().min(1).max(3650).default(30),
+      /** Login sessions idle this long are flagged, hours. */
+      session_idle_hours: z
+        .number()
+        .min(1)
+        .max(24 * 365)
+        .default(24),
+    })
+    .prefault({}),
+  /**
    * `gpu-warden lint`: the team's rules for Kubernetes manifests and Compose files (requests and
    * limits over the 14-day peaks come from the first Prometheus source with `containers: true`).
    */

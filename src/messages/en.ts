@@ -13,6 +13,7 @@ import { heatmap } from "./en/heatmap.ts";
 import { help } from "./en/help.ts";
 import { home } from "./en/home.ts";
 import { host } from "./en/host.ts";
+import { hygiene } from "./en/hygiene.ts";
 import { keep } from "./en/keep.ts";
 import { ledger } from "./en/ledger.ts";
 import { lint } from "./en/lint.ts";
@@ -71,6 +72,7 @@ export const en = {
   ...collect,
   ...cli,
   ...lint,
+  ...hygiene,
   ...reserve,
   ...eta,
   ...heatmap,

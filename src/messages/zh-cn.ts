@@ -14,6 +14,7 @@ import { heatmap } from "./zh-cn/heatmap.ts";
 import { help } from "./zh-cn/help.ts";
 import { home } from "./zh-cn/home.ts";
 import { host } from "./zh-cn/host.ts";
+import { hygiene } from "./zh-cn/hygiene.ts";
 import { keep } from "./zh-cn/keep.ts";
 import { ledger } from "./zh-cn/ledger.ts";
 import { lint } from "./zh-cn/lint.ts";
@@ -63,6 +64,7 @@ export const zhCN: Catalog = {
   ...collect,
   ...cli,
   ...lint,
+  ...hygiene,
   ...reserve,
   ...eta,
   ...heatmap,
