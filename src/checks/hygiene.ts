@@ -108,3 +108,26 @@ function dockerFindings(
   }
   return out;
 }
+
+/**
+ * What must change for a finding to be shown again: the setting and where it is, a disk's use in
+ * steps of 5 %, Docker space in powers of two, the number of old images; a session or a container
+ * stays the same finding while it lasts. Pure.
+ */
+export function hygieneFingerprint(finding: HygieneFinding): string {
+  switch (finding.kind) {
+    case "sshd-client-alive":
+      return JSON.stringify([finding.seconds, finding.setAt]);
+    case "disk-full":
+      return String(Math.floor(finding.usedPct / 5));
+    case "docker-reclaimable":
+      return String(Math.floor(Math.log2(Math.max(1, finding.reclaimableBytes / 2 ** 30))));
+    case "docker-old-images":
+      return String(finding.count);
+    case "idle-session":
+    case "container-no-memory-cap":
+      return "";
+    default:
+      return finding satisfies never;
+  }
+}

@@ -120,3 +120,30 @@ export interface HygieneProbe {
     signal?: AbortSignal,
   ): Promise<{ ok: true; facts: HygieneFacts } | { ok: false; why: ProbeFailure }>;
 }
+
+/** What the hygiene memory keeps per host and key: a finding, or that a check could not run. */
+export type HygieneItem =
+  | { kind: "finding"; finding: HygieneFinding }
+  | { kind: "could-not-check"; why: ProbeFailure };
+
+/** An open item as a surface shows it. */
+export interface StoredHygieneItem {
+  host: string;
+  key: string;
+  check: HygieneCheck;
+  item: HygieneItem;
+  /** When it appeared or last changed. */
+  changedMs: number;
+}
+
+/** The surfaces that show each item once until it changes. */
+export type HygieneSurface = "warden" | "summary";
+
+/** One check's outcome on one host, keyed and fingerprinted by the caller. */
+export interface HygieneCheckRecord {
+  host: string;
+  check: HygieneCheck;
+  /** `checked` (or not applicable): items not listed are resolved; `unknown`: the findings are kept as they were. */
+  status: "checked" | "unknown";
+  items: { key: string; fingerprint: string; item: HygieneItem }[];
+}

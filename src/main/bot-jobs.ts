@@ -1,7 +1,10 @@
+import { hostname } from "node:os";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { BotDeps } from "../bot/bot-deps.ts";
+import { hygieneWords } from "../bot/views/hygiene-messages.ts";
 import type { botWords } from "../bot/views/renderers.ts";
 import type { Config } from "../config/schema.ts";
+import { hygieneJob, hygieneSummaryJob } from "../jobs/hygiene-jobs.ts";
 import { ledgerJob } from "../jobs/ledger-job.ts";
 import { reclaimReviewJob } from "../jobs/reclaim-review-job.ts";
 import type { Job } from "../jobs/schedule-jobs.ts";
@@ -10,10 +13,12 @@ import { wardenAnnounceJob } from "../jobs/warden-announce-job.ts";
 import { DAY_MS } from "../shared/clock.ts";
 import { cronForInterval } from "../shared/cron-for-interval.ts";
 import { summaryPrometheus } from "../sources/summary-prometheus.ts";
+import { createHygieneStore } from "../store/hygiene-store.ts";
 import { createSummaryStore } from "../store/summary-store.ts";
 import { tickClaims } from "../usecases/tick-claims.ts";
 import type { BotStores } from "./bot-stores.ts";
 import type { Delivery } from "./create-delivery.ts";
+import { hygieneDeps } from "./hygiene-once.ts";
 
 /** Every job of the running bot: poll, rollup, retention, ledger, warden, summary, reclaim review, claims. */
 export function botJobs(
@@ -54,6 +59,26 @@ export function botJobs(
       reclaimWords: words.reclaimWords,
     }),
     claimsJob(botDeps),
+    ...hygieneJobs(botDeps, stores, notifier),
+  ];
+}
+
+/** The weekly host hygiene run and the summary's hygiene section, over the sources' ssh and local access. */
+function hygieneJobs(botDeps: BotDeps, stores: Pick<BotStores, "db">, notifier: Delivery["notifier"]): Job[] {
+  const { config, clock, logger, warden, readers } = botDeps;
+  const hygiene = createHygieneStore(stores.db);
+  const words = hygieneWords(readers);
+  return [
+    hygieneJob({
+      config,
+      check: hygieneDeps(config, hostname(), clock),
+      hygiene,
+      notifier,
+      warden,
+      hygieneWords: words,
+      logger,
+    }),
+    hygieneSummaryJob({ config, hygiene, notifier, hygieneWords: words, channel: config.slack.channel }),
   ];
 }
 

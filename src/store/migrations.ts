@@ -6,6 +6,7 @@ import { reclaimMigration } from "./migration-005-reclaim.ts";
 import { queueMigration } from "./migration-006-queue.ts";
 import { priorityMigration } from "./migration-007-priority.ts";
 import { reservationsMigration } from "./migration-008-reservations.ts";
+import { hygieneMigration } from "./migration-011-hygiene.ts";
 
 /** One schema step. `version` is its position in {@link migrations}, starting at 1. */
 export interface Migration {
@@ -130,6 +131,11 @@ export const migrations: readonly Migration[] = [
   queueMigration,
   priorityMigration,
   reservationsMigration,
+  // NOTE (merge): 9 and 10 belong to other branches; these placeholders keep the numbering
+  // contiguous on this branch and are replaced by the real steps when merged.
+  { version: 9, name: "reserved-9", up() {} },
+  { version: 10, name: "reserved-10", up() {} },
+  hygieneMigration,
 ];
 
 /**

@@ -1,0 +1,10 @@
+import type { StoredHygieneItem } from "../domain/hygiene.ts";
+import type { RenderedReply } from "./ports.ts";
+
+/** Turns hygiene items into Slack messages (the bot's views implement it). */
+export interface HygieneWords {
+  /** The cost warden's weekly DM: what is new or changed, by host. */
+  checklist(items: readonly StoredHygieneItem[], warden: string): RenderedReply;
+  /** The summary's hygiene section, posted in the channel after the summary. */
+  summarySection(items: readonly StoredHygieneItem[]): RenderedReply;
+}
