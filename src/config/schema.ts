@@ -437,6 +437,13 @@ export const configSchema = z.strictObject({
         .default(24),
     })
     .prefault({}),
+  /** Spot and valley advice in the biweekly summary, from the observed runs. */
+  advice: z
+    .strictObject({
+      /** The cloud's spot discount against its on-demand price, percent. */
+      spot_discount_pct: z.number().min(0).max(100).default(60),
+    })
+    .prefault({}),
   /**
    * `gpu-warden lint`: the team's rules for Kubernetes manifests and Compose files (requests and
    * limits over the 14-day peaks come from the first Prometheus source with `containers: true`).

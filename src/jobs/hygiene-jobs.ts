@@ -41,7 +41,9 @@ export function hygieneJob(
 
 /** The biweekly summary's hygiene section: the open items the summary has not shown, once, after it. */
 export function hygieneSummaryJob(
-  deps: Parameters<typeof postHygieneSection>[0] & { config: Pick<Config, "summary" | "team" | "hygiene"> },
+  deps: Parameters<typeof postHygieneSection>[0] & {
+    config: Parameters<typeof postHygieneSection>[0]["config"] & Pick<Config, "summary" | "hygiene">;
+  },
 ): PersistedJob {
   const cadence = summaryCadence(deps.config);
   const offset = HYGIENE_SECTION_AFTER_MS;
@@ -55,7 +57,7 @@ export function hygieneSummaryJob(
     catchUp: "once",
     catchUpWithinMs: 14 * DAY_MS,
     run: (slot) => {
-      postHygieneSection(deps, slot);
+      postHygieneSection(deps, { atMs: slot.atMs - offset, commit: (effect) => slot.commit(effect) });
     },
   };
 }

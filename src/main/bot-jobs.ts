@@ -64,7 +64,11 @@ export function botJobs(
 }
 
 /** The weekly host hygiene run and the summary's hygiene section, over the sources' ssh and local access. */
-function hygieneJobs(botDeps: BotDeps, stores: Pick<BotStores, "db">, notifier: Delivery["notifier"]): Job[] {
+function hygieneJobs(
+  botDeps: BotDeps,
+  stores: Pick<BotStores, "db" | "store">,
+  notifier: Delivery["notifier"],
+): Job[] {
   const { config, clock, logger, warden, readers } = botDeps;
   const hygiene = createHygieneStore(stores.db);
   const words = hygieneWords(readers);
@@ -78,7 +82,14 @@ function hygieneJobs(botDeps: BotDeps, stores: Pick<BotStores, "db">, notifier: 
       hygieneWords: words,
       logger,
     }),
-    hygieneSummaryJob({ config, hygiene, notifier, hygieneWords: words, channel: config.slack.channel }),
+    hygieneSummaryJob({
+      config,
+      metrics: stores.store,
+      hygiene,
+      notifier,
+      hygieneWords: words,
+      channel: config.slack.channel,
+    }),
   ];
 }
 

@@ -1,3 +1,4 @@
+import type { RunAdvice } from "../checks/run-advice.ts";
 import type { StoredHygieneItem } from "../domain/hygiene.ts";
 import type { RenderedReply } from "./ports.ts";
 
@@ -5,6 +6,9 @@ import type { RenderedReply } from "./ports.ts";
 export interface HygieneWords {
   /** The cost warden's weekly DM: what is new or changed, by host. */
   checklist(items: readonly StoredHygieneItem[], warden: string): RenderedReply;
-  /** The summary's hygiene section, posted in the channel after the summary. */
-  summarySection(items: readonly StoredHygieneItem[]): RenderedReply;
+  /** The summary's hygiene and advice section, posted in the channel after the summary. */
+  summarySection(
+    items: readonly StoredHygieneItem[],
+    advice: { advice: RunAdvice; spotMaxHours: number; spotDiscountPct: number } | null,
+  ): RenderedReply;
 }

@@ -1,10 +1,15 @@
 import { hygieneFingerprint } from "../checks/hygiene.ts";
+import { DEFAULT_RUN_ADVICE } from "../checks/run-advice.ts";
+import type { Config } from "../config/schema.ts";
 import { type HygieneCheckRecord, type HygieneResult, hygieneKey } from "../domain/hygiene.ts";
 import type { Logger } from "../shared/logger.ts";
 import type { HygieneStore } from "../store/hygiene-store.ts";
+import type { MetricsStore } from "../store/metrics-types.ts";
+import { summaryPeriod } from "./build-summary.ts";
 import { type CheckHygieneDeps, checkHygiene } from "./check-hygiene.ts";
 import type { HygieneWords } from "./hygiene-words.ts";
 import type { Notifier, WardenLookup } from "./ports.ts";
+import { readRunAdvice } from "./read-run-advice.ts";
 
 export interface ReviewHygieneDeps {
   check: CheckHygieneDeps;
@@ -82,18 +87,30 @@ export async function reviewHygiene(deps: ReviewHygieneDeps, slot: HygieneSlot):
   return { shown };
 }
 
-/** The summary's hygiene section: open items the summary has not shown, posted once after it. */
+/** The summary's hygiene and advice section: open items the summary has not shown, and the period's advice. */
 export function postHygieneSection(
-  deps: Pick<ReviewHygieneDeps, "hygiene" | "notifier" | "hygieneWords"> & { channel: string },
+  deps: Pick<ReviewHygieneDeps, "hygiene" | "notifier" | "hygieneWords"> & {
+    channel: string;
+    config: Pick<Config, "team" | "costs" | "hosts" | "advice">;
+    metrics: Pick<MetricsStore, "rollupsBetween">;
+  },
+  /** `atMs`: the summary's slot, the end of its period. */
   slot: HygieneSlot,
 ): number {
+  const advice = readRunAdvice(deps, summaryPeriod(slot.atMs, deps.config.team.timezone));
+  const hasAdvice = advice.spot.length + advice.valley.length + advice.mixedHosts.length > 0;
   let shown = 0;
   slot.commit(() => {
     const fresh = deps.hygiene.unshown("summary");
-    if (fresh.length === 0) return;
+    if (fresh.length === 0 && !hasAdvice) return;
+    const adviceInput = {
+      advice,
+      spotMaxHours: DEFAULT_RUN_ADVICE.spotMaxHours,
+      spotDiscountPct: deps.config.advice.spot_discount_pct,
+    };
     deps.notifier.send("chat.postMessage", {
       channel: deps.channel,
-      ...deps.hygieneWords.summarySection(fresh),
+      ...deps.hygieneWords.summarySection(fresh, hasAdvice ? adviceInput : null),
     });
     deps.hygiene.markShown("summary", fresh, slot.atMs);
     shown = fresh.length;

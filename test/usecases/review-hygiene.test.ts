@@ -7,6 +7,7 @@ import { createReaders } from "../../src/bot/readers.ts";
 import { hygieneWords } from "../../src/bot/views/hygiene-messages.ts";
 import { configSchema } from "../../src/config/schema.ts";
 import type { HygieneCheck, HygieneFacts, HygieneProbe } from "../../src/domain/hygiene.ts";
+import type { GpuHourRollup } from "../../src/domain/metrics.ts";
 import { DAY_MS, ManualClock } from "../../src/shared/clock.ts";
 import { silentLogger } from "../../src/shared/logger.ts";
 import { createHygieneStore } from "../../src/store/hygiene-store.ts";
@@ -52,12 +53,41 @@ function fleet() {
   return { state, probe };
 }
 
+/** gpu-a (a cloud host at 8 per hour, 4 GPUs) ran GPU 0 for 2 h from 10:00 UTC two days before the summary, then idled. */
+function rollups(fromMs: number, toMs: number): GpuHourRollup[] {
+  const saturday = Math.floor((toMs - 2 * DAY_MS) / DAY_MS) * DAY_MS + 10 * 3_600_000;
+  const hour = (offset: number, busy: number, index = 0): GpuHourRollup => ({
+    host: "gpu-a",
+    index,
+    uuid: null,
+    hourMs: saturday + offset * 3_600_000,
+    utilMeanPct: null,
+    utilMaxPct: null,
+    busyMinutes: busy,
+    idleMinutes: 60 - busy,
+    unknownMinutes: 0,
+    memMeanMiB: null,
+    memMaxMiB: null,
+    energyWh: 300,
+  });
+  const all = [hour(0, 60), hour(1, 55), hour(2, 0), hour(0, 0, 1), hour(0, 0, 2), hour(0, 0, 3)];
+  return all.filter((r) => r.hourMs >= fromMs && r.hourMs < toMs);
+}
+
 function rig() {
   const db = openDatabase(join(dir, `${Math.random().toString(36).slice(2)}.db`));
   const clock = new ManualClock(Date.UTC(2026, 11, 7, 8, 30));
   const sent: { channel: string; text: string }[] = [];
   const { state, probe } = fleet();
-  const config = configSchema.parse({});
+  const config = configSchema.parse({
+    hosts: { "gpu-a": { cost_per_hour: 8 } },
+    costs: {
+      electricity: {
+        price_per_kwh: 0.3,
+        windows: [{ name: "valley", from: "23:00", to: "07:00", price_per_kwh: 0.1 }],
+      },
+    },
+  });
   const deps = {
     check: { probe, policy: hygienePolicy(config), clock, checkTimeoutMs: 20_000, concurrency: 4 },
     hygiene: createHygieneStore(db),
@@ -78,7 +108,10 @@ function rig() {
     return out.map((m) => `${m.channel}\n${m.text}`);
   };
   const summary = () => {
-    postHygieneSection({ ...deps, channel: "C0TEAM" }, { atMs: clock.now(), commit: runNow });
+    postHygieneSection(
+      { ...deps, channel: "C0TEAM", config, metrics: { rollupsBetween: rollups } },
+      { atMs: clock.now(), commit: runNow },
+    );
     return sent.splice(0).map((m) => `${m.channel}\n${m.text}`);
   };
   return { state, week, summary, db, slots };
@@ -114,7 +147,12 @@ describe("hygiene findings reach the warden and the summary once until they chan
     const section = summary();
     assert.equal(section.length, 1);
     assert.match(section[0]!, /^C0TEAM\nHost hygiene\n\*gpu-a\*\n• disks: \/ is 97% full/);
-    assert.deepEqual(summary(), [], "the summary shows it once too");
+    // 2 h × 8 / 4 GPUs = €4 on demand, 60 % off; 0.6 kWh started at 10:00 (0.30) instead of 0.10.
+    assert.match(
+      section[0]!,
+      /\nCheaper ways to run the same work\n• 1 run of at most 4 h ended cleanly: on spot instances they would have cost €2 less \(60% off €4\)\n• 1 batch run started in peak hours: waiting for the valley hours would have saved €0\.12 of electricity$/,
+    );
+    assert.doesNotMatch(summary().join("\n"), /Host hygiene/, "the summary shows each finding once too");
   });
 
   test("a host that stops answering is 'could not check', and its findings are kept, not cleared", async () => {

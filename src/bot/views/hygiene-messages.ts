@@ -1,3 +1,4 @@
+import type { RunAdvice } from "../../checks/run-advice.ts";
 import type { HygieneItem, StoredHygieneItem } from "../../domain/hygiene.ts";
 import type { Translator } from "../../messages/translator.ts";
 import { couldNotCheckText, hygieneCheckName, hygieneFindingText } from "../../reports/hygiene-report.ts";
@@ -10,7 +11,12 @@ import type { Readers } from "../readers.ts";
 export function hygieneWords(readers: Readers): HygieneWords {
   return {
     checklist: (items, warden) => hygieneMessage(readers.person(warden), items, "checklist"),
-    summarySection: (items) => hygieneMessage(readers.channel, items, "summary"),
+    summarySection: (items, advice) =>
+      withAdvice(
+        readers.channel,
+        items.length === 0 ? { text: "", blocks: [] } : hygieneMessage(readers.channel, items, "summary"),
+        advice,
+      ),
   };
 }
 
@@ -43,6 +49,44 @@ export function hygieneMessage(
       ...sections
         .slice(0, 45)
         .map((s) => ({ type: "section", text: { type: "mrkdwn", text: s.text.slice(0, 3000) } })),
+    ],
+  };
+}
+
+/** The advice lines (spot, valley, mixed pools) under the hygiene section; nothing when there is no advice. */
+function withAdvice(
+  tr: Translator,
+  reply: RenderedReply,
+  input: { advice: RunAdvice; spotMaxHours: number; spotDiscountPct: number } | null,
+): RenderedReply {
+  if (input === null) return reply;
+  const { advice } = input;
+  const lines: string[] = [];
+  if (advice.spot.length > 0) {
+    lines.push(
+      tr.t("hygiene.adviceSpot", {
+        count: advice.spot.length,
+        hours: input.spotMaxHours,
+        saving: advice.spotSaving,
+        discount: input.spotDiscountPct,
+        cost: advice.spot.reduce((sum, s) => sum + s.cost, 0),
+      }),
+    );
+  }
+  if (advice.valley.length > 0) {
+    lines.push(tr.t("hygiene.adviceValley", { count: advice.valley.length, saving: advice.valleySaving }));
+  }
+  if (advice.mixedHosts.length > 0)
+    lines.push(tr.t("hygiene.adviceMixed", { hosts: advice.mixedHosts.join(", ") }));
+  if (lines.length === 0) return reply;
+  const title = tr.t("hygiene.adviceTitle");
+  const body = lines.map((line) => `• ${slackEscape(line)}`).join("\n");
+  return {
+    text: [reply.text, title, body].filter((part) => part !== "").join("\n"),
+    blocks: [
+      ...(reply.blocks ?? []),
+      { type: "header", text: { type: "plain_text", text: title } },
+      { type: "section", text: { type: "mrkdwn", text: body } },
     ],
   };
 }

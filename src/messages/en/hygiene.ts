@@ -32,5 +32,11 @@ export const hygiene = {
     "{findings, plural, =0 {nothing to fix} one {# thing to fix} other {# things to fix}} on {hosts, plural, one {# host} other {# hosts}}{unchecked, plural, =0 {} other {; # checks could not run}}",
   "hygiene.checklistTitle": "Host hygiene: new or changed since last time",
   "hygiene.checklistIntro": "Found by the weekly check, read-only; each is shown once until it changes.",
+  "hygiene.adviceTitle": "Cheaper ways to run the same work",
+  "hygiene.adviceSpot":
+    "{count, plural, one {# run} other {# runs}} of at most {hours} h ended cleanly: on spot instances they would have cost {saving, number, money} less ({discount}% off {cost, number, money})",
+  "hygiene.adviceValley":
+    "{count, plural, one {# batch run} other {# batch runs}} started in peak hours: waiting for the valley hours would have saved {saving, number, moneyCents} of electricity",
+  "hygiene.adviceMixed": "{hosts} run both serving and experiments: split them into separate pools",
   "hygiene.summaryTitle": "Host hygiene",
 } as const;

@@ -32,5 +32,11 @@ export const hygiene: AreaCatalog<typeof en> = {
     "{hosts} 台主机上{findings, plural, =0 {无需处理} other {有 {findings} 项需要处理}}{unchecked, plural, =0 {} other {；{unchecked} 项检查无法运行}}",
   "hygiene.checklistTitle": "主机卫生：自上次以来新增或变化的问题",
   "hygiene.checklistIntro": "由每周检查发现（只读）；每项只显示一次，直到它发生变化。",
+  "hygiene.adviceTitle": "更省钱的运行方式",
+  "hygiene.adviceSpot":
+    "{count} 个不超过 {hours} 小时的任务正常结束：若用竞价实例，成本可少 {saving, number, money}（{cost, number, money} 打 {discount}% 折扣）",
+  "hygiene.adviceValley":
+    "{count} 个批处理任务在峰时启动：等到谷时运行可节省 {saving, number, moneyCents} 电费",
+  "hygiene.adviceMixed": "{hosts} 上同时运行在线服务和实验任务：请拆分成不同的机器池",
   "hygiene.summaryTitle": "主机卫生",
 };
