@@ -8,10 +8,13 @@ import type { startBot } from "./main.ts";
 import { ENGLISH, type Translator, translatorFor } from "./messages/translator.ts";
 import type { startPlayground } from "./playground/start-playground.ts";
 import { fleetTable } from "./reports/fleet-table.ts";
+import { hygieneText } from "./reports/hygiene-report.ts";
 import { ledgerCsv } from "./reports/ledger-csv.ts";
 import { ledgerTable, reportRangeText } from "./reports/ledger-table.ts";
+import { type LintFormat, lintReport } from "./reports/lint-report.ts";
 import { whatIfCsv } from "./reports/what-if-csv.ts";
 import { whatIfTable } from "./reports/what-if-table.ts";
+import { systemClock } from "./shared/clock.ts";
 import { type HeldStream, heldStream } from "./shared/held-stream.ts";
 import { createLogger, type Logger } from "./shared/logger.ts";
 import { NothingToWatchError, nothingToWatch, slackTokensSet } from "./sources/nothing-to-watch.ts";
@@ -47,6 +50,21 @@ usage:
   gpu-warden restore FILE [--config FILE]       replace the store with the backup FILE and bring it up
                                                 to this version (refused while the bot runs; the
                                                 replaced store is kept as <store>.before-restore)
+  gpu-warden lint FILE… [--format text|json|github] [--config FILE]
+                                                check Kubernetes manifests (Pod, Deployment, StatefulSet,
+                                                Job, CronJob…) and Compose files (- reads standard input,
+                                                e.g. helm template … | gpu-warden lint -): GPU containers
+                                                without requests or limits, requests above 1.2 × the CPU
+                                                peak or 1.3 × the GPU memory peak of 14 days (from
+                                                Prometheus), namespaces without defaults, serving without
+                                                a higher PriorityClass, GPU memory caps above 70 %;
+                                                exit code 1 on findings, 2 on unreadable input
+  gpu-warden hygiene [--host H]… [--json] [--config FILE]
+                                                read-only checks on the hosts of ssh and local
+                                                sources: sshd ClientAliveInterval, disks above 85 %,
+                                                Docker space and old images, logins idle for a day,
+                                                containers without a memory cap; exit code 1 when
+                                                something needs fixing or could not be checked
   gpu-warden help | --help                      this text
   gpu-warden --version
 
@@ -104,7 +122,17 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
   const logger = createLogger(loaded.env.logLevel, logs ?? io.stderr, format);
   const context = { loaded, logger, pathEnv: io.env.PATH ?? "", hostName: hostname(), stdout: io.stdout };
 
-  const run: CliRun = { io, tr, context, values, loaded, logger, file: parsed.file, logs };
+  const run: CliRun = {
+    io,
+    tr,
+    context,
+    values,
+    loaded,
+    logger,
+    file: parsed.file,
+    files: parsed.files,
+    logs,
+  };
   switch (command) {
     case "check-config":
       if (nothingToWatch(loaded, context.pathEnv))
@@ -123,6 +151,10 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
       return restoreCommand(run);
     case "start":
       return startCommand(run);
+    case "lint":
+      return lintCommand(run);
+    case "hygiene":
+      return hygieneCommand(run);
     default:
       return command satisfies never;
   }
@@ -145,6 +177,8 @@ interface CliRun {
   /** Start-up logs held until the playground's URL is printed (a terminal), else `null`. */
   logs: HeldStream | null;
   file: string | undefined;
+  /** `lint`'s files, as given. */
+  files: string[];
 }
 
 /** `report`: the cost ledger as a table or CSV. */
@@ -253,6 +287,66 @@ async function restoreCommand(run: CliRun): Promise<number> {
   }
 }
 
+/** `lint FILE…`: findings in resource files, as text, JSON or GitHub annotations. */
+async function lintCommand(run: CliRun): Promise<number> {
+  const { io, tr, values, loaded } = run;
+  const format = values.format ?? "text";
+  if (!LINT_FORMATS.includes(format as LintFormat)) {
+    io.stderr.write(`${tr.t("lint.badFormat", { format })}\n`);
+    return 2;
+  }
+  const files: { name: string; text: string }[] = [];
+  let unreadable = false;
+  for (const name of run.files) {
+    try {
+      files.push({ name, text: name === "-" ? await readAll(io.stdin) : readFileSync(name, "utf8") });
+    } catch (error) {
+      const detail = (error as NodeJS.ErrnoException).code ?? String(error);
+      io.stderr.write(`${tr.t("lint.unreadable", { file: name, detail })}\n`);
+      unreadable = true;
+    }
+  }
+  const { lintOnce } = await import("./main/lint-once.ts");
+  const outcome = await lintOnce(files, loaded.config, systemClock.now());
+  if (typeof outcome.usage === "object")
+    io.stderr.write(`${tr.t("lint.usageFailed", { detail: outcome.usage.failed })}\n`);
+  io.stdout.write(lintReport(tr, outcome.findings, files.length, format as LintFormat));
+  if (unreadable || outcome.findings.some((f) => f.rule === "unparsable")) return 2;
+  return outcome.findings.length > 0 ? 1 : 0;
+}
+
+const LINT_FORMATS: readonly LintFormat[] = ["text", "json", "github"];
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** `hygiene`: the read-only host checks now, as text or JSON. */
+async function hygieneCommand(run: CliRun): Promise<number> {
+  const { io, tr, values, loaded, context } = run;
+  const { hygieneOnce } = await import("./main/hygiene-once.ts");
+  const done = await hygieneOnce(loaded.config, context.hostName, systemClock, values.host ?? []);
+  if (done.known.length === 0) {
+    io.stderr.write(`${tr.t("hygiene.noHosts")}\n`);
+    return 2;
+  }
+  if (done.unknown.length > 0) {
+    io.stderr.write(
+      `${tr.t("hygiene.unknownHost", { host: done.unknown.join(", "), hosts: done.known.join(", ") })}\n`,
+    );
+    return 2;
+  }
+  io.stdout.write(values.json ? `${JSON.stringify(done.results, null, 2)}\n` : hygieneText(tr, done.results));
+  const fine = done.results.every(
+    (r) =>
+      r.outcome.status !== "could-not-check" &&
+      (r.outcome.status !== "checked" || r.outcome.findings.length === 0),
+  );
+  return fine ? 0 : 1;
+}
+
 /** `start`: the bot (or the playground) until SIGINT or SIGTERM. */
 async function startCommand(run: CliRun): Promise<number> {
   const { io, tr, context, values, loaded, logger } = run;
@@ -301,6 +395,8 @@ const COMMANDS = [
   "what-if",
   "backup",
   "restore",
+  "lint",
+  "hygiene",
   "help",
   "version",
 ] as const;
@@ -318,6 +414,8 @@ function parse(argv: readonly string[]) {
       until: { type: "string" },
       csv: { type: "boolean" },
       policy: { type: "string", multiple: true },
+      format: { type: "string" },
+      host: { type: "string", multiple: true },
       playground: { type: "boolean" },
       "no-playground": { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -331,11 +429,14 @@ function parse(argv: readonly string[]) {
   const command = first as Command;
   const takesFile = command === "backup" || command === "restore";
   if (takesFile && rest.length === 0) throw new UsageError(ENGLISH.t("cli.usage.needsFile", { command }));
-  if (rest.length > (takesFile ? 1 : 0))
+  if (command === "lint" && rest.length === 0) throw new UsageError(ENGLISH.t("lint.noFiles"));
+  if (command !== "lint" && values.format !== undefined)
+    throw new UsageError(goWith("--format", "lint", command));
+  if (command !== "lint" && rest.length > (takesFile ? 1 : 0))
     throw new UsageError(ENGLISH.t("cli.usage.unexpected", { argument: String(rest.at(-1)) }));
   if (command !== "collect" && values.once) throw new UsageError(goWith("--once", "collect", command));
-  if (command !== "collect" && command !== "what-if" && values.json) {
-    throw new UsageError(goWith("--json", "collect, what-if", command));
+  if (command !== "collect" && command !== "what-if" && command !== "hygiene" && values.json) {
+    throw new UsageError(goWith("--json", "collect, what-if, hygiene", command));
   }
   if (command !== "what-if" && values.policy !== undefined) {
     throw new UsageError(goWith("--policy", "what-if", command));
@@ -347,6 +448,8 @@ function parse(argv: readonly string[]) {
         : ENGLISH.t("cli.usage.notBoth", { first: "--json", second: "--csv" }),
     );
   }
+  if (command !== "hygiene" && values.host !== undefined)
+    throw new UsageError(goWith("--host", "hygiene", command));
   if (command !== "start" && (values.playground || values["no-playground"])) {
     throw new UsageError(goWith("--playground and --no-playground", "start", command));
   }
@@ -362,7 +465,7 @@ function parse(argv: readonly string[]) {
   ) {
     throw new UsageError(goWith("--since, --until and --csv", "report", command));
   }
-  return { command, values, file: takesFile ? rest[0] : undefined };
+  return { command, values, file: takesFile ? rest[0] : undefined, files: command === "lint" ? rest : [] };
 }
 
 /**
@@ -395,6 +498,7 @@ function defaultIo() {
   return {
     stdout: process.stdout as NodeJS.WritableStream,
     stderr: process.stderr as NodeJS.WritableStream,
+    stdin: process.stdin as NodeJS.ReadableStream,
     env: process.env as Record<string, string | undefined>,
     cwd: process.cwd(),
   };

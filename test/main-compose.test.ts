@@ -64,6 +64,8 @@ describe("composeBot", () => {
           "claims",
           "queue-deadlines",
           "interrupted-stops",
+          "hygiene",
+          "summary-hygiene",
         ],
       );
 

@@ -548,6 +548,64 @@ export const configSchema = z.strictObject({
       review_time: timeOfDay.default("09:30"),
     })
     .prefault({}),
+  /**
+   * Host hygiene, weekly and with `gpu-warden hygiene`: read-only checks over the sources' ssh or
+   * local access (sshd keep-alives, full disks, Docker space, idle logins, containers without a
+   * memory cap). New or changed findings go to the cost warden and the biweekly summary, once.
+   */
+  hygiene: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** The weekly run: weekday and time in the team time zone. */
+      weekday: z
+        .enum(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])
+        .default("monday"),
+      time: timeOfDay.default("08:30"),
+      /** Each check on each host gives up after this long ("could not check"). */
+      check_timeout_seconds: seconds(300).default(20),
+      /** Hosts checked at once. */
+      concurrency: z.number().int().min(1).max(64).default(8),
+      /** The sshd configuration read when `sshd -T` is not allowed. */
+      sshd_config: text(1024).default("/etc/ssh/sshd_config"),
+      /** `ClientAliveInterval` unset or above this is flagged, seconds. */
+      client_alive_max_seconds: z.number().int().min(1).max(86_400).default(300),
+      /** Filesystems above this use are flagged, percent. */
+      disk_full_pct: z.number().min(1).max(100).default(85),
+      /** Docker images or build cache reclaimable above this are flagged, GiB. */
+      docker_reclaimable_gib: z.number().min(0).max(100_000).default(10),
+      /** Images no container uses, older than this, are flagged, days. */
+      image_unused_days: z.number().int().min(1).max(3650).default(30),
+      /** Login sessions idle this long are flagged, hours. */
+      session_idle_hours: z
+        .number()
+        .min(1)
+        .max(24 * 365)
+        .default(24),
+    })
+    .prefault({}),
+  /** Spot and valley advice in the biweekly summary, from the observed runs. */
+  advice: z
+    .strictObject({
+      /** The cloud's spot discount against its on-demand price, percent. */
+      spot_discount_pct: z.number().min(0).max(100).default(60),
+    })
+    .prefault({}),
+  /**
+   * `gpu-warden lint`: the team's rules for Kubernetes manifests and Compose files (requests and
+   * limits over the 14-day peaks come from the first Prometheus source with `containers: true`).
+   */
+  lint: z
+    .strictObject({
+      /** The namespace default CPU request a LimitRange should set, cores. */
+      default_cpu_request_cores: z.number().positive().max(64).default(0.1),
+      /** The namespace default GPU memory a LimitRange should set, GiB. */
+      default_gpu_memory_gib: z.number().positive().max(1024).default(2),
+      /** A per-container GPU memory cap above this share of the card is flagged, percent. */
+      gpu_memory_cap_pct: z.number().min(1).max(100).default(70),
+      /** The card's memory when Prometheus does not report it, GiB. */
+      card_memory_gib: z.number().positive().max(1024).default(80),
+    })
+    .prefault({}),
   /** Show what stop actions would run everywhere, instead of running them. */
   dry_run: z.boolean().default(false),
   sources: z.array(sourceSchema).max(100).default([]),

@@ -14,8 +14,10 @@ import { heatmap } from "./en/heatmap.ts";
 import { help } from "./en/help.ts";
 import { home } from "./en/home.ts";
 import { host } from "./en/host.ts";
+import { hygiene } from "./en/hygiene.ts";
 import { keep } from "./en/keep.ts";
 import { ledger } from "./en/ledger.ts";
+import { lint } from "./en/lint.ts";
 import { placement } from "./en/placement.ts";
 import { preempt } from "./en/preempt.ts";
 import { priority } from "./en/priority.ts";
@@ -75,6 +77,8 @@ export const en = {
   ...config,
   ...collect,
   ...cli,
+  ...lint,
+  ...hygiene,
   ...reserve,
   ...eta,
   ...heatmap,

@@ -15,8 +15,10 @@ import { heatmap } from "./zh-cn/heatmap.ts";
 import { help } from "./zh-cn/help.ts";
 import { home } from "./zh-cn/home.ts";
 import { host } from "./zh-cn/host.ts";
+import { hygiene } from "./zh-cn/hygiene.ts";
 import { keep } from "./zh-cn/keep.ts";
 import { ledger } from "./zh-cn/ledger.ts";
+import { lint } from "./zh-cn/lint.ts";
 import { placement } from "./zh-cn/placement.ts";
 import { preempt } from "./zh-cn/preempt.ts";
 import { priority } from "./zh-cn/priority.ts";
@@ -67,6 +69,8 @@ export const zhCN: Catalog = {
   ...config,
   ...collect,
   ...cli,
+  ...lint,
+  ...hygiene,
   ...reserve,
   ...eta,
   ...heatmap,

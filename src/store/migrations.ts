@@ -7,6 +7,7 @@ import { queueMigration } from "./migration-006-queue.ts";
 import { priorityMigration } from "./migration-007-priority.ts";
 import { reservationsMigration } from "./migration-008-reservations.ts";
 import { autopilotMigration } from "./migration-009-autopilot.ts";
+import { hygieneMigration } from "./migration-010-hygiene.ts";
 
 /** One schema step. `version` is its position in {@link migrations}, starting at 1. */
 export interface Migration {
@@ -132,6 +133,7 @@ export const migrations: readonly Migration[] = [
   priorityMigration,
   reservationsMigration,
   autopilotMigration,
+  hygieneMigration,
 ];
 
 /**

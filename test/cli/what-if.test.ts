@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
+import { Readable } from "node:stream";
 import { after, describe, it } from "node:test";
 import { runCli } from "../../src/cli.ts";
 import type { GpuReading } from "../../src/domain/observation.ts";
@@ -91,6 +92,7 @@ async function whatIf(...args: string[]) {
     stderr: sink((text) => {
       stderr += text;
     }),
+    stdin: Readable.from([]),
     env: { LOG_LEVEL: "silent" },
     cwd: dir.file(""),
   };

@@ -4,7 +4,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
+import { Readable, Writable } from "node:stream";
 import { after, before, describe, test } from "node:test";
 import { runCli } from "../../src/cli.ts";
 import { parseConfig } from "../../src/config/load-config.ts";
@@ -49,6 +49,7 @@ async function checkConfig(file: string): Promise<{ code: number; out: string }>
   const code = await runCli(["check-config", "--config", file], {
     stdout: sink,
     stderr: sink,
+    stdin: Readable.from([]),
     env: {},
     cwd: tmpdir(),
   });
