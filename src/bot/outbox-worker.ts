@@ -10,7 +10,8 @@ import type { OutboxContext } from "./outbox-context.ts";
 import { ConversationIndex } from "./outbox-conversation.ts";
 import { deliverOutboxItem } from "./outbox-deliver.ts";
 import { waitForDrain } from "./outbox-drain.ts";
-import { pickOutboxItem } from "./outbox-pick.ts";
+import { ChannelPacer, POST_INTERVAL_MS } from "./outbox-pacing.ts";
+import { type PickedItem, pickOutboxItem } from "./outbox-pick.ts";
 import { backoffDelayMs, realSleep, type Sleep } from "./outbox-sleep.ts";
 
 const { WebClient } = bolt.webApi;
@@ -29,6 +30,10 @@ export interface OutboxWorkerOptions {
   maxUnexpectedAttempts?: number;
   /** How the worker waits for `not_before`; real timers by default (tests inject a clock-advancing one). */
   sleep?: Sleep;
+  /** Calls in flight at once, each to a different conversation. Default 8. */
+  concurrency?: number;
+  /** The least time between two posts to one channel (Slack: about 1 s). Default {@link POST_INTERVAL_MS}. */
+  postIntervalMs?: number;
   /** Called once for each message set aside for good (e.g. to count it on `/metrics`). */
   onSetAside?: (setAside: { method: string; reason: string }) => void;
 }
@@ -36,7 +41,7 @@ export interface OutboxWorkerOptions {
 export interface OutboxWorker extends Notifier {
   /** Starts delivering, beginning with what a previous run left pending in the database. */
   start(): void;
-  /** Stops after the call in flight (if any) has finished and been recorded. */
+  /** Stops after the calls in flight (if any) have finished and been recorded. */
   stop(): Promise<void>;
   /** Resolves once nothing is pending; rejects after `timeoutMs` (default 10 s) naming what is left. */
   drain(timeoutMs?: number): Promise<void>;
@@ -72,8 +77,10 @@ export function createOutboxClient(options: {
 /**
  * Delivers the durable outbox to Slack in order within each conversation ({@link conversationOf}:
  * an alert with its updates and thread replies, a thread, a channel or DM, a Home tab), the oldest
- * due item first. A retriable failure holds its own conversation only (an alert is never edited
- * before it is posted, thread replies keep their order), never the others. 429 holds every
+ * due item first, several conversations at once (`concurrency`), posts to one channel spaced
+ * `postIntervalMs` apart (Slack's per-channel limit). A call that hangs or a retriable failure holds
+ * its own conversation only (an alert is never edited before it is posted, thread replies keep
+ * their order), never the others. 429 holds every
  * conversation for `Retry-After` (Slack's limits are per method and app); 5xx, timeouts and network
  * errors back off exponentially up to a cap; errors Slack will never accept (`channel_not_found`,
  * `not_in_channel`, `invalid_blocks`…) set the item aside with one log line that says how to fix it,
@@ -100,6 +107,12 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   /** After a 429, nothing is sent before this instant. */
   let pausedUntilMs = 0;
   const conversations = new ConversationIndex();
+  const pacer = new ChannelPacer(options.postIntervalMs ?? POST_INTERVAL_MS);
+  const concurrency = options.concurrency ?? 8;
+  /** The delivery in flight in each conversation. */
+  const inFlight = new Map<string, Promise<void>>();
+  /** The channels a post is in flight to (pace keys): one post at a time per channel. */
+  const postingTo = new Set<string>();
   const drains = new Set<() => void>();
   const ctx = contextOf(options, log, backoff, (untilMs) => {
     pausedUntilMs = Math.max(pausedUntilMs, untilMs);
@@ -123,27 +136,55 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     drains.clear();
   };
 
+  const launch = ({ item, head }: PickedItem) => {
+    const startedAtMs = clock.now();
+    if (head.paceKey !== null) postingTo.add(head.paceKey);
+    const delivery = deliverOutboxItem(ctx, item)
+      .then((posted) => {
+        if (posted) pacer.take(head.paceKey, startedAtMs);
+      })
+      .catch((error: unknown) => {
+        log.error({ err: error, outboxId: item.id }, "outbox delivery failed; trying again shortly");
+        pausedUntilMs = Math.max(pausedUntilMs, clock.now() + backoff.initialMs);
+      })
+      .finally(() => {
+        inFlight.delete(head.conversation);
+        if (head.paceKey !== null) postingTo.delete(head.paceKey);
+        wake();
+      });
+    inFlight.set(head.conversation, delivery);
+  };
+
+  const idle = () =>
+    new Promise<void>((resolve) => {
+      wakeIdle = resolve;
+    });
+
   const run = async (): Promise<void> => {
     while (running) {
       try {
-        const next = pickOutboxItem(store.outbox, conversations, clock.now(), pausedUntilMs);
-        if (next === null) {
-          settleDrains();
-          await new Promise<void>((resolve) => {
-            wakeIdle = resolve;
-          });
+        if (inFlight.size >= concurrency) {
+          await idle();
+          continue;
+        }
+        const busy = new Set([...inFlight.keys(), ...postingTo]);
+        const next = pickOutboxItem(store.outbox, conversations, clock.now(), pausedUntilMs, { busy, pacer });
+        if (next === null || next === "busy") {
+          if (next === null && inFlight.size === 0) settleDrains();
+          await idle();
           continue;
         }
         if ("waitMs" in next) {
           if (next.waitMs > 0) await waitFor(next.waitMs);
           continue;
         }
-        await deliverOutboxItem(ctx, next);
+        launch(next);
       } catch (error) {
         log.error({ err: error }, "outbox worker step failed; trying again shortly");
         await waitFor(backoff.initialMs);
       }
     }
+    await Promise.all(inFlight.values());
   };
 
   return {
