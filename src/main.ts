@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import type { SlackApp } from "./bot/app.ts";
 import { createConsoleNotifier } from "./bot/console-notifier.ts";
+import { POST_INTERVAL_MS } from "./bot/outbox-pacing.ts";
 import { createOutboxClient } from "./bot/outbox-worker.ts";
 import type { IdleEpisodeState } from "./checks/idle-episode.ts";
 import type { LoadedConfig } from "./config/load-config.ts";
@@ -232,7 +233,10 @@ function messagesPort(context: BotContext, slackOn: boolean): MessagesPort {
     return { notifier: createConsoleNotifier(context.stdout, config.slack.channel) };
   }
   const slackApiUrl = env.slackApiUrl ?? undefined;
-  return { slack: createOutboxClient({ botToken: env.slackBotToken, slackApiUrl, logger: context.logger }) };
+  return {
+    slack: createOutboxClient({ botToken: env.slackBotToken, slackApiUrl, logger: context.logger }),
+    pacing: { postIntervalMs: POST_INTERVAL_MS },
+  };
 }
 
 /** The hosts' idle states now, for the console's fleet line. */
