@@ -69,6 +69,8 @@ export interface HarnessOptions {
   slackLimits?: boolean;
   /** More users than {@link USERS} (e.g. a storm's owners). */
   moreUsers?: string[];
+  /** The outbox client's timeout (a hung call is cut after it); default 30 s. */
+  outboxTimeoutMs?: number;
 }
 
 interface LogLine {
@@ -146,7 +148,12 @@ export class BotHarness {
       ports: {
         logger,
         messages: {
-          slack: createOutboxClient({ botToken: identity.botToken, slackApiUrl: apiUrl, logger }),
+          slack: createOutboxClient({
+            botToken: identity.botToken,
+            slackApiUrl: apiUrl,
+            logger,
+            ...(this.options.outboxTimeoutMs !== undefined && { timeoutMs: this.options.outboxTimeoutMs }),
+          }),
           pacing: limits
             ? {
                 postIntervalMs: POST_INTERVAL_MS,
