@@ -166,11 +166,6 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   const { alerts, stores, readers } = bot;
   const stepMs = config.poll.interval_seconds * 1000;
   const windowMs = restoreWindowMinutes(bot.deps.idlePolicy) * MINUTE_MS;
-  await restoreHistory(
-    { sources, store: stores.store, storePath: config.store.path, alerts, clock, logger },
-    windowMs,
-    stepMs,
-  );
 
   let slack: SlackApp | null = null;
   let http: RunningHttpServer | null = null;
@@ -190,6 +185,18 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     );
   }
 
+  // NOTE: /healthz and Slack answer first; the idle states (and a look-back, when the store knows
+  // nothing recent about some host) are rebuilt before the first poll.
+  await restoreHistory(
+    { sources, store: stores.store, storePath: config.store.path, alerts, clock, logger },
+    windowMs,
+    stepMs,
+  ).catch(async (error: unknown) => {
+    await bot.delivery.outbox?.stop();
+    await slack?.stop();
+    await http?.close();
+    throw error;
+  });
   const running = scheduleJobs(
     bot.jobs,
     logger,

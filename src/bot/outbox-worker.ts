@@ -10,9 +10,11 @@ import type { OutboxContext } from "./outbox-context.ts";
 import { ConversationIndex } from "./outbox-conversation.ts";
 import { deliverOutboxItem } from "./outbox-deliver.ts";
 import { waitForDrain } from "./outbox-drain.ts";
+import { OutboxFlights } from "./outbox-flights.ts";
 import { ChannelPacer, POST_INTERVAL_MS } from "./outbox-pacing.ts";
 import { type PickedItem, pickOutboxItem } from "./outbox-pick.ts";
 import { backoffDelayMs, realSleep, type Sleep } from "./outbox-sleep.ts";
+import { OutboxWaker } from "./outbox-waker.ts";
 
 const { WebClient } = bolt.webApi;
 
@@ -101,34 +103,19 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   let running = false;
   let loop: Promise<void> | undefined;
   let stopSignal = new AbortController();
-  /** Aborted by a new message or by stop(): a wait for another conversation's not_before ends early. */
-  let waitSignal = new AbortController();
-  let wakeIdle: (() => void) | undefined;
+  const waker = new OutboxWaker(sleep);
   /** After a 429, nothing is sent before this instant. */
   let pausedUntilMs = 0;
   const conversations = new ConversationIndex();
-  const pacer = new ChannelPacer(options.postIntervalMs ?? POST_INTERVAL_MS);
+  const flights = new OutboxFlights(new ChannelPacer(options.postIntervalMs ?? POST_INTERVAL_MS));
   const concurrency = options.concurrency ?? 8;
-  /** The delivery in flight in each conversation. */
-  const inFlight = new Map<string, Promise<void>>();
-  /** The channels a post is in flight to (pace keys): one post at a time per channel. */
-  const postingTo = new Set<string>();
   const drains = new Set<() => void>();
   const ctx = contextOf(options, log, backoff, (untilMs) => {
     pausedUntilMs = Math.max(pausedUntilMs, untilMs);
   });
 
-  const wake = () => {
-    waitSignal.abort();
-    const resolve = wakeIdle;
-    wakeIdle = undefined;
-    resolve?.();
-  };
-
-  const waitFor = async (ms: number) => {
-    if (waitSignal.signal.aborted || stopSignal.signal.aborted) waitSignal = new AbortController();
-    await sleep(ms, AbortSignal.any([waitSignal.signal, stopSignal.signal]));
-  };
+  const wake = () => waker.wake();
+  const waitFor = (ms: number) => waker.waitFor(ms, stopSignal.signal);
 
   const settleDrains = () => {
     if (drains.size === 0 || store.outbox.pendingCount() > 0) return;
@@ -137,40 +124,28 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   };
 
   const launch = ({ item, head }: PickedItem) => {
-    const startedAtMs = clock.now();
-    if (head.paceKey !== null) postingTo.add(head.paceKey);
-    const delivery = deliverOutboxItem(ctx, item)
-      .then((posted) => {
-        if (posted) pacer.take(head.paceKey, startedAtMs);
-      })
-      .catch((error: unknown) => {
+    const deliver = () =>
+      deliverOutboxItem(ctx, item).catch((error: unknown) => {
         log.error({ err: error, outboxId: item.id }, "outbox delivery failed; trying again shortly");
         pausedUntilMs = Math.max(pausedUntilMs, clock.now() + backoff.initialMs);
-      })
-      .finally(() => {
-        inFlight.delete(head.conversation);
-        if (head.paceKey !== null) postingTo.delete(head.paceKey);
-        wake();
+        return false;
       });
-    inFlight.set(head.conversation, delivery);
+    flights.launch(head, clock.now(), deliver, wake);
   };
 
-  const idle = () =>
-    new Promise<void>((resolve) => {
-      wakeIdle = resolve;
-    });
+  const idle = () => waker.idle();
 
   const run = async (): Promise<void> => {
     while (running) {
       try {
-        if (inFlight.size >= concurrency) {
+        if (flights.size >= concurrency) {
           await idle();
           continue;
         }
-        const busy = new Set([...inFlight.keys(), ...postingTo]);
-        const next = pickOutboxItem(store.outbox, conversations, clock.now(), pausedUntilMs, { busy, pacer });
+        const gate = { busy: flights.busy(), pacer: flights.pacer };
+        const next = pickOutboxItem(store.outbox, conversations, clock.now(), pausedUntilMs, gate);
         if (next === null || next === "busy") {
-          if (next === null && inFlight.size === 0) settleDrains();
+          if (next === null && flights.size === 0) settleDrains();
           await idle();
           continue;
         }
@@ -184,7 +159,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         await waitFor(backoff.initialMs);
       }
     }
-    await Promise.all(inFlight.values());
+    await flights.settled();
   };
 
   return {

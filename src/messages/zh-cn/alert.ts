@@ -135,7 +135,7 @@ export const alert: AreaCatalog<typeof en> = {
   "alert.storm.money": "，每天 {amount}",
   "alert.storm.owner":
     "💤 你的 *{count} 台主机* 进入闲置{money}：{hosts}。每台的提醒都在 {where} 的汇总线程里。",
-  "alert.storm.stopAll": "全部停掉我的",
+  "alert.storm.stopAll": "我的主机全部停机",
   "alert.storm.confirmTitle": "停掉你所有闲置的主机？",
   "alert.storm.confirmText": "机器人会逐台检查：仍然闲置且你有权停机，然后执行它的停机动作。",
   "alert.storm.stopped": "已停机 {count} 台：{hosts}。",
