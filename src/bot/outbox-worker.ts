@@ -11,7 +11,7 @@ import { ConversationIndex } from "./outbox-conversation.ts";
 import { deliverOutboxItem } from "./outbox-deliver.ts";
 import { waitForDrain } from "./outbox-drain.ts";
 import { OutboxFlights } from "./outbox-flights.ts";
-import { ChannelPacer, POST_INTERVAL_MS } from "./outbox-pacing.ts";
+import { ChannelPacer, type POST_INTERVAL_MS } from "./outbox-pacing.ts";
 import { type PickedItem, pickOutboxItem } from "./outbox-pick.ts";
 import { backoffDelayMs, realSleep, type Sleep } from "./outbox-sleep.ts";
 import { OutboxWaker } from "./outbox-waker.ts";
@@ -34,8 +34,11 @@ export interface OutboxWorkerOptions {
   sleep?: Sleep;
   /** Calls in flight at once, each to a different conversation. Default 8. */
   concurrency?: number;
-  /** The least time between two posts to one channel (Slack: about 1 s). Default {@link POST_INTERVAL_MS}. */
-  postIntervalMs?: number;
+  /**
+   * The least time between two posts to one channel: Slack's {@link POST_INTERVAL_MS} against Slack,
+   * 0 against a stand-in that enforces no limit (whose clock may stand still).
+   */
+  postIntervalMs: number;
   /** Called once for each message set aside for good (e.g. to count it on `/metrics`). */
   onSetAside?: (setAside: { method: string; reason: string }) => void;
 }
@@ -107,7 +110,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   /** After a 429, nothing is sent before this instant. */
   let pausedUntilMs = 0;
   const conversations = new ConversationIndex();
-  const flights = new OutboxFlights(new ChannelPacer(options.postIntervalMs ?? POST_INTERVAL_MS));
+  const flights = new OutboxFlights(new ChannelPacer(options.postIntervalMs));
   const concurrency = options.concurrency ?? 8;
   const drains = new Set<() => void>();
   const ctx = contextOf(options, log, backoff, (untilMs) => {

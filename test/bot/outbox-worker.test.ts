@@ -6,6 +6,7 @@ import { Writable } from "node:stream";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { Database } from "better-sqlite3";
+import { POST_INTERVAL_MS } from "../../src/bot/outbox-pacing.ts";
 import type { Sleep } from "../../src/bot/outbox-sleep.ts";
 import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "../../src/bot/outbox-worker.ts";
 import { createMetrics } from "../../src/observability/metrics.ts";
@@ -88,6 +89,7 @@ class Rig {
     onSetAside?: (setAside: { method: string; reason: string }) => void,
   ): OutboxWorker {
     const worker = createOutboxWorker({
+      postIntervalMs: POST_INTERVAL_MS,
       store: this.store,
       client: createOutboxClient({
         botToken: this.emulator.identity.botToken,
