@@ -5,7 +5,7 @@ import { alertTs } from "./ports.ts";
 import type { StormWords } from "./storm-words.ts";
 
 /** The digest's alert row has this host (no host name can be it): its message is the thread's anchor. */
-export const DIGEST_HOST = "*digest*";
+const DIGEST_HOST = "*digest*";
 
 type SendOptions = Parameters<Notifier["send"]>[2];
 

@@ -4,7 +4,7 @@
  * limit of about one message a second per channel, with a short burst. A call over a limit is
  * answered as Slack does: HTTP 429, `Retry-After` in seconds, `{"ok":false,"error":"ratelimited"}`.
  */
-export const METHOD_TIERS: Readonly<Record<string, 1 | 2 | 3 | 4>> = {
+const METHOD_TIERS: Readonly<Record<string, 1 | 2 | 3 | 4>> = {
   "chat.update": 3,
   "chat.postEphemeral": 4,
   "chat.delete": 3,
@@ -25,11 +25,11 @@ export const METHOD_TIERS: Readonly<Record<string, 1 | 2 | 3 | 4>> = {
 };
 
 /** Calls a minute each tier allows (Slack's documented floor: 1+, 20+, 50+, 100+). */
-export const TIER_PER_MINUTE: Readonly<Record<1 | 2 | 3 | 4, number>> = { 1: 1, 2: 20, 3: 50, 4: 100 };
+const TIER_PER_MINUTE: Readonly<Record<1 | 2 | 3 | 4, number>> = { 1: 1, 2: 20, 3: 50, 4: 100 };
 
 /** Posts to one channel: this many within {@link POST_BURST_WINDOW_MS} (about one a second). */
-export const POST_BURST = 3;
-export const POST_BURST_WINDOW_MS = 3_000;
+const POST_BURST = 3;
+const POST_BURST_WINDOW_MS = 3_000;
 
 const MINUTE_MS = 60_000;
 
