@@ -29,6 +29,8 @@ export interface LedgerReport {
   requested: { fromDay: string; toDay: string };
   /** The complete days the ledger holds at all (`null`: none yet), to say where to look instead. */
   ledger: { first: string; last: string } | null;
+  /** From the first reading in the store to now (`null`: none yet): the history there is, complete days or not. */
+  readings: { fromMs: number; toMs: number } | null;
   timezone: string;
   currency: string;
   /** Per host, by idle cost (highest first), then name. */

@@ -42,6 +42,7 @@ export function botJobs(
       config,
       metrics: store,
       rolledUpToMs: costStores.rolledUpToMs,
+      rollUp: costWarden.costLedger.rollUp,
       summaries: createSummaryStore(stores.db),
       claims: state.claims,
       reclaims,

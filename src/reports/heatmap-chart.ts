@@ -5,7 +5,7 @@ import { HOUR_MS } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
 import { type ChartFonts, CJK_FAMILY, LATIN_FAMILIES, systemChartFonts } from "./chart-fonts.ts";
 import { renderPng } from "./render-png.ts";
-import { fitText, fontFamily, svgRect, svgText, type TextStyle } from "./svg.ts";
+import { fitText, fontFamily, svgRect, svgText, type TextStyle, wrapText } from "./svg.ts";
 
 /** One host (or project) of the heatmap: its busy share per hour-of-week, `null` unknown. */
 export interface HeatmapRow {
@@ -50,6 +50,7 @@ const CELL_W = 22;
 const CELL_H = 14;
 const ROW_GAP = 34;
 const TOP = 92;
+const SUBTITLE_LINE = 15;
 const WIDTH = PAD + LABEL_WIDTH + 24 * CELL_W + PAD;
 const BLOCK_H = ROW_GAP + 7 * CELL_H + 14;
 const INK = "#1f2328";
@@ -75,22 +76,28 @@ export function renderHeatmap(input: HeatmapInput, options: HeatmapOptions): Hea
   const rows = input.rows.slice(0, HEATMAP_MAX_ROWS);
   const more = input.rows.length - rows.length;
   const weekdays = weekdayLabels(tr, input.timezone);
-  const notesTop = TOP + Math.max(1, rows.length) * BLOCK_H + 8;
-  const height = notesTop + (more > 0 ? 20 : 0) + 28 + PAD;
   const to = input.toMs - 1;
   const title = tr.t("heatmap.title", { from: input.fromMs, to });
-  const subtitle = tr.t("heatmap.subtitle", { zone: input.timezone, weeks: input.weeks });
+  const subtitle = wrapText(
+    tr.t("heatmap.subtitle", { zone: input.timezone, weeks: input.weeks }),
+    WIDTH - 2 * PAD,
+    11.5,
+  );
+  const top = TOP + (subtitle.length - 1) * SUBTITLE_LINE;
+  const empty = rows.length === 0;
+  const notesTop = empty ? top + 24 : top + rows.length * BLOCK_H + 8;
+  const height = empty ? notesTop + PAD : notesTop + (more > 0 ? 20 : 0) + 28 + PAD;
   const body = [
     svgRect(0, 0, WIDTH, height, "#ffffff"),
     svgText(PAD, 38, fitText(title, WIDTH - 2 * PAD, 18), { size: 18, fill: INK, ...bold(tr) }),
-    svgText(PAD, 60, fitText(subtitle, WIDTH - 2 * PAD, 11.5), { size: 11.5, fill: MUTED }),
-    ...(rows.length === 0
-      ? [svgText(PAD, TOP + 20, tr.t("heatmap.empty"), { size: 13, fill: MUTED })]
-      : rows.flatMap((row, i) => block(tr, row, weekdays, TOP + i * BLOCK_H))),
+    ...subtitle.map((line, i) => svgText(PAD, 60 + i * SUBTITLE_LINE, line, { size: 11.5, fill: MUTED })),
+    ...(empty
+      ? [svgText(PAD, top + 16, tr.t("heatmap.empty"), { size: 13, fill: MUTED })]
+      : rows.flatMap((row, i) => block(tr, row, weekdays, top + i * BLOCK_H))),
     ...(more > 0
       ? [svgText(PAD, notesTop + 12, tr.t("heatmap.more", { count: more }), { size: 12, fill: MUTED })]
       : []),
-    ...legend(tr, notesTop + (more > 0 ? 20 : 0) + 12),
+    ...(empty ? [] : legend(tr, notesTop + (more > 0 ? 20 : 0) + 12)),
   ];
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" ` +

@@ -85,6 +85,11 @@ function noDayText(tr: Translator, report: LedgerReport): string {
     to: report.requested.toDay,
     zone: report.timezone,
   });
+  if (report.ledger === null && report.readings !== null) {
+    const { fromMs, toMs } = report.readings;
+    const since = tr.date(fromMs, "weekdayDayTime");
+    return tr.t("ledger.emptyReadings", { asked, span: tr.duration(Math.max(0, toMs - fromMs)), since });
+  }
   return report.ledger === null
     ? tr.t("ledger.empty", { asked })
     : tr.t("ledger.outOfRange", { asked, first: report.ledger.first, last: report.ledger.last });

@@ -6,7 +6,7 @@ import { type ChartFonts, CJK_FAMILY, LATIN_FAMILIES, systemChartFonts } from ".
 import { renderPng } from "./render-png.ts";
 import { type ChartData, type ChartSeries, niceTicks, summaryChartData } from "./summary-chart-data.ts";
 import type { SummaryModel } from "./summary-model.ts";
-import { fitText, fontFamily, svgLine, svgRect, svgText, type TextStyle } from "./svg.ts";
+import { fitText, fontFamily, svgLine, svgRect, svgText, type TextStyle, wrapText } from "./svg.ts";
 
 export interface SummaryChart {
   png: Buffer;
@@ -37,8 +37,15 @@ const LEGEND_WIDTH = 236;
 const PLOT_TOP = 104;
 const PLOT_HEIGHT = 300;
 const PLOT_LEFT = PAD + 64;
-const PLOT_RIGHT = WIDTH - PAD - LEGEND_WIDTH - 28;
 const LEGEND_LEFT = WIDTH - PAD - LEGEND_WIDTH;
+const SUBTITLE_LINE = 17;
+
+/** Where the plot is: below the subtitle's lines, as wide as the page when there is no legend. */
+interface Frame {
+  top: number;
+  bottom: number;
+  right: number;
+}
 
 // NOTE: Latin fonts first, also in Chinese: resvg reads the whole 20 MB CJK collection again for
 // every text chunk it shapes with it (~25 ms of system time each), so only chunks with CJK
@@ -65,15 +72,22 @@ export function renderSummaryChart(model: SummaryModel, options: SummaryChartOpt
   const tr = translator({ language: options.language, timeZone: model.timezone, currency: model.currency });
   const data = summaryChartData(model);
   const notes = footnotes(tr, data);
-  const notesTop = PLOT_TOP + PLOT_HEIGHT + 62;
-  const legendBottom = PLOT_TOP + 30 + data.series.length * 22;
-  const contentBottom = notes.length > 0 ? notesTop + (notes.length - 1) * 17 : PLOT_TOP + PLOT_HEIGHT + 34;
+  const head = header(tr, model, data);
+  const top = PLOT_TOP + (head.subtitleLines - 1) * SUBTITLE_LINE;
+  const frame: Frame = {
+    top,
+    bottom: top + PLOT_HEIGHT,
+    right: data.series.length === 0 ? WIDTH - PAD : LEGEND_LEFT - 28,
+  };
+  const notesTop = frame.bottom + 62;
+  const legendBottom = top + 30 + data.series.length * 22;
+  const contentBottom = notes.length > 0 ? notesTop + (notes.length - 1) * 17 : frame.bottom + 34;
   const height = Math.max(contentBottom, legendBottom) + PAD;
   const body = [
     svgRect(0, 0, WIDTH, height, "#ffffff"),
-    ...header(tr, model, data),
-    ...plot(tr, model, data),
-    ...legend(tr, data),
+    ...head.texts,
+    ...plot(tr, model, data, frame),
+    ...legend(tr, data, top),
     ...notes.map((note, i) => svgText(PAD, notesTop + i * 17, note, { size: 11.5, fill: MUTED })),
   ];
   const svg =
@@ -90,7 +104,7 @@ export function renderSummaryChart(model: SummaryModel, options: SummaryChartOpt
     width: WIDTH,
     height,
     hostsShown: shown,
-    title: tr.t("chart.file.title"),
+    title: data.unit === "cost" ? tr.t("chart.file.title") : tr.t("chart.file.title.hours"),
     altText:
       data.unit === "cost"
         ? tr.t("chart.alt.cost", { from, to, shown, others, total: data.total })
@@ -98,7 +112,11 @@ export function renderSummaryChart(model: SummaryModel, options: SummaryChartOpt
   };
 }
 
-function header(tr: Translator, model: SummaryModel, data: ChartData): string[] {
+function header(
+  tr: Translator,
+  model: SummaryModel,
+  data: ChartData,
+): { texts: string[]; subtitleLines: number } {
   const from = model.period.fromMs;
   const to = model.period.toMs - 1;
   const counts = {
@@ -111,36 +129,39 @@ function header(tr: Translator, model: SummaryModel, data: ChartData): string[] 
     data.unit === "cost"
       ? tr.t("chart.title.cost", { from, to, currency: model.currency })
       : tr.t("chart.title.hours", { from, to });
-  const subtitle =
-    data.unit === "cost" ? tr.t("chart.subtitle.cost", counts) : tr.t("chart.subtitle.hours", counts);
-  return [
+  const subtitle = wrapText(
+    data.unit === "cost" ? tr.t("chart.subtitle.cost", counts) : tr.t("chart.subtitle.hours", counts),
+    WIDTH - 2 * PAD,
+    13,
+  );
+  const texts = [
     svgText(PAD, 40, fitText(title, WIDTH - 2 * PAD, 19), { size: 19, fill: INK, ...bold(tr) }),
-    svgText(PAD, 64, fitText(subtitle, WIDTH - 2 * PAD, 13), { size: 13, fill: MUTED }),
+    ...subtitle.map((line, i) => svgText(PAD, 64 + i * SUBTITLE_LINE, line, { size: 13, fill: MUTED })),
   ];
+  return { texts, subtitleLines: subtitle.length };
 }
 
 /** Where the plot puts a value and a day column. */
-interface PlotScale {
+interface PlotScale extends Frame {
   columnWidth: number;
   ticks: number[];
   y(value: number): number;
 }
 
-const PLOT_BOTTOM = PLOT_TOP + PLOT_HEIGHT;
-
-function plot(tr: Translator, model: SummaryModel, data: ChartData): string[] {
+function plot(tr: Translator, model: SummaryModel, data: ChartData, frame: Frame): string[] {
   const ticks = niceTicks(Math.max(0, ...data.dayTotals));
-  const top = ticks[ticks.length - 1]!;
+  const most = ticks[ticks.length - 1]!;
   const scale: PlotScale = {
-    columnWidth: (PLOT_RIGHT - PLOT_LEFT) / Math.max(1, model.dayStartsMs.length),
+    ...frame,
+    columnWidth: (frame.right - PLOT_LEFT) / Math.max(1, model.dayStartsMs.length),
     ticks,
-    y: (value) => PLOT_BOTTOM - (value / top) * PLOT_HEIGHT,
+    y: (value) => frame.bottom - (value / most) * PLOT_HEIGHT,
   };
   const empty =
     data.total > 0
       ? []
       : [
-          svgText((PLOT_LEFT + PLOT_RIGHT) / 2, PLOT_TOP + PLOT_HEIGHT / 2, tr.t("chart.empty"), {
+          svgText((PLOT_LEFT + frame.right) / 2, frame.top + PLOT_HEIGHT / 2, tr.t("chart.empty"), {
             size: 14,
             fill: MUTED,
             anchor: "middle",
@@ -157,19 +178,25 @@ function dayAxis(tr: Translator, model: SummaryModel, scale: PlotScale): string[
     const x = PLOT_LEFT + day * scale.columnWidth;
     const local = localParts(startMs, model.timezone);
     if (local.weekday === "Sat" || local.weekday === "Sun") {
-      out.push(svgRect(x, PLOT_TOP, scale.columnWidth, PLOT_HEIGHT, WEEKEND));
+      out.push(svgRect(x, scale.top, scale.columnWidth, PLOT_HEIGHT, WEEKEND));
     }
     const centre = Math.round(x + scale.columnWidth / 2);
-    out.push(svgText(centre, PLOT_BOTTOM + 18, String(local.day), { size: 12, fill: INK, anchor: "middle" }));
+    out.push(
+      svgText(centre, scale.bottom + 18, String(local.day), { size: 12, fill: INK, anchor: "middle" }),
+    );
     if (local.month !== month) {
       const name = tr.date(startMs, "month");
-      out.push(svgText(centre, PLOT_BOTTOM + 34, name, { size: 11, fill: MUTED, anchor: "middle" }));
+      out.push(svgText(centre, scale.bottom + 34, name, { size: 11, fill: MUTED, anchor: "middle" }));
       month = local.month;
     }
   });
-  out.push(svgRect(PLOT_RIGHT - 10, PLOT_TOP - 24, 10, 10, WEEKEND, ' stroke="#c4cad1"'));
+  out.push(svgRect(scale.right - 10, scale.top - 24, 10, 10, WEEKEND, ' stroke="#c4cad1"'));
   out.push(
-    svgText(PLOT_RIGHT - 16, PLOT_TOP - 15, tr.t("chart.weekend"), { size: 11, fill: MUTED, anchor: "end" }),
+    svgText(scale.right - 16, scale.top - 15, tr.t("chart.weekend"), {
+      size: 11,
+      fill: MUTED,
+      anchor: "end",
+    }),
   );
   return out;
 }
@@ -178,7 +205,7 @@ function dayAxis(tr: Translator, model: SummaryModel, scale: PlotScale): string[
 function valueAxis(tr: Translator, model: SummaryModel, data: ChartData, scale: PlotScale): string[] {
   const step = scale.ticks[1]! - scale.ticks[0]!;
   const out = scale.ticks.flatMap((tick) => [
-    svgLine(PLOT_LEFT, scale.y(tick), PLOT_RIGHT, scale.y(tick), tick === 0 ? AXIS : GRID),
+    svgLine(PLOT_LEFT, scale.y(tick), scale.right, scale.y(tick), tick === 0 ? AXIS : GRID),
     svgText(PLOT_LEFT - 8, scale.y(tick) + 4, axisValue(tr, data, tick, step), {
       size: 11,
       fill: MUTED,
@@ -187,7 +214,7 @@ function valueAxis(tr: Translator, model: SummaryModel, data: ChartData, scale: 
   ]);
   const unit =
     data.unit === "cost" ? tr.t("chart.axis.cost", { currency: model.currency }) : tr.t("chart.axis.hours");
-  out.push(svgText(PLOT_LEFT - 8, PLOT_TOP - 14, unit, { size: 11, fill: MUTED, anchor: "start" }));
+  out.push(svgText(PLOT_LEFT - 8, scale.top - 14, unit, { size: 11, fill: MUTED, anchor: "start" }));
   return out;
 }
 
@@ -212,16 +239,16 @@ function bars(data: ChartData, scale: PlotScale): string[] {
   return out;
 }
 
-function legend(tr: Translator, data: ChartData): string[] {
+function legend(tr: Translator, data: ChartData, plotTop: number): string[] {
   if (data.series.length === 0) return [];
   const days = data.dayTotals.length;
   const title =
     data.unit === "cost"
       ? tr.t("chart.legend.title.cost", { count: days })
       : tr.t("chart.legend.title.hours", { count: days });
-  const out = [svgText(LEGEND_LEFT, PLOT_TOP + 4, title, { size: 12.5, fill: INK, ...bold(tr) })];
+  const out = [svgText(LEGEND_LEFT, plotTop + 4, title, { size: 12.5, fill: INK, ...bold(tr) })];
   data.series.forEach((series, i) => {
-    const top = PLOT_TOP + 20 + i * 22;
+    const top = plotTop + 20 + i * 22;
     const value = legendValue(tr, data, series.total);
     const valueWidth = 70;
     const name = series.host ?? tr.t("chart.legend.others", { count: series.hosts });

@@ -61,6 +61,31 @@ export function fitText(text: string, maxPx: number, size: number): string {
   return `${chars.slice(0, keep).join("")}…`;
 }
 
+/**
+ * `text` in lines at most `maxPx` wide at `size`, broken between words (and between CJK characters),
+ * at most `maxLines` of them: the last is cut with `…` when the text is longer still.
+ */
+export function wrapText(text: string, maxPx: number, size: number, maxLines = 3): string[] {
+  const pieces =
+    text.match(/[\u2e80-\u9fff\uff00-\uffef][\s]*|[^\s\u2e80-\u9fff\uff00-\uffef]+\s*|\s+/gu) ?? [];
+  const lines: string[] = [];
+  let line = "";
+  for (const piece of pieces) {
+    const closing = /^[，。、；：！？）》」』】]/u.test(piece);
+    if (line !== "" && !closing && textWidthPx((line + piece).trimEnd(), size) > maxPx) {
+      lines.push(line.trimEnd());
+      line = piece.trimStart();
+    } else {
+      line += piece;
+    }
+  }
+  if (line.trim() !== "") lines.push(line.trimEnd());
+  if (lines.length <= maxLines) return lines;
+  const kept = lines.slice(0, maxLines);
+  kept[maxLines - 1] = fitText(`${kept[maxLines - 1]} ${lines.slice(maxLines).join(" ")}`, maxPx, size);
+  return kept;
+}
+
 /** A `font-family` attribute value: each family quoted. */
 export function fontFamily(families: readonly string[]): string {
   return families.map((family) => `'${family}'`).join(", ");

@@ -26,6 +26,8 @@ export interface SummaryDeps {
   metrics: Pick<MetricsStore, "hosts">;
   /** Every hour before this instant is rolled up; `null` before the first rollup. */
   rolledUpToMs(): number | null;
+  /** Rolls up the hours completed since the last rollup before the summary reads them. */
+  rollUp?: (() => void) | undefined;
   summaries: SummaryStore;
   claims: Pick<ClaimStore, "overlapping">;
   reclaims: Pick<ReclaimStore, "allOpen">;
@@ -64,6 +66,7 @@ export function summaryPeriod(slotMs: number, timezone: string): Period {
 export async function buildSummary(deps: SummaryDeps, period: Period): Promise<SummaryModel> {
   const { config } = deps;
   const zone = config.team.timezone;
+  deps.rollUp?.();
   const previous = summaryPeriod(period.fromMs, zone);
   const containers = await containerReport(deps, period);
   const reclaim: ReclaimListing[] = deps.reclaims.allOpen().map((entry) => ({

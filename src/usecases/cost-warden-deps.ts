@@ -3,6 +3,7 @@ import type { Clock } from "../shared/clock.ts";
 import type { AuditStore } from "../store/audit-store.ts";
 import type { CostStores } from "../store/cost-stores.ts";
 import type { MetricsStore } from "../store/metrics-types.ts";
+import { catchUpRollups } from "./catch-up-rollups.ts";
 import { createWardenRotation, type WardenRotation } from "./rotate-warden.ts";
 import type { LedgerDeps } from "./update-ledger.ts";
 import type { ReclaimLookup } from "./warden-checklist.ts";
@@ -20,7 +21,7 @@ export interface CostWardenDeps {
 /** The cost ledger and the warden rotation over the stores. */
 export function costWardenDepsOf(input: {
   config: Config;
-  metrics: LedgerDeps["metrics"] & Pick<MetricsStore, "hosts">;
+  metrics: LedgerDeps["metrics"] & Pick<MetricsStore, "hosts" | "rollup">;
   stores: CostStores;
   audit: Pick<AuditStore, "record">;
   clock: Clock;
@@ -34,6 +35,7 @@ export function costWardenDepsOf(input: {
       ledger: stores.ledger,
       rolledUpToMs: stores.rolledUpToMs,
       clock,
+      rollUp: () => catchUpRollups(input.metrics, config, clock),
     },
     wardens: createWardenRotation({ config, store: stores.wardens, audit: input.audit }),
     pendingReclaims: input.pendingReclaims,

@@ -91,6 +91,7 @@ export function idleView(run: AlertRun, facts: AlertFacts, nowMs: number): IdleA
   const readings = observation?.ok ? observation.gpus : [];
   const fromMs = nowMs - SPARKLINE_MINUTES * MINUTE_MS;
   const history = recentUtil(run, alert, nowMs);
+  const holdMs = 2 * config.poll.interval_seconds * 1000;
   const indexes = [...new Set([...readings.map((gpu) => gpu.index), ...history.keys()])].sort(
     (a, b) => a - b,
   );
@@ -102,7 +103,7 @@ export function idleView(run: AlertRun, facts: AlertFacts, nowMs: number): IdleA
       memUsedMiB: reading?.memUsedMiB ?? null,
       memTotalMiB: reading?.memTotalMiB ?? null,
       processes: reading?.processes ?? [],
-      history: bucketUtil(history.get(index) ?? [], fromMs + 1, nowMs + 1, SPARKLINE_MARKS),
+      history: bucketUtil(history.get(index) ?? [], fromMs + 1, nowMs + 1, SPARKLINE_MARKS, holdMs),
     };
   });
   return {

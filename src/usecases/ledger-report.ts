@@ -52,6 +52,7 @@ export function todayLocal(deps: Pick<LedgerDeps, "clock" | "config">): string {
  * are computed from the rollups). Days not complete yet are left out (`toDay` says where it ends).
  */
 export function readLedgerReport(deps: LedgerDeps, range: { fromDay: string; toDay: string }): LedgerReport {
+  deps.rollUp?.();
   updateLedger(deps, range);
   const complete = completeDays(deps);
   const fromDay =
@@ -65,6 +66,7 @@ export function readLedgerReport(deps: LedgerDeps, range: { fromDay: string; toD
     toDay,
     requested: range,
     ledger: complete,
+    readings: readingsOf(deps),
     timezone: deps.config.team.timezone,
     currency: deps.config.team.currency,
     hosts: grouped(rows, (row) => row.host)
@@ -117,6 +119,11 @@ function grouped<K>(rows: readonly LedgerDay[], key: (row: LedgerDay) => K): [K,
     else group.push(row);
   }
   return [...groups];
+}
+
+function readingsOf(deps: LedgerDeps): LedgerReport["readings"] {
+  const first = Math.min(...deps.metrics.hosts().map((host) => host.firstSeenMs));
+  return Number.isFinite(first) ? { fromMs: first, toMs: deps.clock.now() } : null;
 }
 
 function maxDay(a: string, b: string): string {

@@ -24,6 +24,11 @@ export interface LedgerDeps {
   /** Every clock hour before this instant is rolled up; `null` before the first rollup. */
   rolledUpToMs(): number | null;
   clock: Clock;
+  /**
+   * Rolls up the clock hours completed since the last rollup, so that a report read between the
+   * hourly rollups sees them (the bot's store); absent where the caller has already done it.
+   */
+  rollUp?(): void;
 }
 
 /** The complete local days the rollups cover: `null` when there is none yet. */

@@ -14,6 +14,7 @@ import { type Config, configSchema } from "../../src/config/schema.ts";
 import type { AlertResolution } from "../../src/domain/alert-record.ts";
 import type { LatestObservation } from "../../src/domain/metrics.ts";
 import type { HostObservation } from "../../src/domain/observation.ts";
+import type { Job } from "../../src/jobs/schedule-jobs.ts";
 import { composeBot } from "../../src/main/compose-bot.ts";
 import { wireAlerts } from "../../src/main/wire-alerts.ts";
 import type { EphemeralMessage, StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
@@ -101,6 +102,8 @@ export class BotHarness {
   outbox!: OutboxWorker;
   slack!: SlackApp;
   deps!: BotDeps;
+  /** The bot's jobs as production schedules them (not run unless a test runs one). */
+  jobs!: Job[];
   user!: UserSide;
 
   readonly logger = createLogger(
@@ -188,6 +191,7 @@ export class BotHarness {
     this.outbox = bot.delivery.outbox!;
     this.alerts = bot.alerts;
     this.deps = bot.deps;
+    this.jobs = bot.jobs;
     const io = { notifier: bot.delivery.notifier, readers: bot.readers, words: bot.words, clock, logger };
     this.#createAlerts = () =>
       wireAlerts(config, bot.stores, { ...io, fetch: globalThis.fetch }, bot.links).alerts;

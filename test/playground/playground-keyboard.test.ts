@@ -86,8 +86,11 @@ describe("the playground with the keyboard only (Debian's chromium via playwrigh
     assert.equal(await page.evaluate("document.activeElement?.id"), "pane");
     await alert.getByRole("button", { name: "Open thread" }).focus();
     const key = await focusKey();
+    await page.evaluate("window.drawn = [...document.querySelectorAll('#pane article.msg')]");
     await page.waitForTimeout(6_000); // NOTE: the page refreshes every 5 s and on every change; the clock runs ×60.
     assert.equal(await focusKey(), key, "the focus survives the updates");
+    const kept = await page.evaluate("window.drawn.filter((node) => node.isConnected).length");
+    assert.ok(Number(kept) > 0, "messages that did not change are the same nodes, updated in place");
   });
 
   it("alert → thread → Stop → confirm with the keyboard; Escape gives the focus back; every button is readable", async () => {

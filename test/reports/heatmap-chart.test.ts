@@ -110,9 +110,26 @@ describe("the summary's hour-of-week heatmap, from six weeks of rollups in SQLit
     assert.ok(differ > 20, `the weekday is drawn: ${differ} pixels differ from empty boxes`);
   });
 
-  test("without enough readings it says so instead of drawing", () => {
+  test("without enough readings it says so instead of drawing, with no legend for cells it does not draw", () => {
     const chart = renderHeatmap({ ...input, rows: [] }, { language: "en", fonts });
     assert.match(chart.svg, />No host has enough hourly readings for an hour-of-week profile yet.</);
+    assert.doesNotMatch(chart.svg, />no readings</);
+    assert.ok(chart.height < 160, `${chart.height} px high`);
     decodePng(chart.png);
+  });
+
+  test("its subtitle is wrapped onto lines, never cut off", () => {
+    for (const language of ["en", "zh-CN"] as const) {
+      const chart = renderHeatmap(input, { language, fonts });
+      const lines = [
+        ...chart.svg.matchAll(/<text x="24" y="(?:60|75|90)" font-size="11.5"[^>]*>([^<]*)</g),
+      ].map((m) => m[1]!);
+      assert.ok(lines.length >= (language === "en" ? 2 : 1), lines.join(" / "));
+      assert.ok(
+        lines.every((line) => !line.endsWith("…")),
+        lines.join(" / "),
+      );
+      assert.match(lines.join(""), language === "en" ? /too few readings to say\.$/ : /无法判断。$/);
+    }
   });
 });

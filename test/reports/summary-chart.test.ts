@@ -144,6 +144,26 @@ describe("summary chart", () => {
     decodePng(chart.png);
   });
 
+  test("no idle time: the plot takes the legend's place instead of leaving it blank", () => {
+    const chart = renderSummaryChart(chartModel({ empty: true }), { language: "en", fonts });
+    const png = decodePng(chart.png);
+    const zero = textAt(chart.svg, "0");
+    const axisY = zero.y - 4;
+    const axisAt = (x: number) => pixelAt(png, x, axisY);
+    assert.notEqual(axisAt(chart.width - 40), "#ffffff", "the axis runs on where a legend would be");
+    const blankColumns = Array.from({ length: chart.width - 100 }, (_, i) => i + 100).filter((x) =>
+      Array.from({ length: 300 }, (_, dy) => pixelAt(png, x, axisY - 299 + dy)).every((c) => c === "#ffffff"),
+    );
+    assert.ok(blankColumns.length < 60, `${blankColumns.length} blank columns of plot height`);
+  });
+
+  test("the file is titled like the chart: idle GPU-hours when no host has a price", () => {
+    const hours = renderSummaryChart(chartModel({ unpriced: true }), { language: "en", fonts });
+    assert.equal(hours.title, "Idle GPU-hours per day by host");
+    const cost = renderSummaryChart(chartModel(), { language: "en", fonts });
+    assert.equal(cost.title, "Idle cost per day by host");
+  });
+
   test("long host names are cut to fit the legend", () => {
     const names = Array.from({ length: 3 }, (_, i) => `node-${i}.a-very-long-cluster-name.example.org`);
     const chart = renderSummaryChart(chartModel({ names }), { language: "en", fonts });

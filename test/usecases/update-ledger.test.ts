@@ -240,6 +240,36 @@ describe("the daily ledger", () => {
     r.close();
   });
 
+  it("before the first complete day, the table says how much history there is", () => {
+    const none = { days: 0, onHours: 0, busyGpuHours: 0, idleGpuHours: 0, unknownGpuHours: 0 };
+    const totals = {
+      ...none,
+      usageRate: null,
+      energyKWh: null,
+      cost: null,
+      idleCost: null,
+      idleSaving: null,
+      unpricedDays: 0,
+    };
+    const text = ledgerTable(EN, {
+      fromDay: null,
+      toDay: null,
+      requested: { fromDay: "2026-10-20", toDay: "2026-10-25" },
+      ledger: null,
+      readings: { fromMs: Date.UTC(2026, 9, 26, 7), toMs: Date.UTC(2026, 9, 26, 10, 10) },
+      timezone: "UTC",
+      currency: "USD",
+      hosts: [],
+      months: [],
+      total: totals,
+      rows: [],
+    });
+    assert.equal(
+      text,
+      "no complete day in the ledger for 2026-10-20 … 2026-10-25 (UTC) yet (3 h 10 min of readings since Mon, Oct 26, 07:00): a day is in the ledger once it is over\n",
+    );
+  });
+
   it("checks the dates typed, saying what to type instead", () => {
     assert.deepEqual(reportRange("2026-10-01", undefined, "2026-10-26"), {
       fromDay: "2026-10-01",

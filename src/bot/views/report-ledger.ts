@@ -1,4 +1,5 @@
 import type { types } from "@slack/bolt";
+import { localDayBounds } from "../../checks/local-day.ts";
 import type { LedgerReport } from "../../domain/ledger-report.ts";
 import type { Translator } from "../../messages/translator.ts";
 import { ledgerCsv } from "../../reports/ledger-csv.ts";
@@ -27,7 +28,7 @@ export function ledgerReportReply(
   if (report.fromDay === null || report.toDay === null) {
     const text =
       report.ledger === null
-        ? tr.t("report.empty", { title, zone: report.timezone })
+        ? emptyText(tr, title, report)
         : tr.t("report.outOfRange", {
             title,
             first: dayText(tr, report.ledger.first),
@@ -97,6 +98,18 @@ export function ledgerReportReply(
   return { text, blocks };
 }
 
+/** No complete day yet: how much history there is, and when the first day is in the ledger. */
+function emptyText(tr: Translator, title: string, report: LedgerReport): string {
+  const { readings } = report;
+  if (readings === null) return tr.t("report.empty", { title, zone: report.timezone });
+  return tr.t("report.emptyReadings", {
+    title,
+    span: tr.duration(Math.max(0, readings.toMs - readings.fromMs)),
+    since: tr.date(readings.fromMs, "weekdayDayTime"),
+    zone: report.timezone,
+  });
+}
+
 function reportNotes(
   tr: Translator,
   report: LedgerReport,
@@ -106,8 +119,12 @@ function reportNotes(
 ): string[] {
   const notes: string[] = [];
   if (toDay < report.requested.toDay) notes.push(tr.t("report.note.ends", { day: dayText(tr, toDay) }));
-  if (fromDay > report.requested.fromDay)
+  const readingsFromMs = report.readings?.fromMs ?? null;
+  if (readingsFromMs !== null && readingsFromMs > localDayBounds(fromDay, report.timezone).startMs) {
+    notes.push(tr.t("report.note.readingsStart", { since: tr.date(readingsFromMs, "weekdayDayTime") }));
+  } else if (fromDay > report.requested.fromDay) {
     notes.push(tr.t("report.note.starts", { day: dayText(tr, fromDay) }));
+  }
   if (report.total.unpricedDays > 0) notes.push(tr.t("report.note.unpriced"));
   if (suspect.length > 0) {
     const spans = suspect.slice(0, 3).map((span) =>

@@ -1,5 +1,6 @@
 import type { types } from "@slack/bolt";
 import type { Translator } from "../../messages/translator.ts";
+import { summaryChartData } from "../../reports/summary-chart-data.ts";
 import type { SummaryModel } from "../../reports/summary-model.ts";
 import { slotLabel } from "../../shared/gpu-slot.ts";
 import type { SummaryMessageOptions } from "../../usecases/summary-words.ts";
@@ -46,7 +47,7 @@ export function renderSummaryMessage(
   blocks.push(section(summaryReclaimText(f, model)));
   const suspect = suspectText(f, model);
   if (suspect !== undefined) blocks.push(context(suspect));
-  blocks.push(context(tr.t(options.filesAttached ? "summary.files.attached" : "summary.files.missing")));
+  blocks.push(context(tr.t(filesKey(model, options.filesAttached))));
   const text = tr.t("summary.text", {
     period: f.period,
     util: f.pct(fleet.utilMeanPct),
@@ -86,4 +87,13 @@ export function summaryLateNotice(
   return context(
     `:hourglass: ${tr.t(why === "bot-down" ? "summary.late.botDown" : "summary.late.slack", { due })}`,
   );
+}
+
+/** What the files note says: the chart's unit (idle GPU-hours when no host has a price), or how to get the files. */
+function filesKey(
+  model: SummaryModel,
+  attached: boolean,
+): "summary.files.missing" | "summary.files.attached" | "summary.files.attachedHours" {
+  if (!attached) return "summary.files.missing";
+  return summaryChartData(model).unit === "cost" ? "summary.files.attached" : "summary.files.attachedHours";
 }

@@ -22,4 +22,5 @@ export const chart = {
   "chart.alt.hours":
     "Stacked bars of idle GPU-hours per day, {from, date, day} to {to, date, dayYear}, by host ({shown, plural, one {# host} other {# hosts}}{others, plural, =0 {} other { and # others}}): {total, number, decimal1} GPU-hours in all.",
   "chart.file.title": "Idle cost per day by host",
+  "chart.file.title.hours": "Idle GPU-hours per day by host",
 } as const satisfies Record<string, string>;

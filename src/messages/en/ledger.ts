@@ -5,6 +5,8 @@ export const ledger = {
   "ledger.outOfRange": "no ledger day in {asked}: the ledger has {first} … {last}",
   "ledger.empty":
     "no complete day in the ledger for {asked} yet: the bot writes it from the hourly rollups once a day is over",
+  "ledger.emptyReadings":
+    "no complete day in the ledger for {asked} yet ({span} of readings since {since}): a day is in the ledger once it is over",
   "ledger.header.host": "host",
   "ledger.header.days": "days",
   "ledger.header.hoursOn": "hours on",

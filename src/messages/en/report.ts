@@ -3,6 +3,8 @@ export const report = {
   "report.title": "{days, plural, one {Cost ledger, last # day} other {Cost ledger, last # days}}",
   "report.empty":
     "{title}: no complete day in the ledger yet. It is written from the hourly rollups once a day (in {zone}) is over.",
+  "report.emptyReadings":
+    "{title}: no complete day in the ledger yet, {span} of readings since {since}. A day is in the ledger once it is over (in {zone}); `/gpu status` shows the fleet now.",
   "report.outOfRange": "{title}: no ledger day in that range. The ledger has {first} – {last}.",
   "report.range": "{from} – {to}, {zone}",
   "report.overview":
@@ -18,6 +20,8 @@ export const report = {
   "report.months.line": "{month}: {rate} ({busy} of {on} GPU-hours on)",
   "report.note.ends": "The ledger ends {day}.",
   "report.note.starts": "It starts {day}.",
+  "report.note.readingsStart":
+    "The first reading is from {since}: the hours before it are not in the ledger.",
   "report.note.unpriced": "Hosts without `cost_per_hour` or `purchase_price` have no cost (—).",
   "report.note.suspect":
     "❔ Suspect readings (100 % with no memory at idle power, a known driver fault) are counted busy here: {spans}.",

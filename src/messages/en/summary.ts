@@ -73,7 +73,9 @@ export const summary = {
   "summary.suspect.spanOngoing": "{host} GPU {gpu} {hours} (ongoing)",
   "summary.suspect.more": "{count} more",
   "summary.files.attached":
-    "Attached: a chart of idle cost per day by host, and the full tables as CSV. Idle means below the idle threshold; time without readings is never counted as idle.",
+    "Attached: a chart of idle cost per day by host, an hour-of-week heatmap, and the full tables as CSV. Idle means below the idle threshold; time without readings is never counted as idle.",
+  "summary.files.attachedHours":
+    "Attached: a chart of idle GPU-hours per day by host (no host has a price), an hour-of-week heatmap, and the full tables as CSV. Idle means below the idle threshold; time without readings is never counted as idle.",
   "summary.files.missing":
     "The chart and the CSV tables need `slack.channel` set to the channel ID (e.g. C0123ABCD) to be uploaded.",
   "summary.late.botDown": "Posted late: this summary was due {due} while the bot was down.",

@@ -23,4 +23,5 @@ export const chart: AreaCatalog<typeof en> = {
   "chart.alt.hours":
     "每日闲置 GPU 小时堆叠柱状图，{from, date, day} 至 {to, date, dayYear}，按主机（{shown} 台{others, plural, =0 {} other {，另有 # 台归为其他}}）：共 {total, number, decimal1} GPU 小时。",
   "chart.file.title": "每日闲置成本（按主机）",
+  "chart.file.title.hours": "每日闲置 GPU 小时（按主机）",
 };

@@ -5,6 +5,8 @@ export const ledger: AreaCatalog<typeof en> = {
   "ledger.title": "成本账本 {from} … {to}（{zone}），{currency}",
   "ledger.asked": "{from} … {to}（{zone}）",
   "ledger.outOfRange": "{asked} 内没有成本账本记录：成本账本涵盖 {first} … {last}",
+  "ledger.emptyReadings":
+    "成本账本中还没有 {asked} 内完整的一天（自 {since} 起已有 {span} 的读数）：每天结束后即写入成本账本",
   "ledger.empty": "成本账本中还没有 {asked} 内完整的一天：每天结束后，机器人会根据每小时汇总写入",
   "ledger.header.host": "主机",
   "ledger.header.days": "天数",

@@ -4,6 +4,8 @@ import type { report as en } from "../en/report.ts";
 export const report: AreaCatalog<typeof en> = {
   "report.title": "成本账本，最近 {days} 天",
   "report.empty": "{title}：成本账本中还没有完整的一天。每天（按 {zone} 时区）结束后，会根据每小时汇总写入。",
+  "report.emptyReadings":
+    "{title}：成本账本中还没有完整的一天，自 {since} 起已有 {span} 的读数。每天（按 {zone} 时区）结束后即写入成本账本；`/gpu status` 显示机群现状。",
   "report.outOfRange": "{title}：该范围内没有成本账本记录。成本账本涵盖 {first} – {last}。",
   "report.range": "{from} – {to}，{zone}",
   "report.overview":
@@ -18,6 +20,7 @@ export const report: AreaCatalog<typeof en> = {
   "report.months.line": "{month}：{rate}（开机 {on} GPU 小时中忙碌 {busy}）",
   "report.note.ends": "成本账本截至 {day}。",
   "report.note.starts": "从 {day} 开始。",
+  "report.note.readingsStart": "第一条读数来自 {since}，此前的时间不计入成本账本。",
   "report.note.unpriced": "没有 `cost_per_hour` 或 `purchase_price` 的主机没有成本（—）。",
   "report.note.suspect":
     "❔ 可疑读数（利用率 100 % 但无显存占用、功耗处于闲置水平，一种已知的驱动故障）在这里计为忙碌：{spans}。",

@@ -72,7 +72,9 @@ export const summary: AreaCatalog<typeof en> = {
   "summary.suspect.spanOngoing": "{host} 的 GPU {gpu}：{hours}（仍在持续）",
   "summary.suspect.more": "另有 {count} 项",
   "summary.files.attached":
-    "附件：每日闲置成本（按主机）图表，以及 CSV 格式的完整表格。闲置指低于闲置阈值；没有读数的时间从不计为闲置。",
+    "附件：每日闲置成本（按主机）图表、每周各小时的使用热图，以及 CSV 格式的完整表格。闲置指低于闲置阈值；没有读数的时间从不计为闲置。",
+  "summary.files.attachedHours":
+    "附件：每日闲置 GPU 小时（按主机）图表（没有主机设置价格）、每周各小时的使用热图，以及 CSV 格式的完整表格。闲置指低于闲置阈值；没有读数的时间从不计为闲置。",
   "summary.files.missing": "要上传图表和 CSV 表格，需要把 `slack.channel` 设为频道 ID（例如 C0123ABCD）。",
   "summary.late.botDown": "延迟发布：本次汇总应于 {due} 发布，当时机器人未运行。",
   "summary.late.slack": "延迟发布：本次汇总应于 {due} 发布，一直在等待 Slack 接收。",

@@ -13,6 +13,8 @@ const ui = {
   snap: null,
   fetchedAt: 0,
   seenDm: 0,
+  /** Drawn message nodes by key, with what they were drawn from (see `kept`). */
+  nodes: new Map(),
 };
 
 // ---- server ----
@@ -138,10 +140,14 @@ function renderPane(snap) {
   const atBottom = pane.scrollHeight - pane.scrollTop - pane.clientHeight < 40;
   const top = pane.scrollTop;
   const before = pane.dataset.count;
-  pane.replaceChildren();
   if (ui.view === "home") {
-    if (snap.home) pane.append(renderBlocks(snap.home.view.blocks, context({ viewId: snap.home.id })));
-    else pane.append(note("Opening the App Home…"));
+    patchChildren(pane, [
+      snap.home
+        ? kept(`home:${snap.home.id}`, snap.home.view, () =>
+            renderBlocks(snap.home.view.blocks, context({ viewId: snap.home.id })),
+          )
+        : note("Opening the App Home…"),
+    ]);
     return;
   }
   const conversation = ui.view === "dm" ? snap.dm : snap.channel;
@@ -149,13 +155,19 @@ function renderPane(snap) {
   const items = [
     ...conversation.messages.map((message) => ({
       ts: message.ts,
-      node: () => messageNode(message, conversation.id, true),
+      node: () => kept(`msg:${message.ts}`, message, () => messageNode(message, conversation.id, true)),
     })),
-    ...ephemerals.map((message) => ({ ts: message.ts, node: () => ephemeralNode(message) })),
+    ...ephemerals.map((message) => ({
+      ts: message.ts,
+      node: () => kept(`eph:${message.ts}`, message, () => ephemeralNode(message)),
+    })),
   ].sort((a, b) => Number(a.ts) - Number(b.ts));
-  if (items.length === 0)
-    pane.append(note(ui.view === "dm" ? "No messages from gpu-warden yet." : "Nothing posted yet."));
-  for (const item of items) pane.append(item.node());
+  patchChildren(
+    pane,
+    items.length === 0
+      ? [note(ui.view === "dm" ? "No messages from gpu-warden yet." : "Nothing posted yet.")]
+      : items.map((item) => item.node()),
+  );
   pane.dataset.count = String(items.length);
   pane.scrollTop = atBottom || before !== pane.dataset.count ? pane.scrollHeight : top;
 }
@@ -167,21 +179,54 @@ function renderThread(snap) {
   aside.hidden = !parent;
   if (!parent) return;
   const pane = $("thread-pane");
-  pane.replaceChildren(messageNode(parent, conversation.id, false));
   const replies = [
     ...parent.replies.map((reply) => ({
       ts: reply.ts,
-      node: () => messageNode(reply, conversation.id, false),
+      node: () => kept(`reply:${reply.ts}`, reply, () => messageNode(reply, conversation.id, false)),
     })),
     ...snap.ephemerals
       .filter((e) => e.threadTs === parent.ts)
-      .map((message) => ({ ts: message.ts, node: () => ephemeralNode(message) })),
+      .map((message) => ({
+        ts: message.ts,
+        node: () => kept(`eph:${message.ts}`, message, () => ephemeralNode(message)),
+      })),
   ].sort((a, b) => Number(a.ts) - Number(b.ts));
-  const count = document.createElement("p");
-  count.className = "reply-count-line";
-  count.textContent = `${parent.replies.length} ${parent.replies.length === 1 ? "reply" : "replies"}`;
-  pane.append(count);
-  for (const reply of replies) pane.append(reply.node());
+  const n = parent.replies.length;
+  const count = kept(`count:${parent.ts}`, n, () => {
+    const line = document.createElement("p");
+    line.className = "reply-count-line";
+    line.textContent = `${n} ${n === 1 ? "reply" : "replies"}`;
+    return line;
+  });
+  const head = kept(`parent:${parent.ts}`, parent, () => messageNode(parent, conversation.id, false));
+  patchChildren(pane, [head, count, ...replies.map((reply) => reply.node())]);
+}
+
+/**
+ * The node drawn for `key` when `data` is what it was drawn from, else a new one from `draw`:
+ * unchanged messages stay the same DOM nodes, so focus, selection and scroll survive updates.
+ */
+function kept(key, data, draw) {
+  const sig = `${ui.me}|${JSON.stringify(data)}`;
+  const cached = ui.nodes.get(key);
+  if (cached?.sig === sig) return cached.node;
+  const node = draw();
+  ui.nodes.set(key, { sig, node });
+  return node;
+}
+
+/** Makes `parent`'s children `nodes`, in order, touching only the ones that changed. */
+function patchChildren(parent, nodes) {
+  const wanted = new Set(nodes);
+  for (const child of [...parent.children]) if (!wanted.has(child)) child.remove();
+  let at = parent.firstElementChild;
+  for (const node of nodes) {
+    if (node === at) {
+      at = at.nextElementSibling;
+      continue;
+    }
+    parent.insertBefore(node, at);
+  }
 }
 
 function note(text) {

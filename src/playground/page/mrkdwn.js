@@ -53,7 +53,9 @@ export function mrkdwn(text, names = {}) {
   const parts = String(text ?? "").split("```");
   return parts
     .map((part, i) =>
-      i % 2 === 1 ? `<pre>${escapeHtml(decode(part.replace(/^\n/, "")))}</pre>` : inline(part, names),
+      i % 2 === 1
+        ? `<pre tabindex="0">${escapeHtml(decode(part.replace(/^\n/, "")))}</pre>`
+        : inline(part, names),
     )
     .join("");
 }

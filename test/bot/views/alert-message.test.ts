@@ -90,6 +90,21 @@ describe("sparkline", () => {
     ];
     assert.deepEqual(bucketUtil(readings, 0, 20, 4), [20, null, 100, null]);
   });
+
+  test("polls as far apart as the marks are wide leave no '?' when their phase shifts (a clock-speed change)", () => {
+    const minute = 60_000;
+    // Every 5 min, then 5 min 16 s once (the playground's clock sped up): one 5-min column has no poll.
+    const polls = [0, 5, 10, 15.27, 20.27, 25.27].map((m) => ({ atMs: m * minute, utilPct: 0 }));
+    const marks = (holdMs: number) => sparkline(bucketUtil(polls, 1 * minute, 30 * minute + 1, 6, holdMs));
+    assert.match(marks(0), /\?/, "without the hold, the shifted column reads as unknown");
+    assert.equal(marks(10 * minute), "▁▁▁▁▁▁", "a reading stands for two poll intervals after it");
+    const gap = [...polls.slice(0, 2), { atMs: 25 * minute, utilPct: 0 }];
+    assert.match(
+      sparkline(bucketUtil(gap, 1 * minute, 30 * minute + 1, 6, 10 * minute)),
+      /\?/,
+      "a real gap stays unknown",
+    );
+  });
 });
 
 describe("alert formatting", () => {

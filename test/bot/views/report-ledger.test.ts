@@ -27,6 +27,7 @@ const report: LedgerReport = {
   toDay: "2026-01-04",
   requested: { fromDay: "2026-01-02", toDay: "2026-01-04" },
   ledger: { first: "2026-01-03", last: "2026-01-04" },
+  readings: { fromMs: Date.UTC(2026, 0, 2, 16), toMs: Date.UTC(2026, 0, 5, 3) },
   timezone: "Asia/Shanghai",
   currency: "CNY",
   hosts: [{ host: "gpu-a", ...totals() }],

@@ -198,7 +198,7 @@ describe("the biweekly summary message", () => {
         "• ml/trainer/main: CPU peak 1.5 of 8 cores (19 %) → request 1.8; GPU memory max 29.3 GiB of 80.0 GiB (37 %) → 38.1 GiB would do",
       "*Reclaim*\n• gpu-a: pending reclaim since Sat, Mar 7 (30-day mean 8 %), decision due Sat, Mar 21\n" +
         "*Do not renew* (rented or cloud, under 20 % two periods running)\n• cloud-b: 9 % this period, 12 % the one before",
-      "Attached: a chart of idle cost per day by host, and the full tables as CSV. Idle means below the idle threshold; time without readings is never counted as idle.",
+      "Attached: a chart of idle cost per day by host, an hour-of-week heatmap, and the full tables as CSV. Idle means below the idle threshold; time without readings is never counted as idle.",
     ]);
   });
 
