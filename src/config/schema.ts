@@ -317,6 +317,16 @@ export const configSchema = z.strictObject({
         priority: z.number().int().min(-100).max(100).default(0),
         /** Whether this project's running claims may be asked to make room (then released after `queue.preempt_grace_minutes`). */
         preempt: z.boolean().default(false),
+        /** Kubernetes namespaces whose GPU time (as Prometheus attributes it to containers) is this project's. */
+        namespaces: z.array(z.string().min(1).max(63)).max(100).optional(),
+        /** The value of a workload's `project` label (on the dcgm-exporter series) that means this project. */
+        prometheus_label: z.string().min(1).max(64).optional(),
+        /** Login names on the hosts whose busy but unclaimed GPU time is this project's (the first project listing a login is its default). */
+        logins: z.array(z.string().min(1).max(64)).max(1000).optional(),
+        /** Budget per calendar month (team time zone) in `team.currency`: members and the cost warden hear at 80 % and 100 %. */
+        monthly_budget: z.number().positive().optional(),
+        /** The most GPUs the project's claims may hold at once (a whole host counts all its GPUs); absent: no limit. */
+        max_gpus: z.number().int().min(0).max(100_000).optional(),
       }),
     )
     .default({}),

@@ -15,6 +15,7 @@ import { home } from "./en/home.ts";
 import { host } from "./en/host.ts";
 import { keep } from "./en/keep.ts";
 import { ledger } from "./en/ledger.ts";
+import { money } from "./en/money.ts";
 import { placement } from "./en/placement.ts";
 import { preempt } from "./en/preempt.ts";
 import { priority } from "./en/priority.ts";
@@ -59,6 +60,7 @@ export const en = {
   ...preempt,
   ...priority,
   ...project,
+  ...money,
   ...summary,
   ...csv,
   ...warden,

@@ -16,6 +16,7 @@ import { home } from "./zh-cn/home.ts";
 import { host } from "./zh-cn/host.ts";
 import { keep } from "./zh-cn/keep.ts";
 import { ledger } from "./zh-cn/ledger.ts";
+import { money } from "./zh-cn/money.ts";
 import { placement } from "./zh-cn/placement.ts";
 import { preempt } from "./zh-cn/preempt.ts";
 import { priority } from "./zh-cn/priority.ts";
@@ -51,6 +52,7 @@ export const zhCN: Catalog = {
   ...preempt,
   ...priority,
   ...project,
+  ...money,
   ...summary,
   ...csv,
   ...warden,
