@@ -62,7 +62,7 @@ export function createPoll(
     health.storeProblem = null;
     health.lastPollAtMs = result.atMs;
     alerts.onPoll(result);
-    deps.stores.workloads.record(workloadHoursOf(result.observations));
+    deps.stores.state.workloads.record(workloadHoursOf(result.observations));
     const unknown = result.observations.filter((obs) => !obs.ok).length;
     logger.info(
       {

@@ -106,7 +106,7 @@ function totalsCells(name: string, t: LedgerTotals): string[] {
 }
 
 /** The first column left-aligned, the others right-aligned, by the width a terminal shows (CJK: 2). */
-function alignedRows(body: readonly string[][]): string[] {
+export function alignedRows(body: readonly string[][]): string[] {
   const widths = body[0]!.map((_, i) => Math.max(...body.map((cells) => shownWidth(cells[i]!))));
   return body.map((cells) =>
     cells
