@@ -21,6 +21,7 @@ import type { Logger } from "./shared/logger.ts";
 import { createSources } from "./sources/create-sources.ts";
 import { NothingToWatchError, nothingToWatch, slackTokensSet } from "./sources/nothing-to-watch.ts";
 import { type BackupResult, backupStore, type RestoreResult, restoreStore } from "./store/backup-store.ts";
+import { createBotStateStore } from "./store/bot-state-store.ts";
 import { createCostStores } from "./store/cost-stores.ts";
 import { createMetricsStore } from "./store/metrics-store.ts";
 import { openDatabase } from "./store/open-database.ts";
@@ -31,6 +32,7 @@ import { backfillSimulated } from "./usecases/backfill-simulated.ts";
 import type { IdleAlerts } from "./usecases/idle-alerts.ts";
 import { readLedgerReport, reportRange, todayLocal } from "./usecases/ledger-report.ts";
 import { pollFleet } from "./usecases/poll-fleet.ts";
+import { type ProjectReport, readProjectReport } from "./usecases/project-report.ts";
 
 /** What the composition root needs from the outside world (the CLI passes it in). */
 export interface BotContext {
@@ -119,6 +121,49 @@ export function reportOnce(
       clock,
     };
     return readLedgerReport(ledger, days);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * `gpu-warden report --by project`: opens the store read-write (the ledger and rollups are brought
+ * up to date) and splits `month` (`YYYY-MM`, default this month, team time zone) among projects.
+ */
+export function projectReportOnce(
+  context: Pick<BotContext, "loaded" | "clock">,
+  month: string | undefined,
+): ProjectReport {
+  const { config } = context.loaded;
+  const clock = context.clock ?? systemClock;
+  if (!existsSync(config.store.path)) {
+    throw new StoreMissingError(
+      `no store at ${config.store.path}: it is written by 'gpu-warden start' (store.path in the config)`,
+    );
+  }
+  inspectStorePath(config.store.path);
+  let db: ReturnType<typeof openDatabase>;
+  try {
+    db = openDatabase(config.store.path);
+  } catch (error) {
+    throw storeProblemOf(config.store.path, error);
+  }
+  try {
+    const store = createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 });
+    while (!store.rollup(clock.now(), config.policy.idle_util_pct, 24 * 7).complete) {}
+    const stores = createCostStores(db);
+    const state = createBotStateStore(db);
+    const deps = {
+      config,
+      metrics: store,
+      ledger: stores.ledger,
+      rolledUpToMs: stores.rolledUpToMs,
+      clock,
+      claims: state.claims,
+      queue: state.queue,
+      workloads: state.workloads,
+    };
+    return readProjectReport(deps, month ?? todayLocal({ clock, config }).slice(0, 7));
   } finally {
     db.close();
   }

@@ -28,4 +28,6 @@ export const money = {
   "money.col.share": "share",
   "money.col.waitedHours": "waited_hours",
   "money.col.currency": "currency",
+  "money.cli.byProject": "--by takes ''project'' (the report per project), not ''{typed}''",
+  "money.cli.notMonth": "--month takes a month as YYYY-MM, such as 2026-11, not ''{typed}''",
 } as const satisfies Record<string, string>;

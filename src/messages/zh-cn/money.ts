@@ -30,4 +30,6 @@ export const money: AreaCatalog<typeof en> = {
   "money.col.share": "占比",
   "money.col.waitedHours": "排队小时",
   "money.col.currency": "货币",
+  "money.cli.byProject": "--by 只接受 ''project''（按项目的报表），而不是 ''{typed}''",
+  "money.cli.notMonth": "--month 需要 YYYY-MM 形式的月份，例如 2026-11，而不是 ''{typed}''",
 };
