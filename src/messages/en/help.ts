@@ -19,7 +19,7 @@ export const help = {
   "help.command.keep": "snooze idle alerts and auto-stop for a host (30m, 4h, 2d, or 'tomorrow' for 09:00)",
   "help.command.stop": "stop an idle host (owners, claimants, the cost warden and admins)",
   "help.command.report":
-    "cost ledger of the last days (default 7): cost, idle cost, real usage rate; the CSV by DM",
+    "cost ledger of the last days (default 7): cost, idle cost, real usage rate; `project`: a month's cost per project; the CSV by DM",
   "help.command.warden":
     "this month's cost warden and the next; swap or skip a turn (the warden or an admin)",
   "help.footer": "Durations: {durations}. GPU lists: {gpuLists}.",

@@ -30,4 +30,12 @@ export const money = {
   "money.col.currency": "currency",
   "money.cli.byProject": "--by takes ''project'' (the report per project), not ''{typed}''",
   "money.cli.notMonth": "--month takes a month as YYYY-MM, such as 2026-11, not ''{typed}''",
+  "money.slack.title": "Cost by project, {month}",
+  "money.slack.range": "{from} to {to}, {zone}; the ledger: {total}",
+  "money.slack.line":
+    "• {name}: {cost} ({share}): used {used}, idle GPUs held {idle}; {claimed} GPU-hours claimed, {busy} busy; waited {waited} h in the queue",
+  "money.slack.csvInDm": "The CSV is in your DM with the bot.",
+  "money.csv.title": "GPU cost by project, {month} ({currency})",
+  "money.csv.comment": "{title}: one row per project, {columns} columns.",
+  "money.command.notMonth": "`{text}` is not a month: use YYYY-MM, e.g. `report project 2026-11`.",
 } as const satisfies Record<string, string>;

@@ -32,4 +32,12 @@ export const money: AreaCatalog<typeof en> = {
   "money.col.currency": "货币",
   "money.cli.byProject": "--by 只接受 ''project''（按项目的报表），而不是 ''{typed}''",
   "money.cli.notMonth": "--month 需要 YYYY-MM 形式的月份，例如 2026-11，而不是 ''{typed}''",
+  "money.slack.title": "按项目分摊成本，{month}",
+  "money.slack.range": "{from} 至 {to}，{zone}；成本账本合计 {total}",
+  "money.slack.line":
+    "• {name}：{cost}（{share}）：使用 {used}，占用闲置 GPU {idle}；认领 {claimed} GPU 小时，忙碌 {busy} GPU 小时；在等候队列中等了 {waited} 小时",
+  "money.slack.csvInDm": "CSV 已发到你与机器人的私信。",
+  "money.csv.title": "按项目分摊的 GPU 成本，{month}（{currency}）",
+  "money.csv.comment": "{title}：每个项目一行，共 {columns} 列。",
+  "money.command.notMonth": "`{text}` 不是月份：请用 YYYY-MM，例如 `report project 2026-11`。",
 };
