@@ -92,7 +92,8 @@ export function allocateProjects(input: AllocationInput): Allocation {
   for (const project of input.projects) row(project);
   const rates = ratesOf(input.ledger);
   const claimsOf = claimsByGpu(input.claims);
-  for (const span of input.usage) priceSpan(input, span, rates, claimsOf, row);
+  const rateOf = lastRate(rates);
+  for (const span of input.usage) priceSpan(input, span, rateOf(span), claimsOf, row);
   countClaims(input, row);
   for (const wait of input.waits) {
     const waitedMs = Math.min(wait.toMs, input.toMs) - Math.max(wait.fromMs, input.fromMs);
@@ -128,15 +129,22 @@ function emptyRow(project: string | null): ProjectAllocation {
   };
 }
 
-/** Per host-day: the price of a busy (or unknown) and of an idle GPU-minute. */
-function ratesOf(ledger: readonly LedgerCostDay[]): Map<string, { busy: number; idle: number }> {
-  const rates = new Map<string, { busy: number; idle: number }>();
+type Rate = { busy: number; idle: number };
+
+/** Per host, then day: the price of a busy (or unknown) and of an idle GPU-minute. */
+function ratesOf(ledger: readonly LedgerCostDay[]): Map<string, Map<string, Rate>> {
+  const rates = new Map<string, Map<string, Rate>>();
   for (const day of ledger) {
     const cost = day.cost ?? 0;
     const idleCost = Math.min(cost, day.idleCost ?? 0);
     const busyMinutes = (day.busyGpuHours + day.unknownGpuHours) * 60;
     const idleMinutes = day.idleGpuHours * 60;
-    rates.set(`${day.day}|${day.host}`, {
+    let byDay = rates.get(day.host);
+    if (byDay === undefined) {
+      byDay = new Map();
+      rates.set(day.host, byDay);
+    }
+    byDay.set(day.day, {
       busy: busyMinutes > 0 ? (cost - idleCost) / busyMinutes : 0,
       idle: idleMinutes > 0 ? idleCost / idleMinutes : 0,
     });
@@ -144,38 +152,57 @@ function ratesOf(ledger: readonly LedgerCostDay[]): Map<string, { busy: number; 
   return rates;
 }
 
-function claimsByGpu(claims: readonly ClaimSpan[]): Map<string, ClaimSpan[]> {
-  const byHost = new Map<string, ClaimSpan[]>();
+/** The rate of a span's host-day, remembering the last one (spans come host by host or day by day). */
+function lastRate(
+  rates: ReadonlyMap<string, ReadonlyMap<string, Rate>>,
+): (span: GpuSpanUse) => Rate | undefined {
+  let host = "";
+  let day = "";
+  let rate: Rate | undefined;
+  return (span) => {
+    if (span.host !== host || span.day !== day) {
+      host = span.host;
+      day = span.day;
+      rate = rates.get(host)?.get(day);
+    }
+    return rate;
+  };
+}
+
+/** Claims by host, then GPU index (`-1`: whole-host claims). */
+type ClaimIndex = Map<string, Map<number, ClaimSpan[]>>;
+
+function claimsByGpu(claims: readonly ClaimSpan[]): ClaimIndex {
+  const byHost: ClaimIndex = new Map();
   for (const claim of claims) {
-    const list = byHost.get(claim.host);
-    if (list === undefined) byHost.set(claim.host, [claim]);
+    let byGpu = byHost.get(claim.host);
+    if (byGpu === undefined) {
+      byGpu = new Map();
+      byHost.set(claim.host, byGpu);
+    }
+    const key = claim.gpuIndex ?? -1;
+    const list = byGpu.get(key);
+    if (list === undefined) byGpu.set(key, [claim]);
     else list.push(claim);
   }
   return byHost;
 }
 
+const NO_CLAIMS: readonly ClaimSpan[] = [];
+
 function priceSpan(
   input: AllocationInput,
   span: GpuSpanUse,
-  rates: ReadonlyMap<string, { busy: number; idle: number }>,
-  claimsOf: ReadonlyMap<string, ClaimSpan[]>,
+  rate: Rate | undefined,
+  claimsOf: ClaimIndex,
   row: (project: string | null) => ProjectAllocation,
 ): void {
-  const rate = rates.get(`${span.day}|${span.host}`);
   if (rate === undefined || span.toMs <= span.fromMs) return;
-  const lengthMs = span.toMs - span.fromMs;
+  const byGpu = claimsOf.get(span.host);
   let claimedShare = 0;
-  for (const claim of claimsOf.get(span.host) ?? []) {
-    if (claim.gpuIndex !== null && claim.gpuIndex !== span.index) continue;
-    const overlapMs = Math.min(claim.toMs, span.toMs) - Math.max(claim.fromMs, span.fromMs);
-    if (overlapMs <= 0) continue;
-    const share = Math.min(overlapMs / lengthMs, 1 - claimedShare);
-    claimedShare += share;
-    const target = row(claim.project);
-    target.busyGpuHours += (span.busyMinutes * share) / 60;
-    target.usedCost += span.busyMinutes * share * rate.busy;
-    target.idleCost += claim.project === null ? 0 : span.idleMinutes * share * rate.idle;
-    if (claimedShare >= 1) break;
+  if (byGpu !== undefined) {
+    claimedShare = priceClaimed(span, rate, byGpu.get(span.index) ?? NO_CLAIMS, 0, row);
+    claimedShare = priceClaimed(span, rate, byGpu.get(-1) ?? NO_CLAIMS, claimedShare, row);
   }
   const rest = 1 - claimedShare;
   if (rest <= 0 || span.busyMinutes === 0) return;
@@ -183,6 +210,49 @@ function priceSpan(
   const target = row(input.workloadProject(span.host, span.index, hourMs));
   target.busyGpuHours += (span.busyMinutes * rest) / 60;
   target.usedCost += span.busyMinutes * rest * rate.busy;
+}
+
+/** Prices the share of `span` that `claims` cover (after `claimedShare` already); returns the new share. */
+function priceClaimed(
+  span: GpuSpanUse,
+  rate: Rate,
+  claims: readonly ClaimSpan[],
+  claimedShare: number,
+  row: (project: string | null) => ProjectAllocation,
+): number {
+  let covered = claimedShare;
+  for (const claim of claims) {
+    if (covered >= 1) break;
+    const overlapMs = Math.min(claim.toMs, span.toMs) - Math.max(claim.fromMs, span.fromMs);
+    if (overlapMs <= 0) continue;
+    const share = Math.min(overlapMs / (span.toMs - span.fromMs), 1 - covered);
+    covered += share;
+    const target = row(claim.project);
+    target.busyGpuHours += (span.busyMinutes * share) / 60;
+    target.usedCost += span.busyMinutes * share * rate.busy;
+    if (claim.project !== null) target.idleCost += span.idleMinutes * share * rate.idle;
+  }
+  return covered;
+}
+
+/**
+ * A fast `workloadProject` over workload hours (keyed by host, then hour start plus GPU index, so
+ * no key string is built per lookup).
+ */
+export function workloadLookup(
+  hours: Iterable<{ hourMs: number; host: string; gpuIndex: number; project: string | null }>,
+): AllocationInput["workloadProject"] {
+  const byHost = new Map<string, Map<number, string | null>>();
+  for (const hour of hours) {
+    let byKey = byHost.get(hour.host);
+    if (byKey === undefined) {
+      byKey = new Map();
+      byHost.set(hour.host, byKey);
+    }
+    const key = hour.hourMs + hour.gpuIndex;
+    if (!byKey.has(key)) byKey.set(key, hour.project);
+  }
+  return (host, index, hourMs) => byHost.get(host)?.get(hourMs + index) ?? null;
 }
 
 /** GPU-hours claimed in the month: each claim's time in it times the GPUs it holds. */

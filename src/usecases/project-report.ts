@@ -3,6 +3,7 @@ import {
   allocateProjects,
   type ClaimSpan,
   type GpuSpanUse,
+  workloadLookup,
 } from "../checks/allocate-projects.ts";
 import { daysFromTo, localDayBounds, monthDays } from "../checks/local-day.ts";
 import { type WorkloadHour, workloadProjectResolver } from "../checks/workload-project.ts";
@@ -59,10 +60,9 @@ export function readProjectReport(deps: ProjectReportDeps, month: string): Proje
   const nowMs = deps.clock.now();
   const gpuCounts = new Map(deps.metrics.hosts().map((host) => [host.name, host.gpus.length]));
   const resolve = workloadProjectResolver(deps.config.projects);
-  const workloads = new Map<string, string | null>();
-  for (const hour of deps.workloads.between(fromMs, toMs)) {
-    workloads.set(`${hour.hourMs}|${hour.host}|${hour.gpuIndex}`, resolve(hour));
-  }
+  const workloadProject = workloadLookup(
+    deps.workloads.between(fromMs, toMs).map((hour) => ({ ...hour, project: resolve(hour) })),
+  );
   const allocation = allocateProjects({
     fromMs,
     toMs,
@@ -71,7 +71,7 @@ export function readProjectReport(deps: ProjectReportDeps, month: string): Proje
     usage: gpuSpans(deps, ledger.fromDay, ledger.toDay),
     claims: deps.claims.overlapping(fromMs, toMs).map((claim) => claimSpan(claim, nowMs)),
     gpusOf: (host) => gpuCounts.get(host) ?? 0,
-    workloadProject: (host, index, hourMs) => workloads.get(`${hourMs}|${host}|${index}`) ?? null,
+    workloadProject,
     waits: deps.queue.waitedBetween(fromMs, toMs).map((request) => ({
       project: request.project,
       fromMs: request.createdAtMs,
