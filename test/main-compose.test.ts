@@ -53,7 +53,17 @@ describe("composeBot", () => {
       assert.equal(bot.deps.warden, bot.deps.wardens, "one warden rotation, swaps included");
       assert.deepEqual(
         bot.jobs.map((job) => job.name),
-        ["poll", "rollup", "retention", "ledger", "warden-announce", "summary", "reclaim-review", "claims"],
+        [
+          "poll",
+          "rollup",
+          "retention",
+          "ledger",
+          "warden-announce",
+          "summary",
+          "reclaim-review",
+          "claims",
+          "budgets",
+        ],
       );
 
       bot.alerts.restore();

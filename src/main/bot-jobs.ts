@@ -1,7 +1,9 @@
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { BotDeps } from "../bot/bot-deps.ts";
+import { budgetNoticeText } from "../bot/views/budget-notice.ts";
 import type { botWords } from "../bot/views/renderers.ts";
 import type { Config } from "../config/schema.ts";
+import { budgetJob } from "../jobs/budget-job.ts";
 import { claimsJobs } from "../jobs/claims-jobs.ts";
 import { ledgerJob } from "../jobs/ledger-job.ts";
 import { reclaimReviewJob } from "../jobs/reclaim-review-job.ts";
@@ -54,6 +56,20 @@ export function botJobs(
       reclaimWords: words.reclaimWords,
     }),
     ...claimsJobs(botDeps),
+    budgetJob(
+      {
+        ...costWarden.costLedger,
+        config,
+        claims: state.claims,
+        queue: state.queue,
+        workloads: state.workloads,
+        budgetNotices: state.budgetNotices,
+        notifier,
+        warden,
+        transaction: state.transaction,
+      },
+      (notice, user) => budgetNoticeText(botDeps.readers.person(user), notice),
+    ),
   ];
 }
 

@@ -38,4 +38,11 @@ export const money = {
   "money.csv.title": "GPU cost by project, {month} ({currency})",
   "money.csv.comment": "{title}: one row per project, {columns} columns.",
   "money.command.notMonth": "`{text}` is not a month: use YYYY-MM, e.g. `report project 2026-11`.",
+  "money.budget.near":
+    "💸 Project `{project}` has spent {spent} of its {budget} budget for {month} ({level} %).",
+  "money.budget.reached":
+    "🛑 Project `{project}` has spent {spent} of its {budget} budget for {month}: the budget is used up.",
+  "money.budget.burning":
+    "Claimed GPU-hours by host: {hosts}. By person: {people}. Idle GPUs it held: {idle} of its cost.",
+  "money.budget.none": "none",
 } as const satisfies Record<string, string>;

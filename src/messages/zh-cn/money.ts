@@ -40,4 +40,9 @@ export const money: AreaCatalog<typeof en> = {
   "money.csv.title": "按项目分摊的 GPU 成本，{month}（{currency}）",
   "money.csv.comment": "{title}：每个项目一行，共 {columns} 列。",
   "money.command.notMonth": "`{text}` 不是月份：请用 YYYY-MM，例如 `report project 2026-11`。",
+  "money.budget.near": "💸 项目 `{project}` {month} 已花费 {spent}，预算 {budget}（{level}%）。",
+  "money.budget.reached": "🛑 项目 `{project}` {month} 已花费 {spent}，预算 {budget} 已用完。",
+  "money.budget.burning":
+    "按主机的认领 GPU 小时：{hosts}。按人：{people}。占用的闲置 GPU：占其成本的 {idle}。",
+  "money.budget.none": "无",
 };
