@@ -62,6 +62,7 @@ describe("composeBot", () => {
           "summary",
           "reclaim-review",
           "claims",
+          "queue-deadlines",
           "budgets",
         ],
       );
