@@ -3,6 +3,7 @@ import { afterEach, describe, test } from "node:test";
 import type { HostObservation } from "../../src/domain/observation.ts";
 import { MINUTE_MS } from "../../src/shared/clock.ts";
 import { ALICE, allHosts, BOB, BotHarness, EVE, idleHost, standardConfig } from "../helpers/bot-harness.ts";
+import { shownText as shown } from "../helpers/shown-blocks.ts";
 import { gpu } from "../store/store-fixtures.ts";
 
 const MEMBERS = Array.from({ length: 50 }, (_, i) => `U0M${String(i).padStart(3, "0")}`);
@@ -46,6 +47,12 @@ describe("project quotas under 50 concurrent claims over signed HTTP", { timeout
       /^Project `nlp` may hold at most 3 GPUs at once and holds 3: this waits until it may hold 1 more\.\n/,
     );
     assert.equal(h.state.queue.waiting()[0]?.user, EVE);
+    await h.user.event({ type: "app_home_opened", user: EVE });
+    await h.settle();
+    assert.match(
+      shown(h.emulator.home(EVE)?.view.blocks as unknown[]),
+      /\*Your place in line\*\n1\. 1 GPU: .* \(project nlp, priority 0\)/,
+    );
     assert.equal(h.state.claims.activeOf(EVE, h.clock.now()).length, 0, "the grant pass keeps to the quota");
     const winner = held[0]!.user;
     await h.user.slashCommand({ user: winner, text: "release" });

@@ -45,4 +45,6 @@ export const money = {
   "money.budget.burning":
     "Claimed GPU-hours by host: {hosts}. By person: {people}. Idle GPUs it held: {idle} of its cost.",
   "money.budget.none": "none",
+  "money.home.project":
+    "({project, select, other {project {project}} _none {no project}}, priority {priority})",
 } as const satisfies Record<string, string>;

@@ -45,4 +45,5 @@ export const money: AreaCatalog<typeof en> = {
   "money.budget.burning":
     "按主机的认领 GPU 小时：{hosts}。按人：{people}。占用的闲置 GPU：占其成本的 {idle}。",
   "money.budget.none": "无",
+  "money.home.project": "（{project, select, other {项目 {project}} _none {无项目}}，优先级 {priority}）",
 };
