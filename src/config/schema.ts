@@ -2,6 +2,7 @@ import { z } from "zod";
 import { LANGUAGES } from "../messages/languages.ts";
 import { cronForInterval } from "../shared/cron-for-interval.ts";
 import { isValidTimeZone } from "../shared/time.ts";
+import { overlappingReservations } from "./reservation-overlaps.ts";
 
 /**
  * The one configuration schema. Every object is strict: an unknown key is an error, so a typo is
@@ -373,6 +374,17 @@ export const configSchema = z.strictObject({
         .refine((entry) => entry.to > entry.from, { message: "to must be after from", path: ["to"] }),
     )
     .max(1000)
+    .superRefine((entries, ctx) => {
+      for (const [first, second] of overlappingReservations(entries)) {
+        const a = entries[first]!;
+        const b = entries[second]!;
+        ctx.addIssue({
+          code: "custom",
+          path: [second],
+          message: `overlaps reservations[${first}]: ${b.gpus} ${b.every} ${b.from}–${b.to} (${b.user}) and ${a.gpus} ${a.every} ${a.from}–${a.to} (${a.user}) hold the same GPUs at the same time`,
+        });
+      }
+    })
     .default([]),
   /** The monthly cost warden roster, in order (Slack user ids). */
   warden: z
