@@ -325,7 +325,7 @@ export const configSchema = z.strictObject({
         /** Login names on the hosts whose busy but unclaimed GPU time is this project's (the first project listing a login is its default). */
         logins: z.array(z.string().min(1).max(64)).max(1000).optional(),
         /** Budget per calendar month (team time zone) in `team.currency`: members and the cost warden hear at 80 % and 100 %. */
-        monthly_budget: z.number().positive().optional(),
+        monthly_budget: z.number().positive().max(1_000_000_000).optional(),
         /** The most GPUs the project's claims may hold at once (a whole host counts all its GPUs); absent: no limit. */
         max_gpus: z.number().int().min(0).max(100_000).optional(),
       }),
