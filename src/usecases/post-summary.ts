@@ -1,3 +1,4 @@
+import { projectsOnHost } from "../checks/host-projects.ts";
 import type { RenewalFlag } from "../checks/renewal.ts";
 import type { HeatmapChart } from "../reports/heatmap-chart.ts";
 import type { SummaryChart } from "../reports/summary-chart.ts";
@@ -124,7 +125,15 @@ export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Pro
     );
     const warden = deps.warden.current(slot.atMs);
     if (fresh.length > 0 && warden !== null) {
-      const dm = deps.summaryWords.renewal(fresh, model.renewalBelowPct, warden);
+      const gpusOf = (host: string) => deps.metrics.hosts().find((r) => r.name === host)?.gpus.length ?? 0;
+      const { toMs } = model.period;
+      const fromMs = toMs - 30 * 24 * 3_600_000;
+      const held = deps.claims.overlapping(fromMs, toMs);
+      const named = fresh.map((flag) => ({
+        ...flag,
+        usedBy: projectsOnHost(held, flag.host, fromMs, toMs, gpusOf(flag.host)),
+      }));
+      const dm = deps.summaryWords.renewal(named, model.renewalBelowPct, warden);
       deps.notifier.send("chat.postMessage", { channel: warden, text: dm.text, blocks: dm.blocks });
     }
     renewalFlagged.push(...fresh.map((flag) => flag.host));

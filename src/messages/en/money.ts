@@ -47,4 +47,8 @@ export const money = {
   "money.budget.none": "none",
   "money.home.project":
     "({project, select, other {project {project}} _none {no project}}, priority {priority})",
+  "money.usedBy": "Claimed in the last 30 days by: {list}.",
+  "money.usedBy.entry": "{project} ({hours} GPU-hours)",
+  "money.usedBy.nobody": "Nobody claimed it in the last 30 days.",
+  "money.usedBy.separator": ", ",
 } as const satisfies Record<string, string>;

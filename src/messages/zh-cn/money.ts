@@ -46,4 +46,8 @@ export const money: AreaCatalog<typeof en> = {
     "按主机的认领 GPU 小时：{hosts}。按人：{people}。占用的闲置 GPU：占其成本的 {idle}。",
   "money.budget.none": "无",
   "money.home.project": "（{project, select, other {项目 {project}} _none {无项目}}，优先级 {priority}）",
+  "money.usedBy": "最近 30 天的认领方：{list}。",
+  "money.usedBy.entry": "{project}（{hours} GPU 小时）",
+  "money.usedBy.nobody": "最近 30 天无人认领。",
+  "money.usedBy.separator": "，",
 };
