@@ -1,14 +1,7 @@
 import type { HostObservation } from "../domain/observation.ts";
+import type { WorkloadHour } from "../domain/workload-hour.ts";
 
-/** The workload seen on one GPU in one clock hour: its namespace, `project` label, process owner. */
-export interface WorkloadHour {
-  hourMs: number;
-  host: string;
-  gpuIndex: number;
-  namespace: string | null;
-  label: string | null;
-  login: string | null;
-}
+export type { WorkloadHour };
 
 /** What in `projects:` ties GPU time to a project. */
 export interface ProjectMatchers {

@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import type { WorkloadHour } from "../checks/workload-project.ts";
+import type { WorkloadHour } from "../domain/workload-hour.ts";
 
 /** The workload on each busy GPU per clock hour (the first seen in the hour is kept). */
 export interface WorkloadStore {
