@@ -43,6 +43,13 @@ export function botJobs(
       warden,
       summaryWords: words.summaryWords,
       people,
+      projectReport: {
+        ...costWarden.costLedger,
+        config,
+        claims: state.claims,
+        queue: state.queue,
+        workloads: state.workloads,
+      },
     }),
     reclaimReviewJob({
       config,

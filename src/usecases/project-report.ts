@@ -41,9 +41,17 @@ export function isMonth(text: string): boolean {
  */
 export function readProjectReport(deps: ProjectReportDeps, month: string): ProjectReport {
   const { first, last } = monthDays(month);
-  const ledger = readLedgerReport(deps, { fromDay: first, toDay: last });
+  return { month, ...readProjectAllocation(deps, first, last) };
+}
+
+/** {@link readProjectReport} over the complete local days of `[fromDay, toDay]`. */
+export function readProjectAllocation(
+  deps: ProjectReportDeps,
+  fromDay: string,
+  toDay: string,
+): Omit<ProjectReport, "month"> {
+  const ledger = readLedgerReport(deps, { fromDay, toDay });
   const base = {
-    month,
     fromDay: ledger.fromDay,
     toDay: ledger.toDay,
     currency: ledger.currency,
@@ -51,8 +59,7 @@ export function readProjectReport(deps: ProjectReportDeps, month: string): Proje
   };
   const projects = Object.keys(deps.config.projects);
   if (ledger.fromDay === null || ledger.toDay === null) {
-    const empty = allocateProjects({ ...NOTHING, projects });
-    return { ...base, ...empty };
+    return { ...base, ...allocateProjects({ ...NOTHING, projects }) };
   }
   const zone = deps.config.team.timezone;
   const fromMs = localDayBounds(ledger.fromDay, zone).startMs;

@@ -1,12 +1,14 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
+import { projectSummaryBlocks } from "../../src/bot/views/report-project.ts";
 import { localDayOf } from "../../src/checks/local-day.ts";
 import { workloadHoursOf } from "../../src/checks/workload-project.ts";
 import type { GpuProcess, HostObservation } from "../../src/domain/observation.ts";
 import { translator } from "../../src/messages/translator.ts";
 import { projectCsv, projectTable } from "../../src/reports/project-table.ts";
 import { createBotStateStore } from "../../src/store/bot-state-store.ts";
-import { readProjectReport } from "../../src/usecases/project-report.ts";
+import { readProjectAllocation, readProjectReport } from "../../src/usecases/project-report.ts";
+import { shownText } from "../helpers/shown-blocks.ts";
 import { gpu, tempDir } from "../store/store-fixtures.ts";
 import { LedgerRig, STEP_MS } from "./ledger-rig.ts";
 
@@ -306,6 +308,31 @@ describe("the allocation of the fleet's cost to projects", () => {
     const zh = projectTable(translator({ language: "zh-CN", timeZone: ZONE, currency: "EUR" }), report);
     assert.match(zh, /按项目分摊成本/);
     assert.match(zh, /\n未归属 /);
+    r.close();
+  });
+
+  it("the biweekly summary's section: the period's complete days per project, the ledger's rows", () => {
+    const { r, deps } = rig();
+    const period = readProjectAllocation(deps, "2026-10-25", "2026-11-07");
+    assert.equal(period.fromDay, "2026-10-25");
+    assert.equal(period.toDay, "2026-11-01");
+    const ledger = r.ledger.between("2026-10-25", "2026-11-01").reduce((sum, d) => sum + (d.cost ?? 0), 0);
+    close(
+      period.rows.reduce((sum, row) => sum + row.cost, 0),
+      ledger,
+      "the period's rows",
+    );
+    const en = translator({ language: "en", timeZone: ZONE, currency: "EUR" });
+    const text = shownText(projectSummaryBlocks(en, period));
+    assert.match(
+      text,
+      /^:moneybag: Cost by project, 2026-10-25 to 2026-11-01 \(complete days\):\n• nlp: €[\d,.]+ \(\d+ %\), idle GPUs held €[\d,.]+; [\d.]+ busy GPU-hours; waited 8\.0 h in the queue\n/,
+    );
+    assert.match(text, /\n• unattributed: €/);
+    const zh = shownText(
+      projectSummaryBlocks(translator({ language: "zh-CN", timeZone: ZONE, currency: "EUR" }), period),
+    );
+    assert.match(zh, /按项目分摊成本，2026-10-25 至 2026-11-01（完整日）：\n• nlp：/);
     r.close();
   });
 });

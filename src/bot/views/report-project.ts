@@ -1,3 +1,4 @@
+import type { types } from "@slack/bolt";
 import type { Translator } from "../../messages/translator.ts";
 import { percent } from "../../reports/ledger-table.ts";
 import {
@@ -56,4 +57,24 @@ export function projectCsvFile(
     content: projectCsv(tr, report),
     comment: tr.t("money.csv.comment", { title, columns: PROJECT_CSV_COLUMNS.length }),
   };
+}
+
+/** The biweekly summary's per-project section: each project's cost, share, idle held and queue wait. */
+export function projectSummaryBlocks(
+  tr: Translator,
+  report: Omit<ProjectTableInput, "month">,
+): types.KnownBlock[] {
+  if (report.fromDay === null || report.toDay === null) return [];
+  const lines = report.rows.map((row) =>
+    tr.t("money.summary.line", {
+      name: escapeMrkdwn(projectName(tr, row.project)),
+      cost: tr.money(row.cost),
+      share: percent(row.share),
+      idle: tr.money(row.idleCost),
+      busy: row.busyGpuHours.toFixed(1),
+      waited: row.waitedHours.toFixed(1),
+    }),
+  );
+  const title = tr.t("money.summary.title", { from: report.fromDay, to: report.toDay });
+  return [section(`:moneybag: ${title}\n${lines.slice(0, 30).join("\n")}`)];
 }

@@ -51,4 +51,7 @@ export const money = {
   "money.usedBy.entry": "{project} ({hours} GPU-hours)",
   "money.usedBy.nobody": "Nobody claimed it in the last 30 days.",
   "money.usedBy.separator": ", ",
+  "money.summary.title": "Cost by project, {from} to {to} (complete days):",
+  "money.summary.line":
+    "• {name}: {cost} ({share}), idle GPUs held {idle}; {busy} busy GPU-hours; waited {waited} h in the queue",
 } as const satisfies Record<string, string>;

@@ -50,4 +50,7 @@ export const money: AreaCatalog<typeof en> = {
   "money.usedBy.entry": "{project}（{hours} GPU 小时）",
   "money.usedBy.nobody": "最近 30 天无人认领。",
   "money.usedBy.separator": "，",
+  "money.summary.title": "按项目分摊成本，{from} 至 {to}（完整日）：",
+  "money.summary.line":
+    "• {name}：{cost}（{share}），占用闲置 GPU {idle}；忙碌 {busy} GPU 小时；在等候队列中等了 {waited} 小时",
 };
