@@ -82,7 +82,13 @@ export function queueDeps(
       },
       state: () => null,
     },
-    alerts: { refresh: () => {}, resolve: () => {}, postInThread: () => {}, postNote: () => {} },
+    alerts: {
+      refresh: () => {},
+      resolve: () => {},
+      postInThread: () => {},
+      postNote: () => {},
+      tell: () => {},
+    },
   };
   return { deps, db, state };
 }

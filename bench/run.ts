@@ -9,9 +9,13 @@ const all = readdirSync(here)
   .filter((file) => file.endsWith(".bench.ts"))
   .map((file) => file.slice(0, -".bench.ts".length))
   .sort();
-const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
+/** Options that take a value as the next argument (`--seed 7`); `--seed=7` works too. */
+const VALUE_FLAGS = new Set(["--seed", "--seeds", "--events", "--policies", "--jobs"]);
+const argv = process.argv.slice(2);
+const isValue = (i: number) => i > 0 && VALUE_FLAGS.has(argv[i - 1]!);
+const wanted = argv.filter((arg, i) => !arg.startsWith("--") && !isValue(i));
 /** Options such as `--write-docs` go to every benchmark run. */
-const flags = process.argv.slice(2).filter((arg) => arg.startsWith("--"));
+const flags = argv.filter((arg, i) => arg.startsWith("--") || isValue(i));
 const unknown = wanted.filter((name) => !all.includes(name));
 if (unknown.length > 0) {
   process.stderr.write(`unknown benchmark(s): ${unknown.join(", ")}; known: ${all.join(", ")}\n`);

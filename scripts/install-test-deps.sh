@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the system programs the tests drive for real: Prometheus (+ promtool), OpenSSH's sshd,
+# Installs the system programs the tests drive for real: Prometheus (+ promtool), VictoriaMetrics
+# (single-node server), OpenSSH's sshd,
 # Chromium (driven by playwright-core), the Noto CJK fonts (charts with Chinese labels), Noto Color
 # Emoji (the playground's screenshots) and
 # systemd-analyze (the service unit).
@@ -8,6 +9,7 @@ set -euo pipefail
 missing=()
 command -v prometheus >/dev/null 2>&1 || missing+=(prometheus)
 command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
+command -v victoria-metrics >/dev/null 2>&1 || missing+=(victoria-metrics)
 [ -x /usr/sbin/sshd ] || missing+=(openssh-server)
 command -v ssh >/dev/null 2>&1 || missing+=(openssh-client)
 command -v ssh-keygen >/dev/null 2>&1 || missing+=(openssh-client)

@@ -8,9 +8,15 @@ import type { startBot } from "./main.ts";
 import { ENGLISH, type Translator, translatorFor } from "./messages/translator.ts";
 import type { startPlayground } from "./playground/start-playground.ts";
 import { fleetTable } from "./reports/fleet-table.ts";
+import { hygieneText } from "./reports/hygiene-report.ts";
 import { ledgerCsv } from "./reports/ledger-csv.ts";
 import { ledgerTable, reportRangeText } from "./reports/ledger-table.ts";
+import { type LintFormat, lintReport } from "./reports/lint-report.ts";
 import { projectCsv, projectTable } from "./reports/project-table.ts";
+import { whatIfCsv } from "./reports/what-if-csv.ts";
+import { whatIfTable } from "./reports/what-if-table.ts";
+import { systemClock } from "./shared/clock.ts";
+import { type HeldStream, heldStream } from "./shared/held-stream.ts";
 import { createLogger, type Logger } from "./shared/logger.ts";
 import { NothingToWatchError, nothingToWatch, slackTokensSet } from "./sources/nothing-to-watch.ts";
 import { ReportRangeError } from "./usecases/ledger-report.ts";
@@ -40,11 +46,33 @@ usage:
                                                 busy, cost of what each used, idle cost of what it
                                                 held, share of the fleet's cost, hours waited in
                                                 the queue; unattributed time in a row of its own
+  gpu-warden what-if [--since 30d|DATE] [--policy NAME…] [--json | --csv] [--config FILE]
+                                                replay the store's readings of the fleet under each
+                                                policy (autopilot, process-autostop-N,
+                                                skypilot-autostop-N, nightly, nightly-smart),
+                                                nobody answering: the stops each would have made,
+                                                the capacity freed, the money saved and every
+                                                would-be false stop (host, time, process owner)
   gpu-warden backup FILE [--config FILE]        copy the store to FILE (SQLite's online backup: safe
                                                 while the bot runs; FILE is replaced when it exists)
   gpu-warden restore FILE [--config FILE]       replace the store with the backup FILE and bring it up
                                                 to this version (refused while the bot runs; the
                                                 replaced store is kept as <store>.before-restore)
+  gpu-warden lint FILE… [--format text|json|github] [--config FILE]
+                                                check Kubernetes manifests (Pod, Deployment, StatefulSet,
+                                                Job, CronJob…) and Compose files (- reads standard input,
+                                                e.g. helm template … | gpu-warden lint -): GPU containers
+                                                without requests or limits, requests above 1.2 × the CPU
+                                                peak or 1.3 × the GPU memory peak of 14 days (from
+                                                Prometheus), namespaces without defaults, serving without
+                                                a higher PriorityClass, GPU memory caps above 70 %;
+                                                exit code 1 on findings, 2 on unreadable input
+  gpu-warden hygiene [--host H]… [--json] [--config FILE]
+                                                read-only checks on the hosts of ssh and local
+                                                sources: sshd ClientAliveInterval, disks above 85 %,
+                                                Docker space and old images, logins idle for a day,
+                                                containers without a memory cap; exit code 1 when
+                                                something needs fixing or could not be checked
   gpu-warden help | --help                      this text
   gpu-warden --version
 
@@ -96,10 +124,23 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
   if (loaded.empty && command !== "check-config") {
     io.stderr.write(`${tr.t("cli.emptyConfig", { file: loaded.file ?? "" })}\n`);
   }
-  const logger = createLogger(loaded.env.logLevel, io.stderr);
+  const format =
+    loaded.env.logFormat ?? ((io.stderr as { isTTY?: boolean }).isTTY === true ? "pretty" : "json");
+  const logs = format === "pretty" && command === "start" ? heldStream(io.stderr) : null;
+  const logger = createLogger(loaded.env.logLevel, logs ?? io.stderr, format);
   const context = { loaded, logger, pathEnv: io.env.PATH ?? "", hostName: hostname(), stdout: io.stdout };
 
-  const run: CliRun = { io, tr, context, values, loaded, logger, file: parsed.file };
+  const run: CliRun = {
+    io,
+    tr,
+    context,
+    values,
+    loaded,
+    logger,
+    file: parsed.file,
+    files: parsed.files,
+    logs,
+  };
   switch (command) {
     case "check-config":
       if (nothingToWatch(loaded, context.pathEnv))
@@ -108,6 +149,8 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
       return 0;
     case "report":
       return reportCommand(run);
+    case "what-if":
+      return whatIfCommand(run);
     case "collect":
       return collectCommand(run);
     case "backup":
@@ -116,6 +159,10 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
       return restoreCommand(run);
     case "start":
       return startCommand(run);
+    case "lint":
+      return lintCommand(run);
+    case "hygiene":
+      return hygieneCommand(run);
     default:
       return command satisfies never;
   }
@@ -135,7 +182,11 @@ interface CliRun {
   values: ReturnType<typeof parse>["values"];
   loaded: LoadedConfig;
   logger: Logger;
+  /** Start-up logs held until the playground's URL is printed (a terminal), else `null`. */
+  logs: HeldStream | null;
   file: string | undefined;
+  /** `lint`'s files, as given. */
+  files: string[];
 }
 
 /** `report`: the cost ledger as a table or CSV. */
@@ -146,7 +197,7 @@ async function reportCommand(run: CliRun): Promise<number> {
     io.stderr.write(`${tr.t("cli.reportNeedsSince", { zone: loaded.config.team.timezone })}\n\n${USAGE}`);
     return 2;
   }
-  const { reportOnce, StoreMissingError } = await loadMain();
+  const { reportOnce, StoreMissingError } = await loadRunOnce();
   try {
     const report = reportOnce(context, { since: values.since, until: values.until });
     io.stdout.write(values.csv ? ledgerCsv(tr, report) : ledgerTable(tr, report));
@@ -167,7 +218,8 @@ async function reportCommand(run: CliRun): Promise<number> {
 /** `report --by project [--month YYYY-MM] [--csv]`: the month split among projects. */
 async function projectReportCommand(run: CliRun): Promise<number> {
   const { io, tr, context, values } = run;
-  const { projectReportOnce, StoreMissingError } = await loadMain();
+  const { projectReportOnce } = await import("./main/project-report-once.ts");
+  const { StoreMissingError } = await loadRunOnce();
   try {
     const report = projectReportOnce(context, values.month);
     io.stdout.write(values.csv ? projectCsv(tr, report) : projectTable(tr, report));
@@ -181,10 +233,40 @@ async function projectReportCommand(run: CliRun): Promise<number> {
   }
 }
 
+/** `what-if`: the store's readings replayed under each policy, as a table, JSON or CSV. */
+async function whatIfCommand(run: CliRun): Promise<number> {
+  const { io, tr, context, values } = run;
+  const { whatIfOnce, WhatIfSinceError } = await import("./main/what-if-once.ts");
+  const { WhatIfPolicyError, DEFAULT_WHAT_IF_POLICIES } = await import("./usecases/replay-what-if.ts");
+  const policies = values.policy?.flatMap((name) => name.split(",")) ?? [...DEFAULT_WHAT_IF_POLICIES];
+  try {
+    const report = whatIfOnce(context, { since: values.since, policies });
+    if (values.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else if (values.csv) io.stdout.write(whatIfCsv(tr, report));
+    else io.stdout.write(whatIfTable(tr, report));
+    return 0;
+  } catch (error) {
+    if (error instanceof WhatIfSinceError) {
+      io.stderr.write(`${tr.t("whatIf.badSince", { typed: error.typed })}\n`);
+      return 2;
+    }
+    if (error instanceof WhatIfPolicyError) {
+      io.stderr.write(`${tr.t("whatIf.badPolicy", { policy: error.policy })}\n`);
+      return 2;
+    }
+    const { StoreMissingError } = await loadRunOnce();
+    if (error instanceof StoreMissingError) {
+      io.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    return explained(tr, error, io.stderr);
+  }
+}
+
 /** `collect --once`: one poll of every source, printed. */
 async function collectCommand(run: CliRun): Promise<number> {
   const { io, tr, context, values } = run;
-  const observations = await (await loadMain()).collectOnce(context);
+  const observations = await (await loadRunOnce()).collectOnce(context);
   io.stdout.write(values.json ? `${JSON.stringify(observations, null, 2)}\n` : fleetTable(observations, tr));
   if (observations.some((obs) => obs.ok)) return 0;
   io.stderr.write(`${tr.t("collect.noneRead", { count: observations.length })}\n`);
@@ -195,7 +277,7 @@ async function collectCommand(run: CliRun): Promise<number> {
 async function backupCommand(run: CliRun): Promise<number> {
   const { io, tr, context } = run;
   try {
-    const done = await (await loadMain()).backupOnce(context, run.file!);
+    const done = await (await loadRunOnce()).backupOnce(context, run.file!);
     const line = tr.t("cli.backedUp", {
       store: done.store,
       file: done.file,
@@ -213,7 +295,7 @@ async function backupCommand(run: CliRun): Promise<number> {
 async function restoreCommand(run: CliRun): Promise<number> {
   const { io, tr, context } = run;
   try {
-    const done = await (await loadMain()).restoreOnce(context, run.file!);
+    const done = await (await loadRunOnce()).restoreOnce(context, run.file!);
     const restored =
       done.fromVersion === done.schemaVersion
         ? tr.t("cli.restored", { store: done.store, file: done.file, from: done.fromVersion })
@@ -230,6 +312,66 @@ async function restoreCommand(run: CliRun): Promise<number> {
   } catch (error) {
     return explained(tr, error, io.stderr);
   }
+}
+
+/** `lint FILE…`: findings in resource files, as text, JSON or GitHub annotations. */
+async function lintCommand(run: CliRun): Promise<number> {
+  const { io, tr, values, loaded } = run;
+  const format = values.format ?? "text";
+  if (!LINT_FORMATS.includes(format as LintFormat)) {
+    io.stderr.write(`${tr.t("lint.badFormat", { format })}\n`);
+    return 2;
+  }
+  const files: { name: string; text: string }[] = [];
+  let unreadable = false;
+  for (const name of run.files) {
+    try {
+      files.push({ name, text: name === "-" ? await readAll(io.stdin) : readFileSync(name, "utf8") });
+    } catch (error) {
+      const detail = (error as NodeJS.ErrnoException).code ?? String(error);
+      io.stderr.write(`${tr.t("lint.unreadable", { file: name, detail })}\n`);
+      unreadable = true;
+    }
+  }
+  const { lintOnce } = await import("./main/lint-once.ts");
+  const outcome = await lintOnce(files, loaded.config, systemClock.now());
+  if (typeof outcome.usage === "object")
+    io.stderr.write(`${tr.t("lint.usageFailed", { detail: outcome.usage.failed })}\n`);
+  io.stdout.write(lintReport(tr, outcome.findings, files.length, format as LintFormat));
+  if (unreadable || outcome.findings.some((f) => f.rule === "unparsable")) return 2;
+  return outcome.findings.length > 0 ? 1 : 0;
+}
+
+const LINT_FORMATS: readonly LintFormat[] = ["text", "json", "github"];
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** `hygiene`: the read-only host checks now, as text or JSON. */
+async function hygieneCommand(run: CliRun): Promise<number> {
+  const { io, tr, values, loaded, context } = run;
+  const { hygieneOnce } = await import("./main/hygiene-once.ts");
+  const done = await hygieneOnce(loaded.config, context.hostName, systemClock, values.host ?? []);
+  if (done.known.length === 0) {
+    io.stderr.write(`${tr.t("hygiene.noHosts")}\n`);
+    return 2;
+  }
+  if (done.unknown.length > 0) {
+    io.stderr.write(
+      `${tr.t("hygiene.unknownHost", { host: done.unknown.join(", "), hosts: done.known.join(", ") })}\n`,
+    );
+    return 2;
+  }
+  io.stdout.write(values.json ? `${JSON.stringify(done.results, null, 2)}\n` : hygieneText(tr, done.results));
+  const fine = done.results.every(
+    (r) =>
+      r.outcome.status !== "could-not-check" &&
+      (r.outcome.status !== "checked" || r.outcome.findings.length === 0),
+  );
+  return fine ? 0 : 1;
 }
 
 /** `start`: the bot (or the playground) until SIGINT or SIGTERM. */
@@ -254,11 +396,13 @@ async function startCommand(run: CliRun): Promise<number> {
       : await (await loadMain()).startBot(context);
   } catch (error) {
     for (const [signal, handler] of signals) process.off(signal, handler);
+    run.logs?.release();
     return explained(tr, error, io.stderr);
   }
   if ("url" in bot) {
     io.stdout.write(`${tr.t("cli.playground", { url: bot.url })}\n`);
   }
+  run.logs?.release();
   const signal = await signalled;
   logger.info({ signal }, "shutting down");
   try {
@@ -275,8 +419,11 @@ const COMMANDS = [
   "collect",
   "check-config",
   "report",
+  "what-if",
   "backup",
   "restore",
+  "lint",
+  "hygiene",
   "help",
   "version",
 ] as const;
@@ -295,6 +442,9 @@ function parse(argv: readonly string[]) {
       csv: { type: "boolean" },
       by: { type: "string" },
       month: { type: "string" },
+      policy: { type: "string", multiple: true },
+      format: { type: "string" },
+      host: { type: "string", multiple: true },
       playground: { type: "boolean" },
       "no-playground": { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -308,11 +458,27 @@ function parse(argv: readonly string[]) {
   const command = first as Command;
   const takesFile = command === "backup" || command === "restore";
   if (takesFile && rest.length === 0) throw new UsageError(ENGLISH.t("cli.usage.needsFile", { command }));
-  if (rest.length > (takesFile ? 1 : 0))
+  if (command === "lint" && rest.length === 0) throw new UsageError(ENGLISH.t("lint.noFiles"));
+  if (command !== "lint" && values.format !== undefined)
+    throw new UsageError(goWith("--format", "lint", command));
+  if (command !== "lint" && rest.length > (takesFile ? 1 : 0))
     throw new UsageError(ENGLISH.t("cli.usage.unexpected", { argument: String(rest.at(-1)) }));
-  if (command !== "collect" && (values.once || values.json)) {
-    throw new UsageError(goWith("--once and --json", "collect", command));
+  if (command !== "collect" && values.once) throw new UsageError(goWith("--once", "collect", command));
+  if (command !== "collect" && command !== "what-if" && command !== "hygiene" && values.json) {
+    throw new UsageError(goWith("--json", "collect, what-if, hygiene", command));
   }
+  if (command !== "what-if" && values.policy !== undefined) {
+    throw new UsageError(goWith("--policy", "what-if", command));
+  }
+  if (command === "what-if" && (values.until !== undefined || (values.json && values.csv))) {
+    throw new UsageError(
+      values.until !== undefined
+        ? goWith("--until", "report", command)
+        : ENGLISH.t("cli.usage.notBoth", { first: "--json", second: "--csv" }),
+    );
+  }
+  if (command !== "hygiene" && values.host !== undefined)
+    throw new UsageError(goWith("--host", "hygiene", command));
   if (command !== "start" && (values.playground || values["no-playground"])) {
     throw new UsageError(goWith("--playground and --no-playground", "start", command));
   }
@@ -321,11 +487,15 @@ function parse(argv: readonly string[]) {
       ENGLISH.t("cli.usage.notBoth", { first: "--playground", second: "--no-playground" }),
     );
   }
-  if (command !== "report" && (values.since !== undefined || values.until !== undefined || values.csv)) {
+  if (
+    command !== "report" &&
+    command !== "what-if" &&
+    (values.since !== undefined || values.until !== undefined || values.csv)
+  ) {
     throw new UsageError(goWith("--since, --until and --csv", "report", command));
   }
   checkByProject(command, values);
-  return { command, values, file: takesFile ? rest[0] : undefined };
+  return { command, values, file: takesFile ? rest[0] : undefined, files: command === "lint" ? rest : [] };
 }
 
 /** `--by project` and `--month` (a `YYYY-MM`) go with `report`, and not with `--since`/`--until`. */
@@ -361,6 +531,11 @@ function loadMain(): Promise<typeof import("./main.ts")> {
   return import("./main.ts");
 }
 
+/** The commands that run once (collect, report, backup, restore): the store and sources, not Bolt. */
+function loadRunOnce(): Promise<typeof import("./main/run-once.ts")> {
+  return import("./main/run-once.ts");
+}
+
 /** Prints a problem the user can fix as one line and returns its exit code; rethrows anything else. */
 function explained(tr: Translator, error: unknown, stderr: NodeJS.WritableStream): number {
   const problem = describeCliProblem(tr, error);
@@ -378,6 +553,7 @@ function defaultIo() {
   return {
     stdout: process.stdout as NodeJS.WritableStream,
     stderr: process.stderr as NodeJS.WritableStream,
+    stdin: process.stdin as NodeJS.ReadableStream,
     env: process.env as Record<string, string | undefined>,
     cwd: process.cwd(),
   };

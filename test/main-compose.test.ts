@@ -64,6 +64,9 @@ describe("composeBot", () => {
           "claims",
           "queue-deadlines",
           "budgets",
+          "interrupted-stops",
+          "hygiene",
+          "summary-hygiene",
         ],
       );
 

@@ -1,7 +1,8 @@
-import type { PolicyFigures } from "../../src/simulation/run-team-month.ts";
+import type { PolicyFigures } from "../../src/simulation/policy-figures.ts";
 import { runTeamMonth } from "../../src/simulation/run-team-month.ts";
+import type { TeamEvent } from "../../src/simulation/team-events.ts";
 import { DEFAULT_TEAM_PARAMS, type TeamParams } from "../../src/simulation/team-params.ts";
-import type { PolicyName } from "../../src/simulation/team-policy.ts";
+import { POLICY_NAMES, type PolicyName } from "../../src/simulation/team-policy.ts";
 
 /** How people answer in a run: as drawn, 2× or 4× slower, or never. */
 export type AnswerVariant = "as-drawn" | "slower-x2" | "slower-x4" | "never";
@@ -12,9 +13,11 @@ export interface OutcomeRun {
   answers: AnswerVariant;
 }
 
-export const POLICY_RUNS: OutcomeRun[] = (
-  ["none", "gpu-warden", "gpu-warden-autostop", "autostop-5", "autostop-30", "nightly"] as const
-).map((policy) => ({ key: policy, policy, answers: "as-drawn" }));
+export const POLICY_RUNS: OutcomeRun[] = POLICY_NAMES.map((policy) => ({
+  key: policy,
+  policy,
+  answers: "as-drawn",
+}));
 
 /** The sensitivity runs: only the bot's policies depend on people answering. */
 export const SENSITIVITY_RUNS: OutcomeRun[] = (["gpu-warden", "gpu-warden-autostop"] as const).flatMap(
@@ -33,12 +36,19 @@ export function paramsFor(answers: AnswerVariant, base: TeamParams = DEFAULT_TEA
 
 export interface OutcomeResult {
   key: string;
+  seed: number;
   figures: PolicyFigures;
   runSeconds: number;
 }
 
-export async function runOutcome(run: OutcomeRun, seed?: number): Promise<OutcomeResult> {
-  const params = paramsFor(run.answers);
-  const month = await runTeamMonth(seed === undefined ? params : { ...params, seed }, run.policy);
-  return { key: run.key, figures: month.figures, runSeconds: month.runSeconds };
+/** One run: its figures, and the event log they were computed from. */
+export async function runOutcome(
+  run: OutcomeRun,
+  seed: number = DEFAULT_TEAM_PARAMS.seed,
+): Promise<{ result: OutcomeResult; events: TeamEvent[] }> {
+  const month = await runTeamMonth({ ...paramsFor(run.answers), seed }, run.policy);
+  return {
+    result: { key: run.key, seed, figures: month.figures, runSeconds: month.runSeconds },
+    events: month.events,
+  };
 }

@@ -1,4 +1,4 @@
-import type { PolicyFigures } from "../../src/simulation/run-team-month.ts";
+import type { PolicyFigures } from "../../src/simulation/policy-figures.ts";
 
 export interface OutcomeSummary {
   /** Policy name → its figures (answers as drawn). */
@@ -26,9 +26,11 @@ export function policyTable(summary: OutcomeSummary): string {
     [
       `\`${name}\``,
       money(f.idle_cost),
+      money(f.idle_cost_saveable),
       name === "none" ? "–" : `${removedPct(f, none)} %`,
       money(f.total_cost),
-      String(f.false_stops),
+      money(f.full_cost),
+      `${f.false_stops} (${f.victim_runs} / ${f.victim_notebooks})`,
       f.work_lost_gpu_hours.toFixed(1),
       `${minutes(f.stop_delay_p50_min)} / ${minutes(f.stop_delay_p90_min)}`,
       f.interruptions_per_person_week.toFixed(1),
@@ -36,8 +38,8 @@ export function policyTable(summary: OutcomeSummary): string {
     ].join(" | "),
   );
   return [
-    `| policy | idle cost (${c}) | idle cost removed | total cost (${c}) | false stops | work lost (GPU-h) | idle → stop p50 / p90 (min) | interruptions per person-week | hosts started by hand (wait) |`,
-    "|---|--:|--:|--:|--:|--:|--:|--:|--:|",
+    `| policy | idle cost: capacity unused (${c}) | of it, a stop saves (${c}) | idle cost removed | cost of the hosts (${c}) | full cost (${c}) | false stops (victims: runs / notebooks) | work lost (GPU-h) | idle → stop p50 / p90 (min) | interruptions per person-week | starts waited for (wait) |`,
+    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
     ...rows.map((row) => `| ${row} |`),
   ].join("\n");
 }
@@ -61,23 +63,29 @@ export function sensitivityTable(summary: OutcomeSummary): string {
   ].join("\n");
 }
 
-/** Each target of the issue, met or not, in one line each. */
+/** Each target of the issue, met or not, in one line each (of the policies run). */
 export function targetLines(summary: OutcomeSummary): string[] {
   const p = summary.policies;
-  const warden = p["gpu-warden"]!;
+  const warden = p["gpu-warden"];
   const none = p.none!;
+  if (warden === undefined) return [];
   const mark = (ok: boolean) => (ok ? "met" : "**not met**");
   const removed = removedPct(warden, none);
+  const cheapest = Object.entries(p).sort(([, a], [, b]) => a.full_cost - b.full_cost)[0]!;
   const lines = [
     `- \`gpu-warden\` removes at least 80 % of \`none\`'s idle cost: ${removed} % — ${mark(removed >= 80)}`,
     `- \`gpu-warden\` makes no false stop: ${warden.false_stops} — ${mark(warden.false_stops === 0)}`,
-    `- less idle cost than \`nightly\`: ${money(warden.idle_cost)} vs ${money(p.nightly!.idle_cost)} — ${mark(warden.idle_cost < p.nightly!.idle_cost)}`,
+    `- lowest full cost of all policies: ${money(warden.full_cost)}, lowest \`${cheapest[0]}\` ${money(cheapest[1].full_cost)} — ${mark(cheapest[0] === "gpu-warden")}`,
   ];
-  for (const name of ["autostop-5", "autostop-30"]) {
-    const other = p[name]!;
+  const never = summary.sensitivity["gpu-warden"]?.never;
+  if (never !== undefined) {
+    const pct = removedPct(never, none);
+    lines.push(`- removes at least 70 % when nobody ever answers: ${pct} % — ${mark(pct >= 70)}`);
+  }
+  const smart = p["nightly-smart"];
+  if (smart !== undefined) {
     lines.push(
-      `- fewer false stops than \`${name}\`: ${warden.false_stops} vs ${other.false_stops} — ${mark(warden.false_stops < other.false_stops)}; ` +
-        `less work lost: ${warden.work_lost_gpu_hours.toFixed(1)} vs ${other.work_lost_gpu_hours.toFixed(1)} GPU-h — ${mark(warden.work_lost_gpu_hours < other.work_lost_gpu_hours)}`,
+      `- people wait for starts no more than with \`nightly-smart\`: ${Math.round(warden.start_wait_min)} vs ${Math.round(smart.start_wait_min)} min — ${mark(warden.start_wait_min <= smart.start_wait_min)}`,
     );
   }
   return lines;

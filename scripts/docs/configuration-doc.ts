@@ -50,7 +50,7 @@ const EXAMPLES: Record<string, unknown> = {
   ssh_args: ["-p", "2222"],
   url: "http://prometheus:9090",
   webhook: "https://ops.example/stop",
-  headers: { authorization: "Bearer …" },
+  headers: { Authorization: { env: "STOP_TOKEN", prefix: "Bearer " } },
   body: { reason_code: "idle" },
   command: ["ssh", "gpu-a", "sudo", "poweroff"],
   cost_per_hour: 12.5,
@@ -208,6 +208,10 @@ function keyRows(walk: Walk, key: string, path: string, node: Node, description:
     const type = `map of name to object (see \`${path}.<name>\`)`;
     return [{ ...row, type, bounds: `each name: ${ruleMessages(d.keyType!).join("; ")}` }];
   }
+  if (d.type === "record" && def(unwrap(d.valueType!).inner).type === "union") {
+    const [row] = unionRows(walk, key, `${path}.<name>`, d.valueType!, description);
+    return [{ ...leafRow(key, node, description, path), type: `map of name to: ${row!.type}` }];
+  }
   if (d.type === "array" && isObject(d.element!)) {
     const row = objectRow(walk, key, `${path}[]`, node, description, unwrap(d.element!).inner);
     return [{ ...row, type: `list of objects (see \`${path}[]\`)` }];
@@ -324,8 +328,9 @@ export function configurationDoc(schemaSource: string): string {
     "embedded defaults (the local GPUs when `nvidia-smi` is on the PATH, else a simulated fleet). Every",
     "object is strict: an unknown key is an error, and `gpu-warden check-config` lists every problem with",
     "its path and a hint. Secrets never live here: `SLACK_BOT_TOKEN`, `SLACK_APP_TOKEN`,",
-    "`SLACK_SIGNING_SECRET`, `SLACK_API_URL`, `PORT` (overrides `http.port`) and `LOG_LEVEL` come from the",
-    "environment. A commented example: [`gpu-warden.example.yaml`](../gpu-warden.example.yaml).",
+    "`SLACK_SIGNING_SECRET`, `SLACK_API_URL`, `PORT` (overrides `http.port`), `LOG_LEVEL` and `LOG_FORMAT`",
+    "(`json|pretty`) come from the environment. A commented example:",
+    "[`gpu-warden.example.yaml`](../gpu-warden.example.yaml).",
     "",
     "*default* `required` means the key must be given; `(none)` means it may be left out. *bounds* are",
     "checked when the file is loaded. Durations are in the unit the key names (`_seconds`, `_minutes`,",

@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import {
   type ExportDeclaration,
@@ -121,9 +121,35 @@ export interface FileImport {
   names: string[];
 }
 
-/** Every relative import, re-export and dynamic import under `src`, by file. */
+const parsed = new Map<string, { stamp: string; imports: readonly FileImport[] }>();
+
+/** The files' paths, sizes and modification times: what says whether a parse still holds. */
+function stampOf(paths: readonly string[]): string {
+  return paths
+    .map((path) => {
+      const { size, mtimeMs } = statSync(path);
+      return `${path} ${size} ${mtimeMs}`;
+    })
+    .join("\n");
+}
+
+/**
+ * Every relative import, re-export and dynamic import under `src`, by file. The parse is kept for
+ * the process while no file under `src` changes (the docs generator and the repository checks ask
+ * several times).
+ */
 export function fileImports(src: string): FileImport[] {
   const paths = sourceFiles(src).sort();
+  const stamp = stampOf(paths);
+  let known = parsed.get(src);
+  if (known?.stamp !== stamp) {
+    known = { stamp, imports: parseImports(src, paths) };
+    parsed.set(src, known);
+  }
+  return known.imports.map((entry) => ({ ...entry, names: [...entry.names] }));
+}
+
+function parseImports(src: string, paths: readonly string[]): FileImport[] {
   return readSyntaxTrees(paths, (file, path) =>
     moduleReferences(file)
       .filter((reference) => reference.specifier.startsWith("./") || reference.specifier.startsWith("../"))

@@ -87,6 +87,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     example: "stop gpu-a",
   },
   {
+    name: "start",
+    usage: "start <host>",
+    summary: "help.command.start",
+    example: "start gpu-a",
+  },
+  {
     name: "report",
     usage: "report [<days>d] | report project [<YYYY-MM>]",
     summary: "help.command.report",

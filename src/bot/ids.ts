@@ -11,6 +11,8 @@ export const ACTION_IDS = {
   stopHost: "stop_host",
   /** An admin stops a host the re-check found busy or unknown. Value: {@link HostActionValue}. */
   stopHostForce: "stop_host_force",
+  /** Start a stopped host (the stopped alert, the Home tab). Value: {@link HostActionValue}. */
+  startHost: "start_host",
   /** Keep 1 h / 4 h / until tomorrow. Value: {@link KeepActionValue}. */
   keepHost1h: "keep_host_1h",
   keepHost4h: "keep_host_4h",
@@ -55,7 +57,7 @@ export const KEEP_ACTION_IDS: Readonly<Record<KeepChoice, ActionId>> = {
 const hostName = z
   .string()
   .max(255)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "a host name");
+  .regex(/^([A-Za-z0-9][A-Za-z0-9._-]*\/)?[A-Za-z0-9][A-Za-z0-9._-]*$/, "a host name");
 const alertId = z.number().int().positive();
 
 /** `{"host":"gpu-a","alertId":12}`; `alertId` is absent on buttons not attached to an alert. */

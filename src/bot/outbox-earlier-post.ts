@@ -7,7 +7,8 @@ import { missingScope, slackErrorHint } from "./slack-error-hint.ts";
 
 /**
  * A call for this item began before (and was never recorded): the message Slack may have posted
- * then, found by its metadata; `undefined` when it is not there or cannot be looked for.
+ * then, found by its metadata; `undefined` when it is not there or cannot be looked for. A post to
+ * a user ID is looked for in the app's DM with them (opened with `conversations.open`).
  */
 export async function findEarlierPost(
   ctx: Pick<OutboxContext, "client" | "log" | "botName" | "channelIds">,
@@ -15,16 +16,19 @@ export async function findEarlierPost(
   args: Record<string, unknown>,
   sinceMs: number,
 ): Promise<FoundPost | undefined> {
-  const channel = ctx.channelIds.idOf(args.channel);
+  const userId = dmUser(args.channel);
+  const known = ctx.channelIds.idOf(args.channel);
   const context = { outboxId: item.id, alertId: item.alertId, channel: args.channel };
-  if (channel === undefined) {
+  if (known === undefined && userId === undefined) {
     ctx.log.warn(
       context,
       "a post may have reached Slack before a restart; it cannot be looked for, so it may appear twice",
     );
     return undefined;
   }
+  let channel = known;
   try {
+    channel ??= await openDm(ctx.client, userId!);
     const threadTs = stringArg(args.thread_ts);
     return await findOutboxPost(ctx.client, { channel, threadTs, item, sinceMs });
   } catch (error) {
@@ -37,4 +41,17 @@ export async function findEarlierPost(
     );
     return undefined;
   }
+}
+
+/** The user a `chat.postMessage` to a user ID goes to (Slack posts it in the app's DM with them). */
+function dmUser(channel: unknown): string | undefined {
+  return typeof channel === "string" && /^[UW][A-Z0-9]+$/.test(channel) ? channel : undefined;
+}
+
+/** The ID of the app's DM with `user` (`conversations.open`, `im:write`), to read its history. */
+async function openDm(client: OutboxContext["client"], user: string): Promise<string> {
+  const answer = await client.conversations.open({ users: user });
+  const id = answer.channel?.id;
+  if (id === undefined) throw new Error(`conversations.open answered no channel for ${user}`);
+  return id;
 }

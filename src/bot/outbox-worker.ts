@@ -12,6 +12,7 @@ import { deliverOutboxItem } from "./outbox-deliver.ts";
 import { waitForDrain } from "./outbox-drain.ts";
 import { pickOutboxItem } from "./outbox-pick.ts";
 import { backoffDelayMs, realSleep, type Sleep } from "./outbox-sleep.ts";
+import { withEmphasisBoundaries } from "./views/emphasis-boundaries.ts";
 
 const { WebClient } = bolt.webApi;
 
@@ -83,8 +84,9 @@ export function createOutboxClient(options: {
  * the store before the call. When the answer is lost (the process killed between Slack's answer and
  * the record, a timeout, a broken connection), the next attempt first looks for the message in the
  * conversation (`findOutboxPost`) and adopts its ts rather than posting it again. The normal path
- * makes no extra Slack call: only an item found in flight is looked for. A DM to a user ID, or a
- * channel name never answered before, cannot be looked for: it is posted again, with a warning.
+ * makes no extra Slack call: only an item found in flight is looked for. A DM to a user ID is looked
+ * for in the app's DM with them (`conversations.open`); a channel name never answered before cannot
+ * be looked for: it is posted again, with a warning.
  */
 export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const { store, clock, logger } = options;
@@ -149,7 +151,12 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   return {
     send(method: SlackMethod, args, sendOptions = {}) {
       store.outbox.enqueue(
-        { method, args, alertId: sendOptions.alertId ?? null, role: sendOptions.role ?? "message" },
+        {
+          method,
+          args: withEmphasisBoundaries(args),
+          alertId: sendOptions.alertId ?? null,
+          role: sendOptions.role ?? "message",
+        },
         clock.now(),
       );
       wake();

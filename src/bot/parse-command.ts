@@ -18,9 +18,15 @@ export const CLAIM_COUNT_MAX = 256;
 /** What `/gpu <text>` asks for; `invalid` says what was wrong and which command's form to show. */
 export type ParsedCommand =
   | { kind: "help"; bare: boolean }
-  | { kind: "status"; host: string | null }
+  | {
+      kind: "status";
+      host: string | null;
+      /** `cluster=b`: the board of that cluster's hosts only. */
+      cluster?: string;
+    }
   | { kind: "keep"; host: string; span: KeepSpan; spanText: string }
   | { kind: "stop"; host: string }
+  | { kind: "start"; host: string }
   | {
       kind: "claim";
       target: ClaimTarget;
@@ -54,6 +60,9 @@ export function parseCommand(text: string): ParsedCommand {
       return { kind: "help", bare: false };
     case "status":
       if (args.length > 1) return tooMany(name, args.slice(1));
+      if (args[0]?.toLowerCase().startsWith("cluster=")) {
+        return { kind: "status", host: null, cluster: args[0].slice("cluster=".length) };
+      }
       return { kind: "status", host: args[0] ?? null };
     case "keep": {
       const [host, spanText, ...rest] = args;
@@ -70,11 +79,12 @@ export function parseCommand(text: string): ParsedCommand {
       }
       return { kind: "keep", host, span, spanText: describeSpan(span) };
     }
-    case "stop": {
+    case "stop":
+    case "start": {
       const [host, ...rest] = args;
       if (host === undefined) return invalid(name, { kind: "needs", command: name, needs: "host" });
       if (rest.length > 0) return tooMany(name, rest);
-      return { kind: "stop", host };
+      return { kind: name, host };
     }
     case "claim":
       return parseClaim(args);

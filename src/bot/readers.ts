@@ -25,13 +25,18 @@ export interface Readers {
   person(user: string): Translator;
   /** The translator for `user` after looking their locale up (cached); listeners await this. */
   lookUp(user: string): Promise<Translator>;
+  /**
+   * Looks up the locales of `users` (at start: owners, the warden roster, admins) so that the first
+   * DM to each is in their language; resolves when all are known or after `timeoutMs`.
+   */
+  lookUpAll(users: Iterable<string>, timeoutMs: number): Promise<void>;
 }
 
 /** Readers for `team`; without a locale directory (no Slack, or a fixed language) everyone reads `team.language`. */
 export function createReaders(team: TeamMessageSettings, locales?: LocaleDirectory): Readers {
   const channel = translatorFor(team);
   if (team.language !== "auto" || locales === undefined) {
-    return { channel, person: () => channel, lookUp: async () => channel };
+    return { channel, person: () => channel, lookUp: async () => channel, lookUpAll: async () => {} };
   }
   return {
     channel,
@@ -42,6 +47,14 @@ export function createReaders(team: TeamMessageSettings, locales?: LocaleDirecto
     },
     async lookUp(user) {
       return translatorFor(team, await locales.lookUp(user));
+    },
+    async lookUpAll(users, timeoutMs) {
+      const all = Promise.all([...new Set(users)].map((user) => locales.lookUp(user).catch(() => null)));
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      });
+      await Promise.race([all, late]).finally(() => clearTimeout(timer));
     },
   };
 }

@@ -24,7 +24,7 @@ export interface SlashCommandSurface {
 export const SLASH_COMMANDS: readonly SlashCommandSurface[] = [
   {
     command: GPU_COMMAND,
-    description: "GPU fleet: status, claim and release GPUs, keep a host, stop an idle host",
+    description: "GPU fleet: status, claim and release GPUs, keep a host, stop an idle host, start it again",
     usageHint: COMMANDS.map((command) => command.usage).join(" | "),
     shouldEscape: true,
   },
@@ -39,7 +39,7 @@ export const HOME_TAB_ENABLED = BOT_EVENTS.includes("app_home_opened");
 /**
  * The bot scopes each Web API method needs (`null`: none). DMs are `chat.postMessage` to a user id,
  * which needs only `chat:write` (and the Messages tab). History is read only to find a post whose
- * answer a crash lost (the outbox's recovery), in the team channel: public or private.
+ * answer a crash lost (the outbox's recovery): in the team channel (public or private) or a DM.
  */
 export const METHOD_SCOPES: Readonly<Record<string, string | readonly string[] | null>> = {
   "chat.postMessage": "chat:write",
@@ -48,8 +48,8 @@ export const METHOD_SCOPES: Readonly<Record<string, string | readonly string[] |
   "chat.delete": "chat:write",
   "conversations.open": "im:write",
   "conversations.info": "channels:read",
-  "conversations.history": ["channels:history", "groups:history"],
-  "conversations.replies": ["channels:history", "groups:history"],
+  "conversations.history": ["channels:history", "groups:history", "im:history"],
+  "conversations.replies": ["channels:history", "groups:history", "im:history"],
   "users.info": "users:read",
   "files.uploadV2": "files:write",
   "files.getUploadURLExternal": "files:write",

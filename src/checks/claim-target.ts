@@ -13,7 +13,7 @@ export interface GpuSlots {
 /** The highest GPU index a claim may name (no host has more GPUs). */
 export const MAX_GPU_INDEX = 255;
 
-const HOST_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const HOST_NAME = /^([A-Za-z0-9][A-Za-z0-9._-]*\/)?[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export type ParsedSlots = { ok: true; slots: GpuSlots } | { ok: false; problem: "host" | "gpus" };
 

@@ -10,9 +10,12 @@ export const HOURS_PER_MONTH = (365.25 * 24) / 12;
  * - `owned`: the purchase price written off straight-line over `lifetimeMonths`, plus upkeep as a
  *   share of that, every hour whether on or off; plus power × the tariff while on;
  * - `none`: no price configured; the cost is unknown (energy is still counted).
+ * `upkeepOnPerHour` (`upkeep_per_hour_on`) is upkeep paid only while the host is on (staff time, a
+ * licence per running hour): with the price of a cloud host and the power of an owned one, it is what
+ * a stop saves; the write-off, the upkeep share and a rental run on whether the host is on or off.
  */
 export type HostCostBasis =
-  | { kind: "rate"; costPerHour: number; billedWhenOff: boolean }
+  | { kind: "rate"; costPerHour: number; billedWhenOff: boolean; upkeepOnPerHour: number }
   | {
       kind: "owned";
       purchasePrice: number;
@@ -22,6 +25,7 @@ export type HostCostBasis =
       capitalPerHour: number;
       /** `capitalPerHour × upkeepPct / 100`. */
       upkeepPerHour: number;
+      upkeepOnPerHour: number;
       ratedWatts: number | null;
     }
   | { kind: "none"; ratedWatts: number | null };
@@ -34,6 +38,7 @@ export interface CostSettings {
   lifetime_months?: number | undefined;
   rated_watts?: number | undefined;
   upkeep_pct?: number | undefined;
+  upkeep_per_hour_on?: number | undefined;
 }
 
 /** The configuration's `costs` defaults that a purchase price needs. */
@@ -45,8 +50,14 @@ export interface CostDefaults {
 /** The host's cost basis from its settings and the config's `costs` defaults. */
 export function hostCostBasis(settings: CostSettings | undefined, costs: CostDefaults): HostCostBasis {
   const ratedWatts = settings?.rated_watts ?? null;
+  const upkeepOnPerHour = settings?.upkeep_per_hour_on ?? 0;
   if (settings?.cost_per_hour !== undefined) {
-    return { kind: "rate", costPerHour: settings.cost_per_hour, billedWhenOff: settings.rented === true };
+    return {
+      kind: "rate",
+      costPerHour: settings.cost_per_hour,
+      billedWhenOff: settings.rented === true,
+      upkeepOnPerHour,
+    };
   }
   if (settings?.purchase_price !== undefined) {
     const lifetimeMonths = settings.lifetime_months ?? costs.lifetime_months;
@@ -59,6 +70,7 @@ export function hostCostBasis(settings: CostSettings | undefined, costs: CostDef
       upkeepPct,
       capitalPerHour,
       upkeepPerHour: (capitalPerHour * upkeepPct) / 100,
+      upkeepOnPerHour,
       ratedWatts,
     };
   }
@@ -99,8 +111,12 @@ export interface CostTotals {
   /** Rental or cloud charges. */
   rent: number;
   total: number | null;
-  /** The share of `total` for idle GPU-minutes. */
+  /** The share of `total` for idle GPU-minutes: capacity unused. */
   idle: number | null;
+  /** The part of `total` that stops when the host is off (cloud price, power, upkeep per hour on). */
+  stoppable: number | null;
+  /** The share of `stoppable` for idle GPU-minutes: what stopping the idle hours would have saved. */
+  idleStoppable: number | null;
   /** From the readings, else rated watts × hours on; `null` when neither is known. */
   energyKWh: number | null;
   /** Hours of the span, hours on. */
@@ -145,6 +161,8 @@ export function costOfHours(
     rent: 0,
     total: basis.kind === "none" ? null : 0,
     idle: basis.kind === "none" ? null : 0,
+    stoppable: basis.kind === "none" ? null : 0,
+    idleStoppable: basis.kind === "none" ? null : 0,
     energyKWh: null,
     hours: 0,
     onHours: 0,
@@ -158,30 +176,39 @@ export function costOfHours(
     const kWh = energyKWhOf(usage, ratedWatts);
     if (kWh !== null) totals.energyKWh = (totals.energyKWh ?? 0) + kWh;
     let hourTotal = 0;
+    let hourStoppable = 0;
     switch (basis.kind) {
       case "none":
         continue;
       case "rate": {
         const rent = basis.costPerHour * (basis.billedWhenOff ? spanHours : onHours);
+        const upkeepOn = basis.upkeepOnPerHour * onHours;
         totals.rent += rent;
-        hourTotal = rent;
+        totals.upkeep += upkeepOn;
+        hourTotal = rent + upkeepOn;
+        hourStoppable = (basis.billedWhenOff ? 0 : rent) + upkeepOn;
         break;
       }
       case "owned": {
         const capital = basis.capitalPerHour * spanHours;
-        const upkeep = basis.upkeepPerHour * spanHours;
+        const upkeepOn = basis.upkeepOnPerHour * onHours;
+        const upkeep = basis.upkeepPerHour * spanHours + upkeepOn;
         const energyCost = kWh === null ? 0 : kWh * priceOver(usage.fromMs, usage.toMs);
         totals.capital += capital;
         totals.upkeep += upkeep;
         totals.energyCost += energyCost;
         hourTotal = capital + upkeep + energyCost;
+        hourStoppable = energyCost + upkeepOn;
         break;
       }
       default:
         basis satisfies never;
     }
+    const share = idleShare(usage, spanHours);
     totals.total = (totals.total ?? 0) + hourTotal;
-    totals.idle = (totals.idle ?? 0) + hourTotal * idleShare(usage, spanHours);
+    totals.idle = (totals.idle ?? 0) + hourTotal * share;
+    totals.stoppable = (totals.stoppable ?? 0) + hourStoppable;
+    totals.idleStoppable = (totals.idleStoppable ?? 0) + hourStoppable * share;
   }
   return totals;
 }
@@ -197,15 +224,38 @@ export function idleShare(usage: HostHourUsage, spanHours = (usage.toMs - usage.
  * `rated_watts` is not set): the rate alerts multiply by idle time. `null` when no price is configured.
  */
 export function hostHourCost(basis: HostCostBasis, tariff: Tariff, atMs: number): number | null {
+  const split = hostHourSplit(basis, tariff, atMs);
+  return split === null ? null : split.stoppablePerHour + split.fixedPerHour;
+}
+
+/** An hour of the host running, split by what a stop does to it. */
+export interface HourCostSplit {
+  /** Stops when the host is off: a cloud price, power × tariff (rated watts), upkeep per hour on. */
+  stoppablePerHour: number;
+  /** Runs on whether the host is on or off: the write-off, the upkeep share, a rental. */
+  fixedPerHour: number;
+}
+
+/**
+ * {@link hostHourCost} split into what a stop saves and what runs anyway, at `atMs`: "idle for 3 d:
+ * €901 of capacity unused; stopping saves €1.95/h". An owned host without `rated_watts` saves only
+ * its upkeep per hour on (its power is not known). `null` when no price is configured.
+ */
+export function hostHourSplit(basis: HostCostBasis, tariff: Tariff, atMs: number): HourCostSplit | null {
   switch (basis.kind) {
     case "none":
       return null;
     case "rate":
-      return basis.costPerHour;
+      return basis.billedWhenOff
+        ? { stoppablePerHour: basis.upkeepOnPerHour, fixedPerHour: basis.costPerHour }
+        : { stoppablePerHour: basis.costPerHour + basis.upkeepOnPerHour, fixedPerHour: 0 };
     case "owned": {
       const power =
         basis.ratedWatts === null ? 0 : (basis.ratedWatts / 1000) * tariffAt(tariff, atMs).pricePerKWh;
-      return basis.capitalPerHour + basis.upkeepPerHour + power;
+      return {
+        stoppablePerHour: power + basis.upkeepOnPerHour,
+        fixedPerHour: basis.capitalPerHour + basis.upkeepPerHour,
+      };
     }
     default:
       return basis satisfies never;

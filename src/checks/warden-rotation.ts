@@ -36,11 +36,6 @@ export function rosterWarden(roster: readonly string[], month: string): string |
   return roster[(year * 12 + m - 1) % roster.length] ?? null;
 }
 
-/** The warden for the month containing `atMs` in `timezone`, without overrides. */
-export function wardenForMonth(roster: readonly string[], atMs: number, timezone: string): string | null {
-  return rosterWarden(roster, monthOf(atMs, timezone));
-}
-
 /** The warden of `month`: its override, else the roster's turn. */
 export function wardenOf(
   roster: readonly string[],

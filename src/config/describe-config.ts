@@ -1,5 +1,7 @@
 import { ENGLISH, type Translator } from "../messages/translator.ts";
 import type { ConfigError } from "./load-config.ts";
+import { rawRetentionDays } from "./raw-retention.ts";
+import { isSecretRef, readSecret } from "./read-secret.ts";
 import type { Config, SourceConfig } from "./schema.ts";
 
 /** The short summary `check-config` prints for a valid configuration, in `tr`'s language. */
@@ -29,7 +31,7 @@ export function describeConfig(tr: Translator, config: Config, file: string | nu
     }),
     tr.t("config.poll", {
       seconds: poll.interval_seconds,
-      rawDays: store.raw_retention_days,
+      rawDays: rawRetentionDays(config),
       rollupDays: store.rollup_retention_days,
       path: store.path,
     }),
@@ -38,7 +40,32 @@ export function describeConfig(tr: Translator, config: Config, file: string | nu
   if (hostNames.length > 0) {
     lines.push(tr.t("config.hostSettings", { count: hostNames.length, names: firstNames(hostNames) }));
   }
+  lines.push(...secretWarnings(tr, config));
   return `${lines.join("\n")}\n`;
+}
+
+/** A line for each webhook secret that cannot be read here and now (never its value). */
+function secretWarnings(tr: Translator, config: Config): string[] {
+  const lines: string[] = [];
+  for (const [host, settings] of Object.entries(config.hosts)) {
+    for (const step of ["pre_stop", "stop", "start"] as const) {
+      const action = settings[step];
+      if (action === undefined || !("webhook" in action)) continue;
+      for (const [where, values] of [
+        ["headers", action.headers],
+        ["body", action.body],
+      ] as const) {
+        for (const [name, value] of Object.entries(values)) {
+          if (!isSecretRef(value) || readSecret(value).ok) continue;
+          const source = "env" in value ? `$${value.env}` : value.file;
+          lines.push(
+            tr.t("config.secretMissing", { path: `hosts.${host}.${step}.${where}.${name}`, source }),
+          );
+        }
+      }
+    }
+  }
+  return lines;
 }
 
 /** One source as `check-config` lists it. */

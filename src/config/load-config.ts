@@ -12,6 +12,8 @@ export interface EnvSettings {
   slackSigningSecret: string | null;
   slackApiUrl: string | null;
   logLevel: string;
+  /** `LOG_FORMAT`: `json` or `pretty`; `null`: pretty on a terminal, JSON otherwise. */
+  logFormat: "json" | "pretty" | null;
   /** Overrides `http.port` when set. */
   port: number | null;
 }
@@ -49,6 +51,11 @@ const SOURCE_KINDS = sourceSchema.options.map((option) => option.shape.kind.valu
 
 const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
 
+function logFormatOf(value: string | null): "json" | "pretty" | null {
+  const format = value?.toLowerCase();
+  return format === "json" || format === "pretty" ? format : null;
+}
+
 export function readEnv(env: Record<string, string | undefined>): EnvSettings {
   const text = (key: string): string | null => {
     const value = env[key]?.trim();
@@ -62,6 +69,7 @@ export function readEnv(env: Record<string, string | undefined>): EnvSettings {
     slackSigningSecret: text("SLACK_SIGNING_SECRET"),
     slackApiUrl: text("SLACK_API_URL"),
     logLevel: LOG_LEVELS.includes(level) ? level : "info",
+    logFormat: logFormatOf(text("LOG_FORMAT")),
     port: port !== null && /^\d+$/.test(port) ? Number(port) : null,
   };
 }
@@ -151,7 +159,7 @@ export function parseConfig(raw: unknown, file: string | null = null): Config {
 
 function toProblem(issue: z.core.$ZodIssue, raw: unknown): ConfigProblem {
   const path = issue.path.map(String).join(".");
-  const found = describe(valueAt(raw, issue.path));
+  const found = shownValue(issue.path, raw);
   switch (issue.code) {
     case "invalid_key":
       return {
@@ -223,6 +231,13 @@ function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
     node = (node as Record<PropertyKey, unknown>)[key];
   }
   return node;
+}
+
+/** What the file holds at `path`, except under a webhook's headers or body, which may hold a secret. */
+function shownValue(path: readonly PropertyKey[], raw: unknown): string {
+  const value = valueAt(raw, path);
+  const secret = path.some((key) => key === "headers" || key === "body");
+  return secret && value !== undefined ? "a value written in the file (not shown)" : describe(value);
 }
 
 function describe(value: unknown): string {

@@ -6,13 +6,25 @@ import { overlappingReservations } from "./reservation-overlaps.ts";
 
 /**
  * The one configuration schema. Every object is strict: an unknown key is an error, so a typo is
- * never silently ignored. Secrets never live here; they come from the environment.
+ * never silently ignored. Secrets never live here; they come from the environment or a file.
  */
 
 const hostName = z
   .string()
   .max(253)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "a host name: letters, digits, '.', '_' or '-'");
+const clusterName = z
+  .string()
+  .max(63)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "a cluster name: letters, digits, '.', '_' or '-'");
+/** A host as the bot names it: `node-17`, or `b/node-17` when several clusters are configured. */
+const hostKey = z
+  .string()
+  .max(317)
+  .regex(
+    /^([A-Za-z0-9][A-Za-z0-9._-]*\/)?[A-Za-z0-9][A-Za-z0-9._-]*$/,
+    "a host name (letters, digits, '.', '_' or '-'), or cluster/host",
+  );
 const slackUserId = z
   .string()
   .max(32)
@@ -61,6 +73,11 @@ const labelName = z
 const prometheusSource = z.strictObject({
   kind: z.literal("prometheus"),
   url: z.url().max(2048),
+  /**
+   * The cluster this source's hosts belong to. With two or more clusters among the sources, hosts are
+   * named `cluster/host` (`b/node-17`) everywhere, so the same host name may appear in several clusters.
+   */
+  cluster: clusterName.optional(),
   /** Label that names the host on dcgm-exporter series: `Hostname`, `instance`, `node`… */
   host_label: labelName.default("Hostname"),
   /** Label that names the host on node_exporter series (`instance` loses its `:port`). */
@@ -80,6 +97,8 @@ const prometheusSource = z.strictObject({
 
 const simulatedSource = z.strictObject({
   kind: z.literal("simulated"),
+  /** The cluster of the simulated hosts (see the Prometheus source's `cluster`). */
+  cluster: clusterName.optional(),
   hosts: z.number().int().min(1).max(10_000).default(12),
   gpus_per_host: z.number().int().min(1).max(16).default(8),
   seed: z.number().int().min(0).max(2_147_483_647).default(42),
@@ -93,22 +112,75 @@ export const sourceSchema = z.discriminatedUnion("kind", [
 ]);
 
 /**
- * How to stop (or prepare to stop) a host: an argv run without a shell, or an HTTP webhook that gets
- * a JSON body. Nothing from Slack input is ever put into either.
+ * A secret read when the action runs, never written in the configuration: the value of an
+ * environment variable (`{ env: STOP_TOKEN }`) or the contents of a file, trimmed
+ * (`{ file: /run/secrets/stop-token }`); `prefix` goes before it (`"Bearer "`).
+ */
+const envSecret = z.strictObject({
+  /** The environment variable that holds the secret. */
+  env: z
+    .string()
+    .max(128)
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name such as STOP_TOKEN"),
+  /** Put before the secret, e.g. `"Bearer "`. */
+  prefix: z.string().max(64).optional(),
+});
+const fileSecret = z.strictObject({
+  /** The file that holds the secret (trimmed), read each time the action runs. */
+  file: text(4096),
+  /** Put before the secret, e.g. `"Bearer "`. */
+  prefix: z.string().max(64).optional(),
+});
+export const secretRefSchema = z.union([envSecret, fileSecret]);
+
+/** Header names and body keys that carry credentials: their value must be a {@link secretRefSchema}. */
+export const CREDENTIAL_NAME = /authorization|cookie|token|secret|password|passwd|api[-_]?key|credential/i;
+
+const SECRET_HINT = "a secret from the environment or a file: { env: NAME } or { file: PATH }";
+
+const webhookAction = z
+  .strictObject({
+    webhook: z.url().max(2048),
+    method: z.enum(["POST", "PUT"]).default("POST"),
+    /** Request headers; a credential (`Authorization`, an API key) as `{ env: NAME }` or `{ file: PATH }`. */
+    headers: z
+      .record(z.string().max(256), z.union([z.string().max(COMMAND_MAX), envSecret, fileSecret]))
+      .default({}),
+    /**
+     * Extra JSON fields sent along with `host`, `actor`, `reason`, `forced` and `at`; a credential
+     * field as `{ env: NAME }` or `{ file: PATH }`.
+     */
+    body: z.record(z.string().max(256), z.unknown()).default({}),
+    timeout_seconds: seconds(3600).default(30),
+  })
+  .superRefine((action, context) => {
+    const fields = [
+      ...Object.entries(action.headers).map(([name, value]) => ["headers", name, value] as const),
+      ...Object.entries(action.body).map(([name, value]) => ["body", name, value] as const),
+    ];
+    for (const [where, name, value] of fields) {
+      if (CREDENTIAL_NAME.test(name) && !secretRefSchema.safeParse(value).success) {
+        context.addIssue({
+          code: "custom",
+          path: [where, name],
+          message: SECRET_HINT,
+          params: { secret: true },
+        });
+      }
+    }
+  });
+
+/**
+ * How to stop (or prepare to stop, or start) a host: an argv run without a shell, or an HTTP webhook
+ * that gets a JSON body. Nothing from Slack input is ever put into either. Credentials come from the
+ * environment or a file, never from this file.
  */
 export const actionSchema = z.union([
   z.strictObject({
     command: z.array(text(COMMAND_MAX)).min(1).max(100),
     timeout_seconds: seconds(3600).default(120),
   }),
-  z.strictObject({
-    webhook: z.url().max(2048),
-    method: z.enum(["POST", "PUT"]).default("POST"),
-    headers: z.record(z.string().max(256), z.string().max(COMMAND_MAX)).default({}),
-    /** Extra JSON fields sent along with `host`, `actor`, `reason`, `forced` and `at`. */
-    body: z.record(z.string().max(256), z.unknown()).default({}),
-    timeout_seconds: seconds(3600).default(30),
-  }),
+  webhookAction,
 ]);
 
 const hostSettings = z
@@ -131,12 +203,25 @@ const hostSettings = z
     rated_watts: z.number().positive().max(100_000).optional(),
     /** Upkeep (space, cooling, admin, repairs) as % of the hardware cost; default `costs.upkeep_pct`. */
     upkeep_pct: z.number().min(0).max(1000).optional(),
+    /** Upkeep paid only while the host is on, per hour in the team currency (a stop saves it, like power). */
+    upkeep_per_hour_on: z.number().nonnegative().max(1_000_000).optional(),
     /** Run before `stop`, e.g. a checkpoint or a disk snapshot; a failure cancels the stop. */
     pre_stop: actionSchema.optional(),
     stop: actionSchema.optional(),
+    /**
+     * Starts a stopped host again: Wake-on-LAN, `ipmitool chassis power on`, a cloud API behind a
+     * webhook. Run by `/gpu start`, the *Start* buttons, and a claim, queue grant or reservation of a
+     * host the bot stopped.
+     */
+    start: actionSchema.optional(),
     /** Show what would run instead of running it (overrides the global `dry_run`). */
     dry_run: z.boolean().optional(),
-    /** Stop automatically when an idle episode lasts this long after the alert, with a countdown. */
+    /** The autopilot for this host (`policy.autopilot`); default: the fleet's `policy.autopilot.enabled`. */
+    autopilot: z.boolean().optional(),
+    /**
+     * Stop automatically when an idle episode lasts this long after the alert, with a countdown, whatever
+     * is on the host (the autopilot stands aside for such a host).
+     */
     auto_stop: z
       .strictObject({ after_minutes: z.number().int().min(30).max(MINUTES_PER_WEEK).default(30) })
       .optional(),
@@ -185,6 +270,23 @@ export const configSchema = z.strictObject({
       currency: z.string().length(3).default("EUR"),
       /** Channel posts, the summary and its chart in this language; `auto`: each person's Slack locale where one person reads. */
       language: z.enum([...LANGUAGES, "auto"]).default("en"),
+      /** When people are at work, in `timezone`: the autopilot stops a host someone left a session on only outside these hours. */
+      working_hours: z
+        .strictObject({
+          days: z
+            .array(z.enum(["mon", "tue", "wed", "thu", "fri", "sat", "sun"]))
+            .max(7)
+            .default(["mon", "tue", "wed", "thu", "fri"]),
+          from: timeOfDay.default("09:00"),
+          to: z
+            .string()
+            .regex(/^(([01]\d|2[0-3]):[0-5]\d|24:00)$/, "a time of day such as 18:00")
+            .default("18:00"),
+        })
+        .refine((hours) => hours.to > hours.from, { message: "to must be after from", path: ["to"] })
+        .prefault({}),
+      /** Local days (`2026-12-24`) without working hours. */
+      holidays: z.array(z.iso.date()).max(1000).default([]),
     })
     .prefault({}),
   slack: z
@@ -216,7 +318,12 @@ export const configSchema = z.strictObject({
   store: z
     .strictObject({
       path: text(4096).default("gpu-warden.db"),
-      raw_retention_days: z.number().positive().max(90).default(8),
+      /**
+       * How long raw samples stay in the store. Default: 8 days with a local, SSH or simulated source;
+       * 1 day when every source is Prometheus-compatible (the engine keeps the raw samples and is asked
+       * for longer history; the store keeps current state, idle episodes, claims, alerts and hourly rollups).
+       */
+      raw_retention_days: z.number().positive().max(90).optional(),
       rollup_retention_days: z.number().int().min(400).max(3650).default(400),
     })
     .prefault({}),
@@ -241,11 +348,50 @@ export const configSchema = z.strictObject({
         .default("09:00"),
       /** A GPU at full utilisation with no memory held and a power draw below this is suspect (a driver fault). */
       suspect_idle_power_watts: z.number().positive().max(2000).default(150),
+      /**
+       * The autopilot: stops hosts that have a `stop` action when the evidence needs nobody's answer,
+       * after a warning with Keep. A claim, a reservation within the hour or a Keep holds it.
+       */
+      autopilot: z
+        .strictObject({
+          /** On for every host with a `stop` action; a host's `autopilot: false` turns it off there. */
+          enabled: z.boolean().default(true),
+          /** Nothing on the host (no GPU process or memory, no login) for this long: warn, then stop. */
+          empty_minutes: z.number().int().min(5).max(MINUTES_PER_WEEK).default(30),
+          /** GPUs idle and no input on the host for this long (a forgotten notebook): warn, then stop outside working hours. */
+          stale_hours: z
+            .number()
+            .min(1)
+            .max(24 * 30)
+            .default(18),
+          /** The least time between the warning (with Keep) and the stop. */
+          warning_minutes: z
+            .number()
+            .int()
+            .min(5)
+            .max(24 * 60)
+            .default(30),
+        })
+        .prefault({}),
       /** After a successful stop, how long the host may go on reporting before the bot says the stop may not have worked; it gets no new idle alert meanwhile (unless used since the stop). */
       stop_grace_minutes: z
         .number()
         .int()
         .min(1)
+        .max(24 * 60)
+        .default(10),
+      /** After a start, how long the host has to report again before the bot says the start did not work. */
+      start_grace_minutes: z
+        .number()
+        .int()
+        .min(1)
+        .max(24 * 60)
+        .default(10),
+      /** A stopped host with a reservation window is started this long before the window opens. */
+      start_ahead_minutes: z
+        .number()
+        .int()
+        .min(0)
         .max(24 * 60)
         .default(10),
     })
@@ -349,7 +495,7 @@ export const configSchema = z.strictObject({
             .string()
             .max(300)
             .regex(
-              /^[A-Za-z0-9][A-Za-z0-9._-]*(:\d{1,3}(-\d{1,3})?(,\d{1,3}(-\d{1,3})?)*)?$/,
+              /^([A-Za-z0-9][A-Za-z0-9._-]*\/)?[A-Za-z0-9][A-Za-z0-9._-]*(:\d{1,3}(-\d{1,3})?(,\d{1,3}(-\d{1,3})?)*)?$/,
               "a host and GPUs such as gpu-a:0-3",
             )
             .refine(
@@ -424,13 +570,72 @@ export const configSchema = z.strictObject({
       review_time: timeOfDay.default("09:30"),
     })
     .prefault({}),
+  /**
+   * Host hygiene, weekly and with `gpu-warden hygiene`: read-only checks over the sources' ssh or
+   * local access (sshd keep-alives, full disks, Docker space, idle logins, containers without a
+   * memory cap). New or changed findings go to the cost warden and the biweekly summary, once.
+   */
+  hygiene: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** The weekly run: weekday and time in the team time zone. */
+      weekday: z
+        .enum(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])
+        .default("monday"),
+      time: timeOfDay.default("08:30"),
+      /** Each check on each host gives up after this long ("could not check"). */
+      check_timeout_seconds: seconds(300).default(20),
+      /** Hosts checked at once. */
+      concurrency: z.number().int().min(1).max(64).default(8),
+      /** The sshd configuration read when `sshd -T` is not allowed. */
+      sshd_config: text(1024).default("/etc/ssh/sshd_config"),
+      /** `ClientAliveInterval` unset or above this is flagged, seconds. */
+      client_alive_max_seconds: z.number().int().min(1).max(86_400).default(300),
+      /** Filesystems above this use are flagged, percent. */
+      disk_full_pct: z.number().min(1).max(100).default(85),
+      /** Docker images or build cache reclaimable above this are flagged, GiB. */
+      docker_reclaimable_gib: z.number().min(0).max(100_000).default(10),
+      /** Images no container uses, older than this, are flagged, days. */
+      image_unused_days: z.number().int().min(1).max(3650).default(30),
+      /** Login sessions idle this long are flagged, hours. */
+      session_idle_hours: z
+        .number()
+        .min(1)
+        .max(24 * 365)
+        .default(24),
+    })
+    .prefault({}),
+  /** Spot and valley advice in the biweekly summary, from the observed runs. */
+  advice: z
+    .strictObject({
+      /** The cloud's spot discount against its on-demand price, percent. */
+      spot_discount_pct: z.number().min(0).max(100).default(60),
+    })
+    .prefault({}),
+  /**
+   * `gpu-warden lint`: the team's rules for Kubernetes manifests and Compose files (requests and
+   * limits over the 14-day peaks come from the first Prometheus source with `containers: true`).
+   */
+  lint: z
+    .strictObject({
+      /** The namespace default CPU request a LimitRange should set, cores. */
+      default_cpu_request_cores: z.number().positive().max(64).default(0.1),
+      /** The namespace default GPU memory a LimitRange should set, GiB. */
+      default_gpu_memory_gib: z.number().positive().max(1024).default(2),
+      /** A per-container GPU memory cap above this share of the card is flagged, percent. */
+      gpu_memory_cap_pct: z.number().min(1).max(100).default(70),
+      /** The card's memory when Prometheus does not report it, GiB. */
+      card_memory_gib: z.number().positive().max(1024).default(80),
+    })
+    .prefault({}),
   /** Show what stop actions would run everywhere, instead of running them. */
   dry_run: z.boolean().default(false),
   sources: z.array(sourceSchema).max(100).default([]),
-  hosts: z.record(hostName, hostSettings).default({}),
+  hosts: z.record(hostKey, hostSettings).default({}),
 });
 
 export type Config = z.infer<typeof configSchema>;
 export type SourceConfig = z.infer<typeof sourceSchema>;
 export type HostSettings = z.infer<typeof hostSettings>;
 export type ActionConfig = z.infer<typeof actionSchema>;
+export type SecretRef = z.infer<typeof secretRefSchema>;

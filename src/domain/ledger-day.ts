@@ -19,8 +19,10 @@ export interface LedgerDay {
   energyKWh: number | null;
   /** `null` when the host has no price configured. */
   cost: number | null;
-  /** The share of `cost` for idle GPU-hours. */
+  /** The share of `cost` for idle GPU-hours: capacity unused. */
   idleCost: number | null;
+  /** The part of `idleCost` a stop would have saved (cloud price, power, upkeep per hour on); `null`: unknown. */
+  idleSaving?: number | null;
   capital: number;
   upkeep: number;
   energyCost: number;

@@ -14,6 +14,8 @@ export interface LedgerTotals {
   /** Over the priced rows; `null` when none is priced. */
   cost: number | null;
   idleCost: number | null;
+  /** The part of `idleCost` stops would have saved; `null` when no row says. */
+  idleSaving: number | null;
   /** Rows without a price (their cost is not in `cost`). */
   unpricedDays: number;
 }

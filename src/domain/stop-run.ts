@@ -4,7 +4,8 @@ export interface StopRun {
   host: string;
   alertId: number | null;
   actor: string;
-  state: "running" | "done" | "failed";
+  /** `interrupted`: still running when the bot died; ended after its action's timeout had passed. */
+  state: "running" | "done" | "failed" | "interrupted";
   forced: boolean;
   dryRun: boolean;
   startedAtMs: number;

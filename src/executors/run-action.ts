@@ -1,3 +1,4 @@
+import { isSecretRef, readSecret } from "../config/read-secret.ts";
 import type { ActionConfig } from "../config/schema.ts";
 import { runCommand } from "../sources/run-command.ts";
 
@@ -26,7 +27,11 @@ export interface ActionOutcome {
 
 const TAIL_CHARS = 1500;
 
-/** Runs a stop or pre-stop action, or with `dryRun` only says what it would run. Never throws. */
+/**
+ * Runs a stop, pre-stop or start action, or with `dryRun` only says what it would run. A webhook's
+ * secrets (`{ env }`, `{ file }`) are read now; one that cannot be read fails the action without
+ * sending anything. Never throws.
+ */
 export async function runAction(
   action: ActionConfig,
   context: ActionContext,
@@ -61,13 +66,25 @@ export async function runAction(
       durationMs: performance.now() - startedAt,
     };
   }
+  const secrets = withSecrets(action);
+  if (!secrets.ok) {
+    return {
+      ok: false,
+      dryRun: false,
+      description,
+      exitCode: null,
+      timedOut: false,
+      outputTail: secrets.problem,
+      durationMs: 0,
+    };
+  }
   const doFetch = options.fetch ?? fetch;
   try {
     const response = await doFetch(action.webhook, {
       method: action.method,
-      headers: { "content-type": "application/json", ...action.headers },
+      headers: { "content-type": "application/json", ...secrets.headers },
       body: JSON.stringify({
-        ...action.body,
+        ...secrets.body,
         host: context.host,
         actor: context.actor,
         reason: context.reason,
@@ -98,6 +115,33 @@ export async function runAction(
       durationMs: performance.now() - startedAt,
     };
   }
+}
+
+type WebhookAction = Extract<ActionConfig, { webhook: string }>;
+
+/** The webhook's headers and body with every secret read, or the first that cannot be. */
+function withSecrets(
+  action: WebhookAction,
+):
+  | { ok: true; headers: Record<string, string>; body: Record<string, unknown> }
+  | { ok: false; problem: string } {
+  const headers: Record<string, string> = {};
+  const body: Record<string, unknown> = {};
+  for (const [into, from] of [
+    [headers, action.headers],
+    [body, action.body],
+  ] as const) {
+    for (const [name, value] of Object.entries(from)) {
+      if (!isSecretRef(value)) {
+        into[name] = value as string;
+        continue;
+      }
+      const read = readSecret(value);
+      if (!read.ok) return { ok: false, problem: `secret for ${name}: ${read.problem}` };
+      into[name] = read.value;
+    }
+  }
+  return { ok: true, headers, body };
 }
 
 export function describeAction(action: ActionConfig): string {

@@ -1,10 +1,14 @@
+import { hostname } from "node:os";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { BotDeps } from "../bot/bot-deps.ts";
 import { budgetNoticeText } from "../bot/views/budget-notice.ts";
+import { hygieneWords } from "../bot/views/hygiene-messages.ts";
 import type { botWords } from "../bot/views/renderers.ts";
+import { rawRetentionDays } from "../config/raw-retention.ts";
 import type { Config } from "../config/schema.ts";
 import { budgetJob } from "../jobs/budget-job.ts";
 import { claimsJobs } from "../jobs/claims-jobs.ts";
+import { hygieneJob, hygieneSummaryJob } from "../jobs/hygiene-jobs.ts";
 import { ledgerJob } from "../jobs/ledger-job.ts";
 import { reclaimReviewJob } from "../jobs/reclaim-review-job.ts";
 import type { Job } from "../jobs/schedule-jobs.ts";
@@ -13,11 +17,17 @@ import { wardenAnnounceJob } from "../jobs/warden-announce-job.ts";
 import { DAY_MS } from "../shared/clock.ts";
 import { cronForInterval } from "../shared/cron-for-interval.ts";
 import { summaryPrometheus } from "../sources/summary-prometheus.ts";
+import { createHygieneStore } from "../store/hygiene-store.ts";
 import { createSummaryStore } from "../store/summary-store.ts";
+import { endInterruptedStops } from "../usecases/interrupted-stops.ts";
 import type { BotStores } from "./bot-stores.ts";
 import type { Delivery } from "./create-delivery.ts";
+import { hygieneDeps } from "./hygiene-once.ts";
 
-/** Every job of the running bot: poll, rollup, retention, ledger, warden, summary, reclaim review, claims. */
+/**
+ * Every job of the running bot: poll, rollup, retention, ledger, warden, summary, reclaim review,
+ * claims, interrupted stops.
+ */
 export function botJobs(
   poll: () => Promise<void>,
   deps: { botDeps: BotDeps; stores: BotStores; delivery: Delivery; words: ReturnType<typeof botWords> },
@@ -77,7 +87,52 @@ export function botJobs(
       },
       (notice, user) => budgetNoticeText(botDeps.readers.person(user), notice),
     ),
+    interruptedStopsJob(botDeps),
+    ...hygieneJobs(botDeps, stores, notifier),
   ];
+}
+
+/** The weekly host hygiene run and the summary's hygiene section, over the sources' ssh and local access. */
+function hygieneJobs(
+  botDeps: BotDeps,
+  stores: Pick<BotStores, "db" | "store">,
+  notifier: Delivery["notifier"],
+): Job[] {
+  const { config, clock, logger, warden, readers } = botDeps;
+  const hygiene = createHygieneStore(stores.db);
+  const words = hygieneWords(readers);
+  return [
+    hygieneJob({
+      config,
+      check: hygieneDeps(config, hostname(), clock),
+      hygiene,
+      notifier,
+      warden,
+      hygieneWords: words,
+      logger,
+    }),
+    hygieneSummaryJob({
+      config,
+      metrics: stores.store,
+      hygiene,
+      notifier,
+      hygieneWords: words,
+      channel: config.slack.channel,
+    }),
+  ];
+}
+
+/** Stop runs a dead process left `running`: ended as interrupted at start and once a minute after. */
+function interruptedStopsJob(deps: BotDeps): Job {
+  return {
+    name: "interrupted-stops",
+    schedule: "40 * * * * *",
+    timezone: "UTC",
+    runAtStart: true,
+    run: () => {
+      endInterruptedStops(deps);
+    },
+  };
 }
 
 function storeJobs(
@@ -111,7 +166,8 @@ function storeJobs(
       schedule: "0 17 3 * * *",
       timezone: "UTC",
       run: async () => {
-        const { raw_retention_days: raw, rollup_retention_days: rollups } = config.store;
+        const raw = rawRetentionDays(config);
+        const rollups = config.store.rollup_retention_days;
         while (!store.prune(clock.now(), raw, rollups, 500).complete) await yieldToLoop();
         state.deliveries.prune(clock.now() - DAY_MS);
       },

@@ -50,8 +50,8 @@ export function wireAlerts(
     clock,
     logger,
     alertWords: words.alertWords,
-    stopAutomatically: async (host, alertId) => {
-      if (botDeps) await stopAutomatically(botDeps, host, alertId);
+    stopAutomatically: async (host, alertId, reason) => {
+      if (botDeps) await stopAutomatically(botDeps, host, alertId, reason);
     },
     owners,
     messageLink: (channel, ts) =>

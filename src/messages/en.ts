@@ -1,4 +1,5 @@
 import { alert } from "./en/alert.ts";
+import { autopilot } from "./en/autopilot.ts";
 import { chart } from "./en/chart.ts";
 import { claim } from "./en/claim.ts";
 import { cli } from "./en/cli.ts";
@@ -13,8 +14,10 @@ import { heatmap } from "./en/heatmap.ts";
 import { help } from "./en/help.ts";
 import { home } from "./en/home.ts";
 import { host } from "./en/host.ts";
+import { hygiene } from "./en/hygiene.ts";
 import { keep } from "./en/keep.ts";
 import { ledger } from "./en/ledger.ts";
+import { lint } from "./en/lint.ts";
 import { money } from "./en/money.ts";
 import { placement } from "./en/placement.ts";
 import { preempt } from "./en/preempt.ts";
@@ -25,10 +28,12 @@ import { reclaim } from "./en/reclaim.ts";
 import { release } from "./en/release.ts";
 import { report } from "./en/report.ts";
 import { reserve } from "./en/reserve.ts";
+import { start } from "./en/start.ts";
 import { status } from "./en/status.ts";
 import { stop } from "./en/stop.ts";
 import { summary } from "./en/summary.ts";
 import { warden } from "./en/warden.ts";
+import { whatIf } from "./en/what-if.ts";
 
 /**
  * The English catalog: every message id with its ICU MessageFormat text, one file per area in `en/`
@@ -47,11 +52,14 @@ export const en = {
   ...common,
   ...chart,
   ...alert,
+  ...autopilot,
   ...stop,
+  ...start,
   ...status,
   ...host,
   ...keep,
   ...ledger,
+  ...whatIf,
   ...claim,
   ...release,
   ...extend,
@@ -71,6 +79,8 @@ export const en = {
   ...config,
   ...collect,
   ...cli,
+  ...lint,
+  ...hygiene,
   ...reserve,
   ...eta,
   ...heatmap,

@@ -71,6 +71,33 @@ export function translatorFor(team: TeamMessageSettings, locale?: string | null)
   });
 }
 
+/** Marks around an argument that starts or ends in Chinese, while a zh-CN message is formatted. */
+const OPEN = "\u0001";
+const CLOSE = "\u0002";
+const CHINESE_EDGE = /^[\p{Script=Han}（「『]|[\p{Script=Han}）」』]$/u;
+const SPACE_BEFORE = /(?<=[\p{Script=Han}）」』]) \u0001(?=[\p{Script=Han}（「『])/gu;
+const SPACE_AFTER = /(?<=[\p{Script=Han}）」』])\u0002 (?=[\p{Script=Han}（「『])/gu;
+
+function markedChinese(args: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(args)) {
+    out[name] = typeof value === "string" && CHINESE_EDGE.test(value) ? `${OPEN}${value}${CLOSE}` : value;
+  }
+  return out;
+}
+
+/**
+ * The space a zh-CN message puts around an argument (`项目 {project} 的`, right for `vision`) taken
+ * out where the argument is Chinese too (`视觉组`): Chinese puts no space between Chinese words.
+ */
+function withoutSpacesAroundChinese(text: string): string {
+  return text
+    .replace(SPACE_BEFORE, OPEN)
+    .replace(SPACE_AFTER, CLOSE)
+    .replaceAll(OPEN, "")
+    .replaceAll(CLOSE, "");
+}
+
 function buildTranslator(options: TranslatorOptions): Translator {
   const { language, timeZone, currency } = options;
   const catalog = CATALOGS[language];
@@ -84,7 +111,8 @@ function buildTranslator(options: TranslatorOptions): Translator {
       compiled.set(id, message);
     }
     try {
-      return String(message.format(args[0]));
+      if (language !== "zh-CN" || args[0] === undefined) return String(message.format(args[0]));
+      return withoutSpacesAroundChinese(String(message.format(markedChinese(args[0]))));
     } catch (error) {
       throw new Error(`message ${id} cannot be formatted: ${(error as Error).message}`);
     }

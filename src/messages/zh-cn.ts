@@ -1,5 +1,6 @@
 import type { Catalog } from "./catalog.ts";
 import { alert } from "./zh-cn/alert.ts";
+import { autopilot } from "./zh-cn/autopilot.ts";
 import { chart } from "./zh-cn/chart.ts";
 import { claim } from "./zh-cn/claim.ts";
 import { cli } from "./zh-cn/cli.ts";
@@ -14,8 +15,10 @@ import { heatmap } from "./zh-cn/heatmap.ts";
 import { help } from "./zh-cn/help.ts";
 import { home } from "./zh-cn/home.ts";
 import { host } from "./zh-cn/host.ts";
+import { hygiene } from "./zh-cn/hygiene.ts";
 import { keep } from "./zh-cn/keep.ts";
 import { ledger } from "./zh-cn/ledger.ts";
+import { lint } from "./zh-cn/lint.ts";
 import { money } from "./zh-cn/money.ts";
 import { placement } from "./zh-cn/placement.ts";
 import { preempt } from "./zh-cn/preempt.ts";
@@ -26,10 +29,12 @@ import { reclaim } from "./zh-cn/reclaim.ts";
 import { release } from "./zh-cn/release.ts";
 import { report } from "./zh-cn/report.ts";
 import { reserve } from "./zh-cn/reserve.ts";
+import { start } from "./zh-cn/start.ts";
 import { status } from "./zh-cn/status.ts";
 import { stop } from "./zh-cn/stop.ts";
 import { summary } from "./zh-cn/summary.ts";
 import { warden } from "./zh-cn/warden.ts";
+import { whatIf } from "./zh-cn/what-if.ts";
 
 /**
  * 简体中文目录：与 `en.ts` 同一组 id、同样的参数；术语遵循 `glossary.md`。中文只有一个复数类别
@@ -39,11 +44,14 @@ export const zhCN: Catalog = {
   ...common,
   ...chart,
   ...alert,
+  ...autopilot,
   ...stop,
+  ...start,
   ...status,
   ...host,
   ...keep,
   ...ledger,
+  ...whatIf,
   ...claim,
   ...release,
   ...extend,
@@ -63,6 +71,8 @@ export const zhCN: Catalog = {
   ...config,
   ...collect,
   ...cli,
+  ...lint,
+  ...hygiene,
   ...reserve,
   ...eta,
   ...heatmap,

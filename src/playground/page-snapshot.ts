@@ -26,7 +26,6 @@ export interface PageMessage {
   atMs: number;
   text: string;
   blocks: JsonObject[];
-  edited: boolean;
   files: PageFile[];
   replies: PageMessage[];
 }
@@ -185,7 +184,6 @@ function pageMessage(
     atMs: simulatedAtTs(sources.clock, message.ts),
     text: message.text,
     blocks: message.blocks,
-    edited: message.edits.length > 0,
     files: message.fileIds.flatMap((id) => {
       const file = sources.emulator.state.files.get(id);
       return file === undefined ? [] : [pageFile(file)];

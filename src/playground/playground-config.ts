@@ -44,7 +44,8 @@ export function playgroundConfig(real: Config, options: { powerUrl: string; nowM
   const month = monthOf(options.nowMs, timezone);
   const roster = rosterWarden([WARDEN, ADMIN], month) === WARDEN ? [WARDEN, ADMIN] : [ADMIN, WARDEN];
   const stop = { webhook: `${options.powerUrl}/stop`, timeout_seconds: 10 };
-  const owned = { owners: [OWNER], stop, rated_watts: 2800 };
+  const start = { webhook: `${options.powerUrl}/start`, timeout_seconds: 10 };
+  const owned = { owners: [OWNER], stop, start, rated_watts: 2800 };
   return configSchema.parse({
     team: real.team,
     http: real.http,

@@ -3,14 +3,15 @@ import type { AddressInfo } from "node:net";
 import type { ControlledFleet } from "./controlled-fleet.ts";
 
 export interface PowerSwitch {
-  /** `http://127.0.0.1:<port>`; a stop is `POST <url>/stop` with `{ "host": … }`. */
+  /** `http://127.0.0.1:<port>`; a stop is `POST <url>/stop` with `{ "host": … }`, a start `POST <url>/start`. */
   url: string;
   close(): Promise<void>;
 }
 
 /**
  * The simulated fleet's power switch, on loopback: the playground's hosts are stopped by the bot's
- * real webhook executor, which posts here; the host then powers off and reports nothing.
+ * real webhook executor, which posts here; the host then powers off and reports nothing (or, started
+ * again, comes back idle).
  */
 export async function startPowerSwitch(fleet: ControlledFleet, onChange: () => void): Promise<PowerSwitch> {
   const server: Server = createServer((req, res) => {
@@ -18,13 +19,15 @@ export async function startPowerSwitch(fleet: ControlledFleet, onChange: () => v
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       const host = hostOf(Buffer.concat(chunks).toString("utf8"));
-      if (req.method !== "POST" || req.url !== "/stop" || host === null || fleet.host(host) === undefined) {
+      const route = req.url === "/stop" || req.url === "/start" ? req.url : null;
+      if (req.method !== "POST" || route === null || host === null || fleet.host(host) === undefined) {
         res.writeHead(404, { "content-type": "text/plain" }).end("no such host\n");
         return;
       }
-      fleet.setMode(host, "off");
+      fleet.setMode(host, route === "/stop" ? "off" : "idle");
       onChange();
-      res.writeHead(200, { "content-type": "text/plain" }).end(`${host}: powering off\n`);
+      const said = route === "/stop" ? "powering off" : "powering on";
+      res.writeHead(200, { "content-type": "text/plain" }).end(`${host}: ${said}\n`);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

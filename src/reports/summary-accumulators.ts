@@ -56,6 +56,10 @@ export class HostAcc extends GpuAcc {
   readonly hourRows: Uint16Array;
   /** Cost of one idle GPU-minute per hour; NaN without a price. */
   readonly idleMinuteCost: Float64Array;
+  /** The part of it a stop saves; NaN without a price. */
+  readonly idleMinuteSaving: Float64Array;
+  /** Idle minutes at their hour's {@link idleMinuteSaving}, summed. */
+  idleSaving = 0;
 
   constructor(
     readonly name: string,
@@ -74,6 +78,7 @@ export class HostAcc extends GpuAcc {
     this.hourHasEnergy = new Uint8Array(hours);
     this.hourRows = new Uint16Array(hours);
     this.idleMinuteCost = new Float64Array(hours).fill(Number.NaN);
+    this.idleMinuteSaving = new Float64Array(hours).fill(Number.NaN);
   }
 
   dailyMeans(): (number | null)[] {

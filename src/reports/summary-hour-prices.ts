@@ -22,7 +22,7 @@ export function priceHours(
       if (hourMs >= dataUntilMs) break;
       const gpus = Math.max(host.hourRows[slot]!, gpusSeenBy(record, hourMs + HOUR_MS));
       if (gpus === 0) continue;
-      const cost = input.pricing.hostCost(host.name, {
+      const usage = {
         hourMs,
         fromMs: hourMs,
         toMs: hourMs + HOUR_MS,
@@ -32,8 +32,11 @@ export function priceHours(
         unknownGpuMinutes: Math.max(0, gpus * 60 - host.hourBusy[slot]! - host.hourIdle[slot]!),
         onMinutes: Math.min(60, host.hourOn[slot]!),
         energyWh: host.hourHasEnergy[slot] ? host.hourEnergy[slot]! : null,
-      });
+      };
+      const cost = input.pricing.hostCost(host.name, usage);
       if (cost !== null) host.idleMinuteCost[slot] = cost / (gpus * 60);
+      const saving = input.pricing.hostSaving?.(host.name, usage) ?? null;
+      if (saving !== null) host.idleMinuteSaving[slot] = saving / (gpus * 60);
     }
     for (const gpu of host.gpus) {
       if (gpu === undefined) continue;

@@ -23,6 +23,8 @@ export function addIdleCosts(rows: HourRows, sums: RowSums): Map<string, Map<num
     } else if (idle > 0) {
       gpu.idleCost += idle * idleMinuteCost;
       host.idleCost += idle * idleMinuteCost;
+      const saving = slot >= 0 ? host.idleMinuteSaving[slot]! : Number.NaN;
+      if (!Number.isNaN(saving)) host.idleSaving += idle * saving;
     }
     if (gpu.claimed) {
       const key = gpuKey(gpu.host, gpu.index);

@@ -52,6 +52,11 @@ export interface SummaryPricing {
    * (`meanPowerW`: the host's measured mean draw while on, when known).
    */
   offSaving(host: string, fromMs: number, toMs: number, meanPowerW: number | null): number | null;
+  /**
+   * The part of {@link hostCost} that stops when the host is off (a cloud price, power, upkeep per
+   * hour on); none: the summary does not say what stopping the idle hours would have saved.
+   */
+  hostSaving?(host: string, usage: HostHourUsage): number | null;
 }
 
 /** Container requests and usage from Prometheus, or why there are none. */
@@ -171,6 +176,8 @@ export interface FleetTotals {
   unknownGpuHours: number;
   /** Sum over the priced GPUs. */
   idleCost: number;
+  /** The part of `idleCost` stopping the idle hours would have saved; `null`/none: not priced that way. */
+  idleSaving?: number | null;
   /** GPUs without a price for some hour with readings (their idle cost then is left out). */
   unpricedGpus: number;
 }
@@ -233,7 +240,13 @@ export function buildSummaryModel(input: SummaryInput): SummaryModel {
   const hosts = hostRows(input, grid.dayStartsMs, records, hostAcc, previousHost);
   const stops = stopRows(input, hostAcc, grid.firstHourMs);
   const keeps = keepRows(input);
-  const fleet = fleetTotals([...hostAcc.values()], [...gpuAcc.values()]);
+  const fleet: FleetTotals = {
+    ...fleetTotals([...hostAcc.values()], [...gpuAcc.values()]),
+    idleSaving:
+      pricing.hostSaving === undefined
+        ? null
+        : [...hostAcc.values()].reduce((sum, host) => sum + host.idleSaving, 0),
+  };
   return {
     period,
     previous: input.previous,

@@ -33,8 +33,19 @@ export function recentSamples(
         cached.samples.splice(0, keep);
         cached.fromMs = lastMs - keepMs;
       }
-      const first = cached.samples.findIndex((sample) => sample.atMs >= sinceMs);
-      return first === -1 ? [] : cached.samples.slice(first);
+      return cached.samples.slice(firstAtOrAfter(cached.samples, sinceMs));
     },
   };
+}
+
+/** The index of the first sample at or after `ms` (samples in time order), by bisection. */
+function firstAtOrAfter(samples: readonly GpuSample[], ms: number): number {
+  let lo = 0;
+  let hi = samples.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (samples[mid]!.atMs < ms) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

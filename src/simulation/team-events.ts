@@ -29,6 +29,30 @@ export type TeamEvent =
       /** Minutes the host had been on with every GPU idle; `null` when a GPU was busy. */
       idleForMin: number | null;
     }
+  /** A run killed or a notebook lost by a stop (one per victim; `falseStop`: its person needed it). */
+  | {
+      kind: "killed";
+      atMs: number;
+      host: string;
+      /** Who stopped the host (as the `host-stopped` event before it). */
+      actor: string;
+      victim: "run" | "notebook";
+      id: number;
+      person: string;
+      lostGpuHours: number;
+      falseStop: boolean;
+    }
+  /** What a reading of the host would show, logged when it changes. `jobBusy`: a job or SSH session (SkyPilot's idea of busy) or a GPU process. */
+  | {
+      kind: "reading";
+      atMs: number;
+      host: string;
+      power: "on" | "off" | "booting";
+      busyGpus: number;
+      processGpus: number;
+      logins: number;
+      jobBusy: boolean;
+    }
   | { kind: "start-wait"; atMs: number; person: string; host: string; waitMin: number }
   /** Work that found no free GPUs got them after `waitMin` (see `WaitMode`). */
   | { kind: "gpu-wait"; atMs: number; person: string; gpus: number; waitMin: number }

@@ -18,11 +18,14 @@ interface HostBook {
 
 /**
  * Money, minute by minute: total cost, and idle cost — a host on (or booting) with every GPU below
- * 10 % utilisation, priced at what an hour of it running costs ({@link hostHourCost}).
+ * 10 % utilisation, priced at what an hour of it running costs ({@link hostHourCost}): the capacity
+ * unused. Of that, {@link idleSaveable} is what a stop would have saved: the whole price of a cloud
+ * host, only the power of a bought one (its write-off and upkeep run on while it is off).
  */
 export class TeamLedger {
   totalCost = 0;
   idleCost = 0;
+  idleSaveable = 0;
   idleHostMinutes = 0;
   readonly #books = new Map<string, HostBook>();
   readonly #world: TeamWorld;
@@ -36,6 +39,19 @@ export class TeamLedger {
       const offPerHour = basis.kind === "owned" ? basis.capitalPerHour + basis.upkeepPerHour : 0;
       this.#books.set(host.spec.name, { onPerHour, offPerHour, idleSinceMs: null });
     }
+  }
+
+  /** What an hour of one of the host's GPUs costs while on (work lost is priced at this). */
+  gpuHourPrice(host: string): number {
+    const book = this.#books.get(host);
+    const gpus = this.#world.host(host).spec.gpus;
+    return book === undefined || gpus === 0 ? 0 : book.onPerHour / gpus;
+  }
+
+  /** Per hour while on, per hour while off (a bought host's write-off and upkeep). */
+  hourPrices(host: string): { on: number; off: number } {
+    const book = this.#books.get(host);
+    return { on: book?.onPerHour ?? 0, off: book?.offPerHour ?? 0 };
   }
 
   /** Minutes the host has been on with every GPU idle, `null` when it is busy or off. */
@@ -62,6 +78,7 @@ export class TeamLedger {
       }
       book.idleSinceMs ??= world.nowMs;
       this.idleCost += book.onPerHour / 60;
+      this.idleSaveable += (book.onPerHour - book.offPerHour) / 60;
       this.idleHostMinutes++;
     }
   }

@@ -64,6 +64,11 @@ export interface TeamParams {
   /** The cost warden roster (Slack user ids), as `warden.roster`. */
   wardenRoster: string[];
   electricityPerKWh: number;
+  /**
+   * What an hour of a person's time costs the team (people's waiting for a host to start is priced
+   * at this in the benchmark's full cost): an assumption, a European ML engineer's employer cost.
+   */
+  personHourCost: number;
   /** A stopped host takes this long to boot when someone starts it again. */
   bootMin: number;
   workday: {
@@ -185,6 +190,7 @@ export const DEFAULT_TEAM_PARAMS: TeamParams = {
   ],
   wardenRoster: ["U0CAROL", "U0DAN", "U0ERIN", "U0FRANK", "U0ALICE", "U0BOB"],
   electricityPerKWh: 0.3,
+  personHourCost: 60,
   bootMin: 5,
   workday: {
     weekdayChance: 0.92,

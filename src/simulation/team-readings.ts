@@ -2,6 +2,7 @@ import type { GpuReading, HostObservation, LoginSession } from "../domain/observ
 import { failed } from "../domain/observation.ts";
 import { MINUTE_MS } from "../shared/clock.ts";
 import { unit4 } from "../sources/simulated-random.ts";
+import { runInProgress } from "./team-work.ts";
 import type { SimHost, TeamWorld } from "./team-world.ts";
 
 const MEM_TOTAL_MIB = 81_559;
@@ -119,4 +120,20 @@ export function hasGpuProcess(host: SimHost): boolean {
     (slot) =>
       slot !== null && (slot.kind === "notebook" || (slot.kind === "run" && slot.run.phase === "train")),
   );
+}
+
+/**
+ * What SkyPilot's autostop (`wait_for: jobs_and_ssh`) counts as busy: a job of the queue pending or
+ * running (a run from its setup to its end, stage gaps included) or an SSH session open. A person's
+ * session is open while they are at work (lunch included) with something of theirs on the host; at
+ * night and at weekends laptops are closed and the connections gone.
+ */
+export function skypilotBusy(world: TeamWorld, host: SimHost): boolean {
+  for (const slot of host.slots) {
+    if (slot === null) continue;
+    if (slot.kind === "run" && (runInProgress(slot.run) || slot.run.phase === "waiting")) return true;
+    const person = slot.kind === "run" ? slot.run.person : slot.notebook.person;
+    if (world.calendar.atWork(person, world.nowMs)) return true;
+  }
+  return false;
 }

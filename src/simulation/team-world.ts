@@ -175,6 +175,29 @@ export class TeamWorld {
       falseStop: interrupted.length > 0 || killed.some((n) => n.comesBackWithinDay),
       idleForMin,
     });
+    const victim = { atMs: this.nowMs, host: name, actor } as const;
+    for (const run of interrupted) {
+      this.events.push({
+        kind: "killed",
+        ...victim,
+        victim: "run",
+        id: run.runId,
+        person: run.person,
+        lostGpuHours: run.lostGpuHours,
+        falseStop: true,
+      });
+    }
+    for (const nb of killed) {
+      this.events.push({
+        kind: "killed",
+        ...victim,
+        victim: "notebook",
+        id: nb.notebookId,
+        person: nb.person,
+        lostGpuHours: 0,
+        falseStop: nb.comesBackWithinDay,
+      });
+    }
   }
 
   /** Starts a stopped host; it answers after `bootMin`. */

@@ -5,6 +5,7 @@ import { sourceSchema } from "../config/schema.ts";
 import type { Source } from "../domain/source.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
+import { inCluster } from "./cluster-source.ts";
 import { createLocalSource } from "./local-source.ts";
 import { createPrometheusSource } from "./prometheus-source.ts";
 import { createSimulatedSource } from "./simulated-source.ts";
@@ -24,7 +25,20 @@ export interface SourceDeps {
  */
 export function createSources(config: Config, deps: SourceDeps): Source[] {
   const configured = config.sources.length > 0 ? config.sources : [defaultSource(deps.pathEnv)];
-  return configured.map((source) => createSource(source, config, deps));
+  const named = clustersNamed(configured);
+  return configured.map((source) => {
+    const created = createSource(source, config, deps);
+    const cluster = "cluster" in source ? source.cluster : undefined;
+    return named && cluster !== undefined ? inCluster(created, cluster) : created;
+  });
+}
+
+/**
+ * True when the sources span two or more clusters (a source without `cluster` counts as one): then
+ * hosts of a source with a `cluster` are named `cluster/host`. One cluster keeps plain host names.
+ */
+export function clustersNamed(sources: readonly SourceConfig[]): boolean {
+  return new Set(sources.map((source) => ("cluster" in source ? source.cluster : undefined))).size > 1;
 }
 
 export function defaultSource(pathEnv: string): SourceConfig {

@@ -39,3 +39,9 @@ export function parsePromValue(token: string): number | null {
       return null;
   }
 }
+
+/** `value` rounded to `digits` decimals. */
+export function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}

@@ -1,6 +1,7 @@
 import type { Database } from "better-sqlite3";
 import { type AlertStore, createAlertStore } from "./alert-store.ts";
 import { type AuditStore, createAuditStore } from "./audit-store.ts";
+import { type AutopilotPlanStore, createAutopilotPlanStore } from "./autopilot-plan-store.ts";
 import { type BudgetNoticeStore, createBudgetNoticeStore } from "./budget-notice-store.ts";
 import { type ClaimStore, createClaimStore } from "./claim-store.ts";
 import { createDeliveryStore, type DeliveryStore } from "./delivery-store.ts";
@@ -24,6 +25,8 @@ export interface BotStateStore {
   /** Reservations (`/gpu reserve`). */
   reservations: ReservationStore;
   stopRuns: StopRunStore;
+  /** The autopilot's warned stops. */
+  autopilot: AutopilotPlanStore;
   /** The workload on each busy GPU per hour (attributing unclaimed GPU time to projects). */
   workloads: WorkloadStore;
   /** Budget notices sent (once per project, month and level). */
@@ -52,6 +55,7 @@ export function createBotStateStore(db: Database): BotStateStore {
     queue: createQueueStore(db),
     reservations: createReservationStore(db),
     stopRuns: createStopRunStore(db),
+    autopilot: createAutopilotPlanStore(db),
     workloads: createWorkloadStore(db),
     budgetNotices: createBudgetNoticeStore(db),
     deliveries,

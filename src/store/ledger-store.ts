@@ -24,6 +24,7 @@ interface LedgerRow {
   energy_kwh: number | null;
   cost: number | null;
   idle_cost: number | null;
+  idle_saving: number | null;
   capital: number;
   upkeep: number;
   energy_cost: number;
@@ -36,16 +37,16 @@ export function createLedgerStore(db: Database): LedgerStore {
   const deleteDay = db.prepare("DELETE FROM ledger_day WHERE day = ?");
   const insert = db.prepare(
     `INSERT INTO ledger_day (day, host, hours, on_hours, gpus, busy_gpu_h, idle_gpu_h, unknown_gpu_h,
-       energy_kwh, cost, idle_cost, capital, upkeep, energy_cost, rent, basis, computed_ms)
+       energy_kwh, cost, idle_cost, idle_saving, capital, upkeep, energy_cost, rent, basis, computed_ms)
      VALUES (@day, @host, @hours, @onHours, @gpus, @busyGpuHours, @idleGpuHours, @unknownGpuHours,
-       @energyKWh, @cost, @idleCost, @capital, @upkeep, @energyCost, @rent, @basis, @computedAtMs)`,
+       @energyKWh, @cost, @idleCost, @idleSaving, @capital, @upkeep, @energyCost, @rent, @basis, @computedAtMs)`,
   );
   const selectBetween = db.prepare("SELECT * FROM ledger_day WHERE day BETWEEN ? AND ? ORDER BY day, host");
   const selectBases = db.prepare("SELECT day, host, basis FROM ledger_day WHERE day BETWEEN ? AND ?");
   const selectLastDay = db.prepare("SELECT max(day) FROM ledger_day").pluck();
   const replace = db.transaction((day: string, rows: readonly LedgerDay[]) => {
     deleteDay.run(day);
-    for (const row of rows) insert.run(row);
+    for (const row of rows) insert.run({ ...row, idleSaving: row.idleSaving ?? null });
   });
   return {
     replaceDay: (day, rows) => replace.immediate(day, rows),
@@ -62,6 +63,7 @@ export function createLedgerStore(db: Database): LedgerStore {
         energyKWh: row.energy_kwh,
         cost: row.cost,
         idleCost: row.idle_cost,
+        idleSaving: row.idle_saving,
         capital: row.capital,
         upkeep: row.upkeep,
         energyCost: row.energy_cost,

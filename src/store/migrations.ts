@@ -6,7 +6,9 @@ import { reclaimMigration } from "./migration-005-reclaim.ts";
 import { queueMigration } from "./migration-006-queue.ts";
 import { priorityMigration } from "./migration-007-priority.ts";
 import { reservationsMigration } from "./migration-008-reservations.ts";
-import { projectsMigration } from "./migration-010-projects.ts";
+import { autopilotMigration } from "./migration-009-autopilot.ts";
+import { hygieneMigration } from "./migration-010-hygiene.ts";
+import { projectsMigration } from "./migration-011-projects.ts";
 
 /** One schema step. `version` is its position in {@link migrations}, starting at 1. */
 export interface Migration {
@@ -131,8 +133,8 @@ export const migrations: readonly Migration[] = [
   queueMigration,
   priorityMigration,
   reservationsMigration,
-  // NOTE: stands in for the autopilot's migration 9 until the branches are merged.
-  { version: 9, name: "autopilot", up() {} },
+  autopilotMigration,
+  hygieneMigration,
   projectsMigration,
 ];
 

@@ -3,13 +3,18 @@ import type { StopRun } from "../domain/stop-run.ts";
 
 /**
  * Exactly-once stops: a key (one alert, or one host episode) can have at most one run that is
- * running or done. A failed run frees the key for another try.
+ * running or done. A failed run frees the key for another try, and so does one `interrupted` (still
+ * running when the process died, ended at a later start).
  */
 export interface StopRunStore {
   /** Starts a run, or returns the run that already holds the key (`started: false`). */
   begin(run: Omit<StopRun, "id" | "state" | "finishedAtMs">): { run: StopRun; started: boolean };
   finish(id: number, state: "done" | "failed", atMs: number): void;
+  /** Ends a run that is still running as `interrupted` (freeing its key); false when it had ended. */
+  interrupt(id: number, atMs: number): boolean;
   latestFor(host: string): StopRun | null;
+  /** Every run still `running`, oldest first. */
+  running(): StopRun[];
 }
 
 interface StopRunRow {
@@ -46,6 +51,10 @@ export function createStopRunStore(db: Database): StopRunStore {
   );
   const selectById = db.prepare("SELECT * FROM stop_run WHERE id = ?");
   const update = db.prepare("UPDATE stop_run SET state = ?, finished_ms = ? WHERE id = ?");
+  const interrupt = db.prepare(
+    "UPDATE stop_run SET state = 'interrupted', finished_ms = ? WHERE id = ? AND state = 'running'",
+  );
+  const selectRunning = db.prepare("SELECT * FROM stop_run WHERE state = 'running' ORDER BY id");
   const selectLatest = db.prepare("SELECT * FROM stop_run WHERE host = ? ORDER BY id DESC LIMIT 1");
   const begin = db.transaction((run: Parameters<StopRunStore["begin"]>[0]) => {
     const live = selectLive.get(run.key) as StopRunRow | undefined;
@@ -66,9 +75,11 @@ export function createStopRunStore(db: Database): StopRunStore {
     finish: (id, state, atMs) => {
       update.run(state, atMs, id);
     },
+    interrupt: (id, atMs) => interrupt.run(atMs, id).changes === 1,
     latestFor: (host) => {
       const row = selectLatest.get(host) as StopRunRow | undefined;
       return row ? toRun(row) : null;
     },
+    running: () => (selectRunning.all() as StopRunRow[]).map(toRun),
   };
 }

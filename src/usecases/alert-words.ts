@@ -1,6 +1,8 @@
+import type { AutopilotPlan } from "../checks/autopilot-plan.ts";
 import type { ReservationWindow } from "../checks/reservation-window.ts";
 import type { GpuProcess, LoginSession } from "../domain/observation.ts";
 import type { RenderedMessage } from "./ports.ts";
+import type { StartNote } from "./start-facts.ts";
 import type { StopNote } from "./stop-facts.ts";
 
 /**
@@ -29,6 +31,31 @@ export interface AlertWords {
   stopDoubtDirect(view: StopDoubtView & { pressedByReader: boolean; reader: string }): string;
   /** A host action's note for the alert's thread. */
   note(note: AlertNote): string;
+  /** The same note as a DM to `reader`, in their language. */
+  noteTo(reader: string, note: AlertNote): string;
+  /** The autopilot's one warning DM (to `view.reader`) about a planned stop, with Keep. */
+  autopilotWarning(view: AutopilotWarningView): RenderedMessage;
+  /** For the alert's thread as the autopilot stops the host: the evidence it acted on. */
+  autopilotStopping(view: AutopilotStopView): string;
+}
+
+/** The autopilot's warning, as one reader gets it. */
+export interface AutopilotWarningView {
+  reader: string;
+  plan: AutopilotPlan;
+  nowMs: number;
+  /** `policy.keep_until_tomorrow_at`, e.g. `09:00`. */
+  keepUntilTomorrowAt: string;
+  /** The stop would only show what it runs. */
+  dryRun: boolean;
+  /** The host has a `pre_stop` hook (a checkpoint), run before the stop. */
+  preStop: boolean;
+}
+
+/** The evidence of a stop the autopilot begins. */
+export interface AutopilotStopView {
+  plan: AutopilotPlan;
+  nowMs: number;
 }
 
 /** What a host action tells the alert's thread: a keep (`capMs`: the span it was cut to), or a stop's progress. */
@@ -42,7 +69,8 @@ export type AlertNote =
       /** The longest keep allowed, when the request was cut to it. */
       capMs: number | null;
     }
-  | StopNote;
+  | StopNote
+  | StartNote;
 
 /** One GPU as the alert shows it. */
 export interface AlertGpu {
@@ -67,6 +95,8 @@ export interface IdleAlertView {
   currency: string;
   /** The host's `cost_per_hour`; `null` leaves money out. */
   costPerHour: number | null;
+  /** What a stop saves per hour (the part of `costPerHour` that stops when the host is off); `null`/none: not said. */
+  savesPerHour?: number | null;
   gpus: readonly AlertGpu[];
   /** The span the sparkline columns cover. */
   historyMinutes: number;
@@ -175,6 +205,8 @@ export interface ResolvedAlertView {
   currency: string;
   costPerHour: number | null;
   ending: AlertEnding;
+  /** The host has a `start` action: a stopped alert offers *Start*. */
+  startable?: boolean;
 }
 
 /** One GPU with an implausible reading, as the notice shows it. */

@@ -13,6 +13,7 @@ import { afterClaimsChanged, expireDue, recordEnded } from "./claim-effects.ts";
 import { type ClaimProblem, unknownHostOf } from "./claim-problem.ts";
 import { fleetGpusNow, type GpuNow, hostGpusNow } from "./claim-seats.ts";
 import { claimLimitOf, withoutReservedSeats } from "./reservations.ts";
+import { startForClaim } from "./start-for-claim.ts";
 
 /** What to claim: a host or some of its GPUs, or any `count` free GPUs (of a model). */
 export type ClaimTarget =
@@ -413,6 +414,7 @@ function finish(
   if (outcome.kind === "claimed") {
     for (const group of outcome.groups) {
       hosts.add(group.host);
+      startForClaim(deps, group.host, request.actor, "claim");
       const open = deps.state.alerts.openFor(group.host, "idle");
       if (open === null && request.alertId === undefined) continue;
       deps.alerts.postInThread(group.host, deps.claimWords.claimedInThread(group, nowMs));

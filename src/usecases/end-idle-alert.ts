@@ -62,6 +62,7 @@ export function endIdle(
       currency,
       costPerHour: costOf(host),
       ending,
+      startable: run.config.hosts[host]?.start !== undefined,
     });
     sendUpdate(run, alert, message);
   });

@@ -1,4 +1,4 @@
-import { hostCostBasis, hostHourCost } from "../checks/cost-model.ts";
+import { hostCostBasis, hostHourCost, hostHourSplit } from "../checks/cost-model.ts";
 import type { IdleEpisodeState } from "../checks/idle-episode.ts";
 import type { HostContext, IdlePolicy } from "../checks/idle-policy.ts";
 import { tariffOf } from "../checks/tariff-price.ts";
@@ -53,10 +53,14 @@ export interface AlertRun {
   rendered: Map<number, { atMs: number; facts: string }>;
   sparklineReadings: Map<number, { readUpToMs: number; byGpu: Map<number, UtilReading[]> }>;
   autoStopsStarted: Set<number>;
+  /** Since when each host has shown nothing at all (the autopilot's `empty` evidence); kept in memory. */
+  emptySince: Map<string, number>;
   inFlight: Set<Promise<void>>;
   settingsOf(host: string): Config["hosts"][string] | undefined;
   /** The host's cost per hour now: a cloud or rental price, or amortisation + upkeep + rated power. */
   costOf(host: string): number | null;
+  /** What stopping the host saves per hour now (cloud price, power, upkeep per hour on); `null` without a price. */
+  savesOf(host: string): number | null;
   ownersOf(host: string): string[];
   transaction<T>(fn: () => T): T;
   suspectDeps: SuspectNoticeDeps;
@@ -92,9 +96,13 @@ export function createAlertRun(deps: IdleAlertsDeps): AlertRun {
     rendered: new Map(),
     sparklineReadings: new Map(),
     autoStopsStarted: new Set(),
+    emptySince: new Map(),
     inFlight: new Set(),
     settingsOf,
     costOf: (host) => hostHourCost(hostCostBasis(settingsOf(host), config.costs), tariff, clock.now()),
+    savesOf: (host) =>
+      hostHourSplit(hostCostBasis(settingsOf(host), config.costs), tariff, clock.now())?.stoppablePerHour ??
+      null,
     ownersOf,
     transaction: (fn) => store.transaction(fn),
     suspectDeps: { config, state: store, notifier, warden, owners: ownersOf, alertWords },

@@ -85,7 +85,7 @@ export function factsKey(facts: AlertFacts): string {
 
 /** The idle alert's data for its words: the facts, the figures and each GPU's sparkline. */
 export function idleView(run: AlertRun, facts: AlertFacts, nowMs: number): IdleAlertView {
-  const { config, timezone, currency, settingsOf, costOf } = run;
+  const { config, timezone, currency, settingsOf, costOf, savesOf } = run;
   const { alert } = facts;
   const observation = facts.latest?.observation;
   const readings = observation?.ok ? observation.gpus : [];
@@ -113,6 +113,7 @@ export function idleView(run: AlertRun, facts: AlertFacts, nowMs: number): IdleA
     timezone,
     currency,
     costPerHour: costOf(alert.host),
+    savesPerHour: savesOf(alert.host),
     gpus,
     historyMinutes: SPARKLINE_MINUTES,
     sessions: observation?.ok ? observation.sessions : null,

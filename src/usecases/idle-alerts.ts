@@ -17,7 +17,9 @@ import { refreshIdle } from "./open-idle-alert.ts";
 import type { PollResult } from "./poll-fleet.ts";
 import type { AlertPort, FleetView, Notifier, WardenLookup } from "./ports.ts";
 import { applyTransition, knownHosts, reconcile } from "./reconcile-alerts.ts";
+import { runAutopilot } from "./run-autopilot.ts";
 import { type PriorHistory, priorSamples } from "./seed-history.ts";
+import { followUpStarts } from "./start-follow-up.ts";
 import { followUpStop } from "./stop-follow-up.ts";
 import { noticeSuspectReadings } from "./suspect-notices.ts";
 
@@ -38,8 +40,11 @@ export interface IdleAlertsDeps {
   logger: Logger;
   /** The alert messages' words (the bot's views: `alertWords`). */
   alertWords: AlertWords;
-  /** The stop use-case with the bot as the actor, for hosts with `auto_stop` whose countdown ran out. */
-  stopAutomatically: (host: string, alertId: number) => Promise<void>;
+  /**
+   * The stop use-case with the bot as the actor, for the autopilot and hosts with `auto_stop` whose
+   * countdown ran out (`reason` for the audit).
+   */
+  stopAutomatically: (host: string, alertId: number, reason?: string) => Promise<void>;
   /** The host's owners now: the person a reclaim decision lent it to, else `hosts.<host>.owners`. */
   owners: (host: string) => readonly string[];
   /** A Slack message's permalink; `null` while the workspace URL is not known. */
@@ -57,7 +62,7 @@ export interface IdleAlerts extends FleetView, AlertPort {
   restore(prior?: PriorHistory | null): void;
   /**
    * Runs the idle checks on a poll already written to the store, then opens, edits, escalates and
-   * resolves alerts and starts due automatic stops (which run on; see {@link settled}).
+   * resolves alerts, runs the autopilot and starts due automatic stops (which run on; see {@link settled}).
    */
   onPoll(result: Pick<PollResult, "atMs" | "observations">): void;
   /** Resolves once every automatic stop started so far has finished (tests, shutdown). */
@@ -67,9 +72,12 @@ export interface IdleAlerts extends FleetView, AlertPort {
 export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
   const run = createAlertRun(deps);
   const { store, clock } = run;
-  return {
+  const alerts: IdleAlerts = {
     restore: (prior) => restoreStates(run, prior),
-    onPoll: (result) => sweepPoll(run, result),
+    onPoll: (result) => {
+      sweepPoll(run, result);
+      followUpStarts({ config: run.config, state: store, fleet: alerts, alerts }, result.atMs);
+    },
     async settled() {
       while (run.inFlight.size > 0) await Promise.all([...run.inFlight]);
     },
@@ -88,6 +96,9 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     postNote(host, note) {
       this.postInThread(host, run.deps.alertWords.note(note));
     },
+    tell(user, note) {
+      run.notifier.send("chat.postMessage", { channel: user, text: run.deps.alertWords.noteTo(user, note) });
+    },
     postInThread(host, text, blocks) {
       const alert = store.alerts.openFor(host, "idle") ?? store.alerts.latest(host);
       if (alert !== null) {
@@ -99,6 +110,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
       run.notifier.send("chat.postMessage", args);
     },
   };
+  return alerts;
 }
 
 /** Rebuilds the idle states from the store's history (and a source's older history). */
@@ -175,4 +187,5 @@ function sweepPoll(run: AlertRun, result: Pick<PollResult, "atMs" | "observation
   for (const transition of swept.transitions) applyTransition(run, transition, nowMs);
   for (const [host, state] of sampled) noticeSuspectReadings(run.suspectDeps, host, state.latest!, nowMs);
   reconcile(run, nowMs, contexts);
+  runAutopilot(run, nowMs);
 }

@@ -90,6 +90,7 @@ export function totalsOf(rows: readonly LedgerDay[]): LedgerTotals {
     energyKWh: null,
     cost: null,
     idleCost: null,
+    idleSaving: null,
     unpricedDays: 0,
   };
   for (const row of rows) {
@@ -101,6 +102,7 @@ export function totalsOf(rows: readonly LedgerDay[]): LedgerTotals {
     if (row.cost === null) totals.unpricedDays++;
     else totals.cost = (totals.cost ?? 0) + row.cost;
     if (row.idleCost !== null) totals.idleCost = (totals.idleCost ?? 0) + row.idleCost;
+    if (row.idleSaving != null) totals.idleSaving = (totals.idleSaving ?? 0) + row.idleSaving;
   }
   totals.usageRate = usageRate(totals.busyGpuHours, totals.idleGpuHours);
   return totals;

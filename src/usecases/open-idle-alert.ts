@@ -124,6 +124,7 @@ export function startAutoStop(run: AlertRun, alert: AlertRecord, nowMs: number):
   if (alert.autoStopAtMs === null || nowMs < alert.autoStopAtMs) return;
   if (autoStopsStarted.has(alert.id) || store.snoozes.activeAt(alert.host, nowMs) !== null) return;
   if (reservedSoon(deps, alert.host) !== null) return;
+  if (store.autopilot.get(alert.host)?.alertId === alert.id) return;
   autoStopsStarted.add(alert.id);
   const stopRun = store.stopRuns.latestFor(alert.host);
   if (stopRun !== null && stopRun.alertId === alert.id && stopRun.state !== "failed") return;

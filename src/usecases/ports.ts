@@ -90,6 +90,8 @@ export interface AlertPort {
   postInThread(host: string, text: string, blocks?: unknown[]): void;
   /** Posts a host action's note (a keep, …) where {@link postInThread} would, in the channel's words. */
   postNote(host: string, note: AlertNote): void;
+  /** DMs a host action's note to `user`, in their language (a start's outcome to whoever waits for the host). */
+  tell(user: string, note: AlertNote): void;
 }
 
 /**

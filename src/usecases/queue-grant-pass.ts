@@ -12,6 +12,7 @@ import type { ClaimDeps } from "./claim-deps.ts";
 import { fleetGpusNow } from "./claim-seats.ts";
 import { publishHome } from "./publish-home.ts";
 import { grantReservations } from "./reservations.ts";
+import { startForClaim } from "./start-for-claim.ts";
 
 /** One request granted by a pass: the claims it got and until when it must be confirmed. */
 export interface QueueGrantMade {
@@ -114,6 +115,11 @@ function overProjectQuota(
 export function afterGrants(deps: ClaimDeps, made: readonly QueueGrantMade[]): void {
   for (const host of new Set(made.flatMap((grant) => grant.claims.map((claim) => claim.host)))) {
     deps.alerts.refresh(host);
+  }
+  for (const grant of made) {
+    for (const host of new Set(grant.claims.map((claim) => claim.host))) {
+      startForClaim(deps, host, grant.request.user, "grant");
+    }
   }
   for (const user of new Set(made.map((grant) => grant.request.user))) publishHome(deps, user);
 }

@@ -1,9 +1,11 @@
 import type { QuotaExceeded } from "../checks/project-quota.ts";
+import { placeInLine } from "../checks/queue-competes.ts";
 import { defaultProject, type NamedProject, priorityOf } from "../checks/queue-project.ts";
 import type { Claim } from "../domain/claim.ts";
 import type { QueueRequest, QueueWant } from "../domain/queue-request.ts";
 import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
 import { type ClaimGpusResult, type ClaimTarget, claimGpus } from "./claim-gpus.ts";
+import { fleetGpusNow } from "./claim-seats.ts";
 import { grantWaiting } from "./queue-grant-pass.ts";
 
 /** A request to wait for: what, for how long (`null`: `claims.default_hours`), with what note. */
@@ -55,7 +57,8 @@ export function joinQueue(deps: ClaimDeps, wait: WaitRequest): JoinQueueResult {
       (request) => request.user === wait.actor && JSON.stringify(request.want) === key,
     );
     if (same !== -1) {
-      return { kind: "already-waiting", request: waiting[same] as QueueRequest, position: same + 1 };
+      const request = waiting[same] as QueueRequest;
+      return { kind: "already-waiting", request, position: placeOf(deps, request, waiting, nowMs) };
     }
     const project =
       wait.project === undefined ? defaultProject(deps.config.projects, wait.actor) : wait.project;
@@ -89,8 +92,19 @@ export function joinQueue(deps: ClaimDeps, wait: WaitRequest): JoinQueueResult {
   if (joined.kind !== "queued") return joined;
   const grant = grantWaiting(deps, nowMs).find((made) => made.request.id === joined.request.id);
   if (grant !== undefined) return { kind: "granted", request: joined.request, claims: grant.claims };
-  const position = state.queue.waiting().findIndex((request) => request.id === joined.request.id) + 1;
-  return { ...joined, position };
+  return { ...joined, position: placeOf(deps, joined.request, state.queue.waiting(), nowMs) };
+}
+
+/** `request`'s place among the waiting requests ahead of it that could take the same GPUs. */
+function placeOf(
+  deps: ClaimDeps,
+  request: QueueRequest,
+  waiting: readonly QueueRequest[],
+  nowMs: number,
+): number {
+  const index = waiting.findIndex((other) => other.id === request.id);
+  const ahead = waiting.slice(0, index === -1 ? waiting.length : index).map((other) => other.want);
+  return placeInLine(request.want, ahead, [...fleetGpusNow(deps, nowMs).values()].flat());
 }
 
 export type ClaimOrWaitResult =

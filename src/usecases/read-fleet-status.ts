@@ -11,6 +11,7 @@ import type { HostObservation } from "../domain/observation.ts";
 import type { Snooze } from "../domain/snooze.ts";
 import { describeAction } from "../executors/run-action.ts";
 import type { HostActionDeps } from "./authorise.ts";
+import { stoppedByBot } from "./start-host.ts";
 import { isKnownHost, knownHosts } from "./stop-host.ts";
 
 export interface FleetStatusDeps extends Pick<HostActionDeps, "config" | "state" | "fleet" | "clock"> {
@@ -44,6 +45,8 @@ export interface HostSummary {
   unclaimedBusy: UnclaimedUse[];
   snooze: Snooze | null;
   openAlert: AlertRecord | null;
+  /** The bot's stop that left the host off (no report since): when and by whom (`gpu-warden`: automatically). */
+  stoppedBy?: { atMs: number; actor: string } | null;
 }
 
 /** A GPU with an implausible reading, with the figures that make it so. */
@@ -79,8 +82,8 @@ const AUDIT_SHOWN = 5;
 /** What a sweep calls an idle host that is not kept; an active keep makes it `snoozed`. */
 const IDLE_STATUSES: ReadonlySet<HostStatus | "never-seen"> = new Set(["idle", "idle-pending", "protected"]);
 
-/** Every known host, sorted, with what the fleet board shows. */
-export function readFleetStatus(deps: FleetStatusDeps): FleetStatus {
+/** Every known host (of `cluster` only, when given: `b/…`), sorted, with what the fleet board shows. */
+export function readFleetStatus(deps: FleetStatusDeps, cluster: string | null = null): FleetStatus {
   const nowMs = deps.clock.now();
   const claims = groupBy(deps.state.claims.activeAt(nowMs), (claim) => claim.host);
   const snoozes = new Map(deps.state.snoozes.allActiveAt(nowMs).map((snooze) => [snooze.host, snooze]));
@@ -90,13 +93,17 @@ export function readFleetStatus(deps: FleetStatusDeps): FleetStatus {
       .filter((alert) => alert.kind === "idle")
       .map((alert) => [alert.host, alert]),
   );
-  const hosts = knownHosts({ fleet: deps.fleet, config: deps.config }).map((host) =>
-    summarise(deps, host, nowMs, {
-      claims: claims.get(host) ?? [],
-      snooze: snoozes.get(host) ?? null,
-      openAlert: alerts.get(host) ?? null,
-    }),
-  );
+  const prefix = cluster === null ? null : `${cluster.toLowerCase()}/`;
+  const inCluster = (host: string) => prefix === null || host.toLowerCase().startsWith(prefix);
+  const hosts = knownHosts({ fleet: deps.fleet, config: deps.config })
+    .filter(inCluster)
+    .map((host) =>
+      summarise(deps, host, nowMs, {
+        claims: claims.get(host) ?? [],
+        snooze: snoozes.get(host) ?? null,
+        openAlert: alerts.get(host) ?? null,
+      }),
+    );
   return { atMs: nowMs, timezone: deps.config.team.timezone, hosts };
 }
 
@@ -146,6 +153,7 @@ function summarise(
     problem: null,
     activeUsers: [],
     unclaimedBusy: [],
+    stoppedBy: stoppedFacts(deps, host),
     ...extra,
   };
   if (latest === null)
@@ -229,4 +237,9 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
     else group.push(item);
   }
   return groups;
+}
+
+function stoppedFacts(deps: FleetStatusDeps, host: string): { atMs: number; actor: string } | null {
+  const run = stoppedByBot(deps, host);
+  return run === null ? null : { atMs: run.finishedAtMs ?? run.startedAtMs, actor: run.actor };
 }

@@ -34,6 +34,8 @@ export interface HomeModel {
   reservations?: ReturnType<typeof listReservations>;
   /** The user's place in the waiting list and each GPU model's line, with estimated times. */
   queue?: HomeQueue;
+  /** Hosts the bot stopped that have a `start` action: the board offers *Start* for them. */
+  startable?: string[];
 }
 
 /** The App Home of `user`: their claims, the current cost warden, the fleet board. Reads only. */
@@ -55,6 +57,9 @@ export function readHome(deps: ClaimDeps, user: string, notice: string | null = 
     mine,
     warden: deps.warden.current(nowMs),
     hosts: fleet.hosts.map((summary) => ({ summary, gpus: gpusByHost.get(summary.host) ?? [] })),
+    startable: fleet.hosts
+      .filter((host) => host.stoppedBy != null && deps.config.hosts[host.host]?.start !== undefined)
+      .map((host) => host.host),
     rules: claimRulesOf(deps.config),
     reservations: listReservations(deps, user),
     queue: readHomeQueue(deps, user, nowMs),

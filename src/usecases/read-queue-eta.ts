@@ -1,4 +1,5 @@
 import { matchModels } from "../checks/claim-model.ts";
+import { placeInLine } from "../checks/queue-competes.ts";
 import {
   type Estimate,
   type EtaDemand,
@@ -44,7 +45,10 @@ export function readWeekProfiles(deps: EtaDeps, nowMs: number): WeekProfiles {
 /** A waiting request with its position and estimated time. */
 export interface QueueEstimate {
   request: QueueRequest;
+  /** Its number in the whole line. */
   position: number;
+  /** Its place among the requests that could take the same GPUs (1: next for them). */
+  place: number;
   estimate: Estimate;
 }
 
@@ -69,7 +73,16 @@ export function estimateQueue(
   };
   const line = waiting.map((request) => demandOf(request, modelsOf, deps));
   const estimates = estimateLine(profiles, line, nowMs, claimedUntil);
-  return waiting.map((request, i) => ({ request, position: i + 1, estimate: estimates[i] as Estimate }));
+  return waiting.map((request, i) => ({
+    request,
+    position: i + 1,
+    place: placeInLine(
+      request.want,
+      waiting.slice(0, i).map((ahead) => ahead.want),
+      profiles.gpus,
+    ),
+    estimate: estimates[i] as Estimate,
+  }));
 }
 
 /** `host:index` → when the claim on that GPU (or its whole host) ends. */

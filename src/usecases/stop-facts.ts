@@ -45,7 +45,9 @@ export interface StepRun {
  * What a stop tells the alert's thread and the person who asked, as data:
  * - `stop-running`: it begins (`actor` `null`: automatic, with the `reason` code); `overrode` what an admin forced past;
  * - `stop-cancelled`: an automatic stop did not go ahead, and why;
- * - `stopped`, `stop-failed` (`stage`: the pre-stop step or the stop), `stop-dry-run`: how it ended.
+ * - `stopped`, `stop-failed` (`stage`: the pre-stop step or the stop), `stop-dry-run`: how it ended;
+ * - `stop-interrupted`: the bot died while it ran; ended at a later start (`answering`: the re-check
+ *   finds the host still reporting).
  */
 export type StopNote =
   | {
@@ -58,4 +60,5 @@ export type StopNote =
   | { kind: "stop-cancelled"; host: string; refusal: StopRefusalFacts }
   | { kind: "stopped"; host: string; actor: string | null; forced: boolean; step: StepRun }
   | { kind: "stop-failed"; host: string; stage: "pre_stop" | "stop"; step: StepRun }
-  | { kind: "stop-dry-run"; host: string; actor: string; forced: boolean; steps: readonly string[] };
+  | { kind: "stop-dry-run"; host: string; actor: string; forced: boolean; steps: readonly string[] }
+  | { kind: "stop-interrupted"; host: string; actor: string | null; answering: boolean };

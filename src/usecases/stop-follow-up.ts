@@ -1,5 +1,6 @@
 import type { HostSample } from "../checks/classify-host.ts";
 import type { Config } from "../config/schema.ts";
+import type { HostSample as StoredHostSample } from "../domain/metrics.ts";
 import type { StopRun } from "../domain/stop-run.ts";
 import { MINUTE_MS } from "../shared/clock.ts";
 import type { BotStateStore } from "../store/bot-state-store.ts";
@@ -72,11 +73,7 @@ function judge(
   nowMs: number,
 ): StopVerdict {
   const samples = deps.metrics.hostSamplesSince(host, stoppedAtMs + 1);
-  const readings = new Map<number, boolean>();
-  for (const gpu of deps.metrics.gpuSamplesSince(host, stoppedAtMs + 1)) {
-    const read = gpu.utilPct !== null || gpu.memUsedMiB !== null || gpu.powerW !== null;
-    readings.set(gpu.atMs, (readings.get(gpu.atMs) ?? false) || read);
-  }
+  const readings = gpuReadingsUntilVerdict(deps, host, samples, stoppedAtMs);
   let previousMs = stoppedAtMs;
   for (const sample of samples) {
     if (!sample.ok || readings.get(sample.atMs) !== true) return { kind: "silent" };
@@ -85,6 +82,33 @@ function judge(
   }
   if (nowMs - previousMs > deps.staleAfterMs) return { kind: "unobserved" };
   return { kind: "reporting", runId: run.id, stoppedAtMs, noticedAtMs: nowMs, alertId: run.alertId };
+}
+
+/**
+ * Per sample time, whether a GPU answered: read only when a sample the verdict looks at was `ok`
+ * (the GPU rows of a host stopped for days are many, and a failed poll right after the stop decides).
+ */
+function gpuReadingsUntilVerdict(
+  deps: StopFollowUpDeps,
+  host: string,
+  samples: readonly StoredHostSample[],
+  stoppedAtMs: number,
+): Map<number, boolean> {
+  const readings = new Map<number, boolean>();
+  let previousMs = stoppedAtMs;
+  let needed = false;
+  for (const sample of samples) {
+    if (!sample.ok) break;
+    needed = true;
+    if (sample.atMs - previousMs > deps.staleAfterMs) break;
+    previousMs = sample.atMs;
+  }
+  if (!needed) return readings;
+  for (const gpu of deps.metrics.gpuSamplesSince(host, stoppedAtMs + 1)) {
+    const read = gpu.utilPct !== null || gpu.memUsedMiB !== null || gpu.powerW !== null;
+    readings.set(gpu.atMs, (readings.get(gpu.atMs) ?? false) || read);
+  }
+  return readings;
 }
 
 function tell(

@@ -9,6 +9,7 @@ import { type ActionOutcome, describeAction, runAction } from "../executors/run-
 import { slotLabel } from "../shared/gpu-slot.ts";
 import { BOT_ACTOR, type UnknownHost, unknownHost } from "./action-text.ts";
 import { authorityFor, type HostActionDeps, isAdmin, mayAct } from "./authorise.ts";
+import { endInterruptedStops, enteredStopRun, isStaleStopRun, leftStopRun } from "./interrupted-stops.ts";
 import type { HostNowFacts, StepEnd, StepRun, StopNote, StopRefusalFacts } from "./stop-facts.ts";
 
 export type { HostNowFacts, StopNote, StopRefusalFacts } from "./stop-facts.ts";
@@ -186,9 +187,11 @@ export function unknownHostFacts(
  * also need the host in an idle episode, not kept and not claimed.
  *
  * Refusals (other than duplicates) are audited as `stop-refused`; those of automatic stops are also
- * posted in the alert thread. A begun plan is posted in the thread and the alert refreshed.
+ * posted in the alert thread. A begun plan is posted in the thread and the alert refreshed. A run
+ * a dead process left `running` past its timeouts is ended as interrupted first, never a refusal.
  */
 export function beginStop(deps: StopHostDeps, request: StopRequest): StopRefusal | StopPlan {
+  if (unknownHostFacts(deps, request.host) === null) endInterruptedStops(deps, request.host);
   const check = previewStop(deps, request);
   if (check.kind === "refused") {
     if (
@@ -225,6 +228,7 @@ export function beginStop(deps: StopHostDeps, request: StopRequest): StopRefusal
   });
   if (!begun.started) return duplicateRefusal(deps, check.host, begun.run);
   const plan = { ...check, runId: begun.run.id };
+  enteredStopRun(deps.state.stopRuns, begun.run.id);
   deps.alerts.refresh(plan.host);
   deps.alerts.postNote(plan.host, plan.note);
   return plan;
@@ -242,6 +246,8 @@ export async function runStop(deps: StopHostDeps, plan: StopPlan): Promise<StopR
   } catch (error) {
     deps.state.stopRuns.finish(plan.runId!, "failed", deps.clock.now());
     throw error;
+  } finally {
+    leftStopRun(deps.state.stopRuns, plan.runId!);
   }
 }
 
@@ -356,14 +362,19 @@ function automaticStopHeld(
   return null;
 }
 
-/** A run in progress, or a stop done since the host was last seen answering. */
+/**
+ * A run in progress, or a stop done since the host was last seen answering. A run a dead process
+ * left `running` past its timeouts is neither ({@link beginStop} ends it as interrupted).
+ */
 function duplicateOf(
   deps: StopHostDeps,
   host: string,
   run: StopRun,
   latest: LatestObservation | null,
 ): StopRefusal | null {
-  if (run.state === "running") return duplicateRefusal(deps, host, run);
+  if (run.state === "running") {
+    return isStaleStopRun(deps, run, deps.clock.now()) ? null : duplicateRefusal(deps, host, run);
+  }
   if (run.state !== "done" || run.dryRun) return null;
   const seenSince = latest?.lastOkAtMs != null && latest.lastOkAtMs > (run.finishedAtMs ?? run.startedAtMs);
   return seenSince ? null : duplicateRefusal(deps, host, run);
@@ -387,9 +398,11 @@ async function execute(deps: StopHostDeps, plan: StopPlan): Promise<StopResult> 
   const { host } = plan;
   if (plan.preStop !== null) {
     const outcome = await act(deps, plan, plan.preStop);
-    audit(deps, plan, outcome.ok ? "pre-stop" : "pre-stop-failed", outcome);
+    deps.state.transaction(() => {
+      audit(deps, plan, outcome.ok ? "pre-stop" : "pre-stop-failed", outcome);
+      if (!outcome.ok) deps.state.stopRuns.finish(plan.runId!, "failed", deps.clock.now());
+    });
     if (!outcome.ok) {
-      deps.state.stopRuns.finish(plan.runId!, "failed", deps.clock.now());
       const note: StopNote = {
         kind: "stop-failed",
         host,
@@ -402,15 +415,17 @@ async function execute(deps: StopHostDeps, plan: StopPlan): Promise<StopResult> 
     }
   }
   const outcome = await act(deps, plan, plan.stop);
-  audit(deps, plan, outcome.ok ? "stop" : "stop-failed", outcome);
+  // NOTE: one transaction: a crash between the audit and the end would leave a run to interrupt whose stop was audited.
+  deps.state.transaction(() => {
+    audit(deps, plan, outcome.ok ? "stop" : "stop-failed", outcome);
+    deps.state.stopRuns.finish(plan.runId!, outcome.ok ? "done" : "failed", deps.clock.now());
+  });
   if (!outcome.ok) {
-    deps.state.stopRuns.finish(plan.runId!, "failed", deps.clock.now());
     const note: StopNote = { kind: "stop-failed", host, stage: "stop", step: stepRun(outcome, plan.stop) };
     deps.alerts.postNote(host, note);
     deps.alerts.refresh(host);
     return { kind: "failed", host, stage: "stop", forced: plan.forced, outcome, note };
   }
-  deps.state.stopRuns.finish(plan.runId!, "done", deps.clock.now());
   const note: StopNote = {
     kind: "stopped",
     host,
@@ -485,7 +500,8 @@ function audit(deps: StopHostDeps, plan: StopPlan, action: string, outcome: Acti
   });
 }
 
-function stepRun(outcome: ActionOutcome, action: ActionConfig): StepRun {
+/** How an action's step went, for the thread and the person who asked (stops and starts). */
+export function stepRun(outcome: ActionOutcome, action: ActionConfig): StepRun {
   return { description: outcome.description, end: stepEnd(outcome, action), tail: outcome.outputTail.trim() };
 }
 

@@ -9,8 +9,9 @@ const MINUTE_MS = 60_000;
 
 /**
  * The summary's prices from the cost model (the ledger's rules): a host's cost over a span is
- * `costOfHours`; being off saves a cloud price (not a rental's, billed on or off) and the power an
- * owned host would have drawn (its measured mean, else `rated_watts`) at the tariff.
+ * `costOfHours`; being off saves a cloud price (not a rental's, billed on or off), the power an
+ * owned host would have drawn (its measured mean, else `rated_watts`) at the tariff, and the upkeep
+ * paid per hour on (`upkeep_per_hour_on`): what a stop saves, never the write-off.
  */
 export function summaryPricing(config: Pick<Config, "team" | "costs" | "hosts">): SummaryPricing {
   const priceOver = fastPriceOver(tariffOf(config.costs.electricity, config.team.timezone));
@@ -26,6 +27,7 @@ export function summaryPricing(config: Pick<Config, "team" | "costs" | "hosts">)
   return {
     currency: config.team.currency,
     hostCost: (host, usage) => costOfHours(basisOf(host), priceOver, [usage]).total,
+    hostSaving: (host, usage) => costOfHours(basisOf(host), priceOver, [usage]).stoppable,
     offSaving(host, fromMs, toMs, meanPowerW) {
       const basis = basisOf(host);
       const hours = Math.max(0, toMs - fromMs) / HOUR_MS;
@@ -33,11 +35,12 @@ export function summaryPricing(config: Pick<Config, "team" | "costs" | "hosts">)
         case "none":
           return null;
         case "rate":
-          return basis.billedWhenOff ? 0 : basis.costPerHour * hours;
+          return ((basis.billedWhenOff ? 0 : basis.costPerHour) + basis.upkeepOnPerHour) * hours;
         case "owned": {
           const watts = meanPowerW ?? basis.ratedWatts;
           if (watts === null) return null;
-          return hours === 0 ? 0 : (watts / 1000) * hours * priceOver(fromMs, toMs);
+          const power = hours === 0 ? 0 : (watts / 1000) * hours * priceOver(fromMs, toMs);
+          return power + basis.upkeepOnPerHour * hours;
         }
         default:
           return basis satisfies never;

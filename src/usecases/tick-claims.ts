@@ -8,6 +8,7 @@ import { BOT_ACTOR } from "./action-text.ts";
 import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
 import { afterClaimsChanged, expireDue, recordEnded } from "./claim-effects.ts";
 import { tickQueue } from "./queue-tick.ts";
+import { startReserved } from "./start-reserved.ts";
 
 /** What one run of {@link tickClaims} did, in claim groups. */
 export interface ClaimTickResult {
@@ -24,7 +25,8 @@ export interface ClaimTickResult {
  * reading, a gap or a stale sample is not idle) for `claim_idle_nudge_minutes`, a DM (*Still using
  * it* / *Release*), and after `claim_idle_release_minutes` the release, with a notice. Every step is
  * marked in the store in the same transaction as its DM, so a rerun or a restart never repeats one.
- * Then the waiting list's turn ({@link tickQueue}): unconfirmed grants pass on, free GPUs are granted.
+ * Then the waiting list's turn ({@link tickQueue}): unconfirmed grants pass on, free GPUs are granted;
+ * then stopped hosts whose reservation opens soon are started ({@link startReserved}).
  */
 export function tickClaims(deps: ClaimDeps, nowMs: number = deps.clock.now()): ClaimTickResult {
   const { state, config, notifier, idlePolicy } = deps;
@@ -114,5 +116,6 @@ export function tickClaims(deps: ClaimDeps, nowMs: number = deps.clock.now()): C
   }
   if (ended.length > 0) afterClaimsChanged(deps, { ended }, nowMs);
   tickQueue(deps, nowMs);
+  startReserved(deps, nowMs);
   return result;
 }

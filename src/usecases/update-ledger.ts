@@ -111,6 +111,7 @@ export function computeLedgerDay(deps: LedgerDeps, day: string): LedgerDay[] {
       energyKWh: cost.energyKWh,
       cost: cost.total,
       idleCost: cost.idle,
+      idleSaving: cost.idleStoppable,
       capital: cost.capital,
       upkeep: cost.upkeep,
       energyCost: cost.energyCost,

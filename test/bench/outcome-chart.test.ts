@@ -9,20 +9,27 @@ import {
   replaceBetween,
   targetLines,
 } from "../../bench/outcome/outcome-table.ts";
-import type { PolicyFigures } from "../../src/simulation/run-team-month.ts";
+import type { PolicyFigures } from "../../src/simulation/policy-figures.ts";
 
 function figures(idle: number, total: number, falseStops: number): PolicyFigures {
   return {
     idle_cost: idle,
+    idle_cost_saveable: idle * 0.8,
     total_cost: total,
+    full_cost: total + falseStops * 10,
     false_stops: falseStops,
+    victims: falseStops,
+    victim_runs: falseStops,
+    victim_notebooks: 0,
     work_lost_gpu_hours: falseStops * 2,
+    work_lost_cost: falseStops * 10,
     stop_delay_p50_min: 30,
     stop_delay_p90_min: 90,
     interruptions_per_person_week: 3,
     stops: 10,
     start_waits: 4,
     start_wait_min: 20,
+    start_wait_cost: 20,
     idle_host_hours: 100,
   };
 }
@@ -32,9 +39,10 @@ const summary: OutcomeSummary = {
     none: figures(1000, 2000, 0),
     "gpu-warden": figures(150, 1100, 0),
     "gpu-warden-autostop": figures(100, 1000, 1),
-    "autostop-5": figures(300, 1200, 9),
-    "autostop-30": figures(350, 1300, 2),
+    "process-autostop-5": figures(300, 1200, 9),
+    "skypilot-autostop-30": figures(350, 1300, 2),
     nightly: figures(200, 1150, 5),
+    "nightly-smart": figures(250, 1150, 1),
   },
   sensitivity: {},
   days: 30,
@@ -56,13 +64,17 @@ describe("the outcome chart and tables", () => {
   });
 
   it("says which targets are met, and replaces only what lies between the markers", () => {
-    assert.match(policyTable(summary), /\| `gpu-warden` \| 150 \| 85 % \|/);
+    assert.match(
+      policyTable(summary),
+      /\| `gpu-warden` \| 150 \| 120 \| 85 % \| 1,100 \| 1,100 \| 0 \(0 \/ 0\) \|/,
+    );
     const lines = targetLines(summary);
     assert.match(lines[0]!, /85 % — met/);
     assert.match(
-      lines[3]!,
-      /fewer false stops than `autostop-5`: 0 vs 9 — met; less work lost: 0.0 vs 18.0 GPU-h — met/,
+      lines[2]!,
+      /lowest full cost of all policies: 1,100, lowest `gpu-warden-autostop` 1,010 — \*\*not met\*\*/,
     );
+    assert.match(lines[3]!, /no more than with `nightly-smart`: 20 vs 20 min — met/);
     const text = "a\n<!-- outcome:start -->\nold\n<!-- outcome:end -->\nb";
     assert.equal(
       replaceBetween(text, "outcome", "new"),

@@ -55,7 +55,7 @@ describe("the Chinese alert in the docs", () => {
   test("docs/messages-zh-alert.md is what the views render now (scripts/messages-zh-alert.ts)", () => {
     const doc = readFileSync(new URL("../../docs/messages-zh-alert.md", import.meta.url), "utf8");
     assert.equal(doc, zhAlertMarkdown());
-    assert.match(doc, /\*gpu-a\* 自 \*16:00\* 起闲置：\*1 小时 40 分钟\*，至今已浪费 \*¥40\.00\*/);
+    assert.match(doc, /\*gpu-a\* 自 \*16:00\* 起闲置：\u200b\*1 小时 40 分钟\*\u200b，闲置容量 \*¥40\.00\*/);
   });
 });
 
@@ -79,7 +79,7 @@ describe("a team that reads Chinese", { timeout: 60_000 }, () => {
     // T0 is 17:00 in Shanghai; idle from the first poll; the alert was last drawn at 17:30, at ¥24 an hour.
     assert.match(
       shown,
-      /^\*gpu-a\* 自 \*17:00\* 起闲置：\*30 分钟\*，至今已浪费 \*¥12\.00\*（每小时 ¥24\.00）。\n负责人：<@U0ALICE>$/m,
+      /^\*gpu-a\* 自 \*17:00\* 起闲置：\*30 分钟\*，闲置容量 \*¥12\.00\*（每小时 ¥24\.00）；停机每小时可省 ¥24\.00。\n负责人：<@U0ALICE>$/m,
     );
     assert.match(
       shown,
@@ -112,7 +112,7 @@ describe("a team that reads Chinese", { timeout: 60_000 }, () => {
     assert.match(boardText, /^截至 17:35（Asia\/Shanghai）· 用 `\/gpu status <host>` 查看单台主机$/m);
     assert.match(
       boardText,
-      /^\*闲置\* \(1\)\n• \*gpu-a\* 自 17:00 起闲置（35 分钟） · 4 块 GPU，利用率 0 % · 提醒未关闭$/m,
+      /^\*闲置\* \(1\)\n• \*gpu-a\* 自 17:00 起闲置（35 分钟） · 4 块 GPU，利用率 0 % · 18:00 自动停机$/m,
     );
 
     await h.user.slashCommand({ user: BOB, text: "status gpu-a" });
@@ -183,7 +183,7 @@ describe("a team that reads Chinese", { timeout: 60_000 }, () => {
     ]);
     assert.match(
       shownText(alert),
-      /^\*gpu-a\* has been idle since \*10:00\*: \*5 min\*, \*CN¥2\.00\* burned so far at CN¥24\.00\/h\.$/m,
+      /^\*gpu-a\* has been idle since \*10:00\*: \*5 min\*, \*CN¥2\.00\* of capacity unused at CN¥24\.00\/h; stopping saves CN¥24\.00\/h\.$/m,
     );
 
     await h.user.slashCommand({ user: ALICE, text: "stop gpu-a" });
@@ -198,7 +198,7 @@ describe("a team that reads Chinese", { timeout: 60_000 }, () => {
     await h.user.slashCommand({ user: EVE, text: "stop gpu-a" });
     assert.equal(
       h.latestEphemeral(EVE).text,
-      "只有 gpu-a 的负责人（<@U0ALICE>）、成本看守人（<@U0CAROL>）或管理员（<@U0DAVE>） 可以将它停机。",
+      "只有 gpu-a 的负责人（<@U0ALICE>）、成本看守人（<@U0CAROL>）或管理员（<@U0DAVE>）可以将它停机。",
     );
     await h.user.slashCommand({ user: EVE, text: "keep gpu-b 1h" });
     assert.equal(h.latestEphemeral(EVE).text, "没有主机 gpu-b；你是指 gpu-a 吗？");

@@ -69,6 +69,12 @@ describe("the claim grammar", () => {
         { kind: "extend", slots: { host: "gpu-a", gpus: null }, durationMs: 90 * MINUTE_MS },
       ],
       ["mine", { kind: "mine" }],
+      ["status cluster=b", { kind: "status", host: null, cluster: "b" }],
+      ["status b/node-17", { kind: "status", host: "b/node-17" }],
+      [
+        "release b/node-17:0-1",
+        { kind: "release", target: { kind: "slots", slots: { host: "b/node-17", gpus: [0, 1] } } },
+      ],
     ];
     for (const [text, expected] of cases) assert.deepEqual(parseCommand(text), expected, text);
   });
@@ -87,8 +93,8 @@ describe("the claim grammar", () => {
         "`gpu-a:3-1` is not a GPU list: use gpu-a:0, gpu-a:0,1 or gpu-a:0-3 (GPUs 0 to 255), or gpu-a:0.3 for MIG instance 3 of GPU 0.",
       ],
       ["claim gpu<a>", "claim", "`gpu&lt;a&gt;` is not a host name: letters, digits, '.', '_' or '-'."],
-      ["claim gpu-a for", "claim", "`for` needs a duration: 30m, 4h or 2d."],
-      ["claim gpu-a for soon", "claim", "`soon` is not a duration: use 30m, 4h or 2d."],
+      ["claim gpu-a for", "claim", "`for` needs a duration: `30m`, `4h` or `2d`."],
+      ["claim gpu-a for soon", "claim", "`soon` is not a duration: use `30m`, `4h` or `2d`."],
       ["claim 0 a100", "claim", "`0` GPUs: the count goes from 1 to 256."],
       [`claim gpu-a ${"x".repeat(201)}`, "claim", "The note is 201 characters long; the limit is 200."],
       ["release gpu-a extra", "release", "Unexpected `extra` after `release`."],
@@ -102,7 +108,7 @@ describe("the claim grammar", () => {
       ["keep 4h", "keep", "`keep 4h`: which host? Name it first: `keep gpu-a 4h`."],
       ["keep tomorrow", "keep", "`keep tomorrow`: which host? Name it first: `keep gpu-a tomorrow`."],
       ["keep gpu-a", "keep", "`keep gpu-a` needs a duration."],
-      ["extend gpu-a:0 later", "extend", "`later` is not a duration: use 30m, 4h or 2d."],
+      ["extend gpu-a:0 later", "extend", "`later` is not a duration: use `30m`, `4h` or `2d`."],
       ["mine please", "mine", "Unexpected `please` after `mine`."],
       ["clam gpu-a", "claim", "Unknown command `clam`; did you mean `claim`?"],
     ];

@@ -8,7 +8,7 @@ const DOC = new URL("../../docs/messages-zh-help.md", import.meta.url);
 function shownText(payload: { text?: unknown; blocks?: unknown } | undefined): string {
   const blocks = (payload?.blocks ?? []) as { text?: { text?: string } }[];
   const sections = blocks.map((block) => block.text?.text ?? "").filter((text) => text !== "");
-  return sections.length > 0 ? sections.join("\n") : String(payload?.text ?? "");
+  return (sections.length > 0 ? sections.join("\n") : String(payload?.text ?? "")).replaceAll("\u200b", "");
 }
 
 describe("/gpu help and parse errors in the reader's language (Socket Mode)", { timeout: 120_000 }, () => {

@@ -334,7 +334,7 @@ for (const transport of ["socket", "http"] as const) {
         ],
         [
           "`keep gpu-a` needs a duration.\nRight form: `/gpu keep <host> <duration>` — e.g. `/gpu keep gpu-a 4h`",
-          "`soon` is not a duration: use 30m, 4h, 2d or tomorrow.\nRight form: `/gpu keep <host> <duration>` — e.g. `/gpu keep gpu-a 4h`",
+          "`soon` is not a duration: use `30m`, `4h`, `2d` or `tomorrow`.\nRight form: `/gpu keep <host> <duration>` — e.g. `/gpu keep gpu-a 4h`",
           "Unknown command `stpo`; did you mean `stop`?\nRight form: `/gpu stop <host>` — e.g. `/gpu stop gpu-a`",
           "Unknown command `frobnicate`.\n`/gpu help` lists the commands.",
           "no host gpu-b; did you mean gpu-b1?",

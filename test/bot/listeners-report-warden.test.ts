@@ -74,7 +74,8 @@ describe("/gpu report and /gpu warden over the real Bolt app", { timeout: 120_00
     assert.deepEqual(blockTexts(reply.ackPayload?.blocks as unknown[]), [
       "*Cost ledger, last 2 days* (Sat, Jan 3, 2026 – Sun, Jan 4, 2026, Europe/Berlin)\n" +
         "Cost *€67.20*, idle cost *€33.60* (50 % of it). Real usage rate *50 %*: 48.0 busy of 96.0 GPU-hours on; " +
-        "0.0 GPU-hours without data. Energy 9.6 kWh.",
+        "0.0 GPU-hours without data. Energy 9.6 kWh. Stopping the idle hours would have saved *€2.40* " +
+        "(power, cloud price, upkeep per hour on; the write-off runs on).",
       "*Most idle cost*\n• *gpu-a*: €33.60 idle of €67.20, 50 % used",
       "*Real usage rate by month*\n• January 2026: 50 % (48.0 of 96.0 GPU-hours on)",
       "The CSV with every host and day comes to you as a DM.",
@@ -105,7 +106,7 @@ describe("/gpu report and /gpu warden over the real Bolt app", { timeout: 120_00
     const bad = await h.user.slashCommand({ user: EVE, text: "report 500d" });
     assert.equal(
       bad.ackPayload?.text,
-      "`500d` is not a number of days: use 1d to 400d, e.g. 30d.\nRight form: `/gpu report [<days>d] | report project [<YYYY-MM>]` — e.g. `/gpu report 30d`",
+      "`500d` is not a number of days: use `1d` to `400d`, e.g. `30d`.\nRight form: `/gpu report [<days>d] | report project [<YYYY-MM>]` — e.g. `/gpu report 30d`",
     );
     const empty = await h.user.slashCommand({ user: EVE, text: "report" });
     assert.equal(

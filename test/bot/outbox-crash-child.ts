@@ -7,8 +7,11 @@
  *   killed (SIGKILL). The window is reached through the client the worker is given, not by timing.
  * - `restart`: a new worker over the same file delivers what is pending, queues an edit of the
  *   alert, delivers it, prints the alert's stored ts and exits.
+ * - `dm`: queues a DM to {@link USER} (a `chat.postMessage` to the user ID) and runs until killed:
+ *   the test has the emulator post it and hold the answer, then kills the child.
+ * - `restart-dm`: a new worker over the same file delivers what is pending and exits.
  *
- * argv: <db path> <Slack API URL> <bot token> <crash-after-post | restart>
+ * argv: <db path> <Slack API URL> <bot token> <crash-after-post | restart | dm | restart-dm>
  */
 import { createOutboxClient, createOutboxWorker } from "../../src/bot/outbox-worker.ts";
 import { systemClock } from "../../src/shared/clock.ts";
@@ -17,6 +20,7 @@ import { createBotStateStore } from "../../src/store/bot-state-store.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
 
 const CHANNEL = "C0GPUTEAM";
+const USER = "U0ALICE01";
 
 const [dbPath, apiUrl, botToken, mode] = process.argv.slice(2);
 if (dbPath === undefined || apiUrl === undefined || botToken === undefined) {
@@ -37,7 +41,13 @@ if (mode === "crash-after-post") {
 const outbox = createOutboxWorker({ store: state, client, clock: systemClock, logger: silentLogger });
 outbox.start();
 
-if (mode === "crash-after-post") {
+if (mode === "dm") {
+  outbox.send("chat.postMessage", { channel: USER, text: "gpu-a: your claim ends in 15 min" });
+} else if (mode === "restart-dm") {
+  await outbox.drain(30_000);
+  await outbox.stop();
+  db.close();
+} else if (mode === "crash-after-post") {
   const nowMs = systemClock.now();
   const { alert } = state.alerts.open({
     host: "gpu-a",

@@ -11,13 +11,17 @@ import { runChildScript } from "../helpers/kill-child.ts";
 
 /** The child posts here (see outbox-crash-child.ts). */
 const CHANNEL = "C0GPUTEAM";
+const USER = "U0ALICE01";
 const child = join(import.meta.dirname, "outbox-crash-child.ts");
 const dir = mkdtempSync(join(tmpdir(), "gw-outbox-crash-"));
 const db = join(dir, "gpu-warden.db");
 let slack: SlackEmulator;
 
 before(async () => {
-  slack = await startSlackEmulator({ channels: [{ id: CHANNEL, name: "gpu" }] });
+  slack = await startSlackEmulator({
+    channels: [{ id: CHANNEL, name: "gpu" }],
+    users: [{ id: USER, name: "alice" }],
+  });
 });
 after(async () => {
   await slack.close();
@@ -28,12 +32,11 @@ after(async () => {
  * Runs the child bot. In `crash-after-post`, waits until Slack has answered its post, then kills it
  * with SIGKILL (no shutdown code runs) and waits for it to die.
  */
-function runChild(mode: "crash-after-post" | "restart"): Promise<string> {
-  return runChildScript(
-    child,
-    [db, slack.apiUrl, slack.identity.botToken, mode],
-    mode === "crash-after-post" ? /posted/ : null,
-  );
+function runChild(
+  mode: "crash-after-post" | "restart" | "dm" | "restart-dm",
+  killWhen: RegExp | Promise<unknown> | null = mode === "crash-after-post" ? /posted/ : null,
+): Promise<string> {
+  return runChildScript(child, [db, slack.apiUrl, slack.identity.botToken, mode], killWhen);
 }
 
 describe("an alert posted just before a kill -9 is not posted again on restart", () => {
@@ -54,5 +57,27 @@ describe("an alert posted just before a kill -9 is not posted again on restart",
     assert.equal(storedTs, posted?.ts, "the store adopted the ts of the message Slack had");
     assert.equal(slack.calls("chat.postMessage").length, 1);
     assert.equal(slack.calls("conversations.history").length, 1);
+  });
+});
+
+describe("a DM posted just before a kill -9 is not sent again on restart", () => {
+  it("Slack took the DM and its answer was lost, then the bot died → found in the DM's history, not re-sent", async () => {
+    const held = slack.failNext("chat.postMessage", { hangAfter: true });
+    const dms = () => slack.dms(USER).map((message) => message.text);
+    await runChild(
+      "dm",
+      slack.waitFor(() => dms().length === 1, "the DM posted, its answer held", 30_000),
+    );
+    assert.equal(held.hits, 1);
+
+    await runChild("restart-dm");
+
+    assert.deepEqual(dms(), ["gpu-a: your claim ends in 15 min"], "one DM, not two");
+    const postsToUser = slack.calls("chat.postMessage").filter((call) => call.args.channel === USER);
+    assert.equal(postsToUser.length, 1, "the restarted bot did not post it again");
+    const [opened] = slack.calls("conversations.open");
+    assert.equal(opened?.args.users, USER);
+    const lookups = slack.calls("conversations.history").filter((call) => call.args.channel !== CHANNEL);
+    assert.equal(lookups.length, 1, "looked up once, in the DM's history");
   });
 });

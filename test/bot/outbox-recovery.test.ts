@@ -184,7 +184,7 @@ describe("outbox: a post whose answer was lost is found, not posted twice", { ti
     assert.equal(rig.emulator.calls("chat.postMessage").length, 1);
   });
 
-  test("a DM to a user ID cannot be looked for: it is posted again, with a warning", async () => {
+  test("a DM to a user ID is looked for in the app's DM with them (conversations.open): posted once", async () => {
     await rig.postThenDie((worker) =>
       worker.send("chat.postMessage", { channel: "U0ALICE", text: "your host" }),
     );
@@ -193,10 +193,12 @@ describe("outbox: a post whose answer was lost is found, not posted twice", { ti
     const dm = rig.emulator.state.dmChannel("U0ALICE").id;
     assert.deepEqual(
       rig.emulator.channel(dm).messages.map((m) => m.text),
-      ["your host", "your host"],
+      ["your host"],
     );
-    assert.deepEqual(rig.warnings, [
-      "a post may have reached Slack before a restart; it cannot be looked for, so it may appear twice",
-    ]);
+    assert.deepEqual(
+      rig.emulator.calls("conversations.history").map((call) => call.args.channel),
+      [dm],
+    );
+    assert.deepEqual(rig.warnings, []);
   });
 });

@@ -151,7 +151,7 @@ describe("/gpu claim <n> gpus>=<GiB> over the real Bolt app", { timeout: 120_000
     const day = await h.user.slashCommand({ user: BOB, text: "claim 1 gpus>=40g --valley" });
     assert.equal(
       day.ackPayload?.text,
-      "Batch work (--valley) is granted only in the valley hours (valley), next from Mon 23:00: claim again then. Electricity there is €0.10 instead of €0.30 per kWh.",
+      "Batch work (`--valley`) is granted only in the valley hours (valley), next from Mon 23:00: claim again then. Electricity there is €0.10 instead of €0.30 per kWh.",
     );
     h.clock.set(T0 + 13 * HOUR_MS + 30 * MINUTE_MS); // 23:30 in Berlin
     h.pollFor(1, fleet);

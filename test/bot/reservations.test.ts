@@ -128,7 +128,7 @@ describe("reservations over the real Bolt app (Socket Mode)", { timeout: 120_000
     const bad = await h.user.slashCommand({ user: ALICE, text: "reserve gpu-a:0 friday 09:00-18:00" });
     assert.match(
       String(bad.ackPayload?.text),
-      /^`friday` is not a day: use today, tomorrow, 2026-12-10, every weekday, every day or every mon,wed\.\nRight form: `\/gpu reserve /,
+      /^`friday` is not a day: use `today`, `tomorrow`, `2026-12-10`, `every weekday`, `every day` or `every mon,wed`\.\nRight form: `\/gpu reserve /,
     );
     assert.deepEqual(
       ["reserve", "reserve-refused", "reserve-cancel"].map((action) => h.state.audit.byAction(action).length),

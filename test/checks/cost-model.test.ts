@@ -8,6 +8,7 @@ import {
   type HostHourUsage,
   hostCostBasis,
   hostHourCost,
+  hostHourSplit,
   isRentedOrCloud,
 } from "../../src/checks/cost-model.ts";
 import { localDayBounds } from "../../src/checks/local-day.ts";
@@ -57,6 +58,7 @@ describe("host cost basis", () => {
       kind: "rate",
       costPerHour: 12,
       billedWhenOff: false,
+      upkeepOnPerHour: 0,
     });
     assert.equal(hostCostBasis({ cost_per_hour: 12, rented: true }, COSTS).kind, "rate");
     assert.equal(isRentedOrCloud(hostCostBasis({ cost_per_hour: 12, rented: true }, COSTS)), true);
@@ -164,6 +166,50 @@ describe("costOfHours", () => {
     close(hostHourCost(OWNED, tariff, Date.UTC(2026, 0, 5, 23)), 1.3 + 2 * 0.1);
     assert.equal(hostHourCost(hostCostBasis({ cost_per_hour: 7 }, COSTS), tariff, 0), 7);
     assert.equal(hostHourCost(hostCostBasis(undefined, COSTS), tariff, 0), null);
+  });
+
+  it("hostHourSplit: a stop saves a cloud price, power and upkeep per hour on; the write-off, the upkeep share and a rental run on", () => {
+    const tariff = tariffOf({ price_per_kwh: 0.3, windows: [] }, "UTC");
+    const bought = hostCostBasis({ purchase_price: 8766, lifetime_months: 12, rated_watts: 6500 }, COSTS);
+    const split = hostHourSplit(bought, tariff, 0);
+    close(split?.stoppablePerHour ?? null, 1.95, "6.5 kW at 0.30");
+    close(split?.fixedPerHour ?? null, 1.3, "write-off 1.00 + upkeep 0.30");
+    close(hostHourCost(bought, tariff, 0), 3.25);
+    const staffed = hostCostBasis(
+      { purchase_price: 8766, lifetime_months: 12, upkeep_per_hour_on: 0.5 },
+      COSTS,
+    );
+    close(hostHourSplit(staffed, tariff, 0)?.stoppablePerHour ?? null, 0.5, "no rated watts: upkeep on only");
+    assert.deepEqual(hostHourSplit(hostCostBasis({ cost_per_hour: 7 }, COSTS), tariff, 0), {
+      stoppablePerHour: 7,
+      fixedPerHour: 0,
+    });
+    assert.deepEqual(hostHourSplit(hostCostBasis({ cost_per_hour: 7, rented: true }, COSTS), tariff, 0), {
+      stoppablePerHour: 0,
+      fixedPerHour: 7,
+    });
+    assert.equal(hostHourSplit(hostCostBasis(undefined, COSTS), tariff, 0), null);
+  });
+
+  it("costOfHours: idle capacity unused, and the part of it a stop would have saved", () => {
+    const bought = hostCostBasis(
+      { purchase_price: 8766, lifetime_months: 12, upkeep_per_hour_on: 0.2 },
+      COSTS,
+    );
+    const idleHour = usage(h0, {
+      gpus: 2,
+      busyGpuMinutes: 0,
+      idleGpuMinutes: 120,
+      onMinutes: 60,
+      energyWh: 1000,
+    });
+    const totals = costOfHours(bought, FLAT, [idleHour]);
+    close(totals.total, 1 + 0.3 + 0.2 + 0.5);
+    close(totals.idle, 2);
+    close(totals.stoppable, 0.5 + 0.2, "power 1 kWh × 0.5 + upkeep on");
+    close(totals.idleStoppable, 0.7);
+    const offHour = usage(h0 + HOUR_MS, { gpus: 2, idleGpuMinutes: 0, onMinutes: 0, energyWh: null });
+    close(costOfHours(bought, FLAT, [offHour]).stoppable, 0, "off: nothing left to save");
   });
 });
 

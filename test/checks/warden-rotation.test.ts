@@ -7,7 +7,6 @@ import {
   rosterWarden,
   type TurnPlan,
   upcomingWardens,
-  wardenForMonth,
   wardenOf,
 } from "../../src/checks/warden-rotation.ts";
 
@@ -26,7 +25,12 @@ const names = (overrides: Map<string, string>, from: string, count: number) =>
     turn.user === ALICE ? "alice" : turn.user === BOB ? "bob" : turn.user === CAROL ? "carol" : turn.user,
   );
 
-describe("wardenForMonth", () => {
+/** The roster's warden for the month containing `atMs` in `timezone`. */
+function wardenForMonth(roster: readonly string[], atMs: number, timezone: string): string | null {
+  return rosterWarden(roster, monthOf(atMs, timezone));
+}
+
+describe("the roster's warden of a moment's month", () => {
   it("rotates through the roster one calendar month at a time, in the team time zone", () => {
     const dec = wardenForMonth(ROSTER, Date.UTC(2026, 11, 15), "UTC");
     const jan = wardenForMonth(ROSTER, Date.UTC(2027, 0, 15), "UTC");

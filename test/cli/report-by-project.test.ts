@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
+import { Readable, Writable } from "node:stream";
 import { after, describe, it } from "node:test";
 import { runCli } from "../../src/cli.ts";
 import { createBotStateStore } from "../../src/store/bot-state-store.ts";
@@ -30,6 +30,7 @@ async function gpuWarden(args: string[]) {
     stderr: sink((text) => {
       stderr += text;
     }),
+    stdin: Readable.from([]),
     env: { LOG_LEVEL: "silent", PATH: "/usr/bin:/bin" },
     cwd: dir,
   });

@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { describeConfigError } from "../../src/config/describe-config.ts";
 import { ConfigError, loadConfig, readEnv } from "../../src/config/load-config.ts";
+import { rawRetentionDays } from "../../src/config/raw-retention.ts";
+import { configSchema } from "../../src/config/schema.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gw-config-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -35,8 +37,16 @@ describe("loadConfig", () => {
     assert.equal(config.policy.idle_util_pct, 10);
     assert.equal(config.policy.idle_for_minutes, 30);
     assert.equal(config.policy.protect_minutes, 120);
-    assert.equal(config.store.raw_retention_days, 8);
+    assert.equal(rawRetentionDays(config), 8);
     assert.deepEqual(config.sources, []);
+  });
+
+  it("keeps raw samples a day when every source is a time-series engine, 8 days otherwise, or as set", () => {
+    const prom = { kind: "prometheus", url: "http://127.0.0.1:9090" };
+    const days = (raw: Record<string, unknown>) => rawRetentionDays(configSchema.parse(raw));
+    assert.equal(days({ sources: [prom, { ...prom, url: "http://127.0.0.1:8428" }] }), 1);
+    assert.equal(days({ sources: [prom, { kind: "ssh", hosts: ["gpu-a"] }] }), 8);
+    assert.equal(days({ sources: [prom], store: { raw_retention_days: 14 } }), 14);
   });
 
   it("reads gpu-warden.yaml from the working folder and fills defaults inside sources", () => {

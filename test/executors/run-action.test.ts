@@ -59,9 +59,10 @@ describe("runAction", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/stop`;
     try {
+      process.env.GW_RUN_ACTION_TOKEN = "t";
       const action = actionSchema.parse({
         webhook: url,
-        headers: { authorization: "Bearer t" },
+        headers: { authorization: { env: "GW_RUN_ACTION_TOKEN", prefix: "Bearer " } },
         body: { zone: "eu-1" },
       });
       const outcome = await runAction(action, context, { dryRun: false });

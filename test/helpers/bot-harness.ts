@@ -13,6 +13,7 @@ import type { AlertResolution } from "../../src/domain/alert-record.ts";
 import type { LatestObservation } from "../../src/domain/metrics.ts";
 import type { HostObservation } from "../../src/domain/observation.ts";
 import { composeBot } from "../../src/main/compose-bot.ts";
+import { wireAlerts } from "../../src/main/wire-alerts.ts";
 import type { EphemeralMessage, StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
 import {
   type SlackEmulator,
@@ -28,6 +29,7 @@ import type { IdleAlerts } from "../../src/usecases/idle-alerts.ts";
 import type { AlertPort, FleetView, Notifier, SlackMethod } from "../../src/usecases/ports.ts";
 import { type ClaimTickResult, tickClaims } from "../../src/usecases/tick-claims.ts";
 import { observed } from "../checks/builders.ts";
+import { emulatorCjkEmphasisProblems, invisibleOut } from "./cjk-emphasis.ts";
 
 export const CHANNEL = "C0GPU";
 /** Owner of gpu-a. */
@@ -114,6 +116,19 @@ export class BotHarness {
     return harness;
   }
 
+  #createAlerts!: () => IdleAlerts;
+
+  /**
+   * What a restart of the bot does to the alert lifecycle: a new one over the same store, rebuilt
+   * from stored history (`restore`), in place of the old one everywhere the app reaches it.
+   */
+  async restartAlerts(): Promise<void> {
+    await this.alerts.settled();
+    this.alerts = this.#createAlerts();
+    this.alerts.restore();
+    Object.assign(this.deps, { fleet: this.alerts, alerts: this.alerts });
+  }
+
   async #open(): Promise<void> {
     const { config, clock, logger } = this;
     const locales = this.options.locales ?? {};
@@ -140,6 +155,9 @@ export class BotHarness {
     this.outbox = bot.delivery.outbox!;
     this.alerts = bot.alerts;
     this.deps = bot.deps;
+    const io = { notifier: bot.delivery.notifier, readers: bot.readers, words: bot.words, clock, logger };
+    this.#createAlerts = () =>
+      wireAlerts(config, bot.stores, { ...io, fetch: globalThis.fetch }, bot.links).alerts;
     const http = this.options.transport === "http";
     this.slack = bot.slackApp({
       botToken: identity.botToken,
@@ -187,7 +205,7 @@ export class BotHarness {
 
   /** Texts of the bot's DMs to `user` as shown now (edits applied), oldest first. */
   dmTexts(user: string): string[] {
-    return this.emulator.dms(user).map((message) => message.text);
+    return this.emulator.dms(user).map((message) => invisibleOut(message.text));
   }
 
   /** Waits for everything queued to reach the emulator and every automatic stop to finish. */
@@ -210,12 +228,12 @@ export class BotHarness {
     return this.emulator
       .channel(CHANNEL)
       .thread(this.alertMessage(host).ts)
-      .map((message) => message.text);
+      .map((message) => invisibleOut(message.text));
   }
 
   /** Texts of what `user` sees ephemerally, oldest first. */
   ephemeralTexts(user: string): string[] {
-    return this.emulator.ephemerals(user).map((message) => message.text);
+    return this.emulator.ephemerals(user).map((message) => invisibleOut(message.text));
   }
 
   latestEphemeral(user: string): EphemeralMessage {
@@ -245,6 +263,11 @@ export class BotHarness {
     assert.deepEqual(this.emulator.failures(), [], "every delivery acked within 3 s");
     assert.deepEqual(this.emulator.internalErrors(), []);
     assert.deepEqual(this.problems(), []);
+    assert.deepEqual(
+      emulatorCjkEmphasisProblems(this.emulator.state),
+      [],
+      "no emphasis mark touches Chinese text",
+    );
     await this.close();
   }
 }
@@ -358,7 +381,8 @@ export class FakeFleet implements FleetView {
 export type AlertCall =
   | { kind: "refresh"; host: string }
   | { kind: "resolve"; host: string; resolution: AlertResolution }
-  | { kind: "thread"; host: string; text: string };
+  | { kind: "thread"; host: string; text: string }
+  | { kind: "dm"; user: string; text: string };
 
 /** An alert port that records what the use-cases asked of it, in order. */
 export class RecordingAlerts implements AlertPort {
@@ -381,6 +405,11 @@ export class RecordingAlerts implements AlertPort {
   postNote(host: string, note: AlertNote): void {
     if (this.words === null) throw new Error("RecordingAlerts.words is not set");
     this.postInThread(host, this.words.note(note));
+  }
+
+  tell(user: string, note: AlertNote): void {
+    if (this.words === null) throw new Error("RecordingAlerts.words is not set");
+    this.calls.push({ kind: "dm", user, text: this.words.note(note) });
   }
 
   /** The thread texts posted for `host`, in order. */

@@ -2,14 +2,15 @@ import { spawn } from "node:child_process";
 
 /**
  * Runs a TypeScript child script (through tsx, TZ=UTC) with `args` and resolves its trimmed stdout.
- * With `killWhen`, the child is killed with SIGKILL as soon as its stdout matches (no shutdown code
- * runs) and the promise settles once it has died; without, the child must exit 0. A child still
+ * With `killWhen`, the child is killed with SIGKILL as soon as its stdout matches (or, given a
+ * promise, once it resolves: something the test sees from outside) and the promise settles once it
+ * has died (no shutdown code runs); without, the child must exit 0. A child still
  * running after a minute is killed and the promise rejects.
  */
 export function runChildScript(
   script: string,
   args: readonly string[],
-  killWhen: RegExp | null,
+  killWhen: RegExp | Promise<unknown> | null,
 ): Promise<string> {
   const label = args.at(-1) ?? script;
   return new Promise((resolve, reject) => {
@@ -23,9 +24,10 @@ export function runChildScript(
       proc.kill("SIGKILL");
       reject(new Error(`child (${label}) hung: ${out} ${err}`));
     }, 60_000);
+    if (killWhen instanceof Promise) void killWhen.then(() => proc.kill("SIGKILL"), reject);
     proc.stdout.on("data", (chunk: Buffer) => {
       out += chunk.toString();
-      if (killWhen?.test(out)) proc.kill("SIGKILL");
+      if (killWhen instanceof RegExp && killWhen.test(out)) proc.kill("SIGKILL");
     });
     proc.stderr.on("data", (chunk: Buffer) => {
       err += chunk.toString();

@@ -305,21 +305,21 @@ async function writeOpenMetrics(
   return samples;
 }
 
-function formatLabels(labels: Readonly<Record<string, string>>): string {
+export function formatLabels(labels: Readonly<Record<string, string>>): string {
   const parts = Object.entries(labels).map(
     ([name, value]) => `${name}="${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`,
   );
   return parts.length > 0 ? `{${parts.join(",")}}` : "";
 }
 
-function formatValue(value: number): string {
+export function formatValue(value: number): string {
   if (Number.isNaN(value)) return "NaN";
   if (value === Number.POSITIVE_INFINITY) return "+Inf";
   if (value === Number.NEGATIVE_INFINITY) return "-Inf";
   return String(value);
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
@@ -344,7 +344,7 @@ async function waitReady(url: string, timeoutMs: number, logFile: string): Promi
   throw new Error(`prometheus not ready after ${timeoutMs} ms (last: ${last}): ${tail(logFile)}`);
 }
 
-async function waitForSeries(
+export async function waitForSeries(
   url: string,
   promql: string,
   minSeries: number,
@@ -366,7 +366,7 @@ async function waitForSeries(
   );
 }
 
-function tail(file: string): string {
+export function tail(file: string): string {
   try {
     return readFileSync(file, "utf8").split("\n").slice(-15).join("\n");
   } catch {
@@ -374,6 +374,6 @@ function tail(file: string): string {
   }
 }
 
-function sleep(ms: number): Promise<void> {
+export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

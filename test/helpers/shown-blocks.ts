@@ -19,7 +19,8 @@ export function shownText(blocks: readonly unknown[] | undefined): string {
       }
       return [];
     })
-    .join("\n");
+    .join("\n")
+    .replaceAll("\u200b", "");
 }
 
 /** The action ids of the buttons and menus in blocks' actions, in order. */

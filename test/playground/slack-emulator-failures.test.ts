@@ -157,6 +157,18 @@ describe("failure injection, observed through web-api's own retries", { timeout:
     assert.equal(emulator.channel(GENERAL).latest?.text, "v1");
   });
 
+  test("hangAfter: the call is done (the message posted) and its answer never comes", async () => {
+    emulator.failNext("chat.postMessage", { hangAfter: true });
+    const client = fastClient(emulator, 0, { timeout: 200 });
+    const error = await failure(client.chat.postMessage({ channel: GENERAL, text: "held" }));
+    assert.equal(error.code, "slack_webapi_request_error");
+    assert.deepEqual(
+      emulator.calls("chat.postMessage").map((c) => c.error),
+      ["hang"],
+    );
+    assert.equal(emulator.channel(GENERAL).latest?.text, "held");
+  });
+
   test("a slow answer past the client timeout, retried, posts the message twice (Slack has no idempotency key)", async () => {
     emulator.failNext("chat.postMessage", { delayMs: 300 });
     const client = fastClient(emulator, 1, { timeout: 100 });

@@ -26,6 +26,8 @@ const KNOWN_TEST_ONLY = new Set([
   "POLICY_NAMES",
   "sampleKey",
   "targetOf",
+  "defaultCalendar",
+  "nextWorkingStartAt",
 ]);
 
 function sourceFiles(dir: string): string[] {

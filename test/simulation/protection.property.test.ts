@@ -46,7 +46,7 @@ describe("protection window (fast-check over seeds)", () => {
   });
 
   it("autostop does stop hosts inside the window (what the benchmark counts against it)", async () => {
-    const month = await runTeamMonth({ ...DEFAULT_TEAM_PARAMS, days: 7 }, "autostop-5");
+    const month = await runTeamMonth({ ...DEFAULT_TEAM_PARAMS, days: 7 }, "process-autostop-5");
     assert.ok(stopsInsideProtection(month).length > 0);
   });
 });

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { BOT_ACTOR } from "../../src/shared/slack-text.ts";
 import { runTeamMonth, type TeamMonth } from "../../src/simulation/run-team-month.ts";
 import type { TeamEvent } from "../../src/simulation/team-events.ts";
 import { DEFAULT_TEAM_PARAMS, type TeamParams } from "../../src/simulation/team-params.ts";
@@ -24,8 +25,8 @@ describe("the simulated team month", () => {
       const team = new Set(SHORT.people.map((person) => person.id));
       for (const stop of stops) {
         assert.ok(
-          stop.kind === "host-stopped" && team.has(stop.actor),
-          "without auto_stop, only people press Stop",
+          stop.kind === "host-stopped" && (team.has(stop.actor) || stop.actor === BOT_ACTOR),
+          "people press Stop; the autopilot (on by default) stops the rest",
         );
       }
     } finally {
@@ -50,7 +51,7 @@ describe("the simulated team month", () => {
 
   it("traces every false stop to a run or notebook in progress in the event log", async () => {
     const months: TeamMonth[] = [
-      await runTeamMonth({ ...DEFAULT_TEAM_PARAMS, days: 7 }, "autostop-5"),
+      await runTeamMonth({ ...DEFAULT_TEAM_PARAMS, days: 7 }, "process-autostop-5"),
       await runTeamMonth({ ...DEFAULT_TEAM_PARAMS, days: 7 }, "nightly"),
       await runTeamMonth({ ...SHORT, answers: { ...SHORT.answers, nobody: true } }, "gpu-warden-autostop"),
     ];
@@ -82,7 +83,10 @@ describe("the simulated team month", () => {
         "only the bot's countdown stops",
       );
     }
-    assert.ok(months[0]!.figures.false_stops > 0, "autostop-5 interrupts runs during setup and stage gaps");
+    assert.ok(
+      months[0]!.figures.false_stops > 0,
+      "process-autostop-5 interrupts runs during setup and stage gaps",
+    );
     assert.ok(months[1]!.figures.work_lost_gpu_hours > 0, "nightly interrupts long runs");
   });
 });

@@ -19,6 +19,7 @@ import {
   parseDurationMs,
 } from "../../src/sources/prometheus-source.ts";
 import { FIXTURES_DIR } from "../helpers/fixtures.ts";
+import { METRICS_BACKENDS, startMetricsBackend } from "../helpers/metrics-backend.ts";
 import { type PromTextSample, parsePromText } from "../helpers/parse-prom-text.ts";
 import {
   formatExposition,
@@ -27,7 +28,6 @@ import {
   type LiveSample,
   linearCounter,
   type RunningPrometheus,
-  startPrometheus,
 } from "../helpers/prometheus.ts";
 
 const fixtures = `${FIXTURES_DIR}/`;
@@ -233,230 +233,100 @@ function config(url: string, extra: Record<string, unknown> = {}): PrometheusSou
 
 const systemTime: Clock = { now: () => Date.now() };
 
-describe("prometheus source against a real Prometheus with 14 days of dcgm-exporter history", () => {
-  const startMs = Date.now();
-  const liveHistoryEnd = grid(startMs - 6 * MINUTE_MS);
-  const historyStart = liveHistoryEnd - 14 * DAY_MS - HOUR_MS;
-  const staleLast = grid(startMs - 40 * MINUTE_MS);
-  const oldLast = grid(startMs - 5 * HOUR_MS);
-  const counterEnd = counterGrid(startMs - 61_000);
-  const counterStart = counterEnd - 10 * MINUTE_MS;
-  const t4 = sampleLabels(T4, "DCGM_FI_DEV_GPU_TEMP");
-  const hosts: HostHistory[] = [
-    {
-      gpus: sampleLabels(H100, "DCGM_FI_DEV_GPU_TEMP"),
-      totalMiB: 80000,
-      hasUtil: true,
-      fromMs: historyStart,
-      toMs: liveHistoryEnd,
-    },
-    {
-      gpus: sampleLabels(MIG, "DCGM_FI_DEV_GPU_TEMP"),
-      instances: sampleLabels(MIG, "DCGM_FI_PROF_GR_ENGINE_ACTIVE").filter(
-        (labels) => !withoutInstance(labels),
-      ),
-      totalMiB: 40535,
-      hasUtil: false,
-      fromMs: historyStart,
-      toMs: liveHistoryEnd,
-    },
-    { gpus: t4, totalMiB: 14911, hasUtil: true, fromMs: historyStart, toMs: staleLast },
-    {
-      gpus: t4.map((labels) => ({
-        ...labels,
-        Hostname: "gpu-old",
-        UUID: "GPU-00000000-0000-0000-0000-0000000000ff",
-      })),
-      totalMiB: 14911,
-      hasUtil: true,
-      fromMs: historyStart,
-      toMs: oldLast,
-    },
-  ];
-  const live = { h100: true, mig: true, l4: true };
-  let prom: RunningPrometheus;
-
-  before(async () => {
-    const counters: HistorySeries[] = [
-      ...NODE.filter(
-        (sample) => sample.name === "node_cpu_seconds_total" && sample.labels.mode === "idle",
-      ).map((sample) =>
-        counterHistory(
-          "node_cpu_seconds_total",
-          { ...sample.labels, instance: "gpu-node-1:9100", job: "node" },
-          IDLE_RATE,
-          nodeIdleBase(sample.labels.cpu!),
-          counterStart,
-          counterEnd,
+for (const backend of METRICS_BACKENDS)
+  describe(`prometheus source against a real ${backend} with 14 days of dcgm-exporter history`, () => {
+    const startMs = Date.now();
+    const liveHistoryEnd = grid(startMs - 6 * MINUTE_MS);
+    const historyStart = liveHistoryEnd - 14 * DAY_MS - HOUR_MS;
+    const staleLast = grid(startMs - 40 * MINUTE_MS);
+    const oldLast = grid(startMs - 5 * HOUR_MS);
+    const counterEnd = counterGrid(startMs - 61_000);
+    const counterStart = counterEnd - 10 * MINUTE_MS;
+    const t4 = sampleLabels(T4, "DCGM_FI_DEV_GPU_TEMP");
+    const hosts: HostHistory[] = [
+      {
+        gpus: sampleLabels(H100, "DCGM_FI_DEV_GPU_TEMP"),
+        totalMiB: 80000,
+        hasUtil: true,
+        fromMs: historyStart,
+        toMs: liveHistoryEnd,
+      },
+      {
+        gpus: sampleLabels(MIG, "DCGM_FI_DEV_GPU_TEMP"),
+        instances: sampleLabels(MIG, "DCGM_FI_PROF_GR_ENGINE_ACTIVE").filter(
+          (labels) => !withoutInstance(labels),
         ),
-      ),
-      ...containerSeries.map(({ labels, rate }) =>
-        counterHistory("container_cpu_usage_seconds_total", labels, rate, 1000, counterStart, counterEnd),
-      ),
+        totalMiB: 40535,
+        hasUtil: false,
+        fromMs: historyStart,
+        toMs: liveHistoryEnd,
+      },
+      { gpus: t4, totalMiB: 14911, hasUtil: true, fromMs: historyStart, toMs: staleLast },
+      {
+        gpus: t4.map((labels) => ({
+          ...labels,
+          Hostname: "gpu-old",
+          UUID: "GPU-00000000-0000-0000-0000-0000000000ff",
+        })),
+        totalMiB: 14911,
+        hasUtil: true,
+        fromMs: historyStart,
+        toMs: oldLast,
+      },
     ];
-    prom = await startPrometheus({
-      backfill: [...dcgmHistory(hosts), ...counters],
-      exporter: () => liveText(live),
+    const live = { h100: true, mig: true, l4: true };
+    let prom: RunningPrometheus;
+
+    before(async () => {
+      const counters: HistorySeries[] = [
+        ...NODE.filter(
+          (sample) => sample.name === "node_cpu_seconds_total" && sample.labels.mode === "idle",
+        ).map((sample) =>
+          counterHistory(
+            "node_cpu_seconds_total",
+            { ...sample.labels, instance: "gpu-node-1:9100", job: "node" },
+            IDLE_RATE,
+            nodeIdleBase(sample.labels.cpu!),
+            counterStart,
+            counterEnd,
+          ),
+        ),
+        ...containerSeries.map(({ labels, rate }) =>
+          counterHistory("container_cpu_usage_seconds_total", labels, rate, 1000, counterStart, counterEnd),
+        ),
+      ];
+      prom = await startMetricsBackend(backend, {
+        backfill: [...dcgmHistory(hosts), ...counters],
+        exporter: () => liveText(live),
+      });
+      await prom.waitFor('DCGM_FI_DEV_FB_USED{Hostname="gpu-node-1"}', 8);
     });
-    await prom.waitFor('DCGM_FI_DEV_FB_USED{Hostname="gpu-node-1"}', 8);
-  });
 
-  after(async () => {
-    await prom?.stop();
-  });
-
-  test("the backfill spans 14 days", () => {
-    assert.ok(prom.backfilledSamples > 100_000);
-  });
-
-  test("a day 14 days back: every history host with exact readings, no CPU data (null, never 0)", async () => {
-    const at = liveHistoryEnd - 14 * DAY_MS;
-    const k = at / TEN_MIN;
-    const clock = new ManualClock(at + MINUTE_MS);
-    const source = createPrometheusSource(config(prom.url), { clock, logger: createLogger("silent") });
-    const observations = await source.poll(new AbortController().signal);
-    assert.deepEqual(
-      observations.map((observation) => [observation.host, observation.ok]),
-      [
-        ["cp-bm14r7", true],
-        ["gpu-node-1", true],
-        ["gpu-old", true],
-        ["ub20-a100-k8s", true],
-      ],
-    );
-    const node1 = okHost(observations, "gpu-node-1");
-    assert.equal(node1.atMs, at + MINUTE_MS);
-    assert.deepEqual(
-      node1.gpus.map((gpu) => [
-        gpu.index,
-        gpu.utilPct,
-        gpu.memUsedMiB,
-        gpu.memTotalMiB,
-        gpu.powerW,
-        gpu.tempC,
-      ]),
-      [0, 1, 2, 3, 4, 5, 6, 7].map((gpu) => [
-        gpu,
-        pattern.util(k, gpu),
-        pattern.fbUsed(k, gpu),
-        80000,
-        pattern.power(k, gpu),
-        pattern.temp(k, gpu),
-      ]),
-    );
-    assert.equal(node1.cpuLoad1, null);
-    assert.equal(node1.cpuUtilPct, null);
-    assert.deepEqual(node1.containers, []);
-    assert.equal(node1.sessions, null);
-  });
-
-  test("a week back: H100 pod attribution, MIG utilisation from GR_ENGINE_ACTIVE", async () => {
-    const at = liveHistoryEnd - 7 * DAY_MS - 3 * TEN_MIN;
-    const k = at / TEN_MIN;
-    const source = createPrometheusSource(config(prom.url), {
-      clock: new ManualClock(at + 2 * MINUTE_MS),
-      logger: createLogger("silent"),
+    after(async () => {
+      await prom?.stop();
     });
-    const observations = await source.poll(new AbortController().signal);
-    const gpu0 = okHost(observations, "gpu-node-1").gpus[0]!;
-    assert.deepEqual(gpu0, {
-      index: 0,
-      uuid: "GPU-c4529c8d-69c4-b61d-e0bc-7b2460096005",
-      model: "NVIDIA H100 80GB HBM3",
-      utilPct: pattern.util(k, 0),
-      memUsedMiB: pattern.fbUsed(k, 0),
-      memTotalMiB: 80000,
-      powerW: pattern.power(k, 0),
-      tempC: pattern.temp(k, 0),
-      mig: false,
-      processes: [
-        {
-          pid: null,
-          user: null,
-          name: "vllm-agg-0-vllmdecodeworker-s65j5/main",
-          usedMemoryMiB: pattern.fbUsed(k, 0),
-          container: "main",
-          pod: "vllm-agg-0-vllmdecodeworker-s65j5",
-          namespace: "dynamo-workload",
-        },
-      ],
-    } satisfies GpuReading);
-    assert.deepEqual(okHost(observations, "gpu-node-1").gpus[1]!.processes, []);
-    // The MIG GPU is shown as its one instance (GPU 0, instance 13, 1g.5gb), with the instance's own
-    // GR_ENGINE_ACTIVE (0.55 in this history; the whole GPU's is a multiple of 0.1), not the whole GPU's.
-    const mig = okHost(observations, "ub20-a100-k8s").gpus;
-    assert.deepEqual(
-      mig.map((gpu) => [slotLabel(gpu.index), gpu.mig, gpu.utilPct, gpu.model, gpu.uuid]),
-      [["0.13", true, 55, "MIG 1g.5gb", "GPU-34319582-d595-d1c7-d1d2-179bcfa61660"]],
-    );
-    assert.equal(okHost(observations, "cp-bm14r7").gpus[0]!.model, "Tesla T4");
-  });
 
-  test("between two history samples more than stale_after apart: every host is stale since the last sample", async () => {
-    const at = liveHistoryEnd - 3 * DAY_MS;
-    const nowMs = at + 7 * MINUTE_MS;
-    const source = createPrometheusSource(config(prom.url), {
-      clock: new ManualClock(nowMs),
-      logger: createLogger("silent"),
+    test("the backfill spans 14 days", () => {
+      assert.ok(prom.backfilledSamples > 100_000);
     });
-    const observations = await source.poll(new AbortController().signal);
-    assert.deepEqual(
-      observations,
-      ["cp-bm14r7", "gpu-node-1", "gpu-old", "ub20-a100-k8s"].map((host) => ({
-        host,
-        source: "prometheus",
-        atMs: nowMs,
-        ok: false,
-        cause: "stale",
-        message: `no data from ${host} since ${since(at, nowMs)}`,
-        lastSampleAtMs: at,
-      })),
-    );
-    assert.equal(source.lastQueryCount, 16, "7 fields, heartbeat, seen, 5 node/k8s, flags, last-seen");
-  });
 
-  test("stale_after_seconds below the server's 5-minute lookback: a 4-minute-old sample is no reading", async () => {
-    const at = liveHistoryEnd - 2 * DAY_MS;
-    const nowMs = at + 4 * MINUTE_MS;
-    const poll = (staleAfterS: number) =>
-      createPrometheusSource(config(prom.url, { stale_after_seconds: staleAfterS }), {
-        clock: new ManualClock(nowMs),
-        logger: createLogger("silent"),
-      }).poll(new AbortController().signal);
-    const strict = await poll(120);
-    assert.deepEqual(
-      strict.map((observation) => [observation.host, observation.ok ? "ok" : observation.message]),
-      ["cp-bm14r7", "gpu-node-1", "gpu-old", "ub20-a100-k8s"].map((host) => [
-        host,
-        `no data from ${host} since ${since(at, nowMs)}`,
-      ]),
-    );
-    const lenient = await poll(300);
-    assert.ok(lenient.every((observation) => observation.ok));
-    assert.equal(okHost(lenient, "gpu-node-1").gpus[3]!.utilPct, pattern.util(at / TEN_MIN, 3));
-  });
-
-  describe("now, with live exporter values", () => {
-    const logs = captureLogs();
-    const source = () => createPrometheusSource(config(prom.url), { clock: systemTime, logger: logs.logger });
-    let shared: ReturnType<typeof source>;
-
-    test("live readings per host and GPU, exactly as the exporters serve them", async () => {
-      shared = source();
-      const observations = await shared.poll(new AbortController().signal);
+    test("a day 14 days back: every history host with exact readings, no CPU data (null, never 0)", async () => {
+      const at = liveHistoryEnd - 14 * DAY_MS;
+      const k = at / TEN_MIN;
+      const clock = new ManualClock(at + MINUTE_MS);
+      const source = createPrometheusSource(config(prom.url), { clock, logger: createLogger("silent") });
+      const observations = await source.poll(new AbortController().signal);
       assert.deepEqual(
         observations.map((observation) => [observation.host, observation.ok]),
         [
-          ["cp-bm14r7", false],
+          ["cp-bm14r7", true],
           ["gpu-node-1", true],
-          ["i-030791dc5a37cd257", true],
+          ["gpu-old", true],
           ["ub20-a100-k8s", true],
         ],
-        "gpu-old last reported 5 h ago: forgotten, not reported",
       );
-      assert.equal(shared.lastQueryCount, 16, "the first cycle also reads the server's flags");
-
       const node1 = okHost(observations, "gpu-node-1");
+      assert.equal(node1.atMs, at + MINUTE_MS);
       assert.deepEqual(
         node1.gpus.map((gpu) => [
           gpu.index,
@@ -465,155 +335,326 @@ describe("prometheus source against a real Prometheus with 14 days of dcgm-expor
           gpu.memTotalMiB,
           gpu.powerW,
           gpu.tempC,
-          gpu.processes.length,
         ]),
-        [
-          [0, 0, 74166, null, 113.611, 30, 1],
-          [1, 0, 0, null, 68.347, 29, 0],
-          [2, 0, 0, null, 65.709, 26, 0],
-          [3, 0, 0, null, 67.316, 29, 0],
-          [4, 0, 0, null, 68.717, 28, 0],
-          [5, 0, 0, null, 65.742, 26, 0],
-          [6, 0, 0, null, 67.328, 28, 0],
-          [7, 0, 0, null, 66.997, 26, 0],
-        ],
+        [0, 1, 2, 3, 4, 5, 6, 7].map((gpu) => [
+          gpu,
+          pattern.util(k, gpu),
+          pattern.fbUsed(k, gpu),
+          80000,
+          pattern.power(k, gpu),
+          pattern.temp(k, gpu),
+        ]),
       );
-      assert.deepEqual(node1.gpus[0]!.processes[0], {
-        pid: null,
-        user: null,
-        name: "vllm-agg-0-vllmdecodeworker-s65j5/main",
-        usedMemoryMiB: 74166,
-        container: "main",
-        pod: "vllm-agg-0-vllmdecodeworker-s65j5",
-        namespace: "dynamo-workload",
-      });
-      assert.equal(node1.gpus[7]!.uuid, "GPU-04d228d3-3b5a-3534-f5cf-969706647d56");
-      assert.equal(node1.cpuLoad1, 0.21);
-      assert.equal(node1.cpuUtilPct, 25);
-      assert.deepEqual(node1.containers, [
-        {
-          namespace: "default",
-          pod: "pod0",
-          container: "pod1_con1",
-          cpuRequestCores: 0.2,
-          cpuUsageCores: 0.15,
-          gpuRequest: 1,
-        },
-        {
-          namespace: "default",
-          pod: "pod0",
-          container: "pod1_con2",
-          cpuRequestCores: 0.3,
-          cpuUsageCores: 0.05,
-          gpuRequest: null,
-        },
-      ] satisfies ContainerUsage[]);
-
-      // The capture's MIG GPU: whole-GPU series plus one GPU instance (13, 1g.5gb) with GR_ENGINE_ACTIVE
-      // only. The instance is the slot; memory, power and temperature are whole-GPU readings, not its.
-      assert.deepEqual(okHost(observations, "ub20-a100-k8s").gpus, [
-        {
-          index: migSlot(0, 13)!,
-          uuid: "GPU-34319582-d595-d1c7-d1d2-179bcfa61660",
-          model: "MIG 1g.5gb",
-          utilPct: 99.57,
-          memUsedMiB: null,
-          memTotalMiB: null,
-          powerW: null,
-          tempC: null,
-          mig: true,
-          processes: [],
-        },
-      ] satisfies GpuReading[]);
-      assert.equal(okHost(observations, "ub20-a100-k8s").cpuLoad1, null);
-
-      assert.deepEqual(okHost(observations, "i-030791dc5a37cd257").gpus, [
-        {
-          index: 0,
-          uuid: "GPU-c2f76b33-7953-256e-8f33-1343419b1a1c",
-          model: "NVIDIA L4",
-          utilPct: 0,
-          memUsedMiB: 0,
-          memTotalMiB: 22563 + 470,
-          powerW: 16.365,
-          tempC: 31,
-          mig: false,
-          processes: [],
-        },
-      ] satisfies GpuReading[]);
-
-      const stale = byHost(observations).get("cp-bm14r7")!;
-      assert.deepEqual(stale, {
-        host: "cp-bm14r7",
-        source: "prometheus",
-        atMs: stale.atMs,
-        ok: false,
-        cause: "stale",
-        message: `no data from cp-bm14r7 since ${since(staleLast, stale.atMs)}`,
-        lastSampleAtMs: staleLast,
-      });
-      assert.deepEqual(logs.lines, []);
+      assert.equal(node1.cpuLoad1, null);
+      assert.equal(node1.cpuUtilPct, null);
+      assert.deepEqual(node1.containers, []);
+      assert.equal(node1.sessions, null);
     });
 
-    test("a host whose exporter stops serving is stale on the next cycle (Prometheus marks its series stale), never idle", async () => {
-      const seenAt = Date.now();
-      live.l4 = false;
-      await prom.waitFor('absent(DCGM_FI_DEV_GPU_TEMP{Hostname="i-030791dc5a37cd257"})');
-      const removedAt = Date.now();
-      const observations = await shared.poll(new AbortController().signal);
-      const l4 = byHost(observations).get("i-030791dc5a37cd257")!;
-      assert.ok(!l4.ok);
-      assert.equal(l4.cause, "stale");
-      const acceptable = [seenAt - 31_000, seenAt, removedAt].map(
-        (ms) => `no data from i-030791dc5a37cd257 since ${since(ms, l4.atMs)}`,
-      );
-      assert.ok(acceptable.includes(l4.message), `${l4.message} in ${acceptable.join(" | ")}`);
-      assert.deepEqual(
-        observations.map((observation) => [observation.host, observation.ok]),
-        [
-          ["cp-bm14r7", false],
-          ["gpu-node-1", true],
-          ["i-030791dc5a37cd257", false],
-          ["ub20-a100-k8s", true],
+    test("a week back: H100 pod attribution, MIG utilisation from GR_ENGINE_ACTIVE", async () => {
+      const at = liveHistoryEnd - 7 * DAY_MS - 3 * TEN_MIN;
+      const k = at / TEN_MIN;
+      const source = createPrometheusSource(config(prom.url), {
+        clock: new ManualClock(at + 2 * MINUTE_MS),
+        logger: createLogger("silent"),
+      });
+      const observations = await source.poll(new AbortController().signal);
+      const gpu0 = okHost(observations, "gpu-node-1").gpus[0]!;
+      assert.deepEqual(gpu0, {
+        index: 0,
+        uuid: "GPU-c4529c8d-69c4-b61d-e0bc-7b2460096005",
+        model: "NVIDIA H100 80GB HBM3",
+        utilPct: pattern.util(k, 0),
+        memUsedMiB: pattern.fbUsed(k, 0),
+        memTotalMiB: 80000,
+        powerW: pattern.power(k, 0),
+        tempC: pattern.temp(k, 0),
+        mig: false,
+        processes: [
+          {
+            pid: null,
+            user: null,
+            name: "vllm-agg-0-vllmdecodeworker-s65j5/main",
+            usedMemoryMiB: pattern.fbUsed(k, 0),
+            container: "main",
+            pod: "vllm-agg-0-vllmdecodeworker-s65j5",
+            namespace: "dynamo-workload",
+          },
         ],
-      );
-      assert.equal(okHost(observations, "gpu-node-1").gpus.length, 8);
-      assert.equal(
-        shared.lastQueryCount,
-        12,
-        "util, fbUsed, power, temp, grActive (a MIG GPU lacks util), seen, 5 node/k8s, last-seen; no heartbeat (lookback 5m = stale_after), memory totals known",
-      );
+      } satisfies GpuReading);
+      assert.deepEqual(okHost(observations, "gpu-node-1").gpus[1]!.processes, []);
+      // The MIG GPU is shown as its one instance (GPU 0, instance 13, 1g.5gb), with the instance's own
+      // GR_ENGINE_ACTIVE (0.55 in this history; the whole GPU's is a multiple of 0.1), not the whole GPU's.
+      const mig = okHost(observations, "ub20-a100-k8s").gpus;
       assert.deepEqual(
-        okHost(observations, "ub20-a100-k8s").gpus.map((gpu) => [slotLabel(gpu.index), gpu.utilPct]),
-        [["0.13", 99.57]],
+        mig.map((gpu) => [slotLabel(gpu.index), gpu.mig, gpu.utilPct, gpu.model, gpu.uuid]),
+        [["0.13", true, 55, "MIG 1g.5gb", "GPU-34319582-d595-d1c7-d1d2-179bcfa61660"]],
       );
+      assert.equal(okHost(observations, "cp-bm14r7").gpus[0]!.model, "Tesla T4");
     });
 
-    test("the server stopped: every known host unknown, one clear log line per cycle", async () => {
-      await prom.stopServer();
-      logs.lines.length = 0;
-      const first = await shared.poll(new AbortController().signal);
-      const port = new URL(prom.url).port;
-      const detail = `Prometheus at ${prom.url} is unreachable: connection refused (connect ECONNREFUSED 127.0.0.1:${port})`;
+    test("range queries: history per GPU and each host's busiest GPU per step, as polls would have seen them", async () => {
+      const k0 = (liveHistoryEnd - 10 * DAY_MS) / TEN_MIN;
+      const request = {
+        fromMs: k0 * TEN_MIN + MINUTE_MS,
+        toMs: (k0 + 5) * TEN_MIN + MINUTE_MS,
+        stepMs: TEN_MIN,
+      };
+      const source = createPrometheusSource(config(prom.url), {
+        clock: new ManualClock(liveHistoryEnd),
+        logger: createLogger("silent"),
+      });
+      const steps = await source.history(request, new AbortController().signal);
+      const node1 = steps.filter((observation) => observation.host === "gpu-node-1");
       assert.deepEqual(
-        first.map((observation) =>
-          observation.ok ? observation.host : [observation.host, observation.cause, observation.message],
+        node1.map((observation) => [
+          observation.atMs,
+          observation.ok ? observation.gpus.map((gpu) => gpu.utilPct) : [],
+        ]),
+        [0, 1, 2, 3, 4, 5].map((i) => [
+          request.fromMs + i * TEN_MIN,
+          [0, 1, 2, 3, 4, 5, 6, 7].map((gpu) => pattern.util(k0 + i, gpu)),
+        ]),
+      );
+      const mig = steps.find((observation) => observation.host === "ub20-a100-k8s" && observation.ok);
+      assert.ok(mig?.ok);
+      assert.deepEqual(
+        mig.gpus.map((gpu) => [slotLabel(gpu.index), Math.round(gpu.utilPct! * 100) / 100]),
+        [["0.13", 55]],
+      );
+      const busiest = await source.busiestHistory(request, new AbortController().signal);
+      assert.deepEqual(
+        [...busiest.get("gpu-node-1")!.utilPct],
+        [0, 1, 2, 3, 4, 5].map((i) =>
+          Math.max(...[0, 1, 2, 3, 4, 5, 6, 7].map((gpu) => pattern.util(k0 + i, gpu))),
         ),
-        ["cp-bm14r7", "gpu-node-1", "i-030791dc5a37cd257", "ub20-a100-k8s"].map((host) => [
+      );
+    });
+
+    test("between two history samples more than stale_after apart: every host is stale since the last sample", async () => {
+      const at = liveHistoryEnd - 3 * DAY_MS;
+      const nowMs = at + 7 * MINUTE_MS;
+      const source = createPrometheusSource(config(prom.url), {
+        clock: new ManualClock(nowMs),
+        logger: createLogger("silent"),
+      });
+      const observations = await source.poll(new AbortController().signal);
+      assert.deepEqual(
+        observations,
+        ["cp-bm14r7", "gpu-node-1", "gpu-old", "ub20-a100-k8s"].map((host) => ({
           host,
-          "unreachable",
-          `no data from ${host}: ${detail}`,
+          source: "prometheus",
+          atMs: nowMs,
+          ok: false,
+          cause: "stale",
+          message: `no data from ${host} since ${since(at, nowMs)}`,
+          lastSampleAtMs: at,
+        })),
+      );
+      assert.equal(source.lastQueryCount, 16, "7 fields, heartbeat, seen, 5 node/k8s, flags, last-seen");
+    });
+
+    test("stale_after_seconds below the server's 5-minute lookback: a 4-minute-old sample is no reading", async () => {
+      const at = liveHistoryEnd - 2 * DAY_MS;
+      const nowMs = at + 4 * MINUTE_MS;
+      const poll = (staleAfterS: number) =>
+        createPrometheusSource(config(prom.url, { stale_after_seconds: staleAfterS }), {
+          clock: new ManualClock(nowMs),
+          logger: createLogger("silent"),
+        }).poll(new AbortController().signal);
+      const strict = await poll(120);
+      assert.deepEqual(
+        strict.map((observation) => [observation.host, observation.ok ? "ok" : observation.message]),
+        ["cp-bm14r7", "gpu-node-1", "gpu-old", "ub20-a100-k8s"].map((host) => [
+          host,
+          `no data from ${host} since ${since(at, nowMs)}`,
         ]),
       );
-      assert.equal(logs.lines.length, 1);
-      assert.equal(logs.lines[0]!.level, 50);
-      assert.equal(logs.lines[0]!.msg, `Prometheus poll failed, 4 host(s) unknown: ${detail}`);
-      await shared.poll(new AbortController().signal);
-      assert.equal(logs.lines.length, 2);
-      assert.deepEqual(shared.hosts, ["cp-bm14r7", "gpu-node-1", "i-030791dc5a37cd257", "ub20-a100-k8s"]);
+      const lenient = await poll(300);
+      assert.ok(lenient.every((observation) => observation.ok));
+      assert.equal(okHost(lenient, "gpu-node-1").gpus[3]!.utilPct, pattern.util(at / TEN_MIN, 3));
+    });
+
+    describe("now, with live exporter values", () => {
+      const logs = captureLogs();
+      const source = () =>
+        createPrometheusSource(config(prom.url), { clock: systemTime, logger: logs.logger });
+      let shared: ReturnType<typeof source>;
+
+      test("live readings per host and GPU, exactly as the exporters serve them", async () => {
+        shared = source();
+        const observations = await shared.poll(new AbortController().signal);
+        assert.deepEqual(
+          observations.map((observation) => [observation.host, observation.ok]),
+          [
+            ["cp-bm14r7", false],
+            ["gpu-node-1", true],
+            ["i-030791dc5a37cd257", true],
+            ["ub20-a100-k8s", true],
+          ],
+          "gpu-old last reported 5 h ago: forgotten, not reported",
+        );
+        assert.equal(shared.lastQueryCount, 16, "the first cycle also reads the server's flags");
+
+        const node1 = okHost(observations, "gpu-node-1");
+        assert.deepEqual(
+          node1.gpus.map((gpu) => [
+            gpu.index,
+            gpu.utilPct,
+            gpu.memUsedMiB,
+            gpu.memTotalMiB,
+            gpu.powerW,
+            gpu.tempC,
+            gpu.processes.length,
+          ]),
+          [
+            [0, 0, 74166, null, 113.611, 30, 1],
+            [1, 0, 0, null, 68.347, 29, 0],
+            [2, 0, 0, null, 65.709, 26, 0],
+            [3, 0, 0, null, 67.316, 29, 0],
+            [4, 0, 0, null, 68.717, 28, 0],
+            [5, 0, 0, null, 65.742, 26, 0],
+            [6, 0, 0, null, 67.328, 28, 0],
+            [7, 0, 0, null, 66.997, 26, 0],
+          ],
+        );
+        assert.deepEqual(node1.gpus[0]!.processes[0], {
+          pid: null,
+          user: null,
+          name: "vllm-agg-0-vllmdecodeworker-s65j5/main",
+          usedMemoryMiB: 74166,
+          container: "main",
+          pod: "vllm-agg-0-vllmdecodeworker-s65j5",
+          namespace: "dynamo-workload",
+        });
+        assert.equal(node1.gpus[7]!.uuid, "GPU-04d228d3-3b5a-3534-f5cf-969706647d56");
+        assert.equal(node1.cpuLoad1, 0.21);
+        assert.equal(node1.cpuUtilPct, 25);
+        assert.deepEqual(node1.containers, [
+          {
+            namespace: "default",
+            pod: "pod0",
+            container: "pod1_con1",
+            cpuRequestCores: 0.2,
+            cpuUsageCores: 0.15,
+            gpuRequest: 1,
+          },
+          {
+            namespace: "default",
+            pod: "pod0",
+            container: "pod1_con2",
+            cpuRequestCores: 0.3,
+            cpuUsageCores: 0.05,
+            gpuRequest: null,
+          },
+        ] satisfies ContainerUsage[]);
+
+        // The capture's MIG GPU: whole-GPU series plus one GPU instance (13, 1g.5gb) with GR_ENGINE_ACTIVE
+        // only. The instance is the slot; memory, power and temperature are whole-GPU readings, not its.
+        assert.deepEqual(okHost(observations, "ub20-a100-k8s").gpus, [
+          {
+            index: migSlot(0, 13)!,
+            uuid: "GPU-34319582-d595-d1c7-d1d2-179bcfa61660",
+            model: "MIG 1g.5gb",
+            utilPct: 99.57,
+            memUsedMiB: null,
+            memTotalMiB: null,
+            powerW: null,
+            tempC: null,
+            mig: true,
+            processes: [],
+          },
+        ] satisfies GpuReading[]);
+        assert.equal(okHost(observations, "ub20-a100-k8s").cpuLoad1, null);
+
+        assert.deepEqual(okHost(observations, "i-030791dc5a37cd257").gpus, [
+          {
+            index: 0,
+            uuid: "GPU-c2f76b33-7953-256e-8f33-1343419b1a1c",
+            model: "NVIDIA L4",
+            utilPct: 0,
+            memUsedMiB: 0,
+            memTotalMiB: 22563 + 470,
+            powerW: 16.365,
+            tempC: 31,
+            mig: false,
+            processes: [],
+          },
+        ] satisfies GpuReading[]);
+
+        const stale = byHost(observations).get("cp-bm14r7")!;
+        assert.deepEqual(stale, {
+          host: "cp-bm14r7",
+          source: "prometheus",
+          atMs: stale.atMs,
+          ok: false,
+          cause: "stale",
+          message: `no data from cp-bm14r7 since ${since(staleLast, stale.atMs)}`,
+          lastSampleAtMs: staleLast,
+        });
+        assert.deepEqual(logs.lines, []);
+      });
+
+      test("a host whose exporter stops serving is stale on the next cycle (Prometheus marks its series stale), never idle", async () => {
+        const seenAt = Date.now();
+        live.l4 = false;
+        await prom.waitFor('absent(DCGM_FI_DEV_GPU_TEMP{Hostname="i-030791dc5a37cd257"})');
+        const removedAt = Date.now();
+        const observations = await shared.poll(new AbortController().signal);
+        const l4 = byHost(observations).get("i-030791dc5a37cd257")!;
+        assert.ok(!l4.ok);
+        assert.equal(l4.cause, "stale");
+        const acceptable = [seenAt - 31_000, seenAt, removedAt].map(
+          (ms) => `no data from i-030791dc5a37cd257 since ${since(ms, l4.atMs)}`,
+        );
+        assert.ok(acceptable.includes(l4.message), `${l4.message} in ${acceptable.join(" | ")}`);
+        assert.deepEqual(
+          observations.map((observation) => [observation.host, observation.ok]),
+          [
+            ["cp-bm14r7", false],
+            ["gpu-node-1", true],
+            ["i-030791dc5a37cd257", false],
+            ["ub20-a100-k8s", true],
+          ],
+        );
+        assert.equal(okHost(observations, "gpu-node-1").gpus.length, 8);
+        // VictoriaMetrics has no /api/v1/status/flags: its look-back is unknown, so it gets the heartbeat too.
+        assert.equal(
+          shared.lastQueryCount,
+          backend === "prometheus" ? 12 : 13,
+          "util, fbUsed, power, temp, grActive (a MIG GPU lacks util), seen, 5 node/k8s, last-seen; no heartbeat (lookback 5m = stale_after), memory totals known",
+        );
+        assert.deepEqual(
+          okHost(observations, "ub20-a100-k8s").gpus.map((gpu) => [slotLabel(gpu.index), gpu.utilPct]),
+          [["0.13", 99.57]],
+        );
+      });
+
+      test("the server stopped: every known host unknown, one clear log line per cycle", async () => {
+        await prom.stopServer();
+        logs.lines.length = 0;
+        const first = await shared.poll(new AbortController().signal);
+        const port = new URL(prom.url).port;
+        const detail = `Prometheus at ${prom.url} is unreachable: connection refused (connect ECONNREFUSED 127.0.0.1:${port})`;
+        assert.deepEqual(
+          first.map((observation) =>
+            observation.ok ? observation.host : [observation.host, observation.cause, observation.message],
+          ),
+          ["cp-bm14r7", "gpu-node-1", "i-030791dc5a37cd257", "ub20-a100-k8s"].map((host) => [
+            host,
+            "unreachable",
+            `no data from ${host}: ${detail}`,
+          ]),
+        );
+        assert.equal(logs.lines.length, 1);
+        assert.equal(logs.lines[0]!.level, 50);
+        assert.equal(logs.lines[0]!.msg, `Prometheus poll failed, 4 host(s) unknown: ${detail}`);
+        await shared.poll(new AbortController().signal);
+        assert.equal(logs.lines.length, 2);
+        assert.deepEqual(shared.hosts, ["cp-bm14r7", "gpu-node-1", "i-030791dc5a37cd257", "ub20-a100-k8s"]);
+      });
     });
   });
-});
 
 describe("prometheus source against a stub answering with the aicr 2-node capture, then errors", () => {
   let server: Server;

@@ -151,7 +151,7 @@ export function shownText(message: StoredMessage): string {
       for (const element of block.elements as { text?: string }[]) if (element.text) out.push(element.text);
     }
   }
-  return out.join("\n");
+  return out.join("\n").replaceAll("\u200b", "");
 }
 
 /** The buttons of a message: action id → value. */

@@ -65,7 +65,7 @@ describe("idle alerts", { timeout: 60_000 }, () => {
     const shown = shownText(alert);
     assert.match(
       shown,
-      /^\*gpu-a\* has been idle since \*10:00\*: \*30 min\*, \*€2\.40\* burned so far at €4\.80\/h\.\nOwner: <@U0OWNER>$/m,
+      /^\*gpu-a\* has been idle since \*10:00\*: \*30 min\*, \*€2\.40\* of capacity unused at €4\.80\/h; stopping saves €4\.80\/h\.\nOwner: <@U0OWNER>$/m,
     );
     assert.match(
       shown,
@@ -158,7 +158,10 @@ describe("idle alerts", { timeout: 60_000 }, () => {
     assert.ok(perHour !== null && perHour > 5, `cost per hour ${perHour}`);
     const money = (amount: number) => `€${amount.toFixed(2)}`;
     assert.match(alert!.text, new RegExp(`\\(30 min, ${money(perHour / 2).replace(".", "\\.")} so far\\)`));
-    assert.match(shownText(alert!), new RegExp(`burned so far at ${money(perHour).replace(".", "\\.")}/h`));
+    assert.match(
+      shownText(alert!),
+      new RegExp(`of capacity unused at ${money(perHour).replace(".", "\\.")}/h`),
+    );
   });
 
   test("the cost warden is mentioned once, in the thread, after escalate_after", async () => {

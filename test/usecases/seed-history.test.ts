@@ -11,7 +11,8 @@ import {
 import { idlePolicyOf, restoreWindowMinutes } from "../../src/usecases/alert-policy.ts";
 import { PRIOR_STEP_MS, type SeededHistory, seedHistory } from "../../src/usecases/seed-history.ts";
 import { ALICE, BOB, BotHarness, CHANNEL, standardConfig } from "../helpers/bot-harness.ts";
-import { type HistorySeries, type RunningPrometheus, startPrometheus } from "../helpers/prometheus.ts";
+import { METRICS_BACKENDS, startMetricsBackend } from "../helpers/metrics-backend.ts";
+import type { HistorySeries, RunningPrometheus } from "../helpers/prometheus.ts";
 
 /**
  * A fresh install against a Prometheus that holds 8 days of dcgm-exporter history: the first poll
@@ -121,130 +122,131 @@ function sectionTexts(message: { blocks: unknown[] }): string {
     .join("\n");
 }
 
-describe("first start against a Prometheus with 8 days of history", () => {
-  let prom: RunningPrometheus;
-  let h: BotHarness;
-  let source: PrometheusSource;
-  let seeded: SeededHistory | null;
+for (const backend of METRICS_BACKENDS)
+  describe(`first start against a ${backend} with 8 days of history`, () => {
+    let prom: RunningPrometheus;
+    let h: BotHarness;
+    let source: PrometheusSource;
+    let seeded: SeededHistory | null;
 
-  before(async () => {
-    prom = await startPrometheus({ backfill: history() });
-    h = await BotHarness.start({ transport: "socket", config: config(prom.url) });
-    h.clock.set(NOW);
-    source = createPrometheusSource(h.config.sources[0] as PrometheusSourceConfig, {
-      clock: h.clock,
-      logger: silentLogger,
-    });
-    const windowMs = restoreWindowMinutes(idlePolicyOf(h.config)) * MINUTE_MS;
-    seeded = await seedHistory(
-      { sources: [source], store: h.metrics, clock: h.clock, logger: silentLogger },
-      { pollStepMs: MINUTE_MS, windowMs },
-      AbortSignal.timeout(60_000),
-    );
-    h.alerts.restore(seeded?.prior);
-    for (let i = 0; i < 3; i++) {
-      const observations = await source.poll(AbortSignal.timeout(30_000));
-      h.poll(() => observations);
-    }
-    await h.settle();
-  });
-
-  after(async () => {
-    await h?.closeChecked();
-    await prom?.stop();
-  });
-
-  test("the history of the whole fleet takes a handful of range queries", () => {
-    assert.ok(seeded);
-    // One query for the restore window (utilisation per GPU: GPU_UTIL, or GR_ENGINE_ACTIVE where a GPU
-    // has none), two for the week before it (per host: the busiest GPU, and how many GPUs reported).
-    assert.equal(seeded.queries, 3);
-    assert.equal(seeded.cycles, restoreWindowMinutes(idlePolicyOf(h.config)) / 2, "every 2 min");
-    assert.deepEqual([...seeded.prior.byHost.keys()].sort(), [
-      "busy-b",
-      "gappy-c",
-      "half-gone",
-      "idle-3d",
-      "idle-long",
-      "mig-m",
-    ]);
-  });
-
-  test("a host idle for 3 days: the first alert says so, with the money and a real sparkline", () => {
-    const message = alertOf(h, "idle-3d");
-    assert.ok(message, "idle-3d alerted");
-    const idleSinceMs = IDLE_FROM + PRIOR_STEP_MS;
-    assert.equal(h.state.alerts.openFor("idle-3d", "idle")?.idleSinceMs, idleSinceMs);
-    const idleHours = (NOW - idleSinceMs) / HOUR_MS;
-    assert.equal((12.5 * idleHours).toFixed(2), "901.04");
-    const first = firstVersion(message);
-    assert.match(first.text, /^💤 idle-3d is idle since .+ \(3 d, €901 so far\)/);
-    const shown = sectionTexts(first);
-    assert.match(shown, /\*3 d\*, \*€901\* burned so far at €12\.50\/h/);
-    const sparklines = shown.split("\n").filter((line) => line.includes("GPU 0") || line.includes("GPU 1"));
-    assert.equal(sparklines.length, 2, shown);
-    for (const line of sparklines) assert.doesNotMatch(line, /\?/, `no unknown marks: ${line}`);
-    assert.deepEqual(h.threadTexts("idle-3d"), [], "not escalated to the warden at once");
-  });
-
-  test("a busy host gets nothing", () => {
-    assert.equal(alertOf(h, "busy-b"), null);
-    assert.equal(h.alerts.state("busy-b")?.status, "busy");
-  });
-
-  test("a gap in history is not idle: idle since the data came back", () => {
-    assert.equal(h.state.alerts.openFor("gappy-c", "idle")?.idleSinceMs, GAP[1]);
-    assert.match(alertOf(h, "gappy-c")!.text, /\(1 d 1 h, /);
-  });
-
-  test("a GPU without data while the others report makes its host unknown, not idle", () => {
-    assert.equal(h.state.alerts.openFor("half-gone", "idle")?.idleSinceMs, HALF_GONE[1]);
-  });
-
-  test("the look-back is bounded: idle for all 8 days reads as idle since 7 days before the window", () => {
-    const untilMs = seeded!.prior.untilMs;
-    assert.equal(h.state.alerts.openFor("idle-long", "idle")?.idleSinceMs, untilMs - 7 * DAY_MS);
-  });
-
-  test("no host gets a no-data notice", () => {
-    const notices = h.state.alerts.allOpen().filter((alert) => alert.kind === "no-data");
-    assert.deepEqual(notices, []);
-  });
-
-  describe("a MIG A100 with seven instances and no GPU_UTIL", () => {
-    test("is alerted as idle, with its seven instances and their profile", () => {
-      const message = alertOf(h, "mig-m");
-      assert.ok(message, "mig-m alerted");
-      assert.match(message.text, /\(3 d, /);
-      const shown = sectionTexts(message);
-      for (const id of MIG_INSTANCES) assert.match(shown, new RegExp(`GPU +0\\.${id} ▁+ +1 %`));
-      assert.doesNotMatch(shown, /GPU +0 /);
-    });
-
-    test("/gpu status shows the seven instances, each with its profile", async () => {
-      const reply = await h.user.slashCommand({ user: BOB, text: "status mig-m" });
-      const text = JSON.stringify(reply.ackPayload ?? {});
-      for (const id of MIG_INSTANCES) assert.match(text, new RegExp(`GPU 0\\.${id}`));
-      assert.match(text, /1g\.5gb/);
-      assert.doesNotMatch(text, /1 of 1 GPU/);
-    });
-
-    test("one instance can be claimed", async () => {
-      const reply = await h.user.slashCommand({ user: BOB, text: "claim mig-m:0.9 for 2h eval" });
-      assert.match(String(reply.ackPayload?.text), /mig-m:0\.9/);
-      assert.deepEqual(
-        h.state.claims.activeOn("mig-m", h.clock.now()).map((claim) => [claim.user, claim.gpuIndex]),
-        [[BOB, 1009]],
+    before(async () => {
+      prom = await startMetricsBackend(backend, { backfill: history() });
+      h = await BotHarness.start({ transport: "socket", config: config(prom.url) });
+      h.clock.set(NOW);
+      source = createPrometheusSource(h.config.sources[0] as PrometheusSourceConfig, {
+        clock: h.clock,
+        logger: silentLogger,
+      });
+      const windowMs = restoreWindowMinutes(idlePolicyOf(h.config)) * MINUTE_MS;
+      seeded = await seedHistory(
+        { sources: [source], store: h.metrics, clock: h.clock, logger: silentLogger },
+        { pollStepMs: MINUTE_MS, windowMs },
+        AbortSignal.timeout(60_000),
       );
-      const other = await h.user.slashCommand({ user: ALICE, text: "claim mig-m:0.10 for 1h" });
-      assert.match(String(other.ackPayload?.text), /mig-m:0\.10/);
-      const conflict = await h.user.slashCommand({ user: ALICE, text: "claim mig-m:0.9" });
-      assert.match(String(conflict.ackPayload?.text), /mig-m:0\.9 is claimed by/);
+      h.alerts.restore(seeded?.prior);
+      for (let i = 0; i < 3; i++) {
+        const observations = await source.poll(AbortSignal.timeout(30_000));
+        h.poll(() => observations);
+      }
       await h.settle();
     });
-  });
 
-  test("everything went to the one channel", () => {
-    assert.ok(h.emulator.channel(CHANNEL).messages.length >= 4);
+    after(async () => {
+      await h?.closeChecked();
+      await prom?.stop();
+    });
+
+    test("the history of the whole fleet takes a handful of range queries", () => {
+      assert.ok(seeded);
+      // One query for the restore window (utilisation per GPU: GPU_UTIL, or GR_ENGINE_ACTIVE where a GPU
+      // has none), two for the week before it (per host: the busiest GPU, and how many GPUs reported).
+      assert.equal(seeded.queries, 3);
+      assert.equal(seeded.cycles, restoreWindowMinutes(idlePolicyOf(h.config)) / 2, "every 2 min");
+      assert.deepEqual([...seeded.prior.byHost.keys()].sort(), [
+        "busy-b",
+        "gappy-c",
+        "half-gone",
+        "idle-3d",
+        "idle-long",
+        "mig-m",
+      ]);
+    });
+
+    test("a host idle for 3 days: the first alert says so, with the money and a real sparkline", () => {
+      const message = alertOf(h, "idle-3d");
+      assert.ok(message, "idle-3d alerted");
+      const idleSinceMs = IDLE_FROM + PRIOR_STEP_MS;
+      assert.equal(h.state.alerts.openFor("idle-3d", "idle")?.idleSinceMs, idleSinceMs);
+      const idleHours = (NOW - idleSinceMs) / HOUR_MS;
+      assert.equal((12.5 * idleHours).toFixed(2), "901.04");
+      const first = firstVersion(message);
+      assert.match(first.text, /^💤 idle-3d is idle since .+ \(3 d, €901 so far\)/);
+      const shown = sectionTexts(first);
+      assert.match(shown, /\*3 d\*, \*€901\* of capacity unused at €12\.50\/h/);
+      const sparklines = shown.split("\n").filter((line) => line.includes("GPU 0") || line.includes("GPU 1"));
+      assert.equal(sparklines.length, 2, shown);
+      for (const line of sparklines) assert.doesNotMatch(line, /\?/, `no unknown marks: ${line}`);
+      assert.deepEqual(h.threadTexts("idle-3d"), [], "not escalated to the warden at once");
+    });
+
+    test("a busy host gets nothing", () => {
+      assert.equal(alertOf(h, "busy-b"), null);
+      assert.equal(h.alerts.state("busy-b")?.status, "busy");
+    });
+
+    test("a gap in history is not idle: idle since the data came back", () => {
+      assert.equal(h.state.alerts.openFor("gappy-c", "idle")?.idleSinceMs, GAP[1]);
+      assert.match(alertOf(h, "gappy-c")!.text, /\(1 d 1 h, /);
+    });
+
+    test("a GPU without data while the others report makes its host unknown, not idle", () => {
+      assert.equal(h.state.alerts.openFor("half-gone", "idle")?.idleSinceMs, HALF_GONE[1]);
+    });
+
+    test("the look-back is bounded: idle for all 8 days reads as idle since 7 days before the window", () => {
+      const untilMs = seeded!.prior.untilMs;
+      assert.equal(h.state.alerts.openFor("idle-long", "idle")?.idleSinceMs, untilMs - 7 * DAY_MS);
+    });
+
+    test("no host gets a no-data notice", () => {
+      const notices = h.state.alerts.allOpen().filter((alert) => alert.kind === "no-data");
+      assert.deepEqual(notices, []);
+    });
+
+    describe("a MIG A100 with seven instances and no GPU_UTIL", () => {
+      test("is alerted as idle, with its seven instances and their profile", () => {
+        const message = alertOf(h, "mig-m");
+        assert.ok(message, "mig-m alerted");
+        assert.match(message.text, /\(3 d, /);
+        const shown = sectionTexts(message);
+        for (const id of MIG_INSTANCES) assert.match(shown, new RegExp(`GPU +0\\.${id} ▁+ +1 %`));
+        assert.doesNotMatch(shown, /GPU +0 /);
+      });
+
+      test("/gpu status shows the seven instances, each with its profile", async () => {
+        const reply = await h.user.slashCommand({ user: BOB, text: "status mig-m" });
+        const text = JSON.stringify(reply.ackPayload ?? {});
+        for (const id of MIG_INSTANCES) assert.match(text, new RegExp(`GPU 0\\.${id}`));
+        assert.match(text, /1g\.5gb/);
+        assert.doesNotMatch(text, /1 of 1 GPU/);
+      });
+
+      test("one instance can be claimed", async () => {
+        const reply = await h.user.slashCommand({ user: BOB, text: "claim mig-m:0.9 for 2h eval" });
+        assert.match(String(reply.ackPayload?.text), /mig-m:0\.9/);
+        assert.deepEqual(
+          h.state.claims.activeOn("mig-m", h.clock.now()).map((claim) => [claim.user, claim.gpuIndex]),
+          [[BOB, 1009]],
+        );
+        const other = await h.user.slashCommand({ user: ALICE, text: "claim mig-m:0.10 for 1h" });
+        assert.match(String(other.ackPayload?.text), /mig-m:0\.10/);
+        const conflict = await h.user.slashCommand({ user: ALICE, text: "claim mig-m:0.9" });
+        assert.match(String(conflict.ackPayload?.text), /mig-m:0\.9 is claimed by/);
+        await h.settle();
+      });
+    });
+
+    test("everything went to the one channel", () => {
+      assert.ok(h.emulator.channel(CHANNEL).messages.length >= 4);
+    });
   });
-});

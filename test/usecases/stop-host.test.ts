@@ -8,6 +8,8 @@ import { INITIAL_IDLE_EPISODE } from "../../src/checks/idle-episode.ts";
 import { DEFAULT_IDLE_POLICY } from "../../src/checks/idle-policy.ts";
 import { translator } from "../../src/messages/translator.ts";
 import { MINUTE_MS } from "../../src/shared/clock.ts";
+import { BOT_ACTOR } from "../../src/usecases/action-text.ts";
+import { endInterruptedStops } from "../../src/usecases/interrupted-stops.ts";
 import {
   assessHostNow,
   beginStop,
@@ -334,6 +336,57 @@ describe("stopHost", { timeout: 30_000 }, () => {
       [pending, kept, claimed].map((result) => `Automatic stop of gpu-a cancelled: ${said(result)}`),
     );
     assert.deepEqual(scriptRuns(rig.dir, "poweroff"), []);
+  });
+
+  test("a run a dead process left running blocks only until its timeout; then it is interrupted, not a refusal", async () => {
+    rig = new UseCaseRig((dir) =>
+      config({
+        "gpu-a": {
+          owners: [ALICE],
+          stop: { command: [stopScript(dir, "poweroff"), "gpu-a"], timeout_seconds: 120 },
+        },
+      }),
+    );
+    const startedAtMs = rig.clock.now();
+    const left = { key: "alert:4", host: "gpu-a", alertId: 4, actor: ALICE, forced: false, dryRun: false };
+    rig.state.stopRuns.begin({ ...left, startedAtMs });
+    rig.clock.advance(MINUTE_MS);
+    rig.fleet.observe(observed("gpu-a", rig.clock.now(), [0, 55]));
+    const early = await stopHost(rig.deps, { host: "gpu-a", actor: DAVE, force: true, reason: "test" });
+    assert.equal(early.kind === "refused" && early.reason, "already-running");
+    assert.deepEqual(endInterruptedStops(rig.deps), [], "within its timeout the run may still be going");
+
+    rig.clock.advance(7 * 24 * 60 * MINUTE_MS);
+    rig.fleet.observe(observed("gpu-a", rig.clock.now(), [0, 55]));
+    const forced = await stopHost(rig.deps, { host: "gpu-a", actor: DAVE, force: true, reason: "test" });
+    assert.equal(forced.kind === "stopped" && forced.forced, true);
+    assert.deepEqual(rig.alerts.thread("gpu-a").slice(0, 1), [
+      `The stop of gpu-a by <@${ALICE}> was interrupted: gpu-warden restarted before it finished, so it may or may not have run. gpu-a still reports, so it most likely did not stop. Stop can be tried again.`,
+    ]);
+    const [interrupted] = rig.state.audit.byAction("stop-interrupted");
+    assert.deepEqual(
+      [interrupted?.host, interrupted?.detail.by, interrupted?.detail.key],
+      ["gpu-a", ALICE, "alert:4"],
+    );
+    assert.deepEqual(endInterruptedStops(rig.deps), [], "ended once");
+    assert.equal(rig.state.audit.byAction("stop-interrupted").length, 1);
+  });
+
+  test("at start, only runs past their timeout are ended; a silent host may have stopped", () => {
+    rig = new UseCaseRig((dir) =>
+      config({ "gpu-a": { owners: [ALICE], stop: { command: [stopScript(dir, "poweroff"), "gpu-a"] } } }),
+    );
+    const run = { host: "gpu-a", alertId: null, actor: BOT_ACTOR, forced: false, dryRun: false };
+    rig.state.stopRuns.begin({ ...run, key: "host:gpu-a:1", startedAtMs: rig.clock.now() });
+    rig.clock.advance(10 * MINUTE_MS);
+    assert.deepEqual(
+      endInterruptedStops(rig.deps).map((ended) => ended.key),
+      ["host:gpu-a:1"],
+    );
+    assert.equal(rig.state.stopRuns.latestFor("gpu-a")?.state, "interrupted");
+    assert.deepEqual(rig.alerts.thread("gpu-a"), [
+      "The automatic stop of gpu-a was interrupted: gpu-warden restarted before it finished, so it may or may not have run. gpu-a has not reported since, so it may have stopped. Stop can be tried again.",
+    ]);
   });
 
   test("an error after the key is taken frees it (the stop can be tried again)", async () => {

@@ -23,6 +23,7 @@ import { queueWaitAction } from "./actions/queue-wait-action.ts";
 import { reclaimModalAction } from "./actions/reclaim-modal-action.ts";
 import { reclaimStopAction } from "./actions/reclaim-stop-action.ts";
 import { releaseClaimAction } from "./actions/release-claim-action.ts";
+import { startHostAction } from "./actions/start-host-action.ts";
 import { stopHostAction } from "./actions/stop-host-action.ts";
 import { gpuCommand } from "./commands/gpu-command.ts";
 import { homeOpenedEvent } from "./events/home-opened-event.ts";
@@ -41,6 +42,7 @@ export function registerListeners(app: App, deps: BotDeps): void {
   const buttons = new Map<string, ButtonListener>([
     [ACTION_IDS.stopHost, stopHostAction(deps, false)],
     [ACTION_IDS.stopHostForce, stopHostAction(deps, true)],
+    [ACTION_IDS.startHost, startHostAction(deps)],
     ...Object.values(KEEP_ACTION_IDS).map((actionId): [string, ButtonListener] => [
       actionId,
       keepHostAction(deps),

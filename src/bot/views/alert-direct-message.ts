@@ -3,6 +3,7 @@ import type { Translator } from "../../messages/translator.ts";
 import type { AlertDirectMessageView } from "../../usecases/alert-words.ts";
 import { alertDuration, alertWhen, costOver, escapeMrkdwn, truncate } from "./alert-format.ts";
 import type { SlackMessage } from "./alert-message.ts";
+import { emphasisBoundaries } from "./emphasis-boundaries.ts";
 
 export type { AlertDirectMessageView };
 
@@ -23,7 +24,7 @@ export function alertDirectMessage(tr: Translator, view: AlertDirectMessageView)
     where,
   });
   const blocks: types.KnownBlock[] = [
-    { type: "section", text: { type: "mrkdwn", text: truncate(text, 3000) } },
+    { type: "section", text: { type: "mrkdwn", text: truncate(emphasisBoundaries(text), 3000) } },
   ];
   return { text: truncate(tr.t("alert.idle.text", { host, since, duration, money }), 3000), blocks };
 }

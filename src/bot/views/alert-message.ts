@@ -17,6 +17,7 @@ import {
   truncate,
   truncateMiddle,
 } from "./alert-format.ts";
+import { emphasisBoundaries } from "./emphasis-boundaries.ts";
 import { HELD_MIN_MIB, memoryAtRiskText } from "./memory-at-risk.ts";
 import { sparkline } from "./sparkline.ts";
 import { stopDoubtAlertNote } from "./stop-doubt.ts";
@@ -45,10 +46,12 @@ export function idleAlertMessage(tr: Translator, view: IdleAlertView): SlackMess
   const burned = costOver(idleMs, view.costPerHour);
   const since = alertWhen(tr, view.idleSinceMs, nowMs);
   const duration = alertDuration(tr, idleMs);
+  const saves =
+    view.savesPerHour == null ? "" : tr.t("alert.idle.saves", { saves: tr.money(view.savesPerHour) });
   const money =
     burned === null || view.costPerHour === null
       ? ""
-      : tr.t("alert.idle.burned", { burned: tr.money(burned), rate: tr.money(view.costPerHour) });
+      : tr.t("alert.idle.burned", { burned: tr.money(burned), rate: tr.money(view.costPerHour), saves });
   const people = peopleLine(tr, view.owners, view.claimants);
   const body = tr.t("alert.idle.body", { host: escapeMrkdwn(host), since, duration, money, people });
   const blocks: types.KnownBlock[] = [
@@ -56,14 +59,17 @@ export function idleAlertMessage(tr: Translator, view: IdleAlertView): SlackMess
       type: "header",
       text: { type: "plain_text", text: truncate(tr.t("alert.idle.header", { host }), HEADER_MAX) },
     },
-    { type: "section", text: { type: "mrkdwn", text: truncate(body, TEXT_MAX) } },
+    { type: "section", text: { type: "mrkdwn", text: truncate(emphasisBoundaries(body), TEXT_MAX) } },
   ];
   if (view.gpus.length > 0) {
     blocks.push(section(gpuSection(tr, view)));
     blocks.push(section(holdersSection(tr, view.gpus)));
   }
   blocks.push(section(sessionsSection(tr, view.sessions)));
-  blocks.push({ type: "context", elements: notes(tr, view).map((text) => ({ type: "mrkdwn", text })) });
+  blocks.push({
+    type: "context",
+    elements: notes(tr, view).map((text) => ({ type: "mrkdwn", text: emphasisBoundaries(text) })),
+  });
   blocks.push(actions(tr, view));
   const mentions = [...view.owners, ...view.claimants].map(mention).join(" ");
   const plainMoney = burned === null ? "" : tr.t("alert.soFar", { amount: tr.money(burned) });
@@ -72,7 +78,7 @@ export function idleAlertMessage(tr: Translator, view: IdleAlertView): SlackMess
 }
 
 function section(text: string): types.SectionBlock {
-  return { type: "section", text: { type: "mrkdwn", text } };
+  return { type: "section", text: { type: "mrkdwn", text: emphasisBoundaries(text) } };
 }
 
 function peopleLine(tr: Translator, owners: readonly string[], claimants: readonly string[]): string {
@@ -246,7 +252,10 @@ function actions(tr: Translator, view: IdleAlertView): types.ActionsBlock {
           },
           text: {
             type: "mrkdwn",
-            text: truncate(atRisk === null ? checks : `${atRisk}\n\n${checks}`, CONFIRM_TEXT_MAX),
+            text: truncate(
+              emphasisBoundaries(atRisk === null ? checks : `${atRisk}\n\n${checks}`),
+              CONFIRM_TEXT_MAX,
+            ),
           },
           confirm: { type: "plain_text", text: tr.t("alert.confirm.yes") },
           deny: { type: "plain_text", text: tr.t("alert.confirm.no") },

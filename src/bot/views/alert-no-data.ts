@@ -3,6 +3,7 @@ import type { Translator } from "../../messages/translator.ts";
 import type { NoDataView } from "../../usecases/alert-words.ts";
 import { alertDuration, alertWhen, escapeMrkdwn, truncate } from "./alert-format.ts";
 import type { SlackMessage } from "./alert-message.ts";
+import { emphasisBoundaries } from "./emphasis-boundaries.ts";
 import { unknownCauseWords } from "./unknown-cause.ts";
 
 export type { NoDataView };
@@ -47,12 +48,15 @@ export function noDataMessage(tr: Translator, view: NoDataView): SlackMessage {
     section(truncate(`${outage}${cause}`, 3000)),
     {
       type: "context",
-      elements: [{ type: "mrkdwn", text: tr.t("alert.noData.note", { host: bold }) }, zone],
+      elements: [
+        { type: "mrkdwn", text: emphasisBoundaries(tr.t("alert.noData.note", { host: bold })) },
+        zone,
+      ],
     },
   ];
   return { text: truncate(fallback, 3000), blocks };
 }
 
 function section(text: string): types.SectionBlock {
-  return { type: "section", text: { type: "mrkdwn", text } };
+  return { type: "section", text: { type: "mrkdwn", text: emphasisBoundaries(text) } };
 }

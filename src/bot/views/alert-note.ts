@@ -1,11 +1,13 @@
 import type { Translator } from "../../messages/translator.ts";
 import type { AlertNote } from "../../usecases/alert-words.ts";
 import { mention } from "./alert-format.ts";
+import { isStartNote, startNoteWords } from "./start-words.ts";
 import { stopNoteWords } from "./stop-words.ts";
 import { whenWords } from "./when-words.ts";
 
 /** `gpu-a kept by @alice until tomorrow 09:00 (23 h).`, or a stop's progress, for the alert's thread. */
 export function alertNoteText(tr: Translator, note: AlertNote): string {
+  if (isStartNote(note)) return startNoteWords(tr, note);
   if (note.kind !== "kept") return stopNoteWords(tr, note);
   const args = {
     host: note.host,

@@ -13,6 +13,8 @@ import {
   truncate,
 } from "./alert-format.ts";
 import type { SlackMessage } from "./alert-message.ts";
+import { emphasisBoundaries } from "./emphasis-boundaries.ts";
+import { startButton } from "./start-reply.ts";
 import { unknownCauseWords } from "./unknown-cause.ts";
 
 export type { AlertEnding, ResolvedAlertView };
@@ -25,7 +27,7 @@ interface Described {
   fallback: string;
 }
 
-/** The idle alert once it is over: what ended it, how long it lasted, what it cost; no buttons. */
+/** The idle alert once it is over: what ended it, how long it lasted, what it cost; *Start* on a stopped host that can be started. */
 export function resolvedAlertMessage(tr: Translator, view: ResolvedAlertView): SlackMessage {
   const { nowMs } = view;
   const idleMs = view.endedAtMs - view.idleSinceMs;
@@ -44,10 +46,17 @@ export function resolvedAlertMessage(tr: Translator, view: ResolvedAlertView): S
     { type: "header", text: { type: "plain_text", text: truncate(title, 150) } },
     {
       type: "section",
-      text: { type: "mrkdwn", text: truncate(detail === null ? span : `${detail}\n${span}`, 3000) },
+      text: {
+        type: "mrkdwn",
+        text: truncate(emphasisBoundaries(detail === null ? span : `${detail}\n${span}`), 3000),
+      },
     },
     { type: "context", elements: [{ type: "mrkdwn", text: zone }] },
   ];
+  const { ending } = view;
+  if (view.startable === true && ending.kind === "stopped" && !ending.dryRun) {
+    blocks.push(startButton(tr, view.host));
+  }
   return { text: truncate(tr.t("alert.resolved.text", { title: fallback, duration, money }), 3000), blocks };
 }
 

@@ -5,6 +5,7 @@ import { MIN_HISTORY_WEEKS, PROFILE_WEEKS } from "../../checks/week-profile.ts";
 import type { QueueWant } from "../../domain/queue-request.ts";
 import type { Translator } from "../../messages/translator.ts";
 import type { HomeQueue, QueueEstimate } from "../../usecases/read-queue-eta.ts";
+import { visibleLines } from "./queue-visible-lines.ts";
 import { context, LIMITS, type Reply, section } from "./reply-message.ts";
 
 const USUAL_FREE_SHOWN = 20;
@@ -35,21 +36,25 @@ export function etaWantWords(tr: Translator, want: QueueWant): string {
 function withContext(reply: Reply, text: string): Reply {
   return {
     ...reply,
-    blocks: [
-      ...(reply.blocks ?? [{ type: "section", text: { type: "mrkdwn", text: reply.text } }]),
-      context(text),
-    ],
+    blocks: [...(reply.blocks ?? [section(reply.text)]), context(text)],
   };
 }
 
-/** `/gpu queue` with each waiting request's estimated time under the line. */
-export function withQueueEstimates(tr: Translator, reply: Reply, estimates: readonly QueueEstimate[]): Reply {
+/** `/gpu queue` with each waiting request's estimated time under the line (the asker's always among them). */
+export function withQueueEstimates(
+  tr: Translator,
+  reply: Reply,
+  estimates: readonly QueueEstimate[],
+  asker: string | null = null,
+): Reply {
   if (estimates.length === 0) return reply;
-  const lines = estimates
-    .slice(0, 40)
-    .map(({ position, estimate }) =>
-      tr.t("eta.queue.line", { position, estimate: estimateWords(tr, estimate) }),
-    );
+  const all = estimates.map(({ position, estimate }) =>
+    tr.t("eta.queue.line", { position, estimate: estimateWords(tr, estimate) }),
+  );
+  const mine = estimates.findIndex(({ request }) => request.user === asker);
+  const lines = visibleLines(all, mine, { budget: 2_900, maxLines: 40 }, (count) =>
+    tr.t("queue.list.more", { count }),
+  );
   return withContext(reply, [tr.t("eta.queue.title", { weeks: PROFILE_WEEKS }), ...lines].join("\n"));
 }
 
@@ -57,7 +62,7 @@ export function withQueueEstimates(tr: Translator, reply: Reply, estimates: read
 export function withQueuedEstimate(tr: Translator, reply: Reply, estimate: QueueEstimate): Reply {
   return withContext(
     reply,
-    tr.t("eta.queued", { position: estimate.position, estimate: estimateWords(tr, estimate.estimate) }),
+    tr.t("eta.queued", { position: estimate.place, estimate: estimateWords(tr, estimate.estimate) }),
   );
 }
 
@@ -82,9 +87,9 @@ export function homeQueueBlocks(tr: Translator, queue: HomeQueue): types.KnownBl
     queue.mine.length === 0
       ? [tr.t("eta.home.empty")]
       : queue.mine.slice(0, 10).map(
-          ({ request, position, estimate }) =>
+          ({ request, place, estimate }) =>
             `${tr.t("eta.home.line", {
-              position,
+              position: place,
               want: etaWantWords(tr, request.want),
               estimate: estimateWords(tr, estimate),
             })} ${tr.t("money.home.project", { project: request.project ?? "_none", priority: request.priority })}`,

@@ -2,11 +2,12 @@ import type { types } from "@slack/bolt";
 import type { Translator } from "../../messages/translator.ts";
 import { mention } from "../../usecases/action-text.ts";
 import type { HomeHost, HomeModel } from "../../usecases/read-home.ts";
+import { ACTION_IDS, stopValue } from "../ids.ts";
 import { claimButtons } from "./claim-dm.ts";
 import { commandExample, whenIn } from "./claim-phrases.ts";
 import { claimLineIn, utilList } from "./claim-reply.ts";
 import { omittedWords, pushHostGroups } from "./host-groups.ts";
-import { context, section } from "./reply-message.ts";
+import { actions, button, context, section } from "./reply-message.ts";
 import { summaryLine } from "./status-fleet.ts";
 import { claimsWords, statusWords, unclaimedWords } from "./status-words.ts";
 
@@ -14,6 +15,8 @@ import { claimsWords, statusWords, unclaimedWords } from "./status-words.ts";
 export const HOME_MAX_BLOCKS = 100;
 /** Claims listed with buttons; the rest are counted. */
 const CLAIMS_SHOWN = 10;
+/** Slack's limit of elements in one actions block. */
+const START_BUTTONS_SHOWN = 25;
 /** All the board's text together: well inside the 250 kB a view may take. */
 const BOARD_BUDGET_CHARS = 60_000;
 
@@ -56,8 +59,22 @@ export function homeView(tr: Translator, model: HomeModel, slashCommand: string)
       }),
     ),
   );
+  pushStartButtons(tr, model.startable ?? [], blocks);
   board(tr, model, blocks, slashCommand);
   return { type: "home", callback_id: "home", blocks };
+}
+
+/** *Start gpu-a* for the hosts the bot stopped (at most a Slack actions block's worth). */
+function pushStartButtons(tr: Translator, hosts: readonly string[], blocks: types.KnownBlock[]): void {
+  if (hosts.length === 0) return;
+  const buttons = hosts.slice(0, START_BUTTONS_SHOWN).map((host) =>
+    button({
+      actionId: ACTION_IDS.startHost,
+      text: tr.t("start.button.host", { host }),
+      value: stopValue(host),
+    }),
+  );
+  blocks.push(actions(buttons));
 }
 
 /** The user's claims, each with *Extend 4 h* / *Release*, or how to take some. */

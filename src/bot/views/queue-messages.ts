@@ -18,6 +18,7 @@ import { commandExample, listIn, noteIn, slotsListIn, whenIn } from "./claim-phr
 import { claimProblemIn } from "./claim-problem-words.ts";
 import { claimReply } from "./claim-reply.ts";
 import { commandErrorReply } from "./command-error.ts";
+import { visibleLines } from "./queue-visible-lines.ts";
 import { actions, button, context, type Reply, section, textReply } from "./reply-message.ts";
 
 /** `gpu-a:0,1`, `gpu-a`, `2 A100 GPUs`, `1 GPU`. */
@@ -176,6 +177,9 @@ export function claimOrWaitReply(
 /** Waiting requests listed by `/gpu queue`; the rest are counted. */
 const QUEUE_SHOWN = 40;
 
+/** Characters of one list section, under Slack's 3,000 with room for the zero-width boundaries. */
+const QUEUE_SECTION_CHARS = 2_900;
+
 /** `/gpu queue`: the line with positions (the asker's marked), then grants awaiting *Confirm*. */
 export function queueListReply(
   tr: Translator,
@@ -189,7 +193,7 @@ export function queueListReply(
       tr.t("queue.list.empty", { example: commandExample(slashCommand, "claim 2 a100 for 8h --wait") }),
     );
   }
-  const shown = view.waiting.slice(0, QUEUE_SHOWN).map(({ request, position }) =>
+  const all = view.waiting.map(({ request, position }) =>
     tr.t("queue.list.line", {
       position,
       who: mention(request.user),
@@ -200,10 +204,16 @@ export function queueListReply(
       mine: request.user === asker ? tr.t("queue.list.you") : "",
     }),
   );
-  const more =
-    view.waiting.length > QUEUE_SHOWN
-      ? [tr.t("queue.list.more", { count: view.waiting.length - QUEUE_SHOWN })]
-      : [];
+  const mineAt = view.waiting.findIndex(({ request }) => request.user === asker);
+  const shown = visibleLines(all, mineAt, { budget: QUEUE_SECTION_CHARS, maxLines: QUEUE_SHOWN }, (count) =>
+    tr.t("queue.list.more", { count }),
+  );
+  const waiting = [
+    view.waiting.length === 0
+      ? tr.t("queue.list.nobody")
+      : `*${tr.t("queue.list.waiting", { count: view.waiting.length })}*`,
+    ...shown,
+  ].join("\n");
   const granted = view.awaitingConfirm.map((request) =>
     tr.t("queue.list.granted", {
       who: mention(request.user),
@@ -211,22 +221,19 @@ export function queueListReply(
       at: whenIn(tr, request.confirmByMs ?? at.nowMs, at.nowMs),
     }),
   );
-  const lines = [
-    view.waiting.length === 0
-      ? tr.t("queue.list.nobody")
-      : `*${tr.t("queue.list.waiting", { count: view.waiting.length })}*`,
-    ...shown,
-    ...more,
-    ...(granted.length > 0 ? [`*${tr.t("queue.list.awaiting")}*`, ...granted] : []),
-  ];
-  const mine = view.waiting.some(({ request }) => request.user === asker);
-  const blocks: types.KnownBlock[] = [section(lines.join("\n"))];
-  if (mine)
+  const blocks: types.KnownBlock[] = [section(waiting)];
+  if (granted.length > 0) {
+    const lines = visibleLines(granted, -1, { budget: QUEUE_SECTION_CHARS, maxLines: QUEUE_SHOWN }, (count) =>
+      tr.t("queue.list.more", { count }),
+    );
+    blocks.push(section([`*${tr.t("queue.list.awaiting")}*`, ...lines].join("\n")));
+  }
+  if (mineAt !== -1)
     blocks.push(
       // words-ok: command syntax
       context(tr.t("queue.list.cancelHint", { example: commandExample(slashCommand, "queue cancel") })),
     );
-  return { text: lines.join("\n").slice(0, 3000), blocks };
+  return { text: waiting, blocks };
 }
 
 /** `/gpu queue cancel`. */

@@ -2,6 +2,7 @@ import type { types } from "@slack/bolt";
 import type { Translator } from "../../messages/translator.ts";
 import { RECLAIM_INPUTS, RECLAIM_VIEW_IDS, type ReclaimViewMetadata } from "../ids.ts";
 import { escapeMrkdwn } from "./alert-format.ts";
+import { section } from "./reply-message.ts";
 
 /** The longest keep reason and project name accepted. */
 export const MAX_REASON_CHARS = 500;
@@ -17,13 +18,7 @@ export function lendModal(tr: Translator, metadata: ReclaimViewMetadata): types.
     submit: { type: "plain_text", text: tr.t("reclaim.lend.submit") },
     close: { type: "plain_text", text: tr.t("reclaim.lend.close") },
     blocks: [
-      {
-        type: "section",
-        text: {
-          type: "mrkdwn",
-          text: tr.t("reclaim.lend.intro", { host: `*${escapeMrkdwn(metadata.host)}*` }),
-        },
-      },
+      section(tr.t("reclaim.lend.intro", { host: `*${escapeMrkdwn(metadata.host)}*` })),
       {
         type: "input",
         block_id: RECLAIM_INPUTS.person.block,

@@ -14,6 +14,7 @@ import { idleAlertMessage } from "./alert-message.ts";
 import { noDataMessage } from "./alert-no-data.ts";
 import { alertNoteText } from "./alert-note.ts";
 import { resolvedAlertMessage } from "./alert-resolved.ts";
+import { autopilotStoppingText, autopilotWarningMessage } from "./autopilot-messages.ts";
 import { claimEndedDm, claimedInThreadText, claimFreeDm, claimNudgeDm, claimReminderDm } from "./claim-dm.ts";
 import { withGrantDevices } from "./grant-devices-words.ts";
 import { withHomeQueue } from "./home-queue.ts";
@@ -65,6 +66,9 @@ export function botWords(readers: Readers): BotWords {
     stopDoubtThread: (view) => stopDoubtThreadText(readers.channel, view),
     stopDoubtDirect: (view) => stopDoubtDirectText(readers.person(view.reader), view),
     note: (note) => alertNoteText(readers.channel, note),
+    noteTo: (reader, note) => alertNoteText(readers.person(reader), note),
+    autopilotWarning: (view) => autopilotWarningMessage(readers.person(view.reader), view),
+    autopilotStopping: (view) => autopilotStoppingText(readers.channel, view),
   };
 
   /** The biweekly summary's messages. */

@@ -1,4 +1,5 @@
 import type { types } from "@slack/bolt";
+import { emphasisBoundaries } from "./emphasis-boundaries.ts";
 
 /** A message for one person (an ack body or a `respond()`): fallback text plus optional blocks. */
 export interface Reply {
@@ -19,15 +20,21 @@ export const LIMITS = {
 } as const;
 
 export function textReply(text: string): Reply {
-  return { text: clip(text, LIMITS.messageTextChars) };
+  return { text: clip(emphasisBoundaries(text), LIMITS.messageTextChars) };
 }
 
 export function section(text: string): types.SectionBlock {
-  return { type: "section", text: { type: "mrkdwn", text: clip(text, LIMITS.sectionTextChars) } };
+  return {
+    type: "section",
+    text: { type: "mrkdwn", text: clip(emphasisBoundaries(text), LIMITS.sectionTextChars) },
+  };
 }
 
 export function context(text: string): types.ContextBlock {
-  return { type: "context", elements: [{ type: "mrkdwn", text: clip(text, LIMITS.sectionTextChars) }] };
+  return {
+    type: "context",
+    elements: [{ type: "mrkdwn", text: clip(emphasisBoundaries(text), LIMITS.sectionTextChars) }],
+  };
 }
 
 export function button(input: {
@@ -47,7 +54,7 @@ export function button(input: {
   if (input.confirm !== undefined) {
     element.confirm = {
       title: { type: "plain_text", text: clip(input.confirm.title, 100) },
-      text: { type: "mrkdwn", text: clip(input.confirm.text, LIMITS.confirmTextChars) },
+      text: { type: "mrkdwn", text: clip(emphasisBoundaries(input.confirm.text), LIMITS.confirmTextChars) },
       confirm: { type: "plain_text", text: clip(input.confirm.confirm, 30) },
       deny: { type: "plain_text", text: clip(input.confirm.deny, 30) },
       style: input.style === "danger" ? "danger" : "primary",

@@ -57,7 +57,10 @@ export function ledgerReportReply(
   const overview =
     `${title} (${range})\n` +
     (share === null ? tr.t("report.overview", facts) : tr.t("report.overviewShare", { ...facts, share })) +
-    (total.energyKWh === null ? "" : ` ${tr.t("report.energy", { kwh: total.energyKWh.toFixed(1) })}`);
+    (total.energyKWh === null ? "" : ` ${tr.t("report.energy", { kwh: total.energyKWh.toFixed(1) })}`) +
+    (total.idleSaving === null
+      ? ""
+      : ` ${tr.t("report.saving", { saving: `*${money(total.idleSaving)}*` })}`);
   const top = report.hosts
     .filter((host) => (host.idleCost ?? 0) > 0)
     .slice(0, TOP_HOSTS)

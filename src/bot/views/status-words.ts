@@ -4,7 +4,7 @@ import type { UnclaimedUse } from "../../checks/claim-usage.ts";
 import type { Claim } from "../../domain/claim.ts";
 import type { Translator } from "../../messages/translator.ts";
 import { slotLabel } from "../../shared/gpu-slot.ts";
-import { mention, slackEscape } from "../../usecases/action-text.ts";
+import { BOT_ACTOR, mention, slackEscape } from "../../usecases/action-text.ts";
 import type { HostSummary, SuspectGpu } from "../../usecases/read-fleet-status.ts";
 import { whenWords } from "./when-words.ts";
 
@@ -56,6 +56,7 @@ export function hostWords(tr: Translator, summary: HostSummary, nowMs: number): 
 
 export function statusWords(tr: Translator, summary: HostSummary, nowMs: number): string {
   const when = (ms: number) => whenWords(tr, ms, nowMs);
+  if (summary.stoppedBy != null) return stoppedWords(tr, summary.stoppedBy, nowMs);
   const idleSince =
     summary.idleSinceMs === null
       ? tr.t("status.idle")
@@ -158,4 +159,16 @@ export function unclaimedWords(tr: Translator, uses: readonly UnclaimedUse[]): s
   return owners.length === 0
     ? tr.t("status.unclaimed", { count, gpus })
     : tr.t("status.unclaimedBy", { count, gpus, users: owners.map(slackEscape).join(", ") });
+}
+
+/** `stopped since 10:05 by @alice` (or automatically): a host the bot stopped, instead of "no data". */
+export function stoppedWords(
+  tr: Translator,
+  stopped: { atMs: number; actor: string },
+  nowMs: number,
+): string {
+  const at = whenWords(tr, stopped.atMs, nowMs);
+  return stopped.actor === BOT_ACTOR
+    ? tr.t("start.status.stoppedAuto", { at })
+    : tr.t("start.status.stoppedBy", { at, user: mention(stopped.actor) });
 }

@@ -59,12 +59,21 @@ export function stopNoteWords(tr: Translator, note: StopNote): string {
         steps: steps(note.steps),
         user: mention(note.actor),
       });
+    case "stop-interrupted": {
+      const recheck = tr.t(note.answering ? "stop.thread.recheckAnswering" : "stop.thread.recheckSilent", {
+        host: note.host,
+      });
+      return note.actor === null
+        ? tr.t("stop.thread.interruptedAuto", { host: note.host, recheck })
+        : tr.t("stop.thread.interrupted", { host: note.host, recheck, user: mention(note.actor) });
+    }
     default:
       return note satisfies never;
   }
 }
 
-function stepArgs(tr: Translator, step: StepRun): { step: string; end: string } {
+/** A step and how it ended, as the `{step}` and `{end}` arguments of a thread note. */
+export function stepArgs(tr: Translator, step: StepRun): { step: string; end: string } {
   return { step: `\`${slackEscape(step.description)}\``, end: stepEndWords(tr, step.end) };
 }
 
@@ -86,7 +95,8 @@ function stepEndWords(tr: Translator, end: StepEnd): string {
   }
 }
 
-function tailBlock(step: StepRun): string {
+/** The step's output tail as a code block (empty when it printed nothing). */
+export function tailBlock(step: StepRun): string {
   if (step.tail === "") return "";
   const cut = step.tail.length > THREAD_TAIL_CHARS ? `…${step.tail.slice(-THREAD_TAIL_CHARS)}` : step.tail;
   return `\n\`\`\`\n${slackEscape(cut)}\n\`\`\``;

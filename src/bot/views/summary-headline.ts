@@ -2,6 +2,7 @@ import type { types } from "@slack/bolt";
 import type { Translator } from "../../messages/translator.ts";
 import { formatPct, formatRelativeChange, hoursIn, pctChangeIn } from "../../reports/summary-format.ts";
 import type { SummaryModel } from "../../reports/summary-model.ts";
+import { emphasisBoundaries } from "./emphasis-boundaries.ts";
 import type { SummaryMessageFormat } from "./summary-message-format.ts";
 
 const DAY_MS = 86_400_000;
@@ -35,9 +36,12 @@ export function summaryHeadline(f: SummaryMessageFormat, model: SummaryModel): t
           formatRelativeChange(fleet.idleCost, previousOf(previousFleet.idleCost)),
         ) + unpriced,
       ),
+      ...(fleet.idleSaving == null ? [] : [field(tr.t("summary.field.idleSaving"), money(fleet.idleSaving))]),
       field(
         tr.t("summary.field.saved"),
-        tr.t("summary.savedValue", { saved: money(model.savedCost), count: model.stops.length }),
+        model.coverage.readShare === null
+          ? tr.t("summary.savedUnpriced", { count: model.stops.length })
+          : tr.t("summary.savedValue", { saved: money(model.savedCost), count: model.stops.length }),
       ),
       field(tr.t("summary.field.hostsGpus"), `${fleet.hosts} · ${fleet.gpus}`),
       field(tr.t("summary.field.data"), coverageText(tr, model, f.when)),
@@ -51,15 +55,13 @@ function coverageText(tr: Translator, model: SummaryModel, when: (ms: number) =>
   const periodDays = Math.round((period.toMs - period.fromMs) / DAY_MS);
   // NOTE: the last hour before the slot is rolled up a few minutes after it: not worth a mention.
   const coveredDays = (coverage.untilMs - coverage.fromMs) / DAY_MS;
+  const range = { days: periodDays, from: when(coverage.fromMs), to: when(coverage.untilMs) };
   const span =
     coveredDays >= periodDays - 1.5 / 24
       ? tr.t("summary.coverage.all", { days: periodDays })
-      : tr.t("summary.coverage.part", {
-          covered: tr.number(coveredDays, 1),
-          days: periodDays,
-          from: when(coverage.fromMs),
-          to: when(coverage.untilMs),
-        });
+      : coveredDays < 1
+        ? tr.t("summary.coverage.hours", { ...range, span: tr.duration(coverage.untilMs - coverage.fromMs) })
+        : tr.t("summary.coverage.part", { ...range, covered: tr.number(coveredDays, 1) });
   if (coverage.readShare === null) return tr.t("summary.coverage.noGpu", { span });
   return tr.t("summary.coverage.readings", {
     span,
@@ -69,5 +71,5 @@ function coverageText(tr: Translator, model: SummaryModel, when: (ms: number) =>
 }
 
 function field(label: string, value: string): types.MrkdwnElement {
-  return { type: "mrkdwn", text: `*${label}*\n${value}` };
+  return { type: "mrkdwn", text: emphasisBoundaries(`*${label}*\n${value}`) };
 }

@@ -25,7 +25,11 @@ export function summaryPeopleText(f: SummaryMessageFormat, model: SummaryModel):
     ].filter((part) => part !== null);
     return `• ${
       acts.length > 0
-        ? tr.t("summary.person.lineActs", { person: f.person(p.user), claims, acts: acts.join(", ") })
+        ? tr.t("summary.person.lineActs", {
+            person: f.person(p.user),
+            claims,
+            acts: acts.join(tr.t("claim.list.separator")),
+          })
         : tr.t("summary.person.line", { person: f.person(p.user), claims })
     }`;
   });

@@ -4,6 +4,7 @@ import { slotLabel } from "../../shared/gpu-slot.ts";
 import type { SuspectGpuView, SuspectReadingView } from "../../usecases/alert-words.ts";
 import { alertWhen, escapeMrkdwn, truncate } from "./alert-format.ts";
 import type { SlackMessage } from "./alert-message.ts";
+import { emphasisBoundaries } from "./emphasis-boundaries.ts";
 
 export type { SuspectGpuView, SuspectReadingView };
 
@@ -26,7 +27,7 @@ export function suspectReadingMessage(tr: Translator, view: SuspectReadingView):
   });
   const zone = tr.t("alert.zone", { zone: escapeMrkdwn(tr.timeZone) });
   const blocks: types.KnownBlock[] = [
-    { type: "section", text: { type: "mrkdwn", text: truncate(text, 3000) } },
+    { type: "section", text: { type: "mrkdwn", text: truncate(emphasisBoundaries(text), 3000) } },
     { type: "context", elements: [{ type: "mrkdwn", text: zone }] },
   ];
   const fallback = tr.t("alert.suspect.fallback", {

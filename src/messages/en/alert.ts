@@ -13,7 +13,8 @@ export const alert = {
 
   "alert.idle.header": "💤 {host} is idle",
   "alert.idle.body": "*{host}* has been idle since *{since}*: *{duration}*{money}.\n{people}",
-  "alert.idle.burned": ", *{burned}* burned so far at {rate}/h",
+  "alert.idle.burned": ", *{burned}* of capacity unused at {rate}/h{saves}",
+  "alert.idle.saves": "; stopping saves {saves}/h",
   "alert.idle.text": "💤 {host} is idle since {since} ({duration}{money})",
   "alert.people.owners": "{count, plural, one {Owner: {names}} other {Owners: {names}}}",
   "alert.people.claimants": "Claimed by: {names}",

@@ -8,13 +8,13 @@ export const command = {
   "command.needsDuration": "`{typed}` needs a duration.",
   "command.whichHost": "`{typed}`: which host? Name it first: `{example}`.",
   "command.whichClaim": "`{typed}`: which claim? Name its host first: `{example}` (or {host}:0).",
-  "command.notKeepSpan": "`{text}` is not a duration: use 30m, 4h, 2d or tomorrow.",
-  "command.notDuration": "`{text}` is not a duration: use 30m, 4h or 2d.",
+  "command.notKeepSpan": "`{text}` is not a duration: use `30m`, `4h`, `2d` or `tomorrow`.",
+  "command.notDuration": "`{text}` is not a duration: use `30m`, `4h` or `2d`.",
   "command.placementNoWait":
     "--wait does not go with a memory floor (gpus>=40g) or --valley: the waiting list takes only a number of GPUs and a model, e.g. {example}.",
   "command.placementNeedsCount":
     "A memory floor (gpus>=40g) or --valley goes with a number of GPUs: {example}.",
-  "command.forNeedsDuration": "`{word}` needs a duration: 30m, 4h or 2d.",
+  "command.forNeedsDuration": "`{word}` needs a duration: `30m`, `4h` or `2d`.",
   "command.unexpected": "Unexpected `{extra}` after `{after}`.",
   "command.unknown": "Unknown command `{typed}`.",
   "command.unknownGuess": "Unknown command `{typed}`; did you mean `{guess}`?",
@@ -23,7 +23,7 @@ export const command = {
   "command.notHostName": "`{text}` is not a host name: letters, digits, '.', '_' or '-'.",
   "command.notGpuList":
     "`{text}` is not a GPU list: use {host}:0, {host}:0,1 or {host}:0-3 (GPUs 0 to 255), or {host}:0.3 for MIG instance 3 of GPU 0.",
-  "command.notDays": "`{text}` is not a number of days: use 1d to {max}d, e.g. 30d.",
+  "command.notDays": "`{text}` is not a number of days: use `1d` to `{max}d`, e.g. `30d`.",
   "command.unknownPerson":
     "I cannot tell who `{text}` is: mention them (`@name`, picked from Slack's list) or give their member ID (profile → ⋮ → Copy member ID), e.g. `U024BE7LH`.",
   "command.wardenVerb": "`{typed}`: use {forms}.",

@@ -18,6 +18,8 @@ export const help = {
   "help.command.mine": "your claims, with Extend and Release buttons",
   "help.command.keep": "snooze idle alerts and auto-stop for a host (30m, 4h, 2d, or 'tomorrow' for 09:00)",
   "help.command.stop": "stop an idle host (owners, claimants, the cost warden and admins)",
+  "help.command.start":
+    "start a stopped host again (owners, claimants, project members, the cost warden and admins)",
   "help.command.report":
     "cost ledger of the last days (default 7): cost, idle cost, real usage rate; `project`: a month's cost per project; the CSV by DM",
   "help.command.warden":

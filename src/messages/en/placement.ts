@@ -9,7 +9,7 @@ export const placement = {
   "placement.valley.granted":
     "Batch work in the valley hours ({window}): yours until {end, date, time}, when they end. Electricity at {valley, number, moneyCents} instead of {base, number, moneyCents} per kWh saves {saved, number, moneyCents} an hour.",
   "placement.valley.outside":
-    "Batch work (--valley) is granted only in the valley hours ({window}), next from {start, date, weekday} {start, date, time}: claim again then. Electricity there is {valley, number, moneyCents} instead of {base, number, moneyCents} per kWh.",
+    "Batch work (`--valley`) is granted only in the valley hours ({window}), next from {start, date, weekday} {start, date, time}: claim again then. Electricity there is {valley, number, moneyCents} instead of {base, number, moneyCents} per kWh.",
   "placement.valley.none":
     "The tariff has no window cheaper than its base price (costs.electricity.windows), so --valley cannot be granted.",
   "placement.cuda.host": "{host}, all GPUs: {line}",

@@ -10,6 +10,8 @@ export const report = {
   "report.overviewShare":
     "Cost {cost}, idle cost {idleCost} ({share} of it). Real usage rate {rate}: {busy} busy of {on} GPU-hours on; {unknown} GPU-hours without data.",
   "report.energy": "Energy {kwh} kWh.",
+  "report.saving":
+    "Stopping the idle hours would have saved {saving} (power, cloud price, upkeep per hour on; the write-off runs on).",
   "report.top.title": "Most idle cost",
   "report.top.line": "{host}: {idleCost} idle of {cost}, {rate} used",
   "report.months.title": "Real usage rate by month",

@@ -33,7 +33,7 @@ export const reserve = {
     "`reserve` needs GPUs, a day and hours: `reserve gpu-a:0-3 tomorrow 09:00-18:00 demo`.",
   "reserve.problem.slots": "`{text}` is not a host or GPU list: use gpu-a, gpu-a:0,1 or gpu-a:0-3.",
   "reserve.problem.when":
-    "`{text}` is not a day: use today, tomorrow, 2026-12-10, every weekday, every day or every mon,wed.",
+    "`{text}` is not a day: use `today`, `tomorrow`, `2026-12-10`, `every weekday`, `every day` or `every mon,wed`.",
   "reserve.problem.hours":
     "`{text}` are not hours: use 09:00-18:00 (the end after the start, at most 24:00).",
   "reserve.problem.cancelId": "`reserve cancel` needs the reservation's number: `reserve cancel 12`.",

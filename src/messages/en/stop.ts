@@ -53,6 +53,12 @@ export const stop = {
   "stop.thread.dryRun": "Dry run: would run {steps} to stop {host} (asked by {user}); nothing was changed.",
   "stop.thread.dryRunForced":
     "Dry run: would run {steps} to stop {host} (asked by {user}, forced); nothing was changed.",
+  "stop.thread.interrupted":
+    "The stop of {host} by {user} was interrupted: gpu-warden restarted before it finished, so it may or may not have run. {recheck} Stop can be tried again.",
+  "stop.thread.interruptedAuto":
+    "The automatic stop of {host} was interrupted: gpu-warden restarted before it finished, so it may or may not have run. {recheck} Stop can be tried again.",
+  "stop.thread.recheckAnswering": "{host} still reports, so it most likely did not stop.",
+  "stop.thread.recheckSilent": "{host} has not reported since, so it may have stopped.",
   "stop.end.killed": "was killed after {seconds} s (timeout)",
   "stop.end.noAnswer": "got no answer within {seconds} s",
   "stop.end.notRun": "could not run",

@@ -14,14 +14,17 @@ export const summary = {
   "summary.field.util": "Mean GPU utilisation",
   "summary.field.idleHours": "Idle GPU-hours",
   "summary.field.idleCost": "Idle cost",
+  "summary.field.idleSaving": "Stopping when idle would have saved",
   "summary.field.saved": "Saved by stops",
   "summary.field.hostsGpus": "Hosts · GPUs",
   "summary.field.data": "Data",
   "summary.unpriced":
     "{count, plural, one {(# GPU without a price left out)} other {(# GPUs without a price left out)}}",
   "summary.savedValue": "{saved} ({count, plural, one {# stop} other {# stops}})",
+  "summary.savedUnpriced": "{count, plural, one {# stop} other {# stops}}, not priced: no readings yet",
   "summary.coverage.all": "all {days} days",
   "summary.coverage.part": "{covered} of {days} days ({from} – {to})",
+  "summary.coverage.hours": "{span} of {days} days ({from} – {to})",
   "summary.coverage.noGpu": "{span}; no GPU seen",
   "summary.coverage.readings":
     "{span}; readings for {share} of GPU time, {unknown} without (never counted as idle)",

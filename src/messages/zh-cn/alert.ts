@@ -15,7 +15,8 @@ export const alert: AreaCatalog<typeof en> = {
 
   "alert.idle.header": "💤 {host} 闲置中",
   "alert.idle.body": "*{host}* 自 *{since}* 起闲置：*{duration}*{money}。\n{people}",
-  "alert.idle.burned": "，至今已浪费 *{burned}*（每小时 {rate}）",
+  "alert.idle.burned": "，闲置容量 *{burned}*（每小时 {rate}）{saves}",
+  "alert.idle.saves": "；停机每小时可省 {saves}",
   "alert.idle.text": "💤 {host} 自 {since} 起闲置（{duration}{money}）",
   "alert.people.owners": "{count, plural, other {负责人：{names}}}",
   "alert.people.claimants": "认领人：{names}",

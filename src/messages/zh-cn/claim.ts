@@ -10,7 +10,7 @@ export const claim: AreaCatalog<typeof en> = {
   "claim.list.and": "{head} 和 {last}",
   "claim.list.or": "{head} 或 {last}",
   "claim.note": "（{note}）",
-  "claim.gpuList": "GPU {list}（共 {count} 块）",
+  "claim.gpuList": "{count, plural, =1 {GPU {list}} other {GPU {list}（共 # 块）}}",
 
   "claim.holders": "{holders}。",
   "claim.holders.separator": "；",

@@ -17,7 +17,7 @@ export const cli: AreaCatalog<typeof en> = {
   "cli.store.holder": "PID {pid}，在 {host} 上，自 {since} 起",
   "cli.store.holderUnknown": "PID 尚不可知",
   "cli.nothingToWatch":
-    "没有可监视的对象：{file} 中没有 sources:，PATH 中也没有 nvidia-smi；设置了 Slack 令牌时 gpu-warden 不会把模拟机群发到团队频道：请添加 sources: 列表（kind: local、ssh 或 prometheus，想试用可用 kind: simulated）",
+    "没有可监视的对象：{file} 中没有 `sources`，PATH 中也没有 `nvidia-smi`；设置了 Slack 令牌时 gpu-warden 不会把模拟机群发到团队频道：请添加 `sources` 列表（`kind: local`、`ssh` 或 `prometheus`，想试用可用 `kind: simulated`）",
   "cli.nothingToWatch.noFile": "配置（没有 gpu-warden.yaml）",
   "cli.store.missingFolder":
     "存储 {path}：文件夹 {folder} 不存在：请创建它，或把 store.path 设为已有文件夹中的文件",

@@ -10,12 +10,12 @@ export const command: AreaCatalog<typeof en> = {
   "command.needsDuration": "`{typed}` 需要时长。",
   "command.whichHost": "`{typed}`：哪台主机？请先写主机名：`{example}`。",
   "command.whichClaim": "`{typed}`：哪项认领？请先写它的主机：`{example}`（或 {host}:0）。",
-  "command.notKeepSpan": "`{text}` 不是时长：请用 30m、4h、2d 或 tomorrow。",
-  "command.notDuration": "`{text}` 不是时长：请用 30m、4h 或 2d。",
+  "command.notKeepSpan": "`{text}` 不是时长：请用 `30m`、`4h`、`2d` 或 `tomorrow`。",
+  "command.notDuration": "`{text}` 不是时长：请用 `30m`、`4h` 或 `2d`。",
   "command.placementNoWait":
     "--wait 不能与显存下限（gpus>=40g）或 --valley 一起使用：等候队列只接受 GPU 数量和型号，例如 {example}。",
   "command.placementNeedsCount": "显存下限（gpus>=40g）或 --valley 需要配合 GPU 数量使用：{example}。",
-  "command.forNeedsDuration": "`{word}` 后面需要时长：30m、4h 或 2d。",
+  "command.forNeedsDuration": "`{word}` 后面需要时长：`30m`、`4h` 或 `2d`。",
   "command.unexpected": "`{after}` 后面多出了 `{extra}`。",
   "command.unknown": "未知命令 `{typed}`。",
   "command.unknownGuess": "未知命令 `{typed}`；你是想用 `{guess}` 吗？",
@@ -24,7 +24,7 @@ export const command: AreaCatalog<typeof en> = {
   "command.notHostName": "`{text}` 不是主机名：只能用字母、数字、'.'、'_' 或 '-'。",
   "command.notGpuList":
     "`{text}` 不是 GPU 列表：请用 {host}:0、{host}:0,1 或 {host}:0-3（GPU 0 到 255），或用 {host}:0.3 表示 GPU 0 的 MIG 实例 3。",
-  "command.notDays": "`{text}` 不是天数：请用 1d 到 {max}d，例如 30d。",
+  "command.notDays": "`{text}` 不是天数：请用 `1d` 到 `{max}d`，例如 `30d`。",
   "command.unknownPerson":
     "无法识别 `{text}` 是谁：请提及对方（`@name`，从 Slack 的列表中选择），或给出其成员 ID（个人资料 → ⋮ → 复制成员 ID），例如 `U024BE7LH`。",
   "command.wardenVerb": "`{typed}`：请用 {forms}。",

@@ -11,7 +11,7 @@ export const placement: AreaCatalog<typeof en> = {
   "placement.valley.granted":
     "谷时（{window}）的批处理任务：归你到 {end, date, time} 谷时结束为止。电价 {valley, number, moneyCents}/kWh 而不是 {base, number, moneyCents}/kWh，每小时节省 {saved, number, moneyCents}。",
   "placement.valley.outside":
-    "批处理任务（--valley）只在谷时（{window}）分配，下一次从 {start, date, weekday} {start, date, time} 开始：届时再认领。谷时电价 {valley, number, moneyCents}/kWh，平时 {base, number, moneyCents}/kWh。",
+    "批处理任务（`--valley`）只在谷时（{window}）分配，下一次从 {start, date, weekday} {start, date, time} 开始：届时再认领。谷时电价 {valley, number, moneyCents}/kWh，平时 {base, number, moneyCents}/kWh。",
   "placement.valley.none":
     "电价中没有比基础价格更便宜的时段（成本设置 costs.electricity.windows），因此无法分配 --valley 任务。",
   "placement.cuda.host": "{host}，全部 GPU：{line}",

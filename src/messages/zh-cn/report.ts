@@ -11,6 +11,7 @@ export const report: AreaCatalog<typeof en> = {
   "report.overviewShare":
     "成本 {cost}，闲置成本 {idleCost}（占 {share}）。实际使用率 {rate}：开机 {on} GPU 小时中忙碌 {busy}；{unknown} GPU 小时没有数据。",
   "report.energy": "能耗 {kwh} kWh。",
+  "report.saving": "若闲置时段停机，可省 {saving}（电费、云价格、按开机小时计的维护费；折旧照付）。",
   "report.top.title": "闲置成本最高",
   "report.top.line": "{host}：{cost} 中闲置 {idleCost}，使用率 {rate}",
   "report.months.title": "按月实际使用率",

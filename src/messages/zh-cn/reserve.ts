@@ -33,7 +33,7 @@ export const reserve: AreaCatalog<typeof en> = {
     "`reserve` 需要 GPU、日期和时段：`reserve gpu-a:0-3 tomorrow 09:00-18:00 demo`。",
   "reserve.problem.slots": "`{text}` 不是主机或 GPU 列表：请用 gpu-a、gpu-a:0,1 或 gpu-a:0-3。",
   "reserve.problem.when":
-    "`{text}` 不是日期：请用 today、tomorrow、2026-12-10、every weekday、every day 或 every mon,wed。",
+    "`{text}` 不是日期：请用 `today`、`tomorrow`、`2026-12-10`、`every weekday`、`every day` 或 `every mon,wed`。",
   "reserve.problem.hours": "`{text}` 不是时段：请用 09:00-18:00（结束晚于开始，最晚 24:00）。",
   "reserve.problem.cancelId": "`reserve cancel` 需要预留编号：`reserve cancel 12`。",
   "reserve.problem.noteLong": "备注有 {length} 个字符；请保留在 200 个以内。",

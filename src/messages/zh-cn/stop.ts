@@ -50,6 +50,12 @@ export const stop: AreaCatalog<typeof en> = {
   "stop.thread.dryRun": "试运行：将执行 {steps} 来将 {host} 停机（由 {user} 发起）；没有做任何更改。",
   "stop.thread.dryRunForced":
     "试运行：将执行 {steps} 来将 {host} 停机（由 {user} 发起，强制）；没有做任何更改。",
+  "stop.thread.interrupted":
+    "{user} 发起的 {host} 停机被中断：gpu-warden 在停机完成前重新启动，停机可能执行了，也可能没有执行。{recheck}可以再次尝试停机。",
+  "stop.thread.interruptedAuto":
+    "{host} 的自动停机被中断：gpu-warden 在停机完成前重新启动，停机可能执行了，也可能没有执行。{recheck}可以再次尝试停机。",
+  "stop.thread.recheckAnswering": "{host} 仍在上报数据，很可能没有停机。",
+  "stop.thread.recheckSilent": "{host} 此后没有再上报数据，可能已经停机。",
   "stop.end.killed": "在 {seconds} 秒后被终止（超时）",
   "stop.end.noAnswer": "在 {seconds} 秒内没有响应",
   "stop.end.notRun": "无法执行",

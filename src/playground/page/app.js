@@ -38,8 +38,11 @@ async function refresh() {
   loading = true;
   try {
     const res = await fetch(`/api/state?user=${encodeURIComponent(ui.me)}`);
-    ui.snap = await res.json();
+    const text = await res.text();
     ui.fetchedAt = performance.now();
+    if (text === ui.snapText) return;
+    ui.snapText = text;
+    ui.snap = JSON.parse(text);
     render();
   } finally {
     loading = false;
@@ -60,7 +63,11 @@ function toast(text) {
 
 // ---- rendering ----
 
-const names = () => Object.fromEntries((ui.snap?.users ?? []).map((u) => [u.id, u.name]));
+const names = () =>
+  Object.fromEntries([
+    ...(ui.snap?.users ?? []).map((u) => [u.id, u.name]),
+    ...(ui.snap ? [[ui.snap.channel.id, ui.snap.channel.name]] : []),
+  ]);
 
 function timeText(ms, withDay = false) {
   const zone = ui.snap?.clock.timezone ?? "UTC";
@@ -129,6 +136,7 @@ function renderCommands(snap) {
 function renderPane(snap) {
   const pane = $("pane");
   const atBottom = pane.scrollHeight - pane.scrollTop - pane.clientHeight < 40;
+  const top = pane.scrollTop;
   const before = pane.dataset.count;
   pane.replaceChildren();
   if (ui.view === "home") {
@@ -149,7 +157,7 @@ function renderPane(snap) {
     pane.append(note(ui.view === "dm" ? "No messages from gpu-warden yet." : "Nothing posted yet."));
   for (const item of items) pane.append(item.node());
   pane.dataset.count = String(items.length);
-  if (atBottom || before !== pane.dataset.count) pane.scrollTop = pane.scrollHeight;
+  pane.scrollTop = atBottom || before !== pane.dataset.count ? pane.scrollHeight : top;
 }
 
 function renderThread(snap) {
@@ -185,6 +193,7 @@ function note(text) {
 
 function context(target) {
   return {
+    focusScope: target.viewId ?? `${target.channel}:${target.ts}`,
     names: names(),
     users: ui.snap.users,
     onButton: (element, block, button) => clickButton(element, block, button, target),
@@ -195,7 +204,7 @@ function messageNode(message, channel, withReplies) {
   const node = document.createElement("article");
   node.className = "msg";
   node.dataset.ts = message.ts;
-  node.innerHTML = `<div class="avatar" aria-hidden="true">GW</div><div class="msg-main"><div class="msg-meta"><strong>gpu-warden</strong> <span class="app-tag">APP</span> <time>${timeText(message.atMs)}</time>${message.edited ? ' <span class="edited">(edited)</span>' : ""}</div></div>`;
+  node.innerHTML = `<div class="avatar" aria-hidden="true">GW</div><div class="msg-main"><div class="msg-meta"><strong>gpu-warden</strong> <span class="app-tag">APP</span> <time>${timeText(message.atMs)}</time></div></div>`;
   const main = node.querySelector(".msg-main");
   if (message.blocks.length > 0)
     main.append(renderBlocks(message.blocks, context({ channel, ts: message.ts })));
@@ -425,10 +434,14 @@ for (const button of document.querySelectorAll("[data-clock]")) {
     }
   });
 }
-$("close-thread").addEventListener("click", () => {
+/** Closes the thread and gives the focus back to the button that opened it. */
+function closeThread() {
+  const ts = ui.thread;
   ui.thread = null;
   render();
-});
+  restoreFocus(`thread:${ts}`);
+}
+$("close-thread").addEventListener("click", closeThread);
 $("composer").addEventListener("submit", async (event) => {
   event.preventDefault();
   const input = $("command");
@@ -452,8 +465,7 @@ $("modal").addEventListener("cancel", (event) => {
 });
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && ui.thread && !$("modal").open && !$("confirm").open) {
-    ui.thread = null;
-    render();
+    closeThread();
   }
 });
 

@@ -104,6 +104,7 @@ function elementNode(element, block, ctx) {
       button.addEventListener("click", () => window.open(element.url, "_blank", "noopener"));
       return button;
     }
+    button.dataset.focus = `${ctx.focusScope ?? ""}:${block.block_id ?? ""}:${element.action_id ?? ""}:${element.value ?? ""}`;
     button.addEventListener("click", () => ctx.onButton?.(element, block, button));
     return button;
   }

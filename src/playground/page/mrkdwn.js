@@ -80,7 +80,10 @@ function token(body, names) {
     const id = target.slice(1);
     return `<span class="mention">@${escapeHtml(names[id] ?? label ?? id)}</span>`;
   }
-  if (target.startsWith("#")) return `<span class="mention">#${escapeHtml(label ?? target.slice(1))}</span>`;
+  if (target.startsWith("#")) {
+    const id = target.slice(1);
+    return `<span class="mention">#${escapeHtml(label ?? names[id] ?? id)}</span>`;
+  }
   if (target.startsWith("!")) {
     const special = target.slice(1).split("^")[0];
     return `<span class="mention">@${escapeHtml(label ?? special)}</span>`;
@@ -92,9 +95,9 @@ function token(body, names) {
 
 function format(segment) {
   let html = escapeHtml(decode(segment));
-  html = html.replace(/(^|[\s(>])\*([^*\n]+?)\*(?=$|[\s.,:;!?)<])/g, "$1<strong>$2</strong>");
-  html = html.replace(/(^|[\s(>])_([^_\n]+?)_(?=$|[\s.,:;!?)<])/g, "$1<em>$2</em>");
-  html = html.replace(/(^|[\s(>])~([^~\n]+?)~(?=$|[\s.,:;!?)<])/g, "$1<del>$2</del>");
+  html = html.replace(/(^|[\s\u200b(>])\*([^*\n]+?)\*(?=$|[\s\u200b.,:;!?)<&])/g, "$1<strong>$2</strong>");
+  html = html.replace(/(^|[\s\u200b(>])_([^_\n]+?)_(?=$|[\s\u200b.,:;!?)<&])/g, "$1<em>$2</em>");
+  html = html.replace(/(^|[\s\u200b(>])~([^~\n]+?)~(?=$|[\s\u200b.,:;!?)<&])/g, "$1<del>$2</del>");
   return emoji(html);
 }
 

@@ -43,21 +43,25 @@ const delay = (ctx: RouteContext, ms: number): Promise<void> =>
     ctx.pendingTimers.add(timer);
   });
 
-/** Applies an injected failure; true when the request was answered (or left hanging) by it. */
+/**
+ * Applies an injected failure; true when the request was answered (or left hanging) by it,
+ * `"hang-after"` when the call is to be done and then left unanswered.
+ */
 async function injected(
   ctx: RouteContext,
   name: string,
   isApiMethod: boolean,
   res: ServerResponse,
   call?: WebApiCall,
-): Promise<boolean> {
+): Promise<boolean | "hang-after"> {
   const mode = ctx.injector.next(name, isApiMethod, call?.args);
   if (mode === undefined) return false;
   if ("delayMs" in mode) {
     await delay(ctx, mode.delayMs);
     return false;
   }
-  if ("hang" in mode) {
+  if ("hangAfter" in mode && isApiMethod) return "hang-after";
+  if ("hang" in mode || "hangAfter" in mode) {
     if (call !== undefined) call.error = "hang";
     return true;
   }
@@ -103,11 +107,13 @@ async function handleApi(
   for (const key of JSON_ARGS) if (key in args) args[key] = decodeJsonArg(args[key]);
   const call: WebApiCall = { method, args, token, atMs: ctx.clock.now(), status: 0, error: undefined };
   ctx.state.calls.push(call);
-  if (await injected(ctx, method, true, res, call)) return;
+  const injection = await injected(ctx, method, true, res, call);
+  if (injection === true) return;
   const body = callWebApi(ctx.apiContext, method, args, token);
   call.status = 200;
   call.error = body.ok === true ? undefined : String(body.error);
-  sendJson(res, 200, body);
+  if (injection === "hang-after") call.error = "hang";
+  else sendJson(res, 200, body);
 }
 
 async function handleResponseUrl(
@@ -117,7 +123,7 @@ async function handleResponseUrl(
   res: ServerResponse,
 ): Promise<void> {
   const raw = await readBody(req);
-  if (await injected(ctx, "response_url", false, res)) return;
+  if ((await injected(ctx, "response_url", false, res)) !== false) return;
   const record = ctx.state.responseUrls.get(id);
   if (record === undefined) {
     sendJson(res, 404, { ok: false, error: "invalid_url" });
@@ -147,7 +153,7 @@ async function handleUpload(
   res: ServerResponse,
 ): Promise<void> {
   const raw = await readBody(req);
-  if (await injected(ctx, "upload", false, res)) return;
+  if ((await injected(ctx, "upload", false, res)) !== false) return;
   const file = ctx.state.files.get(id);
   if (file === undefined) {
     res.writeHead(404).end("file_not_found");

@@ -5,12 +5,15 @@ import type { Clock } from "../../shared/clock.ts";
  * - `status`: that HTTP status (e.g. 503, or 429 with `retryAfterS` → `Retry-After` header);
  * - `error`: HTTP 200 with `{ok:false, error}` (e.g. `internal_error`, `fatal_error`);
  * - `hang`: never answers (until the emulator closes);
+ * - `hangAfter`: does what the call asks (a post is posted), then never answers: the answer is
+ *   lost, as when a connection breaks after Slack took the message (a Web API method; elsewhere `hang`);
  * - `delayMs`: answers normally after that long.
  */
 export type FailureMode =
   | { status: number; retryAfterS?: number }
   | { error: string }
   | { hang: true }
+  | { hangAfter: true }
   | { delayMs: number };
 
 /**

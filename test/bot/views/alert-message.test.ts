@@ -140,7 +140,7 @@ describe("idle alert message", () => {
     assert.equal(message.text, "💤 gpu-a is idle since 10:00 (1 h 35 min, €6.33 so far) <@U0OWNER>");
     assert.deepEqual(texts(message.blocks), [
       "💤 gpu-a is idle",
-      "*gpu-a* has been idle since *10:00*: *1 h 35 min*, *€6.33* burned so far at €4.00/h.\nOwner: <@U0OWNER>",
+      "*gpu-a* has been idle since *10:00*: *1 h 35 min*, *€6.33* of capacity unused at €4.00/h.\nOwner: <@U0OWNER>",
       "*GPU utilisation, last 20 min* (one mark per 5 min, `?` = no data)\n```\nGPU 0 ▁▁▁?   0 %  40.0 GiB of 80\nGPU 1 ▁▁▁?   0 %  0.0 GiB of 80\n```",
       "*Memory held*: 40.0 GiB on 1 of 2 GPUs, by:\n• alice: `python train.py` on GPU 0, 40.0 GiB",
       "*Sessions* (none active):\n• bob on pts/3 from 10.0.0.9, idle 3 h 10 min",

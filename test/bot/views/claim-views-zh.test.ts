@@ -186,7 +186,7 @@ describe("the claim views in Chinese", () => {
     assert.equal(claimReminderDm(EN, later, at).text, "Your claim on gpu-a:0,1 ends at Sun, Mar 29 19:00");
     assert.equal(
       claimReminderDm(ZH, group({ untilMs: NOW + 20 * HOUR_MS }), at).text,
-      "你对 gpu-a:0,1 的认领将于 明天 13:00 结束",
+      "你对 gpu-a:0,1 的认领将于明天 13:00 结束",
     );
   });
 

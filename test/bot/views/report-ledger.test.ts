@@ -17,6 +17,7 @@ const totals = (over: Partial<LedgerTotals> = {}): LedgerTotals => ({
   energyKWh: 9.6,
   cost: 6720,
   idleCost: 3360,
+  idleSaving: 720,
   unpricedDays: 0,
   ...over,
 });
@@ -38,12 +39,16 @@ describe("/gpu report in Chinese", () => {
   test("the ledger reads Chinese, money in ¥, days and months in Chinese", () => {
     const reply = ledgerReportReply(ZH, report, 2, "dm");
     assert.equal(reply.text, "成本账本，最近 2 天：成本 ¥6,720，闲置成本 ¥3,360，实际使用率 50 %");
-    const text = (reply.blocks ?? []).map((block) => JSON.stringify(block)).join("\n");
+    const text = (reply.blocks ?? [])
+      .map((block) => JSON.stringify(block))
+      .join("\n")
+      .replaceAll("\u200b", "");
     assert.match(text, /\*成本账本，最近 2 天\* \(2026年1月3日周六 – 2026年1月4日周日，Asia\/Shanghai\)/);
     assert.match(text, /成本 \*¥6,720\*，闲置成本 \*¥3,360\*（占 50 %）。实际使用率 \*50 %\*/);
+    assert.match(text, /若闲置时段停机，可省 \*¥720\*（电费、云价格、按开机小时计的维护费；折旧照付）。/);
     assert.match(text, /• \*gpu-a\*：¥6,720 中闲置 ¥3,360，使用率 50 %/);
     assert.match(text, /• 2026年1月：50 %（开机 96.0 GPU 小时中忙碌 48.0）/);
-    assert.match(text, /从 2026年1月3日周六 开始。 包含每台主机每天数据的 CSV 会私信发给你。/);
+    assert.match(text, /从 2026年1月3日周六开始。 包含每台主机每天数据的 CSV 会私信发给你。/);
     assert.doesNotMatch(text, /Cost|idle|[€$]/);
     assert.deepEqual(blockProblems(reply.blocks ?? [], "message"), []);
   });

@@ -280,3 +280,20 @@ describe("the biweekly summary message", () => {
     assert.ok(shown(reply.blocks).some((line) => /…and 29\d more in the CSV/.test(line)));
   });
 });
+
+describe("a summary soon after a fresh start", () => {
+  test("says it covers hours, not '0 of 14 days', and shows no savings without the costs they come from", () => {
+    const fresh = model({
+      coverage: { fromMs: TO - 10 * 60_000, untilMs: TO, readShare: null },
+      savedCost: 1.23,
+    });
+    const text = shown(
+      renderSummaryMessage(EN, fresh, { teamName: "ml-infra", lateSinceMs: null, filesAttached: true })
+        .blocks,
+    ).join("\n");
+    assert.match(text, /10 min of 14 days/);
+    assert.doesNotMatch(text, /0 of 14 days/);
+    assert.doesNotMatch(text, /€1\.23/);
+    assert.match(text, /not priced: no readings yet/);
+  });
+});

@@ -78,7 +78,7 @@ describe("the cost warden in Chinese", () => {
     });
     assert.equal(
       dm.text,
-      "🧭 你是 2026年4月 的成本看守人：当前 1 台闲置主机，0 个待定的回收决定，0 台主机没有数据。",
+      "🧭 你是 2026年4月的成本看守人：当前 1 台闲置主机，0 个待定的回收决定，0 台主机没有数据。",
     );
     const text = JSON.stringify(dm.blocks);
     assert.match(text, /\*gpu-a\* — 自 3月31日周二 09:00 起闲置/);

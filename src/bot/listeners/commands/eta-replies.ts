@@ -6,11 +6,16 @@ import { withQueuedEstimate, withQueueEstimates, withUsualFree } from "../../vie
 import type { Reply } from "../../views/reply-message.ts";
 
 /** `/gpu queue` with each waiting request's estimated time. */
-export function queueReplyWithEta(deps: BotDeps, tr: Translator, reply: Reply): Reply {
+export function queueReplyWithEta(
+  deps: BotDeps,
+  tr: Translator,
+  reply: Reply,
+  asker: string | null = null,
+): Reply {
   const nowMs = deps.clock.now();
   const claims = deps.state.claims.activeAt(nowMs);
   const estimates = estimateQueue(deps, deps.state.queue.waiting(), nowMs, claims);
-  return withQueueEstimates(tr, reply, estimates);
+  return withQueueEstimates(tr, reply, estimates, asker);
 }
 
 /** The answer to joining the line with the place in line and the estimated time. */

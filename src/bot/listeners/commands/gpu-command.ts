@@ -15,6 +15,7 @@ import { gpuHelp } from "./gpu-help.ts";
 import { gpuKeep } from "./gpu-keep.ts";
 import { gpuReport, type ReportUpload, uploadReportCsv } from "./gpu-report.ts";
 import { gpuProjectReport } from "./gpu-report-project.ts";
+import { gpuStart } from "./gpu-start.ts";
 import { gpuStatus } from "./gpu-status.ts";
 import { gpuStop } from "./gpu-stop.ts";
 import { gpuWarden } from "./gpu-warden.ts";
@@ -68,6 +69,7 @@ function withKnownHost(deps: BotDeps, parsed: ParsedCommand): ParsedCommand {
       return parsed.host === null ? parsed : { ...parsed, host: host(parsed.host) };
     case "keep":
     case "stop":
+    case "start":
       return { ...parsed, host: host(parsed.host) };
     case "claim":
       return parsed.target.kind === "slots"
@@ -99,11 +101,13 @@ export function answerCommand(
     case "help":
       return gpuHelp(deps, tr, user, parsed.bare);
     case "status":
-      return gpuStatus(deps, tr, parsed.host);
+      return gpuStatus(deps, tr, parsed.host, parsed.cluster ?? null);
     case "keep":
       return gpuKeep(deps, tr, user, parsed.host, parsed.span);
     case "stop":
       return gpuStop(deps, tr, user, parsed.host);
+    case "start":
+      return gpuStart(deps, tr, user, parsed.host);
     case "claim":
       return claimCommand(deps, tr, user, parsed);
     case "release":

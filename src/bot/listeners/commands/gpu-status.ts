@@ -16,8 +16,14 @@ import { unknownHostWords } from "../../views/unknown-host.ts";
 import { withUsualFreeHosts } from "./eta-replies.ts";
 
 /** `/gpu status [host]`: the fleet board, or one host in detail, in `tr`'s language. */
-export function gpuStatus(deps: BotDeps, tr: Translator, host: string | null): Reply {
+export function gpuStatus(
+  deps: BotDeps,
+  tr: Translator,
+  host: string | null,
+  cluster: string | null = null,
+): Reply {
   const timezone = deps.config.team.timezone;
+  if (host === null && cluster !== null) return renderFleetBoard(deps, tr, cluster);
   if (host === null) return fleetBoard(deps, tr);
   const detail = readHostDetail(deps, host);
   if (detail === null) {
@@ -81,10 +87,14 @@ function fleetBoard(deps: BotDeps, tr: Translator): Reply {
 }
 
 /** The fleet board rendered now for the reader `tr` (default: the channel), with the hosts being reclaimed or lent. */
-export function renderFleetBoard(deps: BotDeps, tr: Translator = deps.readers.channel): Reply {
+export function renderFleetBoard(
+  deps: BotDeps,
+  tr: Translator = deps.readers.channel,
+  cluster: string | null = null,
+): Reply {
   const timezone = deps.config.team.timezone;
   const lends = [...deps.reclaims.allLends().values()];
-  const status = readFleetStatus(deps);
+  const status = readFleetStatus(deps, cluster);
   const board = renderFleetStatus(tr, status, GPU_COMMAND);
   const reply = withReclaimStatus(tr, board, { cases: deps.reclaims.allOpen(), lends, timezone });
   const reserved = withReservationStatus(tr, reply, reservedHosts(deps), deps.clock.now());

@@ -16,5 +16,6 @@ export function queueCommand(deps: BotDeps, tr: Translator, user: string, cancel
     deps,
     tr,
     withPriorities(tr, queueListReply(tr, view, user, at, GPU_COMMAND), view),
+    user,
   );
 }

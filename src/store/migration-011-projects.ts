@@ -1,12 +1,12 @@
 import type { Migration } from "./migrations.ts";
 
 /**
- * Schema step 10: projects and money. A claim remembers its project; each busy GPU's workload
+ * Schema step 11: projects and money. A claim remembers its project; each busy GPU's workload
  * (Kubernetes namespace, `project` label, process owner) is kept per clock hour, so unclaimed GPU
  * time can be attributed later; a budget notice is sent once per project, month and level.
  */
 export const projectsMigration: Migration = {
-  version: 10,
+  version: 11,
   name: "projects",
   up(db) {
     db.exec(`

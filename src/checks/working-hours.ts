@@ -1,0 +1,67 @@
+import { dayjs } from "../shared/time.ts";
+import { addDays, localDayOf, localDayStartMs } from "./local-day.ts";
+import { isoWeekday } from "./reservation-window.ts";
+
+/**
+ * The team's working week in its time zone (`team.working_hours`, `team.holidays`): when people are
+ * at their desks and may answer, and when the autopilot may stop a host that someone left a session on.
+ */
+export interface TeamCalendar {
+  timezone: string;
+  /** ISO weekdays (1 Monday … 7 Sunday) with working hours. */
+  workingDays: readonly number[];
+  /** Local minutes after midnight: start of the working day (inclusive)… */
+  fromMinute: number;
+  /** …and its end (exclusive), after `fromMinute`. */
+  toMinute: number;
+  /** Local days (`YYYY-MM-DD`) without working hours. */
+  holidays: readonly string[];
+}
+
+/** Mon–Fri 09:00–18:00 in `timezone`, no holidays. */
+export function defaultCalendar(timezone: string): TeamCalendar {
+  return { timezone, workingDays: [1, 2, 3, 4, 5], fromMinute: 9 * 60, toMinute: 18 * 60, holidays: [] };
+}
+
+/** Whether `atMs` falls inside the team's working hours. */
+export function isWorkingTime(calendar: TeamCalendar, atMs: number): boolean {
+  const day = localDayOf(atMs, calendar.timezone);
+  if (!isWorkingDay(calendar, day)) return false;
+  const { fromMs, toMs } = workingSpan(calendar, day);
+  return atMs >= fromMs && atMs < toMs;
+}
+
+/** The first instant at or after `atMs` outside working hours (`atMs` itself when it is). */
+export function nextOffHoursAt(calendar: TeamCalendar, atMs: number): number {
+  if (!isWorkingTime(calendar, atMs)) return atMs;
+  return workingSpan(calendar, localDayOf(atMs, calendar.timezone)).toMs;
+}
+
+/** The start of the next working period after `atMs` (within two weeks; `null` when there is none). */
+export function nextWorkingStartAt(calendar: TeamCalendar, atMs: number): number | null {
+  let day = localDayOf(atMs, calendar.timezone);
+  for (let i = 0; i < 15; i++, day = addDays(day, 1)) {
+    if (!isWorkingDay(calendar, day)) continue;
+    const { fromMs } = workingSpan(calendar, day);
+    if (fromMs > atMs) return fromMs;
+  }
+  return null;
+}
+
+function isWorkingDay(calendar: TeamCalendar, day: string): boolean {
+  return calendar.workingDays.includes(isoWeekday(day)) && !calendar.holidays.includes(day);
+}
+
+function workingSpan(calendar: TeamCalendar, day: string): { fromMs: number; toMs: number } {
+  return {
+    fromMs: wallClock(day, calendar.fromMinute, calendar.timezone),
+    toMs: wallClock(day, calendar.toMinute, calendar.timezone),
+  };
+}
+
+function wallClock(day: string, minute: number, zone: string): number {
+  if (minute >= 24 * 60) return localDayStartMs(addDays(day, 1), zone);
+  const hh = String(Math.floor(minute / 60)).padStart(2, "0");
+  const mm = String(minute % 60).padStart(2, "0");
+  return dayjs.tz(`${day}T${hh}:${mm}:00`, zone).valueOf();
+}

@@ -1,0 +1,40 @@
+/** `gpu-warden what-if`: the replay's table, its CSV columns and its problems. */
+export const whatIf = {
+  "whatIf.title":
+    "what-if {from} … {to} ({zone}), {currency}: the store's readings replayed under each policy, nobody answering",
+  "whatIf.none": "no readings in the store since {since}: nothing to replay",
+  "whatIf.shorter":
+    "the first reading in the store since then is at {from} (raw readings are kept store.raw_retention_days): the replay starts there",
+  "whatIf.header.policy": "policy",
+  "whatIf.header.stops": "stops",
+  "whatIf.header.offHours": "hours off",
+  "whatIf.header.capacity": "capacity freed {currency}",
+  "whatIf.header.saved": "saved {currency}",
+  "whatIf.header.falseStops": "would-be false stops",
+  "whatIf.stopsOf": "{policy}:",
+  "whatIf.stopLine": "{host} stopped {at}, back {back}, {hours} h off, saves {saved}",
+  "whatIf.notBack": "not before the end",
+  "whatIf.falseStops.title":
+    "would-be false stops (a GPU process or a login hit, or work on the host within {hours} h):",
+  "whatIf.falseStop":
+    "{policy}: {host} at {at}: {reason, select, process {a GPU process held memory} login {a login session was open} other {work showed at {when}}}; owner {owner}",
+  "whatIf.ownerUnknown": "unknown (the store keeps the processes of the latest poll only)",
+  "whatIf.unpriced": "— no price for {hosts}: set cost_per_hour or purchase_price under hosts.<name>",
+  "whatIf.seam":
+    "autopilot: its empty-host and stale-session rules as specified (30 min + 30 min warning; 18 h, outside Mon–Fri 09:00–18:00)",
+  "whatIf.badPolicy":
+    "unknown policy {policy}: use autopilot, process-autostop-N, skypilot-autostop-N, nightly or nightly-smart",
+  "whatIf.badSince": "--since {typed} is not a span or a date: use 30d, 12h or YYYY-MM-DD",
+  "whatIf.col.policy": "policy",
+  "whatIf.col.host": "host",
+  "whatIf.col.stopAt": "stop_at",
+  "whatIf.col.idleSince": "idle_since",
+  "whatIf.col.backAt": "back_at",
+  "whatIf.col.offHours": "off_hours",
+  "whatIf.col.capacityFreed": "capacity_freed",
+  "whatIf.col.moneySaved": "money_saved",
+  "whatIf.col.currency": "currency",
+  "whatIf.col.falseStop": "would_be_false_stop",
+  "whatIf.col.falseAt": "false_stop_at",
+  "whatIf.col.owners": "owners",
+} as const;

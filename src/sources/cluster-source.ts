@@ -1,0 +1,50 @@
+import type { HostObservation } from "../domain/observation.ts";
+import type { HistorySource, Source } from "../domain/source.ts";
+import { hasHistory } from "../domain/source.ts";
+
+/** `b/node-17`: how a host of cluster `b` is named when several clusters are configured. */
+export function clusterHost(cluster: string, host: string): string {
+  return `${cluster}/${host}`;
+}
+
+/** The cluster part of `b/node-17`; `null` for a host named without one. */
+export function clusterOf(host: string): string | null {
+  const slash = host.indexOf("/");
+  return slash === -1 ? null : host.slice(0, slash);
+}
+
+/**
+ * The source with every host it reports named `cluster/host`: in its polls, its host list and its
+ * history. Observations are renamed in place (each poll makes new ones).
+ */
+export function inCluster(source: Source, cluster: string): Source {
+  const name = (host: string) => clusterHost(cluster, host);
+  const rename = (observations: HostObservation[]) => {
+    for (const observation of observations) observation.host = name(observation.host);
+    return observations;
+  };
+  const base: Source = {
+    kind: source.kind,
+    get hosts() {
+      return source.hosts.map(name);
+    },
+    poll: async (signal) => rename(await source.poll(signal)),
+  };
+  if (!hasHistory(source)) return base;
+  const withHistory: HistorySource = {
+    ...base,
+    get hosts() {
+      return source.hosts.map(name);
+    },
+    historyLookbackMs: source.historyLookbackMs,
+    get lastHistoryQueryCount() {
+      return source.lastHistoryQueryCount;
+    },
+    history: async (request, signal) => rename(await source.history(request, signal)),
+    busiestHistory: async (request, signal) => {
+      const grids = await source.busiestHistory(request, signal);
+      return new Map([...grids].map(([host, grid]) => [name(host), grid]));
+    },
+  };
+  return withHistory;
+}

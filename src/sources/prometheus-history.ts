@@ -1,0 +1,188 @@
+import type { HostObservation } from "../domain/observation.ts";
+import type { HistoryRequest, HostUtilHistory } from "../domain/source.ts";
+import { SOME_GPU_SILENT } from "../domain/source.ts";
+import { isDcgmBlank } from "./prom-value.ts";
+import { PrometheusError, type PromRangeSeries } from "./prometheus-api.ts";
+import {
+  accumulatorIn,
+  type GpuAccumulator,
+  prometheusObservation,
+  slotOf,
+  splitMigGpus,
+} from "./prometheus-gpus.ts";
+import { hostFromLabel } from "./prometheus-hosts.ts";
+import type { DcgmField } from "./prometheus-queries.ts";
+import type { PromState } from "./prometheus-state.ts";
+
+/** Range-query answers' series; throws on anything but a matrix. */
+export async function readRange(
+  s: PromState,
+  promql: string,
+  chunk: { startMs: number; endMs: number },
+  stepSeconds: number,
+  signal: AbortSignal,
+): Promise<PromRangeSeries[]> {
+  const answer = await s.historyClient.queryRange(promql, { ...chunk, stepSeconds }, { signal });
+  if (answer.data.resultType !== "matrix") {
+    throw new PrometheusError(
+      "bad-response",
+      `${s.historyClient.displayUrl}: expected a matrix, got a ${answer.data.resultType}`,
+      null,
+      null,
+    );
+  }
+  return answer.data.series;
+}
+
+/**
+ * Utilisation per GPU slot as polls would have seen it, one range query per 10,000 steps; without the
+ * heartbeat check, memory, power, processes or CPU.
+ */
+export async function history(
+  s: PromState,
+  request: HistoryRequest,
+  signal: AbortSignal,
+): Promise<HostObservation[]> {
+  const stepSeconds = Math.max(1, Math.round(request.stepMs / 1000));
+  const chunks = rangeChunks(request.fromMs, request.toMs, stepSeconds * 1000, MAX_STEPS_PER_QUERY);
+  s.lastHistoryQueryCount = chunks.length;
+  const answers = await Promise.all(
+    chunks.map((chunk) => readRange(s, s.queries.historyInstant, chunk, stepSeconds, signal)),
+  );
+  const observations = historyObservations([{ field: "util", series: answers.flat() }], s.config.host_label);
+  const lastAtMs = observations.at(-1)?.atMs;
+  s.slotsSeen = observations
+    .filter((observation) => observation.atMs === lastAtMs)
+    .reduce((sum, observation) => sum + (observation.ok ? observation.gpus.length : 0), 0);
+  return observations;
+}
+
+/**
+ * Each host's busiest GPU per step: two range queries (the highest utilisation and the number of GPU
+ * slots with samples, per host) per chunk of steps. Chunks keep about 4 M slot-steps each (the matrix
+ * Prometheus holds while it evaluates: a week of 8,000 GPUs is 5 chunks) and are read one after the other.
+ */
+export async function busiestHistory(
+  s: PromState,
+  request: HistoryRequest,
+  signal: AbortSignal,
+): Promise<Map<string, HostUtilHistory>> {
+  const stepSeconds = Math.max(1, Math.round(request.stepMs / 1000));
+  const stepMs = stepSeconds * 1000;
+  const steps = Math.floor((request.toMs - request.fromMs) / stepMs) + 1;
+  const perChunk =
+    s.slotsSeen > 0
+      ? Math.max(12, Math.min(MAX_STEPS_PER_QUERY, Math.floor(MAX_SLOT_STEPS_PER_QUERY / s.slotsSeen)))
+      : DEFAULT_STEPS_PER_CHUNK;
+  const chunks = rangeChunks(request.fromMs, request.toMs, stepMs, perChunk);
+  const max = s.queries.historyMax(stepSeconds);
+  const grids = new Map<string, { highest: Float64Array; slots: Uint16Array }>();
+  const gridOf = (series: PromRangeSeries) => {
+    const raw = series.labels[s.config.host_label];
+    if (!raw) return null;
+    const host = hostFromLabel(raw);
+    let grid = grids.get(host);
+    if (!grid) {
+      grid = { highest: new Float64Array(steps).fill(Number.NaN), slots: new Uint16Array(steps) };
+      grids.set(host, grid);
+    }
+    return grid;
+  };
+  const stepOf = (atMs: number) => Math.round((atMs - request.fromMs) / stepMs);
+  s.lastHistoryQueryCount = 0;
+  for (const chunk of chunks) {
+    s.lastHistoryQueryCount += 2;
+    const [highest, slots] = await Promise.all([
+      readRange(s, max.highest, chunk, stepSeconds, signal),
+      readRange(s, max.slots, chunk, stepSeconds, signal),
+    ]);
+    for (const series of highest) {
+      const grid = gridOf(series);
+      if (grid === null) continue;
+      for (const point of series.points) {
+        const i = stepOf(point.atMs);
+        const before = grid.highest[i]!;
+        if (Number.isFinite(point.value))
+          grid.highest[i] = Number.isNaN(before) ? point.value : Math.max(before, point.value);
+      }
+    }
+    for (const series of slots) {
+      const grid = gridOf(series);
+      if (grid === null) continue;
+      for (const point of series.points) grid.slots[stepOf(point.atMs)]! += point.value;
+    }
+  }
+  const out = new Map<string, HostUtilHistory>();
+  for (const [host, grid] of grids) {
+    const most = Math.max(...grid.slots);
+    for (let i = 0; i < steps; i++) {
+      if (grid.slots[i] === 0) grid.highest[i] = Number.NaN;
+      else if (grid.slots[i]! < most || Number.isNaN(grid.highest[i]!)) grid.highest[i] = SOME_GPU_SILENT;
+    }
+    out.set(host, { fromMs: request.fromMs, stepMs, utilPct: grid.highest });
+  }
+  return out;
+}
+
+/** Prometheus refuses range queries of more than 11,000 points per series. */
+export const MAX_STEPS_PER_QUERY = 10_000;
+
+/** GPU slots × steps one look-back query may make Prometheus hold. */
+export const MAX_SLOT_STEPS_PER_QUERY = 4_000_000;
+
+/** Steps per look-back query before the fleet's size is known (a day of 5-minute steps). */
+export const DEFAULT_STEPS_PER_CHUNK = 288;
+
+/** `[fromMs, toMs]` cut into ranges of at most `maxSteps` steps on the same grid. */
+export function rangeChunks(
+  fromMs: number,
+  toMs: number,
+  stepMs: number,
+  maxSteps: number,
+): { startMs: number; endMs: number }[] {
+  const chunks: { startMs: number; endMs: number }[] = [];
+  for (let startMs = fromMs; startMs <= toMs; startMs += maxSteps * stepMs) {
+    chunks.push({ startMs, endMs: Math.min(toMs, startMs + (maxSteps - 1) * stepMs) });
+  }
+  return chunks;
+}
+
+/**
+ * Range-query answers as one observation per host and step, oldest first. Series-major: each series'
+ * labels are read once, however many steps it has.
+ */
+export function historyObservations(
+  answers: readonly { field: DcgmField; series: readonly PromRangeSeries[] }[],
+  hostLabel: string,
+): HostObservation[] {
+  const steps = new Map<number, Map<string, Map<number, GpuAccumulator>>>();
+  for (const { field, series: list } of answers) {
+    for (const series of list) {
+      const where = slotOf(series.labels, hostLabel);
+      if (where === null) continue;
+      for (const point of series.points) {
+        let hosts = steps.get(point.atMs);
+        if (!hosts) {
+          hosts = new Map();
+          steps.set(point.atMs, hosts);
+        }
+        const gpu = accumulatorIn(hosts, where);
+        const value = point.value;
+        if (Number.isFinite(value) && !isDcgmBlank(value))
+          gpu.fields[field] = Math.max(gpu.fields[field] ?? value, value);
+      }
+    }
+  }
+  const observations: HostObservation[] = [];
+  for (const atMs of [...steps.keys()].sort((a, b) => a - b)) {
+    const hosts = steps.get(atMs)!;
+    for (const host of [...hosts.keys()].sort()) {
+      const gpus = hosts.get(host)!;
+      splitMigGpus(gpus);
+      observations.push(
+        prometheusObservation(host, atMs, gpus, { cpuLoad1: null, cpuUtilPct: null, containers: [] }),
+      );
+    }
+  }
+  return observations;
+}

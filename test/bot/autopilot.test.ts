@@ -1,0 +1,236 @@
+import assert from "node:assert/strict";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, test } from "node:test";
+import type { HostObservation } from "../../src/domain/observation.ts";
+import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
+import { gpuProcess, observed, reading, session } from "../checks/builders.ts";
+import {
+  ALICE,
+  allHosts,
+  BOB,
+  BotHarness,
+  CAROL,
+  type HostAt,
+  idleHost,
+  poweroffRuns,
+  standardConfig,
+} from "../helpers/bot-harness.ts";
+import { lastDm, shownText } from "../helpers/shown-blocks.ts";
+
+/** T0 is Monday 10:00 in Berlin; this is Tuesday 01:00 there. */
+const TO_NIGHT_MS = 15 * HOUR_MS;
+/** Monday 13:00 in Berlin. */
+const TO_AFTERNOON_MS = 3 * HOUR_MS;
+
+/** A notebook kernel on GPU 0 holding 20 GiB at 0 %, and alice's login whose last input was `idleMinutes(atMs)` ago. */
+const notebookHost =
+  (host: string, startMs: number, idleAtStartMinutes: number, growing: boolean): HostAt =>
+  (atMs) => {
+    const idleMinutes = idleAtStartMinutes + (growing ? Math.floor((atMs - startMs) / MINUTE_MS) : 0);
+    const base = observed(host, atMs, [0, 0, 0, 0], [session("alice", idleMinutes)]);
+    const kernel = { memUsedMiB: 20_480, processes: [gpuProcess("alice", "python", 20_480)] };
+    return { ...base, gpus: [reading(0, 0, kernel), ...base.gpus.slice(1)] } satisfies HostObservation;
+  };
+
+/** A stand-in command `dir/name` that appends `name host` to `dir/order.log`. */
+function orderScript(dir: string, name: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, `#!/bin/sh\necho "${name} $1" >> '${join(dir, "order.log")}'\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+function orderLog(h: BotHarness): string[] {
+  const log = join(h.dir, "order.log");
+  return existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : [];
+}
+
+const autopilotDms = (h: BotHarness, user: string) =>
+  h.dmTexts(user).filter((text) => text.includes("stops at"));
+
+describe("the autopilot, over the real Bolt app and a real store", { timeout: 120_000 }, () => {
+  let h: BotHarness;
+  afterEach(() => h.closeChecked());
+
+  test("an empty host at night: one DM with Keep, the countdown on the alert and in /gpu status, then one stop with its evidence in the thread", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig({ "gpu-a": { owners: [ALICE], stop: "script" } }),
+    });
+    h.clock.advance(TO_NIGHT_MS);
+    h.pollFor(31, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    assert.deepEqual(autopilotDms(h, ALICE), [
+      "gpu-a has had nothing on it for 30 min; it stops at 02:00 unless you keep it",
+    ]);
+    const dm = lastDm(h, ALICE);
+    assert.match(
+      shownText(dm.blocks as unknown[]),
+      /🤖 \*gpu-a\* has had nothing on it for 30 min; it stops at \*02:00\*/,
+    );
+    assert.match(JSON.stringify(dm.blocks), /"text":"Keep"/);
+    assert.match(
+      shownText(h.alertMessage("gpu-a").blocks as unknown[]),
+      /⏱ Stopping at \*02:00\* unless someone keeps it\./,
+    );
+    const status = await h.user.slashCommand({ user: BOB, text: "status gpu-a" });
+    assert.match(JSON.stringify(status.ackPayload), /auto-stop at 02:00/);
+    assert.equal(h.state.autopilot.get("gpu-a")?.stopAtMs, h.clock.now() - MINUTE_MS + 30 * MINUTE_MS);
+
+    h.pollFor(29, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    assert.deepEqual(poweroffRuns(h), [], "not before the time it said");
+    h.pollFor(1, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
+    const thread = h.threadTexts("gpu-a");
+    assert.ok(
+      thread.some((text) =>
+        text.startsWith(
+          "🤖 Autopilot: nothing on gpu-a since 01:00 (1 h): no GPU process, no memory held, no login, no claim, no reservation within the hour; nobody kept it.",
+        ),
+      ),
+      thread.join("\n"),
+    );
+    assert.equal(h.state.audit.byAction("stop")[0]?.detail.reason, "autopilot: nothing on the host");
+    assert.equal(h.state.autopilot.get("gpu-a"), null);
+    h.pollFor(40, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    assert.deepEqual(poweroffRuns(h), ["gpu-a"], "one stop per alert");
+    assert.equal(
+      autopilotDms(h, ALICE)[1],
+      "gpu-a has had nothing on it for 30 min; it stops at 03:02 unless you keep it",
+      "a host that reports again after its stop gets a fresh 30 min",
+    );
+  });
+
+  test("a notebook with input in the last hour is never touched", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig(
+        { "gpu-a": { owners: [ALICE], stop: "script" } },
+        { policy: { idle_for_minutes: 5, autopilot: { stale_hours: 2 } } },
+      ),
+    });
+    h.clock.advance(TO_NIGHT_MS);
+    h.pollFor(240, allHosts(notebookHost("gpu-a", h.clock.now(), 20, false)));
+    await h.settle();
+    assert.ok(h.state.alerts.openFor("gpu-a", "idle") !== null, "the idle alert is up");
+    assert.deepEqual(autopilotDms(h, ALICE), []);
+    assert.deepEqual(poweroffRuns(h), []);
+    assert.deepEqual(h.state.audit.byAction("autopilot-warned"), []);
+  });
+
+  test("a stale kernel: an evening DM names the process, its owner and its memory; outside working hours pre_stop runs, then the stop", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: (dir) => ({
+        ...standardConfig({}, { policy: { idle_for_minutes: 5, autopilot: { stale_hours: 2 } } })(dir),
+        hosts: {
+          "gpu-a": {
+            owners: [ALICE],
+            pre_stop: { command: [orderScript(dir, "checkpoint"), "gpu-a"] },
+            stop: { command: [orderScript(dir, "poweroff"), "gpu-a"] },
+          },
+        },
+      }),
+    });
+    h.clock.advance(TO_AFTERNOON_MS);
+    const host = notebookHost("gpu-a", h.clock.now(), 60, true);
+    h.pollFor(270, allHosts(host));
+    await h.settle();
+    assert.deepEqual(autopilotDms(h, ALICE), [], "stale since 15:00, but warned in the evening");
+    h.pollFor(1, allHosts(host));
+    await h.settle();
+    const expected =
+      "gpu-a: only python (pid 4242) of alice, holding 20.0 GiB; a login of alice on pts/0 left, with no input for 4 h 30 min; it stops at 18:00 unless you keep it";
+    assert.deepEqual(autopilotDms(h, ALICE), [expected]);
+    assert.deepEqual(autopilotDms(h, CAROL), [expected], "the cost warden hears too");
+    const dm = lastDm(h, ALICE);
+    assert.match(
+      shownText(dm.blocks as unknown[]),
+      /outside working hours, unless you keep it; its pre-stop hook runs first\./,
+    );
+    assert.match(JSON.stringify(dm.blocks), /"text":"Keep until tomorrow 09:00".*"text":"Stop now"/);
+    h.pollFor(29, allHosts(host));
+    await h.settle();
+    assert.deepEqual(orderLog(h), [], "not during working hours");
+    h.pollFor(1, allHosts(host));
+    await h.settle();
+    assert.deepEqual(orderLog(h), ["checkpoint gpu-a", "poweroff gpu-a"]);
+    assert.ok(
+      h
+        .threadTexts("gpu-a")
+        .some((text) =>
+          text.startsWith(
+            "🤖 Autopilot: GPUs on gpu-a idle since 13:00 (5 h), only python (pid 4242) of alice, holding 20.0 GiB; a login of alice on pts/0 left with no input, outside working hours",
+          ),
+        ),
+    );
+  });
+
+  test("Keep pressed in the warning DM holds the host", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig({ "gpu-a": { owners: [ALICE], stop: "script" } }),
+    });
+    h.clock.advance(TO_NIGHT_MS);
+    h.pollFor(31, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    assert.equal(autopilotDms(h, ALICE).length, 1);
+    await h.user.clickButton({ user: ALICE, message: lastDm(h, ALICE), actionId: "keep_host_tomorrow" });
+    await h.emulator.waitFor(() => h.state.snoozes.activeAt("gpu-a", h.clock.now()) !== null, "the keep");
+    h.pollFor(90, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    assert.deepEqual(poweroffRuns(h), []);
+    assert.equal(h.state.autopilot.get("gpu-a"), null);
+    assert.equal(autopilotDms(h, ALICE).length, 1);
+  });
+
+  test("a claim, or a reservation within the hour, holds the host", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig(
+        {
+          "gpu-a": { owners: [ALICE], stop: "script" },
+          "gpu-b": { owners: [ALICE], stop: "script" },
+          "gpu-c": { owners: [ALICE], stop: "script" },
+        },
+        { reservations: [{ user: BOB, gpus: "gpu-b", every: "daily", from: "02:00", to: "06:00" }] },
+      ),
+    });
+    h.clock.advance(TO_NIGHT_MS);
+    const hosts = allHosts(idleHost("gpu-a"), idleHost("gpu-b"), idleHost("gpu-c"));
+    h.pollFor(1, hosts);
+    await h.user.slashCommand({ user: BOB, text: "claim gpu-a for 8h" });
+    h.pollFor(90, hosts);
+    await h.settle();
+    assert.deepEqual(poweroffRuns(h), ["gpu-c"], "only the host nobody holds");
+    assert.deepEqual(autopilotDms(h, ALICE), [
+      "gpu-c has had nothing on it for 30 min; it stops at 02:00 unless you keep it",
+    ]);
+    assert.deepEqual(autopilotDms(h, BOB), []);
+  });
+
+  test("a restart during the warning neither forgets the plan nor warns or stops twice", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig({ "gpu-a": { owners: [ALICE], stop: "script" } }),
+    });
+    h.clock.advance(TO_NIGHT_MS);
+    h.pollFor(41, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    await h.restartAlerts();
+    h.pollFor(19, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    assert.deepEqual(poweroffRuns(h), []);
+    h.pollFor(1, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    await h.restartAlerts();
+    h.pollFor(1, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
+    assert.equal(autopilotDms(h, ALICE).length, 1);
+  });
+});

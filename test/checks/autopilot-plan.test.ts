@@ -1,0 +1,178 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import {
+  type AutopilotInput,
+  type AutopilotPlan,
+  nextEmptySinceMs,
+  planAutopilot,
+} from "../../src/checks/autopilot-plan.ts";
+import {
+  defaultCalendar,
+  isWorkingTime,
+  nextOffHoursAt,
+  nextWorkingStartAt,
+} from "../../src/checks/working-hours.ts";
+import { gpuProcess, MINUTE_MS, observed, reading, session } from "./builders.ts";
+
+const HOUR_MS = 60 * MINUTE_MS;
+/** Tuesday 2026-01-06 01:00 in Berlin. */
+const NIGHT = Date.UTC(2026, 0, 6, 0, 0);
+/** Tuesday 2026-01-06 14:00 in Berlin. */
+const AFTERNOON = Date.UTC(2026, 0, 6, 13, 0);
+const CALENDAR = { ...defaultCalendar("Europe/Berlin"), holidays: ["2026-01-07"] };
+
+function input(nowMs: number, more: Partial<AutopilotInput> = {}): AutopilotInput {
+  return {
+    host: "gpu-a",
+    nowMs,
+    policy: { enabled: true, emptyMinutes: 30, staleHours: 18, warningMinutes: 30 },
+    calendar: CALENDAR,
+    episode: { status: "idle", idleSinceMs: nowMs - 40 * MINUTE_MS },
+    alertId: 7,
+    latest: observed("gpu-a", nowMs, [0, 0], []),
+    emptySinceMs: nowMs - 30 * MINUTE_MS,
+    claimants: [],
+    reservedSoon: false,
+    keptUntilMs: null,
+    stopTried: false,
+    plan: null,
+    ...more,
+  };
+}
+
+const notebook = (atMs: number, idleMinutes: number | null) =>
+  observed("gpu-a", atMs, [0, 0], idleMinutes === null ? [] : [session("alice", idleMinutes)]);
+
+function withKernel(atMs: number, idleMinutes: number | null) {
+  const base = notebook(atMs, idleMinutes);
+  return {
+    ...base,
+    gpus: [
+      reading(0, 0, { memUsedMiB: 20_480, processes: [gpuProcess("alice", "python", 20_480)] }),
+      reading(1, 0),
+    ],
+  };
+}
+
+describe("the team calendar", () => {
+  test("working hours in the team zone, weekends and holidays off", () => {
+    assert.equal(isWorkingTime(CALENDAR, AFTERNOON), true);
+    assert.equal(isWorkingTime(CALENDAR, NIGHT), false);
+    assert.equal(isWorkingTime(CALENDAR, Date.UTC(2026, 0, 7, 13, 0)), false, "a holiday");
+    assert.equal(isWorkingTime(CALENDAR, Date.UTC(2026, 0, 10, 13, 0)), false, "a Saturday");
+    assert.equal(nextOffHoursAt(CALENDAR, AFTERNOON), Date.UTC(2026, 0, 6, 17, 0), "18:00 Berlin");
+    assert.equal(nextOffHoursAt(CALENDAR, NIGHT), NIGHT);
+    assert.equal(nextWorkingStartAt(CALENDAR, AFTERNOON), Date.UTC(2026, 0, 8, 8, 0), "past the holiday");
+  });
+});
+
+describe("planAutopilot", () => {
+  test("an empty host is warned after empty_minutes and stopped warning_minutes later, at any hour", () => {
+    assert.deepEqual(planAutopilot(input(NIGHT, { emptySinceMs: NIGHT - 29 * MINUTE_MS })), {
+      kind: "none",
+      hold: "not-yet",
+    });
+    const warned = planAutopilot(input(NIGHT));
+    assert.equal(warned.kind, "warn");
+    const plan = (warned as { plan: AutopilotPlan }).plan;
+    assert.deepEqual(plan, {
+      host: "gpu-a",
+      alertId: 7,
+      evidence: { class: "empty", emptySinceMs: NIGHT - 30 * MINUTE_MS },
+      warnedAtMs: NIGHT,
+      stopAtMs: NIGHT + 30 * MINUTE_MS,
+    });
+    assert.equal(planAutopilot(input(NIGHT + 29 * MINUTE_MS, { plan })).kind, "wait");
+    assert.equal(planAutopilot(input(NIGHT + 30 * MINUTE_MS, { plan })).kind, "stop");
+    assert.equal(planAutopilot(input(AFTERNOON, { plan: { ...plan, stopAtMs: AFTERNOON } })).kind, "stop");
+  });
+
+  test("a claim, a reservation within the hour, a Keep or no idle episode holds every class", () => {
+    assert.deepEqual(planAutopilot(input(NIGHT, { claimants: ["U0BOB"] })), {
+      kind: "none",
+      hold: "claimed",
+    });
+    assert.deepEqual(planAutopilot(input(NIGHT, { reservedSoon: true })), { kind: "none", hold: "reserved" });
+    assert.deepEqual(planAutopilot(input(NIGHT, { stopTried: true })), { kind: "none", hold: "stop-tried" });
+    assert.deepEqual(planAutopilot(input(NIGHT, { keptUntilMs: NIGHT + HOUR_MS })), {
+      kind: "none",
+      hold: "kept",
+    });
+    for (const status of ["busy", "unknown", "protected", "suspect", "snoozed"] as const) {
+      assert.deepEqual(planAutopilot(input(NIGHT, { episode: { status, idleSinceMs: null } })), {
+        kind: "none",
+        hold: "not-idle",
+      });
+    }
+    const plan = (planAutopilot(input(NIGHT)) as { plan: AutopilotPlan }).plan;
+    assert.deepEqual(planAutopilot(input(NIGHT + 10 * MINUTE_MS, { plan, keptUntilMs: NIGHT + HOUR_MS })), {
+      kind: "cancel",
+      plan,
+      hold: "kept",
+    });
+    assert.deepEqual(planAutopilot(input(NIGHT, { plan, alertId: 8 })), {
+      kind: "cancel",
+      plan,
+      hold: "no-alert",
+    });
+  });
+
+  test("a GPU process or a login makes the host not empty; a notebook with recent input is never planned", () => {
+    const latest = withKernel(NIGHT, 20);
+    assert.equal(nextEmptySinceMs(NIGHT - HOUR_MS, latest), null);
+    assert.equal(nextEmptySinceMs(null, notebook(NIGHT, 600)), null, "an idle login is still a login");
+    assert.equal(nextEmptySinceMs(null, observed("gpu-a", NIGHT, [0], [])), NIGHT);
+    const episode = { status: "idle" as const, idleSinceMs: NIGHT - 30 * HOUR_MS };
+    assert.deepEqual(planAutopilot(input(NIGHT, { latest, emptySinceMs: null, episode })), {
+      kind: "none",
+      hold: "not-yet",
+    });
+  });
+
+  test("a stale kernel is warned in the evening and stopped outside working hours, naming the process", () => {
+    const episode = { status: "idle" as const, idleSinceMs: AFTERNOON - 19 * HOUR_MS };
+    const latest = withKernel(AFTERNOON, 19 * 60);
+    assert.deepEqual(planAutopilot(input(AFTERNOON, { latest, emptySinceMs: null, episode })), {
+      kind: "none",
+      hold: "not-yet",
+    });
+    const evening = Date.UTC(2026, 0, 6, 16, 30);
+    const warned = planAutopilot(input(evening, { latest, emptySinceMs: null, episode }));
+    assert.equal(warned.kind, "warn");
+    const plan = (warned as { plan: AutopilotPlan }).plan;
+    assert.equal(plan.stopAtMs, Date.UTC(2026, 0, 6, 17, 0));
+    assert.deepEqual(plan.evidence, {
+      class: "stale",
+      idleSinceMs: AFTERNOON - 19 * HOUR_MS,
+      holders: [{ user: "alice", name: "python", pid: 4242, gpus: [0], memMiB: 20_480 }],
+      sessions: [{ user: "alice", line: "pts/0", idleMinutes: 19 * 60 }],
+    });
+    const later = evening + 20 * MINUTE_MS;
+    assert.equal(planAutopilot(input(later, { latest, emptySinceMs: null, episode, plan })).kind, "wait");
+    const off = Date.UTC(2026, 0, 6, 17, 0);
+    assert.equal(planAutopilot(input(off, { latest, emptySinceMs: null, episode, plan })).kind, "stop");
+    const night = NIGHT + 24 * HOUR_MS;
+    assert.equal(
+      planAutopilot(input(night, { latest, emptySinceMs: null, episode })).kind,
+      "warn",
+      "at once outside working hours",
+    );
+    const touched = withKernel(off, 1);
+    assert.deepEqual(planAutopilot(input(off, { latest: touched, emptySinceMs: null, episode, plan })), {
+      kind: "cancel",
+      plan,
+      hold: "in-use",
+    });
+  });
+
+  test("off: nothing planned, and a plan on record is dropped", () => {
+    const off = { enabled: false, emptyMinutes: 30, staleHours: 18, warningMinutes: 30 };
+    assert.deepEqual(planAutopilot(input(NIGHT, { policy: off })), { kind: "none", hold: "off" });
+    const plan = (planAutopilot(input(NIGHT)) as { plan: AutopilotPlan }).plan;
+    assert.deepEqual(planAutopilot(input(NIGHT, { policy: off, plan })), {
+      kind: "cancel",
+      plan,
+      hold: "off",
+    });
+  });
+});

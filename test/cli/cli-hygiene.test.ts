@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { ensureBuilt } from "../helpers/built-bin.ts";
+
+const bin = ensureBuilt();
+const dir = mkdtempSync(join(tmpdir(), "gw-cli-hygiene-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function gpuWarden(args: string[]) {
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent", TZ: "UTC" },
+    timeout: 60_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe("gpu-warden hygiene", () => {
+  it("says which hosts it can reach, and exits 2 for one it cannot or when there is none", () => {
+    const simulated = join(dir, "simulated.yaml");
+    writeFileSync(simulated, "sources:\n  - kind: simulated\n");
+    const none = gpuWarden(["hygiene", "--config", simulated]);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /no host to check: hygiene reads the hosts of ssh and local sources/);
+
+    const ssh = join(dir, "ssh.yaml");
+    writeFileSync(ssh, "sources:\n  - kind: ssh\n    hosts: [gpu-a, gpu-b]\n");
+    const unknown = gpuWarden(["hygiene", "--host", "gpu-z", "--config", ssh]);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /no host gpu-z with ssh or local access; these have: gpu-a, gpu-b/);
+  });
+
+  it("--host goes with hygiene only", () => {
+    const misplaced = gpuWarden(["collect", "--once", "--host", "gpu-a"]);
+    assert.equal(misplaced.code, 2);
+    assert.match(misplaced.stderr, /--host go with 'hygiene', not 'collect'/);
+  });
+});

@@ -1,0 +1,44 @@
+// The bot the crash campaign kills: `startBot` (what `gpu-warden start` runs), compiled (dist/, as
+// the bin runs it), with Socket Mode to the Slack emulator, on a clock the campaign moves. The jobs
+// follow that clock through the playground's clock timer, so a jump fires what fell due, once.
+// Prints `ready` once started; then each stdin line `at <ms>` sets the clock, fires the due jobs
+// and prints `ok`. Runs until killed.
+//
+// argv: <config JSON path> <now ms> <Slack API URL> <bot token> <app token>
+import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { PassThrough } from "node:stream";
+import { parseConfig, readEnv } from "../../dist/config/load-config.js";
+import { clockTimer } from "../../dist/jobs/clock-timer.js";
+import { startBot } from "../../dist/main.js";
+import { ManualClock } from "../../dist/shared/clock.js";
+import { createLogger, silentLogger } from "../../dist/shared/logger.js";
+
+const [configPath, nowText, apiUrl, botToken, appToken] = process.argv.slice(2);
+if (configPath === undefined || apiUrl === undefined || botToken === undefined || appToken === undefined) {
+  throw new Error("usage: crash-bot-child <config> <now ms> <api url> <bot token> <app token>");
+}
+const clock = new ManualClock(Number(nowText));
+const timer = clockTimer(clock, { checkEveryMs: 50 });
+await startBot({
+  loaded: {
+    config: parseConfig(JSON.parse(readFileSync(configPath, "utf8"))),
+    env: readEnv({ SLACK_BOT_TOKEN: botToken, SLACK_APP_TOKEN: appToken, SLACK_API_URL: apiUrl }),
+    file: null,
+  },
+  logger: process.env.DEBUG_CRASH ? createLogger("debug", process.stderr) : silentLogger,
+  pathEnv: "",
+  hostName: "crash-campaign",
+  stdout: new PassThrough(),
+  clock,
+  jobTimer: timer,
+});
+process.stdout.write("ready\n");
+for await (const line of createInterface({ input: process.stdin })) {
+  const [command, value] = line.trim().split(" ");
+  if (command === "at") {
+    clock.set(Number(value));
+    timer.check();
+  }
+  process.stdout.write("ok\n");
+}

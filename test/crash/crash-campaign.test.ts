@@ -1,0 +1,20 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { runCrashCampaign } from "./crash-campaign.ts";
+
+/** `CRASH_SEED` replays a campaign; `CRASH_POINTS` changes its size (`npm run crash` runs 100). */
+const seed = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const points = Number(process.env.CRASH_POINTS ?? 10);
+
+test(`the team's day survives kill -9 at ${points} random points and the known windows (seed ${seed})`, {
+  timeout: 600_000,
+}, async () => {
+  const result = await runCrashCampaign({ points, seed });
+  assert.deepEqual(
+    result.violations,
+    [],
+    `replay: npm run crash -- --points ${points} --seed ${seed} (or CRASH_SEED=${seed} on this test)`,
+  );
+  assert.equal(result.kills, points + 3);
+  assert.deepEqual(result.missed, [], "every known window was entered before the kill");
+});

@@ -1,0 +1,131 @@
+import assert from "node:assert/strict";
+import { PassThrough } from "node:stream";
+import { after, before, describe, it } from "node:test";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { parseConfig, readEnv } from "../../src/config/load-config.ts";
+import { type RunningPlayground, startPlayground } from "../../src/playground/start-playground.ts";
+import { silentLogger } from "../../src/shared/logger.ts";
+
+/** Wednesday 2026-01-07 09:00 UTC. */
+const T0 = Date.UTC(2026, 0, 7, 9, 0);
+const SHOWN_MS = 30_000;
+
+/** WCAG's contrast ratio of every visible button's text against its background (walking up to an opaque one). */
+const CONTRASTS = `(() => {
+  const rgb = (text) => (text.match(/[\\d.]+/g) ?? []).map(Number);
+  const lum = ([r, g, b]) => {
+    const c = [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  };
+  const background = (node) => {
+    for (let at = node; at; at = at.parentElement) {
+      const color = rgb(getComputedStyle(at).backgroundColor);
+      if (color.length === 3 || color[3] > 0.5) return color.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  return [...document.querySelectorAll("button")]
+    .filter((b) => b.offsetParent !== null || b.closest("dialog[open]"))
+    .filter((b) => b.textContent.trim() !== "")
+    .map((b) => {
+      const [hi, lo] = [lum(rgb(getComputedStyle(b).color)), lum(background(b))].sort((x, y) => y - x);
+      return { label: b.textContent.trim(), ratio: (hi + 0.05) / (lo + 0.05) };
+    });
+})()`;
+
+describe("the playground with the keyboard only (Debian's chromium via playwright-core)", () => {
+  let playground: RunningPlayground;
+  let browser: Browser;
+  let page: Page;
+
+  before(async () => {
+    playground = await startPlayground(
+      {
+        loaded: {
+          config: parseConfig({ http: { port: 0 } }),
+          env: readEnv({ LOG_LEVEL: "warn" }),
+          file: null,
+        },
+        logger: silentLogger,
+        pathEnv: "",
+        hostName: "playground-keyboard-test",
+        stdout: new PassThrough(),
+      },
+      { startMs: T0, rate: 60 },
+    );
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--no-first-run"],
+    });
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await playground?.stop();
+  });
+
+  const focused = async () => String(await page.evaluate('document.activeElement?.innerText?.trim() ?? ""'));
+  const focusKey = async () => String(await page.evaluate('document.activeElement?.dataset.focus ?? ""'));
+  /** Presses Tab until the focused element reads `label` (at most `max` times). */
+  const tabTo = async (label: RegExp, max = 60) => {
+    for (let i = 0; i < max; i++) {
+      await page.keyboard.press("Tab");
+      if (label.test(await focused())) return;
+    }
+    assert.fail(`no ${label} within ${max} Tab presses`);
+  };
+
+  it("a focused button keeps the focus while the page updates, and the skip link leads to the channel", async () => {
+    await page.goto(playground.url);
+    const alert = page.locator("#pane article.msg", { hasText: "gpu-a is idle" }).last();
+    await alert.waitFor({ timeout: SHOWN_MS });
+    await page.keyboard.press("Tab");
+    assert.equal(await focused(), "Skip to the channel");
+    await page.keyboard.press("Enter");
+    assert.equal(await page.evaluate("document.activeElement?.id"), "pane");
+    await alert.getByRole("button", { name: "Open thread" }).focus();
+    const key = await focusKey();
+    await page.waitForTimeout(6_000); // NOTE: the page refreshes every 5 s and on every change; the clock runs ×60.
+    assert.equal(await focusKey(), key, "the focus survives the updates");
+  });
+
+  it("alert → thread → Stop → confirm with the keyboard; Escape gives the focus back; every button is readable", async () => {
+    await page.getByRole("button", { name: "Pause" }).click();
+    await page.locator("#speed", { hasText: "paused" }).waitFor({ timeout: SHOWN_MS });
+    const alert = page.locator("#pane article.msg", { hasText: "gpu-b is idle" }).last();
+    await alert.waitFor({ timeout: SHOWN_MS });
+    assert.doesNotMatch(
+      (await page.locator("#pane").textContent()) ?? "",
+      /\(edited\)/,
+      "nobody edited anything",
+    );
+    await alert.getByRole("button", { name: "Open thread" }).focus();
+    const opener = await focusKey();
+    await page.keyboard.press("Enter");
+    await page.locator("#thread").waitFor({ state: "visible", timeout: SHOWN_MS });
+    await page.keyboard.press("Escape");
+    assert.equal(await focusKey(), opener, "Escape gives the focus back to the thread's button");
+    await page.keyboard.press("Enter");
+    await page.locator("#thread").waitFor({ state: "visible", timeout: SHOWN_MS });
+    await tabTo(/^Stop this host$/);
+    await page.keyboard.press("Enter");
+    await page.locator("#confirm").waitFor({ state: "visible", timeout: SHOWN_MS });
+    const low = ((await page.evaluate(CONTRASTS)) as { label: string; ratio: number }[]).filter(
+      (b) => b.ratio < 4.5,
+    );
+    assert.deepEqual(low, [], "WCAG AA: 4.5:1 for every button's label, the dialog's included");
+    assert.equal(await page.evaluate("document.activeElement?.id"), "confirm-deny");
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate("document.activeElement?.id"), "confirm-ok");
+    await page.keyboard.press("Enter");
+    await page.locator("#pane article.msg", { hasText: "gpu-b was stopped" }).waitFor({ timeout: SHOWN_MS });
+  });
+
+  it("DMs name the channel (#gpu), not its id", async () => {
+    await page.locator('[data-view="dm"]').click();
+    await page.locator("#pane article.msg").first().waitFor({ timeout: SHOWN_MS });
+    const text = (await page.locator("#pane").textContent()) ?? "";
+    assert.doesNotMatch(text, /#C0[A-Z0-9]+/);
+  });
+});
