@@ -127,6 +127,7 @@ export function createBenchBot(options: {
       logger,
       messages: {
         slack: createOutboxClient({ botToken: "xoxb-bench", slackApiUrl: `${options.sink}/api/`, logger }),
+        pacing: { postIntervalMs: 0 },
       },
       sources: [source],
       fetch: globalThis.fetch,

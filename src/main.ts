@@ -1,5 +1,6 @@
 import type { SlackApp } from "./bot/app.ts";
 import { createConsoleNotifier } from "./bot/console-notifier.ts";
+import { POST_INTERVAL_MS } from "./bot/outbox-pacing.ts";
 import { createOutboxClient } from "./bot/outbox-worker.ts";
 import type { IdleEpisodeState } from "./checks/idle-episode.ts";
 import type { LoadedConfig } from "./config/load-config.ts";
@@ -84,11 +85,6 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   await readers.lookUpAll(peopleToRead(config), LOCALES_AT_START_MS);
   const stepMs = config.poll.interval_seconds * 1000;
   const windowMs = restoreWindowMinutes(bot.deps.idlePolicy) * MINUTE_MS;
-  await restoreHistory(
-    { sources, store: stores.store, storePath: config.store.path, alerts, clock, logger },
-    windowMs,
-    stepMs,
-  );
 
   let slack: SlackApp | null = null;
   let http: RunningHttpServer | null = null;
@@ -108,6 +104,18 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     );
   }
 
+  // NOTE: /healthz and Slack answer first; the idle states (and a look-back, when the store knows
+  // nothing recent about some host) are rebuilt before the first poll.
+  await restoreHistory(
+    { sources, store: stores.store, storePath: config.store.path, alerts, clock, logger },
+    windowMs,
+    stepMs,
+  ).catch(async (error: unknown) => {
+    await bot.delivery.outbox?.stop();
+    await slack?.stop();
+    await http?.close();
+    throw error;
+  });
   const running = scheduleJobs(
     bot.jobs,
     logger,
@@ -151,7 +159,10 @@ function messagesPort(context: BotContext, slackOn: boolean): MessagesPort {
     return { notifier: createConsoleNotifier(context.stdout, config.slack.channel) };
   }
   const slackApiUrl = env.slackApiUrl ?? undefined;
-  return { slack: createOutboxClient({ botToken: env.slackBotToken, slackApiUrl, logger: context.logger }) };
+  return {
+    slack: createOutboxClient({ botToken: env.slackBotToken, slackApiUrl, logger: context.logger }),
+    pacing: { postIntervalMs: POST_INTERVAL_MS },
+  };
 }
 
 /** The hosts' idle states now, for the console's fleet line. */

@@ -34,6 +34,8 @@ for (const transport of ["socket", "http"] as const) {
       const config = parseConfig({
         http: { port: 0 },
         slack: { channel: CHANNEL },
+        // NOTE: every forgotten host gets its own alert in the channel here (no storm digest).
+        alerts: { digest_over: 1_000 },
         store: { path: join(dir, `${transport}.db`) },
         poll: { interval_seconds: 3600 },
         sources: [source],
@@ -63,6 +65,8 @@ for (const transport of ["socket", "http"] as const) {
         await slack.waitFor(
           () => forgotten.every((host) => messages().some((m) => m.text.includes(`${host} is idle`))),
           "an alert for every forgotten host",
+          // NOTE: the outbox posts to the channel one a second (Slack's limit), on the system clock here.
+          30_000,
         );
         const alert = messages().find((m) => m.text.includes(`${target} is idle`))!;
         assert.match(JSON.stringify(alert.blocks), /"action_id":"stop_host"/);

@@ -9,6 +9,8 @@ import { MAX_SLOT_INDEX } from "../shared/gpu-slot.ts";
 export const ACTION_IDS = {
   /** Stop this host (the alert's button carries a confirm dialog). Value: {@link HostActionValue}. */
   stopHost: "stop_host",
+  /** Stop all my hosts of a storm digest (its owner DM; a confirm dialog). Value: {@link DigestValue}. */
+  stopAllMine: "stop_all_mine",
   /** An admin stops a host the re-check found busy or unknown. Value: {@link HostActionValue}. */
   stopHostForce: "stop_host_force",
   /** Start a stopped host (the stopped alert, the Home tab). Value: {@link HostActionValue}. */
@@ -62,6 +64,14 @@ const alertId = z.number().int().positive();
 
 /** `{"host":"gpu-a","alertId":12}`; `alertId` is absent on buttons not attached to an alert. */
 export const hostActionValueSchema = z.object({ host: hostName, alertId: alertId.optional() });
+
+/** The value of *Stop all mine*: the storm digest whose hosts it stops. */
+export const digestValueSchema = z.object({ digest: z.number().int().positive() });
+export type DigestValue = z.infer<typeof digestValueSchema>;
+
+export function digestValue(digestId: number): string {
+  return JSON.stringify({ digest: digestId });
+}
 export type HostActionValue = z.infer<typeof hostActionValueSchema>;
 
 /** `{"host":"gpu-a","alertId":12,"keep":"4h"}`. */

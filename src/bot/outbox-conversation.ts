@@ -1,4 +1,22 @@
 import type { OutboxRoute } from "../store/outbox-store.ts";
+import { afterOf, paceKeyOf } from "./outbox-pacing.ts";
+
+/** A conversation's oldest pending item: only it may be sent now. */
+export interface ConversationHead {
+  id: number;
+  notBeforeMs: number;
+  conversation: string;
+  /** The channel whose post rate it counts against (see `paceKeyOf`). */
+  paceKey: string | null;
+  /** A conversation that must be empty before this one goes on (see `afterOf`). */
+  after: string | null;
+}
+
+interface Known {
+  conversation: string;
+  paceKey: string | null;
+  after: string | null;
+}
 
 /**
  * The conversation an outbox item belongs to; order is kept within one, never across them.
@@ -22,7 +40,7 @@ export function conversationOf(route: OutboxRoute): string {
  * the conversations from ids alone: the arguments of an item are read once, not at every step.
  */
 export class ConversationIndex {
-  readonly #conversations = new Map<number, string>();
+  readonly #conversations = new Map<number, Known>();
 
   /**
    * The oldest item of each conversation, oldest first: only these may be sent now. A later item of
@@ -31,23 +49,28 @@ export class ConversationIndex {
   heads(
     schedule: ReadonlyArray<{ id: number; notBeforeMs: number }>,
     routesFrom: (minId: number) => OutboxRoute[],
-  ): Array<{ id: number; notBeforeMs: number; conversation: string }> {
+  ): ConversationHead[] {
     const pending = new Set(schedule.map((item) => item.id));
     for (const id of this.#conversations.keys()) if (!pending.has(id)) this.#conversations.delete(id);
     const firstUnknown = schedule.find((item) => !this.#conversations.has(item.id));
     if (firstUnknown !== undefined) {
       for (const route of routesFrom(firstUnknown.id))
-        this.#conversations.set(route.id, conversationOf(route));
+        this.#conversations.set(route.id, {
+          conversation: conversationOf(route),
+          paceKey: paceKeyOf(route),
+          after: afterOf(route),
+        });
     }
     const seen = new Set<string>();
-    const heads: Array<{ id: number; notBeforeMs: number; conversation: string }> = [];
+    const heads: ConversationHead[] = [];
     for (const item of schedule) {
-      const conversation = this.#conversations.get(item.id);
+      const known = this.#conversations.get(item.id);
       // NOTE: cannot happen (both reads are synchronous); were it to, nothing after it may overtake it.
-      if (conversation === undefined) break;
-      if (seen.has(conversation)) continue;
-      seen.add(conversation);
-      heads.push({ ...item, conversation });
+      if (known === undefined) break;
+      if (seen.has(known.conversation)) continue;
+      seen.add(known.conversation);
+      if (known.after !== null && seen.has(known.after)) continue;
+      heads.push({ ...item, ...known });
     }
     return heads;
   }

@@ -13,23 +13,24 @@ import { missingScope } from "./slack-error-hint.ts";
 /**
  * Sends one outbox item and records what happened: sent (or found already posted by an interrupted
  * attempt), skipped, set aside for good, or scheduled again after a back-off or a rate limit.
+ * `true` when Slack took a call that counts against its per-channel limit (a post it accepted).
  */
-export async function deliverOutboxItem(ctx: OutboxContext, item: OutboxItem): Promise<void> {
+export async function deliverOutboxItem(ctx: OutboxContext, item: OutboxItem): Promise<boolean> {
   const { store, clock, log } = ctx;
   if (store.outbox.isSuperseded(item)) {
     store.outbox.markDead(item.id, "superseded", clock.now());
     log.debug({ outboxId: item.id, alertId: item.alertId }, "alert update superseded by a newer one");
-    return;
+    return false;
   }
   if (item.role === "alert-post" && item.alertId !== null && store.alerts.byId(item.alertId)?.ts) {
     store.outbox.markDead(item.id, "already_posted", clock.now());
     log.warn({ outboxId: item.id, alertId: item.alertId }, "alert already posted; second post skipped");
-    return;
+    return false;
   }
   const resolved = resolvePlaceholders(withLateNotice(item, clock.now()), (id) => store.alerts.byId(id));
   if (!resolved.ok) {
     setAside(ctx, item, "no_alert_message", { reason: resolved.reason });
-    return;
+    return false;
   }
   if (resolved.threadDropped) {
     log.warn(
@@ -50,17 +51,19 @@ export async function deliverOutboxItem(ctx: OutboxContext, item: OutboxItem): P
           "found the message an interrupted post had already sent; not posting it again",
         );
         recordSent(ctx, item, args, { ...found });
-        return;
+        return false;
       }
       // NOTE: the first unrecorded attempt's time is kept: a late answer to it may still post.
       if (sinceMs === null) store.outbox.markInFlight(item.id, clock.now());
     }
     posting = true;
     recordSent(ctx, item, args, await callSlack(ctx.client, item.method, args));
+    return true;
   } catch (error) {
     const failure = classifySlackFailure(error);
     if (traceable && posting && !mayHaveCompleted(failure)) store.outbox.clearInFlight(item.id);
     scheduleAfterFailure(ctx, item, error, failure, traceable);
+    return false;
   }
 }
 

@@ -10,8 +10,11 @@ import type { OutboxContext } from "./outbox-context.ts";
 import { ConversationIndex } from "./outbox-conversation.ts";
 import { deliverOutboxItem } from "./outbox-deliver.ts";
 import { waitForDrain } from "./outbox-drain.ts";
-import { pickOutboxItem } from "./outbox-pick.ts";
+import { OutboxFlights } from "./outbox-flights.ts";
+import { ChannelPacer, type POST_INTERVAL_MS } from "./outbox-pacing.ts";
+import { type PickedItem, pickOutboxItem } from "./outbox-pick.ts";
 import { backoffDelayMs, realSleep, type Sleep } from "./outbox-sleep.ts";
+import { OutboxWaker } from "./outbox-waker.ts";
 import { withEmphasisBoundaries } from "./views/emphasis-boundaries.ts";
 
 const { WebClient } = bolt.webApi;
@@ -30,6 +33,13 @@ export interface OutboxWorkerOptions {
   maxUnexpectedAttempts?: number;
   /** How the worker waits for `not_before`; real timers by default (tests inject a clock-advancing one). */
   sleep?: Sleep;
+  /** Calls in flight at once, each to a different conversation. Default 8. */
+  concurrency?: number;
+  /**
+   * The least time between two posts to one channel: Slack's {@link POST_INTERVAL_MS} against Slack,
+   * 0 against a stand-in that enforces no limit (whose clock may stand still).
+   */
+  postIntervalMs: number;
   /** Called once for each message set aside for good (e.g. to count it on `/metrics`). */
   onSetAside?: (setAside: { method: string; reason: string }) => void;
 }
@@ -37,7 +47,7 @@ export interface OutboxWorkerOptions {
 export interface OutboxWorker extends Notifier {
   /** Starts delivering, beginning with what a previous run left pending in the database. */
   start(): void;
-  /** Stops after the call in flight (if any) has finished and been recorded. */
+  /** Stops after the calls in flight (if any) have finished and been recorded. */
   stop(): Promise<void>;
   /** Resolves once nothing is pending; rejects after `timeoutMs` (default 10 s) naming what is left. */
   drain(timeoutMs?: number): Promise<void>;
@@ -73,8 +83,10 @@ export function createOutboxClient(options: {
 /**
  * Delivers the durable outbox to Slack in order within each conversation ({@link conversationOf}:
  * an alert with its updates and thread replies, a thread, a channel or DM, a Home tab), the oldest
- * due item first. A retriable failure holds its own conversation only (an alert is never edited
- * before it is posted, thread replies keep their order), never the others. 429 holds every
+ * due item first, several conversations at once (`concurrency`), posts to one channel spaced
+ * `postIntervalMs` apart (Slack's per-channel limit). A call that hangs or a retriable failure holds
+ * its own conversation only (an alert is never edited before it is posted, thread replies keep
+ * their order), never the others. 429 holds every
  * conversation for `Retry-After` (Slack's limits are per method and app); 5xx, timeouts and network
  * errors back off exponentially up to a cap; errors Slack will never accept (`channel_not_found`,
  * `not_in_channel`, `invalid_blocks`…) set the item aside with one log line that says how to fix it,
@@ -96,28 +108,19 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   let running = false;
   let loop: Promise<void> | undefined;
   let stopSignal = new AbortController();
-  /** Aborted by a new message or by stop(): a wait for another conversation's not_before ends early. */
-  let waitSignal = new AbortController();
-  let wakeIdle: (() => void) | undefined;
+  const waker = new OutboxWaker(sleep);
   /** After a 429, nothing is sent before this instant. */
   let pausedUntilMs = 0;
   const conversations = new ConversationIndex();
+  const flights = new OutboxFlights(new ChannelPacer(options.postIntervalMs));
+  const concurrency = options.concurrency ?? 8;
   const drains = new Set<() => void>();
   const ctx = contextOf(options, log, backoff, (untilMs) => {
     pausedUntilMs = Math.max(pausedUntilMs, untilMs);
   });
 
-  const wake = () => {
-    waitSignal.abort();
-    const resolve = wakeIdle;
-    wakeIdle = undefined;
-    resolve?.();
-  };
-
-  const waitFor = async (ms: number) => {
-    if (waitSignal.signal.aborted || stopSignal.signal.aborted) waitSignal = new AbortController();
-    await sleep(ms, AbortSignal.any([waitSignal.signal, stopSignal.signal]));
-  };
+  const wake = () => waker.wake();
+  const waitFor = (ms: number) => waker.waitFor(ms, stopSignal.signal);
 
   const settleDrains = () => {
     if (drains.size === 0 || store.outbox.pendingCount() > 0) return;
@@ -125,27 +128,43 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     drains.clear();
   };
 
+  const launch = ({ item, head }: PickedItem) => {
+    const deliver = () =>
+      deliverOutboxItem(ctx, item).catch((error: unknown) => {
+        log.error({ err: error, outboxId: item.id }, "outbox delivery failed; trying again shortly");
+        pausedUntilMs = Math.max(pausedUntilMs, clock.now() + backoff.initialMs);
+        return false;
+      });
+    flights.launch(head, clock.now(), deliver, wake);
+  };
+
+  const idle = () => waker.idle();
+
   const run = async (): Promise<void> => {
     while (running) {
       try {
-        const next = pickOutboxItem(store.outbox, conversations, clock.now(), pausedUntilMs);
-        if (next === null) {
-          settleDrains();
-          await new Promise<void>((resolve) => {
-            wakeIdle = resolve;
-          });
+        if (flights.size >= concurrency) {
+          await idle();
+          continue;
+        }
+        const gate = { busy: flights.busy(), pacer: flights.pacer };
+        const next = pickOutboxItem(store.outbox, conversations, clock.now(), pausedUntilMs, gate);
+        if (next === null || next === "busy") {
+          if (next === null && flights.size === 0) settleDrains();
+          await idle();
           continue;
         }
         if ("waitMs" in next) {
           if (next.waitMs > 0) await waitFor(next.waitMs);
           continue;
         }
-        await deliverOutboxItem(ctx, next);
+        launch(next);
       } catch (error) {
         log.error({ err: error }, "outbox worker step failed; trying again shortly");
         await waitFor(backoff.initialMs);
       }
     }
+    await flights.settled();
   };
 
   return {

@@ -1,7 +1,10 @@
+import type { HostObservation, SourceKind } from "../domain/observation.ts";
 import type { WhatIfStop, WouldBeFalseStop } from "../domain/what-if-report.ts";
+import { type AutopilotPlan, nextEmptySinceMs, planAutopilot } from "./autopilot-plan.ts";
 import { type HostSample, hostClass } from "./classify-host.ts";
-import { INITIAL_IDLE_EPISODE, stepIdleEpisode } from "./idle-episode.ts";
+import { type IdleEpisodeState, INITIAL_IDLE_EPISODE, stepIdleEpisode } from "./idle-episode.ts";
 import { DEFAULT_HOST_CONTEXT, type IdlePolicy } from "./idle-policy.ts";
+import type { TeamCalendar } from "./working-hours.ts";
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -18,8 +21,8 @@ export const WOULD_BE_FALSE_STOP_HOURS = 2;
  * - `skypilot-autostop-N`: SkyPilot's `jobs_and_ssh`: no job and no SSH session for N minutes (the
  *   store knows no job queue: a GPU process stands in for a job);
  * - `nightly`: every host on at 19:00 (team time); `nightly-smart`: those without a GPU process;
- * - `autopilot`: an empty host (idle episode, nothing held, no login) for `emptyMinutes`, then the
- *   warning; a stale one (GPUs idle `staleHours`, no active login) stopped outside working hours.
+ * - `autopilot`: the product's own autopilot ({@link planAutopilot}) with these thresholds
+ *   (`policy.autopilot`), on for every host, nobody pressing Keep, claiming or reserving.
  */
 export type WhatIfPolicy =
   | { kind: "process-autostop"; minutes: number }
@@ -27,15 +30,16 @@ export type WhatIfPolicy =
   | { kind: "nightly"; smart: boolean }
   | { kind: "autopilot"; emptyMinutes: number; staleHours: number; warningMinutes: number };
 
-/** Team time the replay needs: local minute of the day, and whether an instant is in working hours. */
+/** Team time the replay needs: local minute of the day, and the team's working week. */
 export interface ReplayCalendar {
   minuteOfDay(atMs: number): number;
-  isWorkingTime(atMs: number): boolean;
+  team: TeamCalendar;
 }
 
 /** One host's history as the idle checks see it, with what an hour of it costs. */
 export interface ReplayHost {
   host: string;
+  source: SourceKind;
   /** The idle checks' samples, oldest first (`samplesFromHistory`). */
   samples: readonly HostSample[];
   /** Per hour on; `null`: no price configured. */
@@ -68,7 +72,7 @@ export function replayHost(
   const minutes = minutesOf(host.samples, idlePolicy);
   const heldSince = heldSinceIndex(minutes);
   const stops: WhatIfStop[] = [];
-  const rule = ruleOf(policy, calendar);
+  const rule = ruleOf(policy, calendar, host, idlePolicy);
   let floor = 0;
   for (let i = 0; i < minutes.length; i++) {
     if (!rule(minutes, i, floor)) continue;
@@ -103,7 +107,12 @@ function minutesOf(samples: readonly HostSample[], idlePolicy: IdlePolicy): Minu
 /** Whether to stop at minute `i`; nothing before `floor` (the replayed start) counts. */
 type Rule = (minutes: readonly Minute[], i: number, floor: number) => boolean;
 
-function ruleOf(policy: WhatIfPolicy, calendar: ReplayCalendar): Rule {
+function ruleOf(
+  policy: WhatIfPolicy,
+  calendar: ReplayCalendar,
+  host: ReplayHost,
+  idlePolicy: IdlePolicy,
+): Rule {
   switch (policy.kind) {
     case "process-autostop":
       return quietFor(policy.minutes, (m) => m.known && !m.busy && !m.held);
@@ -116,7 +125,7 @@ function ruleOf(policy: WhatIfPolicy, calendar: ReplayCalendar): Rule {
         return due && (!policy.smart || (!m.busy && !m.held));
       };
     case "autopilot":
-      return autopilotRule(policy, calendar);
+      return autopilotRule(policy, calendar.team, host, idlePolicy);
     default:
       return policy satisfies never;
   }
@@ -143,24 +152,101 @@ function quietFor(minutes: number, quiet: (m: Minute) => boolean): Rule {
   };
 }
 
+/** The live autopilot's state for one host, from the replayed start (`floor`) on. */
+interface AutopilotRun {
+  floor: number;
+  episode: IdleEpisodeState;
+  alerts: number;
+  emptySinceMs: number | null;
+  plan: AutopilotPlan | null;
+}
+
 /**
- * SEAM: the autopilot's own check (`planAutopilot` in src/checks/autopilot-plan.ts, on the
- * autopilot branch) should decide here once it is merged; until then its two evidence classes as
- * the issue states them, nobody pressing Keep: the warning comes when the host is in an idle
- * episode and has been empty (nothing held, no login) for `emptyMinutes`, the stop `warningMinutes`
- * later with both still true; a stale host (GPUs idle `staleHours`, no active login) is warned and
- * stopped at the first minute outside working hours after the warning.
+ * The product's autopilot ({@link planAutopilot}) minute by minute, as the live bot runs it after
+ * each poll: the idle episode (an idle alert opens with each one), the host's empty stretch, the
+ * plan it warned of; a replayed start (`floor`) begins afresh, as a host that reports again after a
+ * stop does. Called for each minute in order from `floor`; true when the plan's stop is due.
  */
-function autopilotRule(policy: Extract<WhatIfPolicy, { kind: "autopilot" }>, calendar: ReplayCalendar): Rule {
-  const emptyLong = quietFor(policy.emptyMinutes + policy.warningMinutes, empty);
-  const episodeLong = quietFor(policy.warningMinutes, (m) => m.episode);
-  const staleMs = policy.staleHours * HOUR_MS + policy.warningMinutes * MINUTE_MS;
+function autopilotRule(
+  thresholds: Extract<WhatIfPolicy, { kind: "autopilot" }>,
+  team: TeamCalendar,
+  host: ReplayHost,
+  idlePolicy: IdlePolicy,
+): Rule {
+  const { emptyMinutes, staleHours, warningMinutes } = thresholds;
+  const policy = { enabled: true, emptyMinutes, staleHours, warningMinutes };
+  let run: AutopilotRun | null = null;
   return (minutes, i, floor) => {
-    if (emptyLong(minutes, i, floor) && episodeLong(minutes, i, floor)) return true;
-    const m = minutes[i]!;
-    if (!m.episode || m.activeLogins > 0 || m.idleSinceMs === null) return false;
-    const idleSinceMs = Math.max(m.idleSinceMs, minutes[floor]!.atMs);
-    return m.atMs - idleSinceMs >= staleMs && !calendar.isWorkingTime(m.atMs);
+    if (run === null || run.floor !== floor) {
+      run = {
+        floor,
+        episode: INITIAL_IDLE_EPISODE,
+        alerts: run?.alerts ?? 0,
+        emptySinceMs: null,
+        plan: null,
+      };
+    }
+    const sample = host.samples[i]!;
+    const wasIdle = run.episode.status === "idle";
+    run.episode = stepIdleEpisode(run.episode, sample, idlePolicy, DEFAULT_HOST_CONTEXT);
+    const idle = run.episode.status === "idle";
+    if (idle && !wasIdle) run.alerts++;
+    const latest = observationOf(host, sample);
+    run.emptySinceMs = nextEmptySinceMs(run.emptySinceMs, latest);
+    const decision = planAutopilot({
+      host: host.host,
+      nowMs: minutes[i]!.atMs,
+      policy,
+      calendar: team,
+      episode: { status: run.episode.status, idleSinceMs: run.episode.idleSinceMs },
+      alertId: idle ? run.alerts : null,
+      latest,
+      emptySinceMs: run.emptySinceMs,
+      claimants: [],
+      reservedSoon: false,
+      keptUntilMs: null,
+      stopTried: false,
+      plan: run.plan,
+    });
+    if (decision.kind === "warn") run.plan = decision.plan;
+    if (decision.kind === "cancel") run.plan = null;
+    return decision.kind === "stop";
+  };
+}
+
+/** The observation a sample was classified from, as far as the idle checks kept it. */
+function observationOf(host: ReplayHost, sample: HostSample): HostObservation {
+  const { atMs } = sample;
+  if (!sample.ok)
+    return {
+      host: host.host,
+      source: host.source,
+      atMs,
+      ok: false,
+      cause: sample.cause,
+      message: sample.message,
+    };
+  return {
+    host: host.host,
+    source: host.source,
+    atMs,
+    ok: true,
+    gpus: sample.gpus.map((gpu) => ({
+      index: gpu.index,
+      uuid: null,
+      model: null,
+      utilPct: gpu.utilPct,
+      memUsedMiB: gpu.memUsedMiB,
+      memTotalMiB: null,
+      powerW: gpu.powerW,
+      tempC: null,
+      mig: false,
+      processes: [...gpu.processes],
+    })),
+    sessions: sample.sessions === null ? null : [...sample.sessions],
+    cpuLoad1: null,
+    cpuUtilPct: null,
+    containers: [],
   };
 }
 

@@ -295,6 +295,16 @@ export const configSchema = z.strictObject({
       admins: z.array(slackUserId).max(100).default([]),
     })
     .prefault({}),
+  /** How idle alerts reach the channel. */
+  alerts: z
+    .strictObject({
+      /**
+       * When more than this many hosts turn idle in one poll, the channel gets one digest (their
+       * alerts in its thread) and each owner one DM with *Stop all mine*, instead of a message each.
+       */
+      digest_over: z.number().int().min(1).max(100_000).default(10),
+    })
+    .prefault({}),
   http: z
     .strictObject({
       port: z.number().int().min(0).max(65535).default(3000),

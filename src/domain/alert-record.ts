@@ -1,4 +1,5 @@
-export type AlertKind = "idle" | "no-data";
+/** `digest`: a storm digest's message (never open: it anchors the thread of the alerts it lists). */
+export type AlertKind = "idle" | "no-data" | "digest";
 /** Why an alert ended: the host got busy, was stopped, went unknown, was kept (snoozed), or data came back. */
 export type AlertResolution = "busy" | "stopped" | "unknown" | "snoozed" | "data-back" | "exempt";
 

@@ -16,7 +16,13 @@ import type { ReclaimLookup } from "../usecases/warden-checklist.ts";
 export function botStoresOf(db: Database, config: Config, clock: Clock) {
   const store = createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 });
   const state = createBotStateStore(db);
-  const metrics = createMetrics({ outboxPending: () => state.outbox.pendingCount() });
+  const metrics = createMetrics({
+    outboxPending: () => state.outbox.pendingCount(),
+    outboxOldestAgeMs: () => {
+      const oldest = state.outbox.next();
+      return oldest === null ? 0 : Math.max(0, clock.now() - oldest.createdAtMs);
+    },
+  });
   const reclaims = createReclaimStore(db);
   const costStores = createCostStores(db);
   const costWarden = costWardenDepsOf({

@@ -8,9 +8,12 @@ import { HISTORY_DEADLINE_MS, seedHistory } from "../usecases/seed-history.ts";
 import type { BotStores } from "./bot-stores.ts";
 
 /**
- * At start-up: a fresh store gets the simulated fleet's recent history, then the sources' history
- * (Prometheus) seeds the store, and the idle states are rebuilt from the last `windowMs`. A store
- * that cannot take these writes (a full disk) throws a `StoreProblemError` for the store at `storePath`.
+ * At start-up: a fresh store gets the simulated fleet's recent history; the sources' history
+ * (Prometheus, the look-back) is read only when the store knows nothing recent about some host (a
+ * fresh store, or a gap longer than `windowMs`), and then only those hosts' older history is used;
+ * the idle states are rebuilt from the last `windowMs`. Open alerts stay open (never posted again).
+ * A store that cannot take these writes (a full disk) throws a `StoreProblemError` for the store at
+ * `storePath`. Returns whether the look-back ran.
  */
 export async function restoreHistory(
   deps: {
@@ -23,21 +26,42 @@ export async function restoreHistory(
   },
   windowMs: number,
   stepMs: number,
-): Promise<void> {
+): Promise<boolean> {
   const { sources, store, alerts, clock, logger } = deps;
-  let history: Awaited<ReturnType<typeof seedHistory>>;
+  let history: Awaited<ReturnType<typeof seedHistory>> = null;
+  const recent = recentHostsIfNotAll(store, clock.now() - windowMs);
   try {
     if (store.hosts().length === 0) {
       const cycles = backfillSimulated(sources, store, { nowMs: clock.now(), windowMs, stepMs });
       if (cycles > 0) logger.info({ cycles }, "fresh store: wrote the simulated fleet's recent history");
     }
-    history = await seedHistory(
-      { sources, store, clock, logger },
-      { pollStepMs: stepMs, windowMs },
-      AbortSignal.timeout(HISTORY_DEADLINE_MS),
-    );
+    if (recent !== null) {
+      history = await seedHistory(
+        { sources, store, clock, logger },
+        { pollStepMs: stepMs, windowMs },
+        AbortSignal.timeout(HISTORY_DEADLINE_MS),
+      );
+    }
   } catch (error) {
     throw storeProblemOf(deps.storePath, error);
   }
-  alerts.restore(history?.prior);
+  if (history !== null && recent !== null && recent.size > 0) {
+    const byHost = new Map([...history.prior.byHost].filter(([host]) => !recent.has(host)));
+    alerts.restore({ ...history.prior, byHost });
+  } else {
+    alerts.restore(history?.prior);
+  }
+  if (recent === null) logger.info("the store knows every host recently: no look-back");
+  return recent !== null;
+}
+
+/**
+ * The hosts the store has a recent reading of (since `sinceMs`) when some known host has none;
+ * `null` when every host it knows is recent (no look-back needed); an empty set for a fresh store.
+ */
+function recentHostsIfNotAll(store: BotStores["store"], sinceMs: number): Set<string> | null {
+  const latest = store.latestObservations();
+  if (latest.length === 0) return new Set();
+  const recent = new Set(latest.filter((l) => l.observation.atMs >= sinceMs).map((l) => l.observation.host));
+  return recent.size === latest.length ? null : recent;
 }

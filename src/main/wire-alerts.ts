@@ -2,6 +2,8 @@ import type { BotDeps } from "../bot/bot-deps.ts";
 import { messagePermalink } from "../bot/message-link.ts";
 import type { Readers } from "../bot/readers.ts";
 import type { botWords } from "../bot/views/renderers.ts";
+import { hostCostBasis, hostHourCost } from "../checks/cost-model.ts";
+import { tariffOf } from "../checks/tariff-price.ts";
 import type { Config } from "../config/schema.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
@@ -10,6 +12,7 @@ import { createIdleAlerts, type IdleAlerts } from "../usecases/idle-alerts.ts";
 import type { Notifier } from "../usecases/ports.ts";
 import { ownersOf } from "../usecases/reclaim-owners.ts";
 import { stopAutomatically } from "../usecases/stop-host.ts";
+import { createStormDigest } from "../usecases/storm-digest.ts";
 import type { BotStores } from "./bot-stores.ts";
 
 /** What is known only once Slack has started: the workspace's URL, for links to messages. */
@@ -41,11 +44,20 @@ export function wireAlerts(
   let botDeps: BotDeps | null = null;
   /** Lent hosts belong to whom they were lent to (a reclaim decision); others to their configured owners. */
   const owners = (host: string) => ownersOf(host, config, reclaims);
-  const alerts = createIdleAlerts({
+  const tariff = tariffOf(config.costs.electricity, config.team.timezone);
+  const storm = createStormDigest({
+    config,
+    state,
+    notifier,
+    stormWords: words.stormWords,
+    costOf: (host) => hostHourCost(hostCostBasis(config.hosts[host], config.costs), tariff, clock.now()),
+    ownersOf: owners,
+  });
+  const lifecycle = createIdleAlerts({
     config,
     metrics: store,
     state,
-    notifier,
+    notifier: storm.notifier,
     warden,
     clock,
     logger,
@@ -57,6 +69,10 @@ export function wireAlerts(
     messageLink: (channel, ts) =>
       links.workspaceUrl === null ? null : messagePermalink(links.workspaceUrl, channel, ts),
   });
+  const alerts: IdleAlerts = {
+    ...lifecycle,
+    onPoll: (result) => storm.poll(result.atMs, () => lifecycle.onPoll(result)),
+  };
   botDeps = {
     readers,
     config,

@@ -9,6 +9,7 @@ export interface BotMetrics {
   hostsObserved: Gauge<"state">;
   slowCycles: Counter;
   outboxPending: Gauge;
+  outboxOldestAge: Gauge;
   /** Slack messages set aside for good (Slack refused them: `channel_not_found`, `invalid_blocks`…). */
   slackSetAside: Counter<"method" | "reason">;
 }
@@ -17,6 +18,8 @@ export interface BotMetrics {
 export interface MetricReadings {
   /** Slack calls queued in the store's outbox and not yet delivered. */
   outboxPending: () => number;
+  /** How long the oldest undelivered Slack call has waited, in ms; 0 when none waits. */
+  outboxOldestAgeMs?: () => number;
 }
 
 export function createMetrics(readings: MetricReadings = { outboxPending: () => 0 }): BotMetrics {
@@ -60,6 +63,14 @@ export function createMetrics(readings: MetricReadings = { outboxPending: () => 
       registers: [registry],
       collect() {
         this.set(readings.outboxPending());
+      },
+    }),
+    outboxOldestAge: new Gauge({
+      name: "gpu_warden_outbox_oldest_age_seconds",
+      help: "How long the oldest Slack call waiting in the outbox has waited (0 when none waits).",
+      registers: [registry],
+      collect() {
+        this.set((readings.outboxOldestAgeMs?.() ?? 0) / 1000);
       },
     }),
     slackSetAside: new Counter({

@@ -59,7 +59,12 @@ export function createWardenPolicy(input: {
     config,
     clock,
     db,
-    ports: { logger: silentLogger, messages: { slack: slack.client }, sources: [source], fetch: simFetch },
+    ports: {
+      logger: silentLogger,
+      messages: { slack: slack.client, pacing: { postIntervalMs: 0 } },
+      sources: [source],
+      fetch: simFetch,
+    },
   });
   const { alerts, stores } = bot;
   const metrics = stores.store;

@@ -13,6 +13,7 @@ import { localParts } from "../shared/time.ts";
 import type { MetricsStore } from "../store/metrics-types.ts";
 import { samplesFromHistory } from "./alert-history.ts";
 import { idlePolicyOf } from "./alert-policy.ts";
+import { teamCalendarOf } from "./autopilot-policy.ts";
 
 /** What a replay reads: the configuration (prices, time zone, idle rules) and the store's readings. */
 export interface WhatIfDeps {
@@ -38,18 +39,8 @@ export class WhatIfPolicyError extends Error {
   }
 }
 
-/**
- * The autopilot's thresholds as the issue sets their defaults. SEAM: `policy.autopilot` (empty
- * minutes, stale hours, warning minutes) and `team.working_hours` once the autopilot's configuration
- * is merged.
- */
-const AUTOPILOT = { emptyMinutes: 30, staleHours: 18, warningMinutes: 30 } as const;
-const WORKING_DAYS = new Set(["Mon", "Tue", "Wed", "Thu", "Fri"]);
-const WORKING_FROM_MIN = 9 * 60;
-const WORKING_TO_MIN = 18 * 60;
-
 /** The policy a name stands for (`process-autostop-30`, `skypilot-autostop-5`, `nightly`, `nightly-smart`, `autopilot`). */
-export function whatIfPolicyOf(name: string): WhatIfPolicy {
+export function whatIfPolicyOf(name: string, config: Pick<Config, "policy">): WhatIfPolicy {
   const timed = /^(process|skypilot)-autostop-([1-9][0-9]{0,4})$/.exec(name);
   if (timed !== null) {
     const kind = timed[1] === "process" ? "process-autostop" : "skypilot-autostop";
@@ -57,7 +48,15 @@ export function whatIfPolicyOf(name: string): WhatIfPolicy {
   }
   if (name === "nightly" || name === "nightly-smart")
     return { kind: "nightly", smart: name === "nightly-smart" };
-  if (name === "autopilot") return { kind: "autopilot", ...AUTOPILOT };
+  if (name === "autopilot") {
+    const { empty_minutes, stale_hours, warning_minutes } = config.policy.autopilot;
+    return {
+      kind: "autopilot",
+      emptyMinutes: empty_minutes,
+      staleHours: stale_hours,
+      warningMinutes: warning_minutes,
+    };
+  }
   throw new WhatIfPolicyError(name);
 }
 
@@ -70,12 +69,12 @@ export function replayWhatIf(
   input: { sinceMs: number; policies: readonly string[] },
 ): WhatIfReport {
   const { config } = deps;
-  const policies = input.policies.map((name) => ({ name, policy: whatIfPolicyOf(name) }));
+  const policies = input.policies.map((name) => ({ name, policy: whatIfPolicyOf(name, config) }));
   const hosts = replayHosts(deps, input.sinceMs);
   const times = hosts.flatMap((host) =>
     host.samples.length === 0 ? [] : [host.samples[0]!.atMs, host.samples.at(-1)!.atMs],
   );
-  const calendar = calendarOf(config.team.timezone);
+  const calendar = calendarOf(config);
   const idlePolicy = idlePolicyOf(config);
   return {
     fromMs: times.length === 0 ? null : Math.min(...times),
@@ -128,6 +127,7 @@ function replayHosts(deps: WhatIfDeps, sinceMs: number): ReplayHost[] {
       : [];
     return {
       host: record.name,
+      source: record.source,
       samples,
       onPerHour,
       savedPerHour: onPerHour === null ? null : Math.max(0, onPerHour - offPerHour),
@@ -150,21 +150,14 @@ function policyReport(name: string, stops: WhatIfStop[], hosts: readonly ReplayH
   };
 }
 
-/** Team time for the replay; working hours Mon–Fri 09:00–18:00 (SEAM: `team.working_hours`). */
-function calendarOf(zone: string): ReplayCalendar {
-  const minuteOfDay = (atMs: number) => {
-    const parts = localParts(atMs, zone);
-    return parts.hour * 60 + parts.minute;
-  };
+/** Team time for the replay: its time zone, and its working week (`team.working_hours`, `team.holidays`). */
+function calendarOf(config: Config): ReplayCalendar {
+  const zone = config.team.timezone;
   return {
-    minuteOfDay,
-    isWorkingTime(atMs) {
-      const minute = minuteOfDay(atMs);
-      return (
-        WORKING_DAYS.has(localParts(atMs, zone).weekday) &&
-        minute >= WORKING_FROM_MIN &&
-        minute < WORKING_TO_MIN
-      );
+    minuteOfDay(atMs) {
+      const parts = localParts(atMs, zone);
+      return parts.hour * 60 + parts.minute;
     },
+    team: teamCalendarOf(config),
   };
 }

@@ -56,4 +56,33 @@ describe("outbox conversations", () => {
     );
     assert.deepEqual(reads, [1, 6], "only the new item is read the second time");
   });
+
+  test("a post in another alert's thread (a storm digest's) waits until that alert's post has left the outbox; posts carry their channel's pace key", () => {
+    const routes = [
+      route(1, { alertId: 9, channel: "C1" }),
+      route(2, { alertId: 10, placeholderAlertId: 9, channel: "C1" }),
+      route(3, { channel: "U0BOB" }),
+      route(4, { method: "chat.update", alertId: 11, channel: "C1" }),
+    ];
+    const index = new ConversationIndex();
+    const schedule = routes.map((r) => ({ id: r.id, notBeforeMs: 0 }));
+    const heads = index.heads(schedule, (minId) => routes.filter((r) => r.id >= minId));
+    assert.deepEqual(
+      heads.map((h) => [h.id, h.paceKey]),
+      [
+        [1, "post:C1"],
+        [3, "post:U0BOB"],
+        [4, null],
+      ],
+    );
+    const after = index.heads(schedule.slice(1), (minId) => routes.filter((r) => r.id >= minId));
+    assert.deepEqual(
+      after.map((h) => [h.id, h.after]),
+      [
+        [2, "alert:9"],
+        [3, null],
+        [4, null],
+      ],
+    );
+  });
 });

@@ -13,6 +13,7 @@
  *
  * argv: <db path> <Slack API URL> <bot token> <crash-after-post | restart | dm | restart-dm>
  */
+import { POST_INTERVAL_MS } from "../../src/bot/outbox-pacing.ts";
 import { createOutboxClient, createOutboxWorker } from "../../src/bot/outbox-worker.ts";
 import { systemClock } from "../../src/shared/clock.ts";
 import { silentLogger } from "../../src/shared/logger.ts";
@@ -38,7 +39,13 @@ if (mode === "crash-after-post") {
     return new Promise<never>(() => setInterval(() => {}, 60_000));
   };
 }
-const outbox = createOutboxWorker({ store: state, client, clock: systemClock, logger: silentLogger });
+const outbox = createOutboxWorker({
+  store: state,
+  client,
+  clock: systemClock,
+  logger: silentLogger,
+  postIntervalMs: POST_INTERVAL_MS,
+});
 outbox.start();
 
 if (mode === "dm") {

@@ -6,6 +6,7 @@ import { Writable } from "node:stream";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { Database } from "better-sqlite3";
+import { POST_INTERVAL_MS } from "../../src/bot/outbox-pacing.ts";
 import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "../../src/bot/outbox-worker.ts";
 import {
   type SlackEmulator,
@@ -85,6 +86,7 @@ class Rig {
       };
     }
     const worker = createOutboxWorker({
+      postIntervalMs: POST_INTERVAL_MS,
       store: this.store,
       client,
       clock: this.clock,

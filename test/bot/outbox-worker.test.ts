@@ -6,6 +6,7 @@ import { Writable } from "node:stream";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { Database } from "better-sqlite3";
+import { POST_INTERVAL_MS } from "../../src/bot/outbox-pacing.ts";
 import type { Sleep } from "../../src/bot/outbox-sleep.ts";
 import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "../../src/bot/outbox-worker.ts";
 import { createMetrics } from "../../src/observability/metrics.ts";
@@ -88,6 +89,7 @@ class Rig {
     onSetAside?: (setAside: { method: string; reason: string }) => void,
   ): OutboxWorker {
     const worker = createOutboxWorker({
+      postIntervalMs: POST_INTERVAL_MS,
       store: this.store,
       client: createOutboxClient({
         botToken: this.emulator.identity.botToken,
@@ -155,9 +157,10 @@ describe("outbox worker against the Slack emulator", { timeout: 30_000 }, () => 
         ["third", 200],
       ],
     );
-    // Back-off 1 s, 2 s, 4 s while Slack answers 503 (the window ends at 7 s), then Retry-After twice.
-    assert.deepEqual(rig.waits, [1_000, 2_000, 4_000, 30_000, 30_000]);
-    assert.equal(rig.clock.now() - START_MS, 67_000);
+    // Back-off 1 s, 2 s, 4 s while Slack answers 503 (the window ends at 7 s), then Retry-After twice,
+    // then one second between the posts to the channel.
+    assert.deepEqual(rig.waits, [1_000, 2_000, 4_000, 30_000, 30_000, 1_000, 1_000]);
+    assert.equal(rig.clock.now() - START_MS, 69_000);
     assert.equal(rig.store.outbox.pendingCount(), 0);
     assert.deepEqual(rig.errorLines(), []);
   });
@@ -220,8 +223,8 @@ describe("outbox worker against the Slack emulator", { timeout: 30_000 }, () => 
         ["queued second", 200],
       ],
     );
-    // The not_before (now + 1 s) stored by the first worker is honoured by the second.
-    assert.deepEqual(rig.waits, [1_000, 1_000]);
+    // The not_before (now + 1 s) stored by the first worker is honoured by the second, then the pace.
+    assert.deepEqual(rig.waits, [1_000, 1_000, 1_000]);
   });
 
   test("alert-post, then alert-update, then a thread reply: the ts placeholder resolves", async () => {
@@ -440,14 +443,16 @@ describe("outbox worker against the Slack emulator", { timeout: 30_000 }, () => 
       .calls()
       .filter((call) => call.status === 200 && call.error === undefined && call.args.text !== "gpu-a idle")
       .map((call) => [call.args.text, (call.atMs - START_MS) / 1000]);
-    assert.deepEqual(delivered, [
-      ["gpu-b idle", 0],
-      ["your gpu-b is idle", 0],
-      ["gpu-c idle", 0],
-      ["gpu-b idle, 5 min", 0],
-      ["gpu-a note 1", 303],
-      ["gpu-a note 2", 303],
-    ]);
+    const deliveredAt = new Map(delivered as Array<[string, number]>);
+    // NOTE: the other conversations go at once, within the channel's pace (one post a second);
+    // the failing thread goes after its 5 minutes.
+    for (const text of ["gpu-b idle", "your gpu-b is idle", "gpu-c idle", "gpu-b idle, 5 min"])
+      assert.ok((deliveredAt.get(text) ?? Number.NaN) <= 3, `${text} at ${deliveredAt.get(text)} s`);
+    assert.ok((deliveredAt.get("gpu-a note 1") ?? 0) >= 300);
+    assert.deepEqual(
+      delivered.map(([text]) => text).filter((text) => String(text).startsWith("gpu-a note")),
+      ["gpu-a note 1", "gpu-a note 2"],
+    );
     assert.deepEqual(
       rig.emulator
         .channel(GPUS)
@@ -456,8 +461,12 @@ describe("outbox worker against the Slack emulator", { timeout: 30_000 }, () => 
       ["gpu-a note 1", "gpu-a note 2"],
       "the thread keeps its order",
     );
-    // Only the failing thread backed off: 1, 2, 4 … 60 s (the cap) until Slack takes it after its 5 minutes.
-    assert.deepEqual(rig.waits, [1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 60_000, 60_000, 60_000, 60_000]);
+    // Only the failing thread backed off: 1, 2, 4 … 60 s (the cap) until Slack takes it after its 5 minutes
+    // (the 1 s waits between are the channel's pace).
+    assert.deepEqual(
+      rig.waits.filter((ms) => ms > 1_000),
+      [2_000, 4_000, 8_000, 16_000, 32_000, 60_000, 60_000, 60_000, 60_000],
+    );
     assert.deepEqual(rig.errorLines(), []);
   });
 

@@ -51,14 +51,20 @@ function gpuB(): GpuReading {
 const dir = tempDir("gw-what-if-");
 after(() => dir.remove());
 const storePath = dir.file("store.db");
-const configPath = dir.file("gpu-warden.yaml");
-writeFileSync(
-  configPath,
-  `store: { path: ${storePath} }\n` +
-    "costs: { electricity: { price_per_kwh: 0.5 } }\n" +
-    "hosts:\n  gpu-a: { cost_per_hour: 10 }\n" +
-    "  gpu-b: { purchase_price: 8766, lifetime_months: 12, rated_watts: 1000 }\n",
-);
+/** A configuration over the store above; `extra` adds top-level sections. */
+function configFile(name: string, extra = ""): string {
+  const path = dir.file(name);
+  writeFileSync(
+    path,
+    `store: { path: ${storePath} }\n` +
+      "costs: { electricity: { price_per_kwh: 0.5 } }\n" +
+      "hosts:\n  gpu-a: { cost_per_hour: 10 }\n" +
+      "  gpu-b: { purchase_price: 8766, lifetime_months: 12, rated_watts: 1000 }\n" +
+      extra,
+  );
+  return path;
+}
+const configPath = configFile("gpu-warden.yaml");
 const history = openStore(storePath, { sampleSpanMaxMs: 2 * MIN });
 for (let minute = 0; minute < MINUTES; minute++) {
   const atMs = T0 + minute * MIN;
@@ -82,7 +88,7 @@ function sink(write: (text: string) => void): NodeJS.WritableStream {
   } as unknown as NodeJS.WritableStream;
 }
 
-async function whatIf(...args: string[]) {
+async function whatIfWith(config: string, ...args: string[]) {
   let stdout = "";
   let stderr = "";
   const io = {
@@ -96,8 +102,17 @@ async function whatIf(...args: string[]) {
     env: { LOG_LEVEL: "silent" },
     cwd: dir.file(""),
   };
-  const code = await runCli(["what-if", "--since", "2026-03-02", "--config", configPath, ...args], io);
+  const code = await runCli(["what-if", "--since", "2026-03-02", "--config", config, ...args], io);
   return { code, stdout, stderr };
+}
+
+const whatIf = (...args: string[]) => whatIfWith(configPath, ...args);
+
+async function autopilotStops(config: string) {
+  const result = await whatIfWith(config, "--json", "--policy", "autopilot");
+  assert.equal(result.code, 0, result.stderr);
+  const report = JSON.parse(result.stdout) as WhatIfReport;
+  return report.policies[0]!.stops.map((s) => [s.host, s.atMs, s.falseStop]);
 }
 
 /**
@@ -187,11 +202,40 @@ describe("gpu-warden what-if", () => {
       ["gpu-a"],
     );
 
-    // The autopilot: gpu-a empty since 10:00; its idle episode from 10:30 (30 min idle, 2 h after the
-    // busy stretch of 08:10); warned then, stopped 30 minutes later. bob's notebook is not stale yet.
+    // The autopilot, as configured by default (empty 30 min, stale 18 h, warning 30 min, Mon–Fri
+    // 09:00–18:00): gpu-a is empty since 10:00; its idle episode (and alert) opens at 10:30 (idle
+    // since 10:00 for 30 min; protection 2 h from the busy stretch of 08:10 ended at 10:10); it has
+    // been empty 30 min by then, so it is warned at 10:30 and stopped 30 minutes later. bob's
+    // notebook holds memory, so gpu-b is never empty, and its GPUs have been idle only since he
+    // logged out at 12:00: not 18 h by midnight.
     assert.deepEqual(
       of("autopilot").stops.map((s) => [s.host, s.atMs, s.falseStop]),
       [["gpu-a", T0 + hhmm(11) * MIN, null]],
+    );
+  });
+
+  it("replays the autopilot with the team's thresholds, working hours and holidays", async () => {
+    // Empty 45 min: gpu-a is warned at 10:45 (empty since 10:00), stopped at 11:15. Stale 6 h:
+    // gpu-b's GPUs idle and no input since 12:00, stale at 18:00, which is inside working hours
+    // (to 19:00): warned 30 min before they end (18:30), stopped at 19:00. The stop hits bob's
+    // notebook (memory held): listed as a would-be false stop with its owner.
+    const tuned = "policy: { autopilot: { empty_minutes: 45, stale_hours: 6 } }\n";
+    const bobHit = { reason: "process", atMs: T0 + hhmm(19) * MIN, owners: ["bob"] };
+    assert.deepEqual(
+      await autopilotStops(configFile("late.yaml", `${tuned}team: { working_hours: { to: "19:00" } }\n`)),
+      [
+        ["gpu-a", T0 + hhmm(11, 15) * MIN, null],
+        ["gpu-b", T0 + hhmm(19) * MIN, bobHit],
+      ],
+    );
+    // The same Monday a holiday: gpu-b is outside working hours when it turns stale at 18:00,
+    // warned at once and stopped 30 minutes later.
+    assert.deepEqual(
+      await autopilotStops(configFile("holiday.yaml", `${tuned}team: { holidays: ["2026-03-02"] }\n`)),
+      [
+        ["gpu-a", T0 + hhmm(11, 15) * MIN, null],
+        ["gpu-b", T0 + hhmm(18, 30) * MIN, { ...bobHit, atMs: T0 + hhmm(18, 30) * MIN }],
+      ],
     );
   });
 

@@ -3,9 +3,11 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
+import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { Database } from "better-sqlite3";
 import type { SlackApp } from "../../src/bot/app.ts";
 import type { BotDeps } from "../../src/bot/bot-deps.ts";
+import { POST_INTERVAL_MS } from "../../src/bot/outbox-pacing.ts";
 import { createOutboxClient, type OutboxWorker } from "../../src/bot/outbox-worker.ts";
 import type { IdleEpisodeState } from "../../src/checks/idle-episode.ts";
 import { type Config, configSchema } from "../../src/config/schema.ts";
@@ -62,6 +64,15 @@ export interface HarnessOptions {
   config: Record<string, unknown> | ((dir: string) => Record<string, unknown>);
   /** Slack locales of the emulator's users (`users.info` with `include_locale`), for `team.language: auto`. */
   locales?: Partial<Record<string, string>>;
+  /**
+   * The emulator enforces Slack's rate limits and the outbox paces to them; its waits move the clock
+   * (default off: the clock stands still between a test's steps, and nothing is throttled).
+   */
+  slackLimits?: boolean;
+  /** More users than {@link USERS} (e.g. a storm's owners). */
+  moreUsers?: string[];
+  /** The outbox client's timeout (a hung call is cut after it); default 30 s. */
+  outboxTimeoutMs?: number;
 }
 
 interface LogLine {
@@ -132,10 +143,16 @@ export class BotHarness {
   async #open(): Promise<void> {
     const { config, clock, logger } = this;
     const locales = this.options.locales ?? {};
+    const limits = this.options.slackLimits === true;
     this.emulator = await startSlackEmulator({
       clock,
-      users: USERS.map((id) => ({ id, name: id.slice(2).toLowerCase(), locale: locales[id] ?? "en-US" })),
+      users: [...USERS, ...(this.options.moreUsers ?? [])].map((id) => ({
+        id,
+        name: id.slice(2).toLowerCase(),
+        locale: locales[id] ?? "en-US",
+      })),
       channels: [{ id: CHANNEL, name: "gpu" }],
+      slackLimits: limits,
     });
     const { identity, apiUrl } = this.emulator;
     this.db = openDatabase(join(this.dir, "gpu-warden.db"));
@@ -145,7 +162,23 @@ export class BotHarness {
       db: this.db,
       ports: {
         logger,
-        messages: { slack: createOutboxClient({ botToken: identity.botToken, slackApiUrl: apiUrl, logger }) },
+        messages: {
+          slack: createOutboxClient({
+            botToken: identity.botToken,
+            slackApiUrl: apiUrl,
+            logger,
+            ...(this.options.outboxTimeoutMs !== undefined && { timeoutMs: this.options.outboxTimeoutMs }),
+          }),
+          pacing: limits
+            ? {
+                postIntervalMs: POST_INTERVAL_MS,
+                sleep: async (ms) => {
+                  clock.advance(ms);
+                  await yieldToLoop();
+                },
+              }
+            : { postIntervalMs: 0 },
+        },
         sources: [],
         fetch: globalThis.fetch,
       },

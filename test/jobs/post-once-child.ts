@@ -29,6 +29,7 @@ const clock = new ManualClock(Number(nowText));
 const db = openDatabase(dbPath);
 const state = createBotStateStore(db);
 const outbox = createOutboxWorker({
+  postIntervalMs: 0,
   store: state,
   client: createOutboxClient({ botToken, slackApiUrl: apiUrl, logger: silentLogger }),
   clock,

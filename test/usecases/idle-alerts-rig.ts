@@ -77,6 +77,7 @@ export class AlertRig {
             slackApiUrl: apiUrl,
             logger: silentLogger,
           }),
+          pacing: { postIntervalMs: 0 },
         },
         sources: [],
         fetch: this.#stopHook,

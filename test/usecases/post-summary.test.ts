@@ -264,6 +264,7 @@ describe("a large fleet's summary still fits Slack's limits", () => {
     const clock = new ManualClock(P0);
     const stateDb = openDatabase(join(dir, "outbox.db"));
     const outbox = createOutboxWorker({
+      postIntervalMs: 0,
       store: createBotStateStore(stateDb),
       client: createOutboxClient({
         botToken: slack.identity.botToken,

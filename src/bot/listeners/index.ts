@@ -24,6 +24,7 @@ import { reclaimModalAction } from "./actions/reclaim-modal-action.ts";
 import { reclaimStopAction } from "./actions/reclaim-stop-action.ts";
 import { releaseClaimAction } from "./actions/release-claim-action.ts";
 import { startHostAction } from "./actions/start-host-action.ts";
+import { stopAllMineAction } from "./actions/stop-all-mine-action.ts";
 import { stopHostAction } from "./actions/stop-host-action.ts";
 import { gpuCommand } from "./commands/gpu-command.ts";
 import { homeOpenedEvent } from "./events/home-opened-event.ts";
@@ -42,6 +43,7 @@ export function registerListeners(app: App, deps: BotDeps): void {
   const buttons = new Map<string, ButtonListener>([
     [ACTION_IDS.stopHost, stopHostAction(deps, false)],
     [ACTION_IDS.stopHostForce, stopHostAction(deps, true)],
+    [ACTION_IDS.stopAllMine, stopAllMineAction(deps)],
     [ACTION_IDS.startHost, startHostAction(deps)],
     ...Object.values(KEEP_ACTION_IDS).map((actionId): [string, ButtonListener] => [
       actionId,

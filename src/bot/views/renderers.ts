@@ -5,6 +5,7 @@ import { GPU_COMMAND } from "../../shared/gpu-command.ts";
 import type { AlertWords } from "../../usecases/alert-words.ts";
 import type { ClaimWords } from "../../usecases/claim-words.ts";
 import type { ReclaimWords } from "../../usecases/reclaim-words.ts";
+import type { StormWords } from "../../usecases/storm-words.ts";
 import type { SummaryWords } from "../../usecases/summary-words.ts";
 import type { WardenWords } from "../../usecases/warden-words.ts";
 import type { Readers } from "../readers.ts";
@@ -33,6 +34,7 @@ import {
 import { projectSummaryBlocks } from "./report-project.ts";
 import { withAlertReservation } from "./reservation-lines.ts";
 import { stopDoubtDirectText, stopDoubtThreadText } from "./stop-doubt.ts";
+import { stormDigestMessage, stormOwnerMessage } from "./storm-digest-message.ts";
 import { renderSummaryMessage, summaryLateNotice } from "./summary-message.ts";
 import { suspectReadingMessage } from "./suspect-reading-message.ts";
 import { wardenAnnouncement, wardenChangeAnnouncement, wardenChecklistMessage } from "./warden-messages.ts";
@@ -44,6 +46,7 @@ export interface BotWords {
   reclaimWords: ReclaimWords;
   wardenWords: WardenWords;
   claimWords: ClaimWords;
+  stormWords: StormWords;
 }
 
 /**
@@ -126,5 +129,11 @@ export function botWords(readers: Readers): BotWords {
       preemptReleasedDm(readers.person(released[0]?.user ?? request.user), request, released, at),
   };
 
-  return { alertWords, summaryWords, reclaimWords, wardenWords, claimWords };
+  /** A storm digest (the channel) and its owner DMs. */
+  const stormWords: StormWords = {
+    digest: (view) => stormDigestMessage(readers.channel, view),
+    ownerDm: (view) => stormOwnerMessage(readers.person(view.reader), view),
+  };
+
+  return { alertWords, summaryWords, reclaimWords, wardenWords, claimWords, stormWords };
 }

@@ -136,4 +136,17 @@ export const alert = {
   "alert.stopDoubt.see": " See {thread}.",
   "alert.stopDoubt.threadEarlier": "the thread of the earlier alert",
   "alert.stopDoubt.threadOf": "the thread of the alert of {at}",
+  "alert.storm.digest":
+    "💤 *{count, plural, one {# host} other {# hosts}} went idle*{money}: the list in the thread.",
+  "alert.storm.money": ", {amount}/day",
+  "alert.storm.owner":
+    "💤 *{count, plural, one {# of your hosts} other {# of your hosts}} went idle*{money}: {hosts}. Each has its alert in the digest's thread in {where}.",
+  "alert.storm.stopAll": "Stop all mine",
+  "alert.storm.confirmTitle": "Stop all your idle hosts?",
+  "alert.storm.confirmText":
+    "The bot checks each host on its own: that it is still idle and yours to stop, then runs its stop action.",
+  "alert.storm.stopped": "{count, plural, one {Stopped # host} other {Stopped # hosts}}: {hosts}.",
+  "alert.storm.notStopped": "Not stopped (busy, in use, unknown, not yours or failed): {hosts}.",
+  "alert.storm.over": "No longer idle or already handled: {hosts}.",
+  "alert.storm.nothing": "None of these hosts is still idle.",
 } as const satisfies Record<string, string>;

@@ -132,4 +132,15 @@ export const alert: AreaCatalog<typeof en> = {
   "alert.stopDoubt.see": "见{thread}。",
   "alert.stopDoubt.threadEarlier": "之前那条提醒的线程",
   "alert.stopDoubt.threadOf": "{at} 那条提醒的线程",
+  "alert.storm.digest": "💤 *{count} 台主机* 进入闲置{money}：清单见线程。",
+  "alert.storm.money": "，每天 {amount}",
+  "alert.storm.owner":
+    "💤 你的 *{count} 台主机* 进入闲置{money}：{hosts}。每台的提醒都在 {where} 的汇总线程里。",
+  "alert.storm.stopAll": "我的主机全部停机",
+  "alert.storm.confirmTitle": "把你所有闲置的主机停机？",
+  "alert.storm.confirmText": "机器人会逐台检查每台主机：仍然闲置且你有权停机，然后执行它的停机动作。",
+  "alert.storm.stopped": "已停机 {count} 台主机：{hosts}。",
+  "alert.storm.notStopped": "未停机（忙碌、有人使用、状态未知、不归你或失败）：{hosts}。",
+  "alert.storm.over": "已不再闲置或已处理：{hosts}。",
+  "alert.storm.nothing": "这些主机都已不再闲置。",
 };

@@ -24,7 +24,7 @@ export const whatIf: AreaCatalog<typeof en> = {
     "autopilot：按规格的空闲主机与陈旧会话规则（30 分钟 + 30 分钟警告；18 小时，周一至周五 09:00–18:00 以外）",
   "whatIf.badPolicy":
     "未知策略 {policy}：请用 autopilot、process-autostop-N、skypilot-autostop-N、nightly 或 nightly-smart",
-  "whatIf.badSince": "--since {typed} 不是时长或日期：请用 30d、12h 或 YYYY-MM-DD",
+  "whatIf.badSince": "`--since {typed}` 不是时长或日期：请用 `30d`、`12h` 或 `YYYY-MM-DD`",
   "whatIf.col.policy": "策略",
   "whatIf.col.host": "主机",
   "whatIf.col.stopAt": "停机时间",

@@ -1,4 +1,5 @@
 import type { Clock } from "../../shared/clock.ts";
+import type { SlackRateLimits } from "./slack-rate-limits.ts";
 
 /**
  * How an injected failure answers:
@@ -52,9 +53,12 @@ export class FailureInjector {
   readonly #clock: Clock;
   #rules: ActiveRule[] = [];
   #limits: RateLimit[] = [];
+  readonly #slackLimits: SlackRateLimits | undefined;
 
-  constructor(clock: Clock) {
+  /** With `slackLimits`, Slack's own rate limits answer 429 after the injected rules. */
+  constructor(clock: Clock, slackLimits?: SlackRateLimits) {
     this.#clock = clock;
+    this.#slackLimits = slackLimits;
   }
 
   /** Answer the next `times` matching calls with `mode`. */
@@ -99,7 +103,8 @@ export class FailureInjector {
       if (limit.seenAtMs.length >= limit.limit) return { status: 429, retryAfterS: limit.retryAfterS };
       limit.seenAtMs.push(nowMs);
     }
-    return undefined;
+    const retryAfterS = isApiMethod ? this.#slackLimits?.check(name, args, nowMs) : undefined;
+    return retryAfterS === undefined ? undefined : { status: 429, retryAfterS };
   }
 
   #add(

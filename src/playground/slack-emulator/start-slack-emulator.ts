@@ -23,6 +23,7 @@ import {
 } from "./failure-injector.ts";
 import { HttpDriver } from "./http-driver.ts";
 import { Interactions } from "./interactions.ts";
+import { SlackRateLimits } from "./slack-rate-limits.ts";
 import { SocketModeServer } from "./socket-mode-server.ts";
 import type { WebApiContext } from "./web-api.ts";
 
@@ -52,6 +53,11 @@ export interface SlackEmulatorOptions {
   ackTimeoutMs?: number;
   /** Budget of all block `text` in one message before `msg_blocks_too_long`; default 12,000. */
   blocksTextLimitChars?: number;
+  /**
+   * Enforce Slack's rate limits (`slack-rate-limits.ts`: method tiers, one post a second per
+   * channel), answering 429 with `Retry-After` on the injected clock; default off.
+   */
+  slackLimits?: boolean;
 }
 
 /** What a channel shows, computed when asked. */
@@ -131,7 +137,7 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
   const ackTimeoutMs = options.ackTimeoutMs ?? 3000;
   const blocksTextLimitChars = options.blocksTextLimitChars ?? 12_000;
   const state = new EmulatorState(clock, options.defaultTz ?? "UTC");
-  const injector = new FailureInjector(clock);
+  const injector = new FailureInjector(clock, options.slackLimits ? new SlackRateLimits() : undefined);
   const socketServer = new SocketModeServer(identity.appId);
   const internalErrors: Error[] = [];
   const pendingTimers = new Set<NodeJS.Timeout>();

@@ -45,7 +45,7 @@ describe("the autopilot's words", () => {
     const message = autopilotWarningMessage(ZH, view(stale));
     assert.equal(
       shownText(message.blocks),
-      "🤖 *gpu-a*：只剩 alice 的 python（pid 4242，占用 20.0 GiB），已 19 小时 无人操作。除非你保留它，它将于工作时间外的 *18:30* 停机；停机前先运行预停机钩子。",
+      "🤖 *gpu-a*：只剩 alice 的 python（pid 4242，占用 20.0 GiB），已 19 小时无人操作。除非你保留它，它将于工作时间外的 *18:30* 停机；停机前先运行预停机钩子。",
     );
     assert.match(JSON.stringify(message.blocks), /"text":"保留到明天 09:00".*"text":"立即停机"/);
     assert.deepEqual(blockProblems(message.blocks, "message"), []);
@@ -62,7 +62,7 @@ describe("the autopilot's words", () => {
     );
     assert.equal(
       autopilotStoppingText(ZH, { plan: stale, nowMs: NOW }),
-      "🤖 自动驾驶：gpu-a 的 GPU 自 周日 23:00 起（19 小时）闲置，只剩 alice 的 python（pid 4242，占用 20.0 GiB） 且无人操作，现在是工作时间外；无人保留。",
+      "🤖 自动驾驶：gpu-a 的 GPU 自周日 23:00 起（19 小时）闲置，只剩 alice 的 python（pid 4242，占用 20.0 GiB）且无人操作，现在是工作时间外；无人保留。",
     );
   });
 });

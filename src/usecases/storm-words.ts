@@ -1,0 +1,33 @@
+import type { RenderedMessage } from "./ports.ts";
+
+/** The channel's one message when more than `alerts.digest_over` hosts went idle in one poll. */
+export interface StormDigestView {
+  count: number;
+  /** What the idle hosts cost a day together; `null` when none has a cost. */
+  costPerDay: number | null;
+}
+
+/** An owner's one DM in a storm: their idle hosts and a *Stop all mine* button. */
+export interface StormOwnerView {
+  reader: string;
+  /** The digest's id (the button's value: the hosts are read back from the store). */
+  digestId: number;
+  hosts: string[];
+  costPerDay: number | null;
+  channel: string;
+}
+
+/** What *Stop all mine* did, host by host (each stop authorised and re-checked on its own). */
+export interface StopAllMineView {
+  stopped: string[];
+  /** Not stopped: the re-check found it busy, in use or unknown, it is not the clicker's, or its stop failed. */
+  notStopped: string[];
+  /** Already over (busy again, stopped, kept) before the click. */
+  over: string[];
+}
+
+/** The storm digest's word port (the bot's views implement it). */
+export interface StormWords {
+  digest(view: StormDigestView): RenderedMessage;
+  ownerDm(view: StormOwnerView): RenderedMessage;
+}
