@@ -12,6 +12,7 @@ import { hygieneText } from "./reports/hygiene-report.ts";
 import { ledgerCsv } from "./reports/ledger-csv.ts";
 import { ledgerTable, reportRangeText } from "./reports/ledger-table.ts";
 import { type LintFormat, lintReport } from "./reports/lint-report.ts";
+import { projectCsv, projectTable } from "./reports/project-table.ts";
 import { whatIfCsv } from "./reports/what-if-csv.ts";
 import { whatIfTable } from "./reports/what-if-table.ts";
 import { systemClock } from "./shared/clock.ts";
@@ -19,6 +20,7 @@ import { type HeldStream, heldStream } from "./shared/held-stream.ts";
 import { createLogger, type Logger } from "./shared/logger.ts";
 import { NothingToWatchError, nothingToWatch, slackTokensSet } from "./sources/nothing-to-watch.ts";
 import { ReportRangeError } from "./usecases/ledger-report.ts";
+import { isMonth } from "./usecases/project-report.ts";
 
 // words-ok: the usage, printed before the configuration (and with it the team's language) is read
 const USAGE = `gpu-warden — keeps a team's GPU machines busy or switched off
@@ -38,6 +40,12 @@ usage:
                                                 time zone, DATE as YYYY-MM-DD, --until included,
                                                 default yesterday): hours on, busy/idle GPU-hours,
                                                 energy, cost, idle cost, monthly real usage rate
+  gpu-warden report --by project [--month YYYY-MM] [--csv] [--config FILE]
+                                                the month (default this one; its complete local
+                                                days) split among projects: GPU-hours claimed and
+                                                busy, cost of what each used, idle cost of what it
+                                                held, share of the fleet's cost, hours waited in
+                                                the queue; unattributed time in a row of its own
   gpu-warden what-if [--since 30d|DATE] [--policy NAME…] [--json | --csv] [--config FILE]
                                                 replay the store's readings of the fleet under each
                                                 policy (autopilot, process-autostop-N,
@@ -184,6 +192,7 @@ interface CliRun {
 /** `report`: the cost ledger as a table or CSV. */
 async function reportCommand(run: CliRun): Promise<number> {
   const { io, tr, context, values, loaded } = run;
+  if (values.by !== undefined) return projectReportCommand(run);
   if (values.since === undefined) {
     io.stderr.write(`${tr.t("cli.reportNeedsSince", { zone: loaded.config.team.timezone })}\n\n${USAGE}`);
     return 2;
@@ -198,6 +207,24 @@ async function reportCommand(run: CliRun): Promise<number> {
       io.stderr.write(`${reportRangeText(tr, error.problem)}\n`);
       return 2;
     }
+    if (error instanceof StoreMissingError) {
+      io.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    return explained(tr, error, io.stderr);
+  }
+}
+
+/** `report --by project [--month YYYY-MM] [--csv]`: the month split among projects. */
+async function projectReportCommand(run: CliRun): Promise<number> {
+  const { io, tr, context, values } = run;
+  const { projectReportOnce } = await import("./main/project-report-once.ts");
+  const { StoreMissingError } = await loadRunOnce();
+  try {
+    const report = projectReportOnce(context, values.month);
+    io.stdout.write(values.csv ? projectCsv(tr, report) : projectTable(tr, report));
+    return 0;
+  } catch (error) {
     if (error instanceof StoreMissingError) {
       io.stderr.write(`${error.message}\n`);
       return 1;
@@ -413,6 +440,8 @@ function parse(argv: readonly string[]) {
       since: { type: "string" },
       until: { type: "string" },
       csv: { type: "boolean" },
+      by: { type: "string" },
+      month: { type: "string" },
       policy: { type: "string", multiple: true },
       format: { type: "string" },
       host: { type: "string", multiple: true },
@@ -465,7 +494,33 @@ function parse(argv: readonly string[]) {
   ) {
     throw new UsageError(goWith("--since, --until and --csv", "report", command));
   }
+  checkByProject(command, values);
   return { command, values, file: takesFile ? rest[0] : undefined, files: command === "lint" ? rest : [] };
+}
+
+/** `--by project` and `--month` (a `YYYY-MM`) go with `report`, and not with `--since`/`--until`. */
+function checkByProject(
+  command: Command,
+  values: {
+    by?: string | undefined;
+    month?: string | undefined;
+    since?: string | undefined;
+    until?: string | undefined;
+  },
+): void {
+  if (values.by === undefined && values.month === undefined) return;
+  if (command !== "report") throw new UsageError(goWith("--by and --month", "report", command));
+  if (values.by?.toLowerCase() !== "project") {
+    throw new UsageError(ENGLISH.t("money.cli.byProject", { typed: values.by ?? "" }));
+  }
+  if (values.month !== undefined && !isMonth(values.month)) {
+    throw new UsageError(ENGLISH.t("money.cli.notMonth", { typed: values.month }));
+  }
+  if (values.since !== undefined || values.until !== undefined) {
+    throw new UsageError(
+      ENGLISH.t("cli.usage.notBoth", { first: "--by project", second: "--since/--until" }),
+    );
+  }
 }
 
 /**

@@ -63,6 +63,7 @@ describe("composeBot", () => {
           "reclaim-review",
           "claims",
           "queue-deadlines",
+          "budgets",
           "interrupted-stops",
           "hygiene",
           "summary-hygiene",

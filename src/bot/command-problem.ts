@@ -28,6 +28,8 @@ export type CommandProblem =
   /** `gpu-a:x`: not a GPU list; `host` is the host part typed. */
   | { kind: "notGpuList"; text: string; host: string }
   | { kind: "notDays"; text: string; max: number }
+  /** `report project <month>` with something that is not a `YYYY-MM`. */
+  | { kind: "notMonth"; text: string }
   /** `warden swap <who>`: not a mention or member ID. */
   | { kind: "unknownPerson"; text: string }
   /** `gpus>=40g` or `--valley` without a number of GPUs. */

@@ -94,7 +94,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: "report",
-    usage: "report [<days>d]",
+    usage: "report [<days>d] | report project [<YYYY-MM>]",
     summary: "help.command.report",
     example: "report 30d",
   },

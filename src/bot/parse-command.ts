@@ -44,7 +44,8 @@ export type ParsedCommand =
   | { kind: "release"; target: { kind: "default" } | { kind: "all" } | { kind: "slots"; slots: GpuSlots } }
   | { kind: "extend"; slots: GpuSlots; durationMs: number }
   | { kind: "mine" }
-  | { kind: "report"; days: number }
+  /** `project`: `report project [YYYY-MM]`, the month split among projects (`null`: this month). */
+  | { kind: "report"; days: number; project?: { month: string | null } }
   | { kind: "warden"; action: WardenAction }
   | { kind: "invalid"; problem: CommandProblem; command: string | null };
 
@@ -126,7 +127,9 @@ export function parseCommand(text: string): ParsedCommand {
       return { kind: "mine" };
     case "report": {
       const report = parseReportArgs(args);
-      return "problem" in report ? invalid(name, report.problem) : { kind: "report", days: report.days };
+      if ("problem" in report) return invalid(name, report.problem);
+      const { days, project } = report;
+      return project === undefined ? { kind: "report", days } : { kind: "report", days, project };
     }
     case "warden": {
       const action = parseWardenArgs(args);

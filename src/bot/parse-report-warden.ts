@@ -13,8 +13,11 @@ export type WardenAction =
   | { kind: "skip" };
 
 /** `report [<days>d]`: the number of days, or what is wrong. */
-export function parseReportArgs(args: readonly string[]): { days: number } | { problem: CommandProblem } {
+export function parseReportArgs(
+  args: readonly string[],
+): { days: number; project?: { month: string | null } } | { problem: CommandProblem } {
   const [span, ...rest] = args;
+  if (span?.toLowerCase() === "project") return parseProjectReport(rest);
   if (rest.length > 0)
     return { problem: { kind: "unexpected", extra: rest.join(" "), after: `report ${span ?? ""}` } };
   if (span === undefined) return { days: DEFAULT_REPORT_DAYS };
@@ -24,6 +27,20 @@ export function parseReportArgs(args: readonly string[]): { days: number } | { p
     return { problem: { kind: "notDays", text: span, max: MAX_REPORT_DAYS } };
   }
   return { days };
+}
+
+/** `report project [YYYY-MM]`: the month, or what is wrong. */
+function parseProjectReport(
+  args: readonly string[],
+): { days: number; project: { month: string | null } } | { problem: CommandProblem } {
+  const [month, ...rest] = args;
+  if (rest.length > 0) {
+    return { problem: { kind: "unexpected", extra: rest.join(" "), after: `report project ${month}` } };
+  }
+  if (month !== undefined && !/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) {
+    return { problem: { kind: "notMonth", text: month } };
+  }
+  return { days: DEFAULT_REPORT_DAYS, project: { month: month ?? null } };
 }
 
 /** `warden [roster | swap @user | skip]`: the action, or what is wrong. */

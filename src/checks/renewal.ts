@@ -1,3 +1,4 @@
+import type { HostProjectUse } from "./host-projects.ts";
 /**
  * Do-not-renew: a rented or cloud host (one with a `cost_per_hour`) whose mean utilisation stayed
  * below 20 % in two consecutive biweekly periods is not worth renewing. Pure.
@@ -16,6 +17,8 @@ export interface RenewalFlag {
   host: string;
   currentUtilPct: number;
   previousUtilPct: number;
+  /** The projects whose claims held it over the period, most first (absent: not known). */
+  usedBy?: HostProjectUse[];
 }
 
 export const DEFAULT_RENEWAL_BELOW_PCT = 20;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { LANGUAGES } from "../messages/languages.ts";
 import { cronForInterval } from "../shared/cron-for-interval.ts";
 import { isValidTimeZone } from "../shared/time.ts";
+import { overlappingReservations } from "./reservation-overlaps.ts";
 
 /**
  * The one configuration schema. Every object is strict: an unknown key is an error, so a typo is
@@ -473,6 +474,16 @@ export const configSchema = z.strictObject({
         priority: z.number().int().min(-100).max(100).default(0),
         /** Whether this project's running claims may be asked to make room (then released after `queue.preempt_grace_minutes`). */
         preempt: z.boolean().default(false),
+        /** Kubernetes namespaces whose GPU time (as Prometheus attributes it to containers) is this project's. */
+        namespaces: z.array(z.string().min(1).max(63)).max(100).optional(),
+        /** The value of a workload's `project` label (on the dcgm-exporter series) that means this project. */
+        prometheus_label: z.string().min(1).max(64).optional(),
+        /** Login names on the hosts whose busy but unclaimed GPU time is this project's (the first project listing a login is its default). */
+        logins: z.array(z.string().min(1).max(64)).max(1000).optional(),
+        /** Budget per calendar month (team time zone) in `team.currency`: members and the cost warden hear at 80 % and 100 %. */
+        monthly_budget: z.number().positive().max(1_000_000_000).optional(),
+        /** The most GPUs the project's claims may hold at once (a whole host counts all its GPUs); absent: no limit. */
+        max_gpus: z.number().int().min(0).max(100_000).optional(),
       }),
     )
     .default({}),
@@ -519,6 +530,17 @@ export const configSchema = z.strictObject({
         .refine((entry) => entry.to > entry.from, { message: "to must be after from", path: ["to"] }),
     )
     .max(1000)
+    .superRefine((entries, ctx) => {
+      for (const [first, second] of overlappingReservations(entries)) {
+        const a = entries[first]!;
+        const b = entries[second]!;
+        ctx.addIssue({
+          code: "custom",
+          path: [second],
+          message: `overlaps reservations[${first}]: ${b.gpus} ${b.every} ${b.from}–${b.to} (${b.user}) and ${a.gpus} ${a.every} ${a.from}–${a.to} (${a.user}) hold the same GPUs at the same time`,
+        });
+      }
+    })
     .default([]),
   /** The monthly cost warden roster, in order (Slack user ids). */
   warden: z

@@ -19,9 +19,11 @@ export interface Claim {
   nudgedAtMs: number | null;
   /** When the holder last said "Still using it": idle time counts from then. */
   stillUsingAtMs: number | null;
+  /** The project its GPU-hours count for (`projects:`); `null` or absent: none (unattributed). */
+  project?: string | null;
 }
 
-export type NewClaim = Pick<Claim, "host" | "gpuIndex" | "user" | "fromMs" | "untilMs" | "note">;
+export type NewClaim = Pick<Claim, "host" | "gpuIndex" | "user" | "fromMs" | "untilMs" | "note" | "project">;
 
 /** One "notify me when free": a user waiting for a GPU (or, `gpuIndex` null, a whole host). */
 export interface ClaimWait {

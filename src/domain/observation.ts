@@ -16,6 +16,8 @@ export interface GpuProcess {
   container: string | null;
   pod: string | null;
   namespace: string | null;
+  /** The workload's `project` label (Prometheus), where the source has one. */
+  projectLabel?: string;
 }
 
 export interface GpuReading {

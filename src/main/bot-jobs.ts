@@ -1,10 +1,12 @@
 import { hostname } from "node:os";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { BotDeps } from "../bot/bot-deps.ts";
+import { budgetNoticeText } from "../bot/views/budget-notice.ts";
 import { hygieneWords } from "../bot/views/hygiene-messages.ts";
 import type { botWords } from "../bot/views/renderers.ts";
 import { rawRetentionDays } from "../config/raw-retention.ts";
 import type { Config } from "../config/schema.ts";
+import { budgetJob } from "../jobs/budget-job.ts";
 import { claimsJobs } from "../jobs/claims-jobs.ts";
 import { hygieneJob, hygieneSummaryJob } from "../jobs/hygiene-jobs.ts";
 import { ledgerJob } from "../jobs/ledger-job.ts";
@@ -52,6 +54,13 @@ export function botJobs(
       warden,
       summaryWords: words.summaryWords,
       people,
+      projectReport: {
+        ...costWarden.costLedger,
+        config,
+        claims: state.claims,
+        queue: state.queue,
+        workloads: state.workloads,
+      },
     }),
     reclaimReviewJob({
       config,
@@ -65,6 +74,20 @@ export function botJobs(
       reclaimWords: words.reclaimWords,
     }),
     ...claimsJobs(botDeps),
+    budgetJob(
+      {
+        ...costWarden.costLedger,
+        config,
+        claims: state.claims,
+        queue: state.queue,
+        workloads: state.workloads,
+        budgetNotices: state.budgetNotices,
+        notifier,
+        warden,
+        transaction: state.transaction,
+      },
+      (notice, user) => budgetNoticeText(botDeps.readers.person(user), notice),
+    ),
     interruptedStopsJob(botDeps),
     ...hygieneJobs(botDeps, stores, notifier),
   ];

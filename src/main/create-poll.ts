@@ -1,3 +1,4 @@
+import { workloadHoursOf } from "../checks/workload-project.ts";
 import type { Config } from "../config/schema.ts";
 import type { Source } from "../domain/source.ts";
 import type { Clock } from "../shared/clock.ts";
@@ -61,6 +62,7 @@ export function createPoll(
     health.storeProblem = null;
     health.lastPollAtMs = result.atMs;
     alerts.onPoll(result);
+    deps.stores.state.workloads.record(workloadHoursOf(result.observations));
     const unknown = result.observations.filter((obs) => !obs.ok).length;
     logger.info(
       {

@@ -18,6 +18,7 @@ import { hygiene } from "./en/hygiene.ts";
 import { keep } from "./en/keep.ts";
 import { ledger } from "./en/ledger.ts";
 import { lint } from "./en/lint.ts";
+import { money } from "./en/money.ts";
 import { placement } from "./en/placement.ts";
 import { preempt } from "./en/preempt.ts";
 import { priority } from "./en/priority.ts";
@@ -67,6 +68,7 @@ export const en = {
   ...preempt,
   ...priority,
   ...project,
+  ...money,
   ...summary,
   ...csv,
   ...warden,

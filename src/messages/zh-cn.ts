@@ -19,6 +19,7 @@ import { hygiene } from "./zh-cn/hygiene.ts";
 import { keep } from "./zh-cn/keep.ts";
 import { ledger } from "./zh-cn/ledger.ts";
 import { lint } from "./zh-cn/lint.ts";
+import { money } from "./zh-cn/money.ts";
 import { placement } from "./zh-cn/placement.ts";
 import { preempt } from "./zh-cn/preempt.ts";
 import { priority } from "./zh-cn/priority.ts";
@@ -59,6 +60,7 @@ export const zhCN: Catalog = {
   ...preempt,
   ...priority,
   ...project,
+  ...money,
   ...summary,
   ...csv,
   ...warden,

@@ -7,12 +7,6 @@ export function clusterHost(cluster: string, host: string): string {
   return `${cluster}/${host}`;
 }
 
-/** The cluster part of `b/node-17`; `null` for a host named without one. */
-export function clusterOf(host: string): string | null {
-  const slash = host.indexOf("/");
-  return slash === -1 ? null : host.slice(0, slash);
-}
-
 /**
  * The source with every host it reports named `cluster/host`: in its polls, its host list and its
  * history. Observations are renamed in place (each poll makes new ones).

@@ -13,7 +13,7 @@ export interface GpuAccumulator {
   mig: boolean;
   /** A MIG GPU instance's profile (`1g.5gb`); `null` for a whole GPU. */
   profile: string | null;
-  workloads: Map<string, { pod: string; namespace: string | null; container: string | null }>;
+  workloads: Map<string, Workload>;
   /** Memory total, filled in from this or an earlier cycle. */
   totalMiB: number | null;
 }
@@ -222,6 +222,7 @@ export function toReading(gpu: GpuAccumulator): GpuReading {
     container: workload.container,
     pod: workload.pod,
     namespace: workload.namespace,
+    ...(workload.label === null ? {} : { projectLabel: workload.label }),
   }));
   return {
     index: gpu.index,
@@ -242,17 +243,25 @@ export function toReading(gpu: GpuAccumulator): GpuReading {
  * NOTE: without honor_labels, a scrape through a ServiceMonitor stamps the exporter's own pod on every
  * series (`pod="nvidia-dcgm-exporter-…"`) and renames the workload's labels to `exported_*`.
  */
-export function workloadOf(
-  labels: Record<string, string>,
-): { pod: string; namespace: string | null; container: string | null } | null {
+export function workloadOf(labels: Record<string, string>): Workload | null {
+  const label = labels.exported_project || labels.project || null;
   if (labels.exported_pod) {
     return {
       pod: labels.exported_pod,
       namespace: labels.exported_namespace || null,
       container: labels.exported_container || null,
+      label,
     };
   }
   const pod = labels.pod;
   if (!pod || /dcgm-exporter/i.test(pod)) return null;
-  return { pod, namespace: labels.namespace || null, container: labels.container || null };
+  return { pod, namespace: labels.namespace || null, container: labels.container || null, label };
+}
+
+/** A Kubernetes workload on a GPU; `label`: its `project` label, when the series has one. */
+interface Workload {
+  pod: string;
+  namespace: string | null;
+  container: string | null;
+  label: string | null;
 }

@@ -2,6 +2,7 @@ import type { Database } from "better-sqlite3";
 import { type AlertStore, createAlertStore } from "./alert-store.ts";
 import { type AuditStore, createAuditStore } from "./audit-store.ts";
 import { type AutopilotPlanStore, createAutopilotPlanStore } from "./autopilot-plan-store.ts";
+import { type BudgetNoticeStore, createBudgetNoticeStore } from "./budget-notice-store.ts";
 import { type ClaimStore, createClaimStore } from "./claim-store.ts";
 import { createDeliveryStore, type DeliveryStore } from "./delivery-store.ts";
 import { createMetaStore, type MetaStore } from "./meta-store.ts";
@@ -10,6 +11,7 @@ import { createQueueStore, type QueueStore } from "./queue-store.ts";
 import { createReservationStore, type ReservationStore } from "./reservation-store.ts";
 import { createSnoozeStore, type SnoozeStore } from "./snooze-store.ts";
 import { createStopRunStore, type StopRunStore } from "./stop-run-store.ts";
+import { createWorkloadStore, type WorkloadStore } from "./workload-store.ts";
 
 /** The repositories the Slack side uses, over one migrated database. */
 export interface BotStateStore {
@@ -25,6 +27,10 @@ export interface BotStateStore {
   stopRuns: StopRunStore;
   /** The autopilot's warned stops. */
   autopilot: AutopilotPlanStore;
+  /** The workload on each busy GPU per hour (attributing unclaimed GPU time to projects). */
+  workloads: WorkloadStore;
+  /** Budget notices sent (once per project, month and level). */
+  budgetNotices: BudgetNoticeStore;
   deliveries: DeliveryStore;
   meta: MetaStore;
   /** Runs `fn` in one transaction (synchronous: never await inside). */
@@ -50,6 +56,8 @@ export function createBotStateStore(db: Database): BotStateStore {
     reservations: createReservationStore(db),
     stopRuns: createStopRunStore(db),
     autopilot: createAutopilotPlanStore(db),
+    workloads: createWorkloadStore(db),
+    budgetNotices: createBudgetNoticeStore(db),
     deliveries,
     meta: createMetaStore(db),
     transaction: (fn) => db.transaction(fn).immediate(),

@@ -58,6 +58,7 @@ interface ClaimRow {
   reminded_ms: number | null;
   nudged_ms: number | null;
   still_using_ms: number | null;
+  project: string | null;
 }
 
 interface WaitRow {
@@ -82,13 +83,14 @@ const toClaim = (row: ClaimRow): Claim => ({
   remindedAtMs: row.reminded_ms,
   nudgedAtMs: row.nudged_ms,
   stillUsingAtMs: row.still_using_ms,
+  project: row.project ?? null,
 });
 
 const ORDER = "ORDER BY host, ifnull(gpu_index, -1), id";
 
 export function createClaimStore(db: Database): ClaimStore {
   const insert = db.prepare(
-    "INSERT INTO claim (host, gpu_index, user, from_ms, until_ms, note) VALUES (?, ?, ?, ?, ?, ?)",
+    "INSERT INTO claim (host, gpu_index, user, from_ms, until_ms, note, project) VALUES (?, ?, ?, ?, ?, ?, ?)",
   );
   const selectById = db.prepare("SELECT * FROM claim WHERE id = ?");
   const selectActiveOn = db.prepare(
@@ -153,6 +155,7 @@ export function createClaimStore(db: Database): ClaimStore {
         claim.fromMs,
         claim.untilMs,
         claim.note,
+        claim.project ?? null,
       ).lastInsertRowid;
       return toClaim(selectById.get(id) as ClaimRow);
     },

@@ -8,6 +8,7 @@ import { priorityMigration } from "./migration-007-priority.ts";
 import { reservationsMigration } from "./migration-008-reservations.ts";
 import { autopilotMigration } from "./migration-009-autopilot.ts";
 import { hygieneMigration } from "./migration-010-hygiene.ts";
+import { projectsMigration } from "./migration-011-projects.ts";
 
 /** One schema step. `version` is its position in {@link migrations}, starting at 1. */
 export interface Migration {
@@ -134,6 +135,7 @@ export const migrations: readonly Migration[] = [
   reservationsMigration,
   autopilotMigration,
   hygieneMigration,
+  projectsMigration,
 ];
 
 /**

@@ -36,6 +36,8 @@ export interface QueueStore {
   allGrants(): QueueGrant[];
   /** Granted or confirmed requests holding any of `claimIds`. */
   grantedWith(claimIds: readonly number[]): QueueRequest[];
+  /** Requests that waited at some time in `[fromMs, toMs)` (until granted or ended, or still waiting), by id. */
+  waitedBetween(fromMs: number, toMs: number): QueueRequest[];
   /** Running claims asked to make room (preemption). */
   preempts: PreemptStore;
 }
@@ -100,6 +102,10 @@ export function createQueueStore(db: Database): QueueStore {
      VALUES (:user, :host, :gpus, :count, :model, :durationMs, :note, :createdAtMs, :project, :priority)`,
   );
   const selectById = db.prepare("SELECT * FROM queue_request WHERE id = ?");
+  const selectWaitedBetween = db.prepare(
+    `SELECT * FROM queue_request WHERE created_ms < :toMs
+       AND coalesce(granted_ms, ended_ms, :toMs) > :fromMs ORDER BY id`,
+  );
   const selectWaiting = db.prepare(
     "SELECT * FROM queue_request WHERE state = 'waiting' ORDER BY priority DESC, id",
   );
@@ -129,6 +135,8 @@ export function createQueueStore(db: Database): QueueStore {
   };
 
   return {
+    waitedBetween: (fromMs, toMs) =>
+      (selectWaitedBetween.all({ fromMs, toMs }) as RequestRow[]).map(toRequest),
     add: (request) => {
       const { want } = request;
       const id = insert.run({

@@ -2,6 +2,8 @@ import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
 import { matchModels } from "../checks/claim-model.ts";
 import { pickFreeGpus } from "../checks/claim-pick.ts";
 import { type GpuSlots, overlaps } from "../checks/claim-target.ts";
+import { gpusHeldBy, type QuotaExceeded, quotaExceeded } from "../checks/project-quota.ts";
+import { defaultProject } from "../checks/queue-project.ts";
 import type { ClaimReservationLimit, ReservationWindow } from "../checks/reservation-window.ts";
 import type { Claim } from "../domain/claim.ts";
 import { shortModel } from "../reports/fleet-table.ts";
@@ -27,6 +29,8 @@ export interface ClaimGpusRequest {
   note?: string;
   /** The alert whose *Claim it* was clicked. */
   alertId?: number | undefined;
+  /** The project its GPU-hours count for; absent: the actor's default project. */
+  project?: string | null;
 }
 
 /** Claimed GPUs someone runs on without a claim: where, how many, whose processes. */
@@ -54,6 +58,8 @@ export type ClaimGpusResult =
     }
   /** Someone else's reservation window is in force on (part of) it now. */
   | { kind: "reserved"; window: ReservationWindow }
+  /** The project would hold more GPUs than its `max_gpus`. */
+  | { kind: "over-quota"; quota: QuotaExceeded }
   | {
       kind: "already-yours";
       slots: GpuSlots;
@@ -163,6 +169,10 @@ function claimSlots(
       const untilMs = Math.min(...mine.map((claim) => claim.untilMs));
       return { kind: "already-yours", slots, allOf: false, untilMs };
     }
+    const project = projectOf(deps, request);
+    const asked = slots.gpus === null ? hostGpusNow(deps, host, nowMs).length - mine.length : wanted.length;
+    const quota = overQuota(deps, actor, project, asked, nowMs);
+    if (quota !== null) return quota;
     const limit = claimLimitOf(deps, actor, [slots], nowMs, nowMs + durationMs);
     if (limit.kind === "refused") return reservedNow(deps, actor, limit.window);
     const heldMs = limit.untilMs - nowMs;
@@ -176,8 +186,9 @@ function claimSlots(
       );
       recordEnded(deps, released, { kind: "released" }, actor, nowMs);
     }
+    const untilMs = nowMs + heldMs;
     const added = wanted.map((gpuIndex) =>
-      state.claims.add({ host, gpuIndex, user: actor, fromMs: nowMs, untilMs: nowMs + heldMs, note }),
+      state.claims.add({ host, gpuIndex, user: actor, fromMs: nowMs, untilMs, note, project }),
     );
     const already = slots.gpus === null ? [] : slots.gpus.filter((index) => heldGpus.has(index));
     const groups = groupClaims(added);
@@ -248,14 +259,18 @@ function claimCount(
         holders: holding,
       };
     }
+    const project = projectOf(deps, request);
+    const quota = overQuota(deps, actor, project, target.count, nowMs);
+    if (quota !== null) return quota;
     const limit = claimLimitOf(deps, actor, pick.picks, nowMs, nowMs + durationMs);
     if (limit.kind === "refused") return reservedNow(deps, actor, limit.window);
-    const heldMs = limit.untilMs - nowMs;
+    const untilMs = limit.untilMs;
     const added = pick.picks.flatMap(({ host, gpus }) =>
       gpus.map((gpuIndex) =>
-        state.claims.add({ host, gpuIndex, user: actor, fromMs: nowMs, untilMs: nowMs + heldMs, note }),
+        state.claims.add({ host, gpuIndex, user: actor, fromMs: nowMs, untilMs, note, project }),
       ),
     );
+    const heldMs = untilMs - nowMs;
     const groups = groupClaims(added);
     recordClaimed(deps, groups, heldMs, request.alertId, nowMs, {
       count: target.count,
@@ -284,6 +299,40 @@ function claimCount(
   });
   finish(deps, request, outcome, ended, nowMs);
   return outcome;
+}
+
+/** The project a claim counts for: the one asked for, else the actor's default project. */
+function projectOf(deps: ClaimDeps, request: ClaimGpusRequest): string | null {
+  if (request.project !== undefined) return request.project;
+  return defaultProject(deps.config.projects, request.actor)?.name ?? null;
+}
+
+/**
+ * The refusal when `askedGpus` more would take `project` past its `max_gpus` (audited), else
+ * `null`. Runs inside the claim's transaction, so concurrent claims cannot both pass.
+ */
+export function overQuota(
+  deps: ClaimDeps,
+  actor: string,
+  project: string | null,
+  askedGpus: number,
+  nowMs: number,
+): Extract<ClaimGpusResult, { kind: "over-quota" }> | null {
+  if (project === null) return null;
+  const maxGpus = deps.config.projects[project]?.max_gpus;
+  if (maxGpus === undefined) return null;
+  const gpusOf = (host: string) => hostGpusNow(deps, host, nowMs).length;
+  const held = gpusHeldBy(deps.state.claims.activeAt(nowMs), project, gpusOf);
+  const quota = quotaExceeded(project, maxGpus, held, askedGpus);
+  if (quota === null) return null;
+  deps.state.audit.record({
+    atMs: nowMs,
+    actor,
+    action: "claim-over-quota",
+    host: null,
+    detail: { ...quota },
+  });
+  return { kind: "over-quota", quota };
 }
 
 /** Someone else's reservation window holds (part of) the claim now: refused, audited. */

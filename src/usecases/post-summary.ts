@@ -1,3 +1,5 @@
+import { projectsOnHost } from "../checks/host-projects.ts";
+import { localDayOf } from "../checks/local-day.ts";
 import type { RenewalFlag } from "../checks/renewal.ts";
 import type { HeatmapChart } from "../reports/heatmap-chart.ts";
 import type { SummaryChart } from "../reports/summary-chart.ts";
@@ -14,6 +16,7 @@ import {
   type RenderedReply,
   type WardenLookup,
 } from "./ports.ts";
+import { type ProjectReportDeps, readProjectAllocation } from "./project-report.ts";
 import { readHeatmap } from "./read-heatmap.ts";
 import type { SummaryWords } from "./summary-words.ts";
 
@@ -37,6 +40,8 @@ export interface PostSummaryDeps extends SummaryDeps {
   people?: PeopleDirectory | undefined;
   /** The summary's words (the bot's views: `summaryWords`). */
   summaryWords: SummaryWords;
+  /** What the per-project section is read from; absent (or no `projects:`): no section. */
+  projectReport?: ProjectReportDeps;
 }
 
 export interface PostedSummary {
@@ -70,12 +75,15 @@ export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Pro
   const named = [...model.people.map((p) => p.user), ...model.stops.map((s) => s.actor)].filter((id) =>
     /^[UW][A-Z0-9]{2,}$/.test(id),
   );
-  const message = deps.summaryWords.summary(model, {
+  const summary = deps.summaryWords.summary(model, {
     teamName: config.team.name,
     names: (await deps.people?.names(named)) ?? new Map(),
     lateSinceMs: slot.late ? slot.atMs : null,
     filesAttached,
   });
+  const section = projectBlocks(deps, model);
+  const fits = (summary.blocks?.length ?? 0) + section.length <= 50;
+  const message = fits ? { ...summary, blocks: [...(summary.blocks ?? []), ...section] } : summary;
   const chart = deps.summaryWords.chart(model, { logger: deps.logger });
   const heatmap = deps.summaryWords.heatmap(readHeatmap(deps, slot.atMs), { logger: deps.logger });
   const csv = deps.summaryWords.csv(model, stem);
@@ -124,7 +132,15 @@ export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Pro
     );
     const warden = deps.warden.current(slot.atMs);
     if (fresh.length > 0 && warden !== null) {
-      const dm = deps.summaryWords.renewal(fresh, model.renewalBelowPct, warden);
+      const gpusOf = (host: string) => deps.metrics.hosts().find((r) => r.name === host)?.gpus.length ?? 0;
+      const { toMs } = model.period;
+      const fromMs = toMs - 30 * 24 * 3_600_000;
+      const held = deps.claims.overlapping(fromMs, toMs);
+      const named = fresh.map((flag) => ({
+        ...flag,
+        usedBy: projectsOnHost(held, flag.host, fromMs, toMs, gpusOf(flag.host)),
+      }));
+      const dm = deps.summaryWords.renewal(named, model.renewalBelowPct, warden);
       deps.notifier.send("chat.postMessage", { channel: warden, text: dm.text, blocks: dm.blocks });
     }
     renewalFlagged.push(...fresh.map((flag) => flag.host));
@@ -137,4 +153,16 @@ export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Pro
 /** `C0123ABCD`, `G…` (private), `D…` (a DM): what `files.completeUploadExternal` takes as `channel_id`. */
 export function isChannelId(channel: string): boolean {
   return /^[CGD][A-Z0-9]{2,}$/.test(channel);
+}
+
+/** The per-project section of the period's complete days, when projects are configured. */
+function projectBlocks(deps: PostSummaryDeps, model: SummaryModel): unknown[] {
+  const words = deps.summaryWords.projects;
+  const source = deps.projectReport;
+  if (words === undefined || source === undefined || Object.keys(deps.config.projects).length === 0)
+    return [];
+  const zone = deps.config.team.timezone;
+  const fromDay = localDayOf(model.period.fromMs, zone);
+  const toDay = localDayOf(model.period.toMs - 1, zone);
+  return words.call(deps.summaryWords, readProjectAllocation(source, fromDay, toDay));
 }

@@ -1,6 +1,7 @@
 import { matchModels } from "../checks/claim-model.ts";
 import type { GpuSeat } from "../checks/claim-pick.ts";
 import { grantDevices } from "../checks/grant-devices.ts";
+import { gpusHeldBy, quotaExceeded } from "../checks/project-quota.ts";
 import { fitRequest } from "../checks/queue-fit.ts";
 import type { Claim } from "../domain/claim.ts";
 import type { QueueRequest } from "../domain/queue-request.ts";
@@ -68,6 +69,7 @@ export function grantPass(deps: ClaimDeps, nowMs: number): QueueGrantMade[] {
       if (slots === null) continue;
       const limit = reserved.limitFor(request.user, slots, nowMs + request.durationMs);
       if (limit.kind === "refused") continue;
+      if (overProjectQuota(deps, request.project, slots, seats, held)) continue;
       const claims = slots.map((slot) =>
         state.claims.add({
           host: slot.host,
@@ -76,6 +78,7 @@ export function grantPass(deps: ClaimDeps, nowMs: number): QueueGrantMade[] {
           fromMs: nowMs,
           untilMs: limit.untilMs,
           note: request.note,
+          project: request.project,
         }),
       );
       const confirmByMs = nowMs + confirmMs;
@@ -91,6 +94,21 @@ export function grantPass(deps: ClaimDeps, nowMs: number): QueueGrantMade[] {
     }
     return grants;
   });
+}
+
+/** Whether granting `slots` would take `project` past its `max_gpus`. */
+function overProjectQuota(
+  deps: ClaimDeps,
+  project: string | null,
+  slots: readonly { host: string; gpuIndex: number | null }[],
+  seats: readonly GpuSeat[],
+  held: readonly Claim[],
+): boolean {
+  if (project === null) return false;
+  const gpusOf = (host: string) => seats.filter((seat) => seat.host === host).length;
+  const asked = slots.reduce((sum, slot) => sum + (slot.gpuIndex === null ? gpusOf(slot.host) : 1), 0);
+  const maxGpus = deps.config.projects[project]?.max_gpus;
+  return quotaExceeded(project, maxGpus, gpusHeldBy(held, project, gpusOf), asked) !== null;
 }
 
 /** The hosts' open alerts (they name the claimants) and the granted people's Home tabs. */

@@ -1,3 +1,4 @@
+import type { QuotaExceeded } from "../checks/project-quota.ts";
 import { placeInLine } from "../checks/queue-competes.ts";
 import { defaultProject, type NamedProject, priorityOf } from "../checks/queue-project.ts";
 import type { Claim } from "../domain/claim.ts";
@@ -108,7 +109,8 @@ function placeOf(
 
 export type ClaimOrWaitResult =
   | { kind: "claim"; result: ClaimGpusResult }
-  | { kind: "wait"; result: JoinQueueResult };
+  /** `quota`: it waits because its project holds as many GPUs as it may. */
+  | { kind: "wait"; result: JoinQueueResult; quota?: QuotaExceeded };
 
 /**
  * `/gpu claim … --wait`: claims now when it can; when someone holds the GPUs or too few are free,
@@ -125,10 +127,15 @@ export function claimOrWait(
   },
 ): ClaimOrWaitResult {
   const { actor, target, durationMs, note, project } = request;
-  const result = claimGpus(deps, { actor, target, durationMs, note });
-  if (result.kind !== "held" && result.kind !== "short") return { kind: "claim", result };
+  const asked = project === undefined ? {} : { project: project?.name ?? null };
+  const result = claimGpus(deps, { actor, target, durationMs, note, ...asked });
+  const quota = result.kind === "over-quota" ? { quota: result.quota } : {};
+  if (result.kind !== "held" && result.kind !== "short" && result.kind !== "over-quota") {
+    return { kind: "claim", result };
+  }
   const wait: WaitRequest = { actor, want: wantOf(target), durationMs, note };
-  return { kind: "wait", result: joinQueue(deps, project === undefined ? wait : { ...wait, project }) };
+  const joined = joinQueue(deps, project === undefined ? wait : { ...wait, project });
+  return { kind: "wait", result: joined, ...quota };
 }
 
 export type ConfirmGrantResult =

@@ -1,3 +1,4 @@
+import type { HostProjectUse } from "../checks/host-projects.ts";
 import type { ReclaimCase } from "../domain/reclaim-case.ts";
 import type { RenderedReply } from "./ports.ts";
 
@@ -26,4 +27,6 @@ export interface ReclaimMessageContext {
   belowPct: number;
   /** The warden the message is for; `null`: it goes to the channel because no warden is set. */
   warden: string | null;
+  /** The projects whose claims held the host in the last 30 days, most first (absent: not known). */
+  usedBy?: HostProjectUse[];
 }

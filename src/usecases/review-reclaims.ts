@@ -1,3 +1,4 @@
+import { type HostProjectUse, projectsOnHost } from "../checks/host-projects.ts";
 import {
   DEFAULT_RECLAIM,
   type ReclaimDay,
@@ -12,18 +13,19 @@ import { localMidnights } from "../reports/local-days.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
 import type { AuditStore } from "../store/audit-store.ts";
+import type { ClaimStore } from "../store/claim-store.ts";
 import type { MetricsStore } from "../store/metrics-types.ts";
 import type { ReclaimStore } from "../store/reclaim-store.ts";
 import { BOT_ACTOR } from "./action-text.ts";
 import type { Notifier, WardenLookup } from "./ports.ts";
-import type { ReclaimWords } from "./reclaim-words.ts";
+import type { ReclaimMessageContext, ReclaimWords } from "./reclaim-words.ts";
 
 /** What the reclaim review and decisions need. */
 export interface ReclaimDeps {
   config: Config;
   metrics: Pick<MetricsStore, "hosts" | "rollupTotals" | "rollupsBetween">;
   reclaims: ReclaimStore;
-  state: { audit: AuditStore; transaction<T>(fn: () => T): T };
+  state: { audit: AuditStore; transaction<T>(fn: () => T): T; claims?: Pick<ClaimStore, "overlapping"> };
   notifier: Notifier;
   warden: WardenLookup;
   clock: Clock;
@@ -113,7 +115,7 @@ export function reviewReclaims(deps: ReclaimDeps, nowMs = deps.clock.now()): Rec
           });
           if (created === null) return null;
           audit(deps, nowMs, "reclaim-pending", created, { windowMeanPct: step.windowMeanPct });
-          tellWarden(deps, nowMs, (ctx) => deps.reclaimWords.pending(created, ctx));
+          tellWarden(deps, nowMs, (ctx) => deps.reclaimWords.pending(created, ctx), created.host);
           return created;
         });
         if (started !== null) review.started.push(host.name);
@@ -137,7 +139,7 @@ export function reviewReclaims(deps: ReclaimDeps, nowMs = deps.clock.now()): Rec
           if (!reclaims.markDue(entry!.id, nowMs)) return false;
           const updated = reclaims.byId(entry!.id)!;
           audit(deps, nowMs, "reclaim-due", updated, {});
-          tellWarden(deps, nowMs, (ctx) => deps.reclaimWords.decision(updated, ctx));
+          tellWarden(deps, nowMs, (ctx) => deps.reclaimWords.decision(updated, ctx), updated.host);
           return true;
         });
         if (due) review.due.push(host.name);
@@ -203,20 +205,31 @@ function audit(
 function tellWarden(
   deps: ReclaimDeps,
   atMs: number,
-  render: (ctx: { timezone: string; belowPct: number; warden: string | null }) => {
+  render: (ctx: ReclaimMessageContext) => {
     text: string;
     blocks?: unknown[];
   },
+  host?: string,
 ): void {
   const warden = deps.warden.current(atMs);
   const reply = render({
     timezone: deps.config.team.timezone,
     belowPct: deps.config.reclaim.below_pct,
     warden,
+    ...usedByOf(deps, host, atMs),
   });
   deps.notifier.send("chat.postMessage", {
     channel: warden ?? deps.config.slack.channel,
     text: reply.text,
     ...(reply.blocks === undefined ? {} : { blocks: reply.blocks }),
   });
+}
+
+/** The projects that held `host` in the 30 days before `atMs`, when the claims are at hand. */
+function usedByOf(deps: ReclaimDeps, host: string | undefined, atMs: number): { usedBy?: HostProjectUse[] } {
+  const claims = deps.state.claims;
+  if (host === undefined || claims === undefined) return {};
+  const fromMs = atMs - 30 * 24 * 3_600_000;
+  const gpus = deps.metrics.hosts().find((record) => record.name === host)?.gpus.length ?? 0;
+  return { usedBy: projectsOnHost(claims.overlapping(fromMs, atMs), host, fromMs, atMs, gpus) };
 }

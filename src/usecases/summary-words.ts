@@ -5,9 +5,12 @@ import type { CsvFile } from "../reports/summary-csv.ts";
 import type { SummaryModel } from "../reports/summary-model.ts";
 import type { Logger } from "../shared/logger.ts";
 import type { RenderedReply } from "./ports.ts";
+import type { ProjectReport } from "./project-report.ts";
 
 /** Turns the biweekly summary's facts into Slack messages (the bot's views implement it). */
 export interface SummaryWords {
+  /** The summary's per-project section (blocks appended to the message); absent: none. */
+  projects?(report: Omit<ProjectReport, "month">): unknown[];
   /** The summary message for the team channel. */
   summary(model: SummaryModel, options: SummaryMessageOptions): RenderedReply;
   /** The chart of idle cost per day, drawn in the summary's language. */

@@ -106,7 +106,7 @@ describe("/gpu report and /gpu warden over the real Bolt app", { timeout: 120_00
     const bad = await h.user.slashCommand({ user: EVE, text: "report 500d" });
     assert.equal(
       bad.ackPayload?.text,
-      "`500d` is not a number of days: use `1d` to `400d`, e.g. `30d`.\nRight form: `/gpu report [<days>d]` — e.g. `/gpu report 30d`",
+      "`500d` is not a number of days: use `1d` to `400d`, e.g. `30d`.\nRight form: `/gpu report [<days>d] | report project [<YYYY-MM>]` — e.g. `/gpu report 30d`",
     );
     const empty = await h.user.slashCommand({ user: EVE, text: "report" });
     assert.equal(

@@ -48,7 +48,7 @@ describe("estimated times over the real Bolt app", { timeout: 120_000 }, () => {
     await h.user.event({ type: "app_home_opened", user: EVE });
     await h.settle();
     const home = shown(h.emulator.home(EVE)?.view.blocks as unknown[]);
-    assert.match(home, /\*Your place in line\*\n1\. gpu-a: around Tue 17:00/);
+    assert.match(home, /\*Your place in line\*\n1\. gpu-a: around Tue 17:00 \(no project, priority 0\)/);
     assert.match(home, /NVIDIA H100 80GB HBM3 \(4 GPUs\), the next one free: around Mon 17:00/);
     await h.user.event({ type: "app_home_opened", user: BOB });
     await h.settle();

@@ -12,6 +12,7 @@ import { claimButtons } from "./claim-dm.ts";
 import { commandExample, holdersIn, listIn, noteIn, slotsListIn, whenIn } from "./claim-phrases.ts";
 import { claimProblemIn } from "./claim-problem-words.ts";
 import { commandErrorReply } from "./command-error.ts";
+import { overQuotaIn } from "./project-words.ts";
 import { actions, button, context, LIMITS, type Reply, section, textReply } from "./reply-message.ts";
 import { claimRefusedWords, reservedExtendWords, withCutWords } from "./reservation-lines.ts";
 
@@ -79,6 +80,8 @@ export function claimReply(
       return commandErrorReply(tr, claimProblemIn(tr, result.problem), "claim", slashCommand);
     case "held":
       return heldReply(tr, result, nowMs, asked);
+    case "over-quota":
+      return textReply(overQuotaIn(tr, result.quota));
     default:
       return result satisfies never;
   }

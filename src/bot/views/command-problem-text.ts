@@ -53,6 +53,8 @@ export function commandProblemText(tr: Translator, problem: CommandProblem): str
       const host = problem.host.length <= 20 ? shown(problem.host) : "gpu-a";
       return tr.t("command.notGpuList", { text: shown(problem.text), host });
     }
+    case "notMonth":
+      return tr.t("money.command.notMonth", { text: shown(problem.text) });
     case "notDays":
       return tr.t("command.notDays", { text: shown(problem.text), max: String(problem.max) });
     case "unknownPerson":

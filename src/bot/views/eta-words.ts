@@ -86,12 +86,13 @@ export function homeQueueBlocks(tr: Translator, queue: HomeQueue): types.KnownBl
   const mine =
     queue.mine.length === 0
       ? [tr.t("eta.home.empty")]
-      : queue.mine.slice(0, 10).map(({ request, place, estimate }) =>
-          tr.t("eta.home.line", {
-            position: place,
-            want: etaWantWords(tr, request.want),
-            estimate: estimateWords(tr, estimate),
-          }),
+      : queue.mine.slice(0, 10).map(
+          ({ request, place, estimate }) =>
+            `${tr.t("eta.home.line", {
+              position: place,
+              want: etaWantWords(tr, request.want),
+              estimate: estimateWords(tr, estimate),
+            })} ${tr.t("money.home.project", { project: request.project ?? "_none", priority: request.priority })}`,
         );
   const blocks: types.KnownBlock[] = [section(`*${tr.t("eta.home.title")}*\n${mine.join("\n")}`)];
   if (queue.models.length > 0) {

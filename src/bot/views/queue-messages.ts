@@ -157,9 +157,21 @@ export function claimOrWaitReply(
   nowMs: number,
   slashCommand: string,
 ): Reply {
-  return result.kind === "claim"
-    ? claimReply(tr, result.result, nowMs, slashCommand)
-    : joinQueueReply(tr, result.result, slashCommand);
+  if (result.kind === "claim") return claimReply(tr, result.result, nowMs, slashCommand);
+  const reply = joinQueueReply(tr, result.result, slashCommand);
+  if (result.quota === undefined) return reply;
+  const { quota } = result;
+  const reason = tr.t("money.overQuota.waiting", {
+    project: quota.project,
+    max: quota.maxGpus,
+    held: quota.heldGpus,
+    asked: quota.askedGpus,
+  });
+  return {
+    ...reply,
+    text: `${reason}\n${reply.text}`,
+    ...(reply.blocks === undefined ? {} : { blocks: [section(reason), ...reply.blocks] }),
+  };
 }
 
 /** Waiting requests listed by `/gpu queue`; the rest are counted. */

@@ -1,4 +1,5 @@
 import type { types } from "@slack/bolt";
+import type { HostProjectUse } from "../../checks/host-projects.ts";
 import type { RenewalFlag } from "../../checks/renewal.ts";
 import type { ReclaimCase } from "../../domain/reclaim-case.ts";
 import type { Translator } from "../../messages/translator.ts";
@@ -15,7 +16,22 @@ export type { ReclaimMessageContext };
 const date = (tr: Translator, ms: number) => tr.t("summary.day", { at: ms });
 
 function noWarden(tr: Translator, context_: ReclaimMessageContext): types.KnownBlock[] {
-  return context_.warden === null ? [context(tr.t("reclaim.noWarden"))] : [];
+  const usedBy = context_.usedBy === undefined ? [] : [context(usedByWords(tr, context_.usedBy))];
+  return [...usedBy, ...(context_.warden === null ? [context(tr.t("reclaim.noWarden"))] : [])];
+}
+
+/** `Used by project nlp (48.0 GPU-hours), unattributed (2.0)` over the last 30 days, or that nobody claimed it. */
+export function usedByWords(tr: Translator, usedBy: readonly HostProjectUse[]): string {
+  if (usedBy.length === 0) return tr.t("money.usedBy.nobody");
+  const list = usedBy
+    .map((use) =>
+      tr.t("money.usedBy.entry", {
+        project: use.project === null ? tr.t("money.unattributed") : escapeMrkdwn(use.project),
+        hours: use.gpuHours.toFixed(1),
+      }),
+    )
+    .join(tr.t("money.usedBy.separator"));
+  return tr.t("money.usedBy", { list });
 }
 
 /** To the warden: a host became pending reclaim. */
@@ -187,7 +203,7 @@ export function renewalMessage(
         host: `*${escapeMrkdwn(flag.host)}*`,
         current: formatPct(flag.currentUtilPct),
         previous: formatPct(flag.previousUtilPct),
-      })}`,
+      })}${flag.usedBy === undefined ? "" : ` ${usedByWords(tr, flag.usedBy)}`}`,
   );
   const text = tr.t("summary.renewal.text", { count: flags.length, pct: formatPct(belowPct) });
   const blocks: types.KnownBlock[] = [section(`:receipt: *${text}*\n${lines.slice(0, 30).join("\n")}`)];

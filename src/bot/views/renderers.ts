@@ -31,6 +31,7 @@ import {
   reclaimPendingMessage,
   renewalMessage,
 } from "./reclaim-messages.ts";
+import { projectSummaryBlocks } from "./report-project.ts";
 import { withAlertReservation } from "./reservation-lines.ts";
 import { stopDoubtDirectText, stopDoubtThreadText } from "./stop-doubt.ts";
 import { stormDigestMessage, stormOwnerMessage } from "./storm-digest-message.ts";
@@ -76,6 +77,7 @@ export function botWords(readers: Readers): BotWords {
   /** The biweekly summary's messages. */
   const summaryWords: SummaryWords = {
     summary: (model, options) => renderSummaryMessage(readers.channel, model, options),
+    projects: (report) => projectSummaryBlocks(readers.channel, report),
     chart: (model, options) => renderSummaryChart(model, { ...options, language: readers.channel.language }),
     heatmap: (input, options) => renderHeatmap(input, { ...options, language: readers.channel.language }),
     csv: (model, stem) => summaryCsvFiles(readers.channel, model, stem),

@@ -21,7 +21,7 @@ export const help = {
   "help.command.start":
     "start a stopped host again (owners, claimants, project members, the cost warden and admins)",
   "help.command.report":
-    "cost ledger of the last days (default 7): cost, idle cost, real usage rate; the CSV by DM",
+    "cost ledger of the last days (default 7): cost, idle cost, real usage rate; `project`: a month's cost per project; the CSV by DM",
   "help.command.warden":
     "this month's cost warden and the next; swap or skip a turn (the warden or an admin)",
   "help.footer": "Durations: {durations}. GPU lists: {gpuLists}.",

@@ -43,5 +43,10 @@ export function claimCommand(
     const reply = claimOrWaitReply(tr, waited, nowMs, GPU_COMMAND);
     return waited.kind === "wait" ? joinReplyWithEta(deps, tr, waited.result, reply) : reply;
   }
-  return claimReply(tr, claimGpus(deps, request), nowMs, GPU_COMMAND, { target, durationMs, note });
+  const asked = parsed.project === undefined ? {} : { project: choice.project?.name ?? null };
+  return claimReply(tr, claimGpus(deps, { ...request, ...asked }), nowMs, GPU_COMMAND, {
+    target,
+    durationMs,
+    note,
+  });
 }

@@ -14,6 +14,7 @@ import { extendCommand } from "./extend-command.ts";
 import { gpuHelp } from "./gpu-help.ts";
 import { gpuKeep } from "./gpu-keep.ts";
 import { gpuReport, type ReportUpload, uploadReportCsv } from "./gpu-report.ts";
+import { gpuProjectReport } from "./gpu-report-project.ts";
 import { gpuStart } from "./gpu-start.ts";
 import { gpuStatus } from "./gpu-status.ts";
 import { gpuStop } from "./gpu-stop.ts";
@@ -43,7 +44,10 @@ export function gpuCommand(deps: BotDeps): Middleware<SlackCommandMiddlewareArgs
     try {
       const text = commandText(command.text);
       const parsed = parseCommand(text);
-      if (parsed.kind === "report") ({ reply, upload } = gpuReport(deps, tr, command.user_id, parsed.days));
+      if (parsed.kind === "report" && parsed.project !== undefined) {
+        ({ reply, upload } = gpuProjectReport(deps, tr, command.user_id, parsed.project.month));
+      } else if (parsed.kind === "report")
+        ({ reply, upload } = gpuReport(deps, tr, command.user_id, parsed.days));
       else reply = answerCommand(deps, command.user_id, text, tr);
     } catch (error) {
       await ack({ response_type: "ephemeral", text: tr.t("command.failed") });
@@ -117,6 +121,7 @@ export function answerCommand(
     case "reserve":
       return reserveCommand(deps, tr, user, parsed.action);
     case "report":
+      if (parsed.project !== undefined) return gpuProjectReport(deps, tr, user, parsed.project.month).reply;
       return gpuReport(deps, tr, user, parsed.days).reply;
     case "warden":
       return gpuWarden(deps, tr, user, parsed.action);

@@ -15,6 +15,8 @@ export interface ReportUpload {
   filename: string;
   title: string;
   content: string;
+  /** The upload's comment; absent: the ledger's. */
+  comment?: string;
 }
 
 /**
@@ -57,7 +59,7 @@ export async function uploadReportCsv(
       filename: upload.filename,
       title: upload.title,
       content: upload.content,
-      initial_comment: upload.tr.t("report.csv.comment", { title: upload.title }),
+      initial_comment: upload.comment ?? upload.tr.t("report.csv.comment", { title: upload.title }),
     });
     return null;
   } catch (error) {
