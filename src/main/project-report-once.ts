@@ -1,14 +1,10 @@
-import { existsSync } from "node:fs";
 import type { BotContext } from "../main.ts";
 import { systemClock } from "../shared/clock.ts";
 import { createBotStateStore } from "../store/bot-state-store.ts";
 import { createCostStores } from "../store/cost-stores.ts";
-import { createMetricsStore } from "../store/metrics-store.ts";
-import { openDatabase } from "../store/open-database.ts";
-import { inspectStorePath, storeProblemOf } from "../store/store-problem.ts";
 import { todayLocal } from "../usecases/ledger-report.ts";
 import { type ProjectReport, readProjectReport } from "../usecases/project-report.ts";
-import { StoreMissingError } from "./run-once.ts";
+import { withStoreFile } from "./with-store-file.ts";
 
 /**
  * `gpu-warden report --by project`: opens the store read-write (the ledger and rollups are brought
@@ -21,20 +17,7 @@ export function projectReportOnce(
 ): ProjectReport {
   const { config } = context.loaded;
   const clock = context.clock ?? systemClock;
-  if (!existsSync(config.store.path)) {
-    throw new StoreMissingError(
-      `no store at ${config.store.path}: it is written by 'gpu-warden start' (store.path in the config)`,
-    );
-  }
-  inspectStorePath(config.store.path);
-  let db: ReturnType<typeof openDatabase>;
-  try {
-    db = openDatabase(config.store.path);
-  } catch (error) {
-    throw storeProblemOf(config.store.path, error);
-  }
-  try {
-    const store = createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 });
+  return withStoreFile(config, (db, store) => {
     while (!store.rollup(clock.now(), config.policy.idle_util_pct, 24 * 7).complete) {}
     const stores = createCostStores(db);
     const state = createBotStateStore(db);
@@ -49,7 +32,5 @@ export function projectReportOnce(
       workloads: state.workloads,
     };
     return readProjectReport(deps, month ?? todayLocal({ clock, config }).slice(0, 7));
-  } finally {
-    db.close();
-  }
+  });
 }

@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import type { LedgerReport } from "../domain/ledger-report.ts";
 import type { HostObservation } from "../domain/observation.ts";
 import type { BotContext } from "../main.ts";
@@ -6,12 +5,12 @@ import { systemClock } from "../shared/clock.ts";
 import { createSources } from "../sources/create-sources.ts";
 import { type BackupResult, backupStore, type RestoreResult, restoreStore } from "../store/backup-store.ts";
 import { createCostStores } from "../store/cost-stores.ts";
-import { createMetricsStore } from "../store/metrics-store.ts";
-import { openDatabase } from "../store/open-database.ts";
-import { inspectStorePath, storeProblemOf } from "../store/store-problem.ts";
 import { readLedgerReport, reportRange, todayLocal } from "../usecases/ledger-report.ts";
 import { pollFleet } from "../usecases/poll-fleet.ts";
 import { pollTimeoutMs } from "./create-poll.ts";
+import { withStoreFile } from "./with-store-file.ts";
+
+export { StoreMissingError } from "./with-store-file.ts";
 
 // NOTE: the commands that run once and exit; nothing here loads the Slack app (Bolt), so they start
 // in a fraction of the time `gpu-warden start` takes.
@@ -32,11 +31,6 @@ export async function collectOnce(context: BotContext): Promise<HostObservation[
   return result.observations;
 }
 
-/** `gpu-warden report` found no store file to read. */
-export class StoreMissingError extends Error {
-  override name = "StoreMissingError";
-}
-
 /**
  * `gpu-warden report`: rolls up what the store has not rolled up yet, brings the daily ledger up to
  * date for the range and reads it. Throws `ReportRangeError` for bad dates, {@link StoreMissingError}
@@ -49,20 +43,7 @@ export function reportOnce(
   const { config } = context.loaded;
   const clock = context.clock ?? systemClock;
   const days = reportRange(range.since, range.until, todayLocal({ clock, config }));
-  if (!existsSync(config.store.path)) {
-    throw new StoreMissingError(
-      `no store at ${config.store.path}: it is written by 'gpu-warden start' (store.path in the config)`,
-    );
-  }
-  inspectStorePath(config.store.path);
-  let db: ReturnType<typeof openDatabase>;
-  try {
-    db = openDatabase(config.store.path);
-  } catch (error) {
-    throw storeProblemOf(config.store.path, error);
-  }
-  try {
-    const store = createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 });
+  return withStoreFile(config, (db, store) => {
     while (!store.rollup(clock.now(), config.policy.idle_util_pct, 24 * 7).complete) {}
     const stores = createCostStores(db);
     const ledger = {
@@ -73,9 +54,7 @@ export function reportOnce(
       clock,
     };
     return readLedgerReport(ledger, days);
-  } finally {
-    db.close();
-  }
+  });
 }
 
 /** `gpu-warden backup FILE`: an online copy of the store, safe while an instance runs. */

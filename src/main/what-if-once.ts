@@ -1,13 +1,9 @@
-import { existsSync } from "node:fs";
 import { isLocalDay, localDayStartMs } from "../checks/local-day.ts";
 import type { LoadedConfig } from "../config/load-config.ts";
 import type { WhatIfReport } from "../domain/what-if-report.ts";
 import { type Clock, DAY_MS, HOUR_MS, systemClock } from "../shared/clock.ts";
-import { createMetricsStore } from "../store/metrics-store.ts";
-import { openDatabase } from "../store/open-database.ts";
-import { inspectStorePath, storeProblemOf } from "../store/store-problem.ts";
 import { replayWhatIf } from "../usecases/replay-what-if.ts";
-import { StoreMissingError } from "./run-once.ts";
+import { withStoreFile } from "./with-store-file.ts";
 
 /** `--since` that is neither a span (`30d`, `12h`) nor a date (`YYYY-MM-DD`). */
 export class WhatIfSinceError extends Error {
@@ -38,22 +34,7 @@ export function whatIfOnce(
   const { config } = context.loaded;
   const nowMs = (context.clock ?? systemClock).now();
   const sinceMs = whatIfSinceMs(options.since ?? "30d", nowMs, config.team.timezone);
-  if (!existsSync(config.store.path)) {
-    throw new StoreMissingError(
-      `no store at ${config.store.path}: it is written by 'gpu-warden start' (store.path in the config)`,
-    );
-  }
-  inspectStorePath(config.store.path);
-  let db: ReturnType<typeof openDatabase>;
-  try {
-    db = openDatabase(config.store.path);
-  } catch (error) {
-    throw storeProblemOf(config.store.path, error);
-  }
-  try {
-    const metrics = createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 });
-    return replayWhatIf({ config, metrics }, { sinceMs, policies: options.policies });
-  } finally {
-    db.close();
-  }
+  return withStoreFile(config, (_db, metrics) =>
+    replayWhatIf({ config, metrics }, { sinceMs, policies: options.policies }),
+  );
 }
