@@ -35,6 +35,11 @@ export interface BotContext {
   /** Where the console mode (no Slack tokens) prints the fleet and its alerts. */
   stdout: NodeJS.WritableStream;
   clock?: Clock;
+  /**
+   * The least time between two posts to one channel on `clock` (Slack's limit, the default); a test
+   * whose clock stands still between its steps sets 0.
+   */
+  postIntervalMs?: number;
   /** The playground: its own sources, a timer on its clock, its page on the bot's HTTP port. */
   sources?: Source[];
   jobTimer?: JobTimer;
@@ -161,7 +166,7 @@ function messagesPort(context: BotContext, slackOn: boolean): MessagesPort {
   const slackApiUrl = env.slackApiUrl ?? undefined;
   return {
     slack: createOutboxClient({ botToken: env.slackBotToken, slackApiUrl, logger: context.logger }),
-    pacing: { postIntervalMs: POST_INTERVAL_MS },
+    pacing: { postIntervalMs: context.postIntervalMs ?? POST_INTERVAL_MS },
   };
 }
 

@@ -27,6 +27,8 @@ const bot = await startBot({
   hostName: "test",
   stdout: new PassThrough(),
   clock: new ManualClock(Number(nowText)),
+  // NOTE: the clock stands still: no pacing of posts to one channel.
+  postIntervalMs: 0,
 });
 await bot.pollNow();
 process.stdout.write("ready\n");

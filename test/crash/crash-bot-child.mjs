@@ -31,6 +31,8 @@ await startBot({
   hostName: "crash-campaign",
   stdout: new PassThrough(),
   clock,
+  // NOTE: the clock stands still between the campaign's steps: no pacing of posts to one channel.
+  postIntervalMs: 0,
   jobTimer: timer,
 });
 process.stdout.write("ready\n");
