@@ -93,6 +93,8 @@ export async function startPlayground(
         },
       },
       clock,
+      // NOTE: the emulator has no per-channel limit, and the page's clock may be paused: no pacing.
+      postIntervalMs: 0,
       sources: [source],
       jobTimer: timer,
       httpRoutes: (req, res) => routes.handle(req, res),
