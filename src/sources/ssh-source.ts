@@ -4,6 +4,7 @@ import { type FailureCause, failed, type HostObservation } from "../domain/obser
 import type { Source } from "../domain/source.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
+import { mapWithConcurrency } from "../shared/map-with-concurrency.ts";
 import { NvidiaSmiError } from "./parse-nvidia-smi.ts";
 import { type ProbeOutputs, probeReadings } from "./probe-readings.ts";
 import { parseLoadAvg, remoteProbeScript, splitRemoteProbe, withRemoteTimeout } from "./remote-probe.ts";
@@ -140,23 +141,6 @@ export function classifySshFailure(stderr: string): { cause: FailureCause; detai
     if (line) return { cause, detail: clip(line) };
   }
   return { cause: "error", detail: clip(lines.at(-1) ?? "ssh failed with exit code 255 and said nothing") };
-}
-
-async function mapWithConcurrency<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const at = next++;
-      results[at] = await fn(items[at] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 function lastLine(text: string): string {

@@ -2,6 +2,7 @@ import { type HygienePolicy, hygieneOutcome } from "../checks/hygiene.ts";
 import type { Config } from "../config/schema.ts";
 import { HYGIENE_CHECKS, type HygieneProbe, type HygieneResult } from "../domain/hygiene.ts";
 import type { Clock } from "../shared/clock.ts";
+import { mapWithConcurrency } from "../shared/map-with-concurrency.ts";
 
 export interface CheckHygieneDeps {
   probe: HygieneProbe;
@@ -36,7 +37,7 @@ export async function checkHygiene(
   signal?: AbortSignal,
 ): Promise<HygieneResult[]> {
   const targets = hosts.length === 0 ? deps.probe.hosts : hosts;
-  const perHost = await mapLimited(targets, deps.concurrency, (host) =>
+  const perHost = await mapWithConcurrency(targets, deps.concurrency, (host) =>
     Promise.all(
       HYGIENE_CHECKS.map(async (check): Promise<HygieneResult> => {
         const read = await deps.probe.probe(host, check, deps.checkTimeoutMs, signal);
@@ -48,21 +49,4 @@ export async function checkHygiene(
     ),
   );
   return perHost.flat();
-}
-
-async function mapLimited<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const at = next++;
-      results[at] = await fn(items[at] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

@@ -3,11 +3,11 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { after, before, describe, it } from "node:test";
-import { type Browser, chromium, type Locator, type Page } from "playwright-core";
-import { parseConfig, readEnv } from "../../src/config/load-config.ts";
+import type { Browser, Locator, Page } from "playwright-core";
 import { ADMIN, CLAIMANT, OWNER, STRANGER, WARDEN } from "../../src/playground/playground-config.ts";
-import { type RunningPlayground, startPlayground } from "../../src/playground/start-playground.ts";
+import type { RunningPlayground } from "../../src/playground/start-playground.ts";
 import { createLogger } from "../../src/shared/logger.ts";
+import { playgroundInBrowser } from "../helpers/playground-in-browser.ts";
 
 /** Wednesday 2026-01-07 09:00 UTC. */
 const T0 = Date.UTC(2026, 0, 7, 9, 0);
@@ -31,32 +31,11 @@ describe("the playground in a real browser (Debian's chromium via playwright-cor
   let page: Page;
 
   before(async () => {
-    playground = await startPlayground(
-      {
-        loaded: {
-          config: parseConfig({ http: { port: 0 } }),
-          env: readEnv({ LOG_LEVEL: "warn" }),
-          file: null,
-        },
-        logger: createLogger("warn", stderr),
-        pathEnv: "",
-        hostName: "playground-test",
-        stdout: new PassThrough(),
-      },
-      { startMs: T0, rate: 60 },
-    );
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    });
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    ({ playground, browser, page } = await playgroundInBrowser({
+      startMs: T0,
+      hostName: "playground-test",
+      logger: createLogger("warn", stderr),
+    }));
     page.on("pageerror", (error) => problems.push(`page: ${error.message}`));
   });
 

@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
-import { PassThrough } from "node:stream";
 import { after, before, describe, it } from "node:test";
-import { type Browser, chromium, type Page } from "playwright-core";
-import { parseConfig, readEnv } from "../../src/config/load-config.ts";
-import { type RunningPlayground, startPlayground } from "../../src/playground/start-playground.ts";
+import type { Browser, Page } from "playwright-core";
+import type { RunningPlayground } from "../../src/playground/start-playground.ts";
 import { silentLogger } from "../../src/shared/logger.ts";
+import { playgroundInBrowser } from "../helpers/playground-in-browser.ts";
 
 /** Wednesday 2026-01-07 09:00 UTC. */
 const T0 = Date.UTC(2026, 0, 7, 9, 0);
@@ -39,25 +38,11 @@ describe("the playground with the keyboard only (Debian's chromium via playwrigh
   let page: Page;
 
   before(async () => {
-    playground = await startPlayground(
-      {
-        loaded: {
-          config: parseConfig({ http: { port: 0 } }),
-          env: readEnv({ LOG_LEVEL: "warn" }),
-          file: null,
-        },
-        logger: silentLogger,
-        pathEnv: "",
-        hostName: "playground-keyboard-test",
-        stdout: new PassThrough(),
-      },
-      { startMs: T0, rate: 60 },
-    );
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--no-first-run"],
-    });
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    ({ playground, browser, page } = await playgroundInBrowser({
+      startMs: T0,
+      hostName: "playground-keyboard-test",
+      logger: silentLogger,
+    }));
   });
 
   after(async () => {
