@@ -1,12 +1,20 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile } from "node:child_process";
 import { once } from "node:events";
-import { closeSync, createWriteStream, openSync, readFileSync } from "node:fs";
+import { createWriteStream } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import {
+  closeServer,
+  orphanWatchdog,
+  spawnLogged,
+  startExporter,
+  stopChild,
+  tail,
+} from "./server-process.ts";
 
 /**
  * A real Prometheus (Debian's `/usr/bin/prometheus` 2.42, `bash scripts/install-test-deps.sh`) on
@@ -82,20 +90,14 @@ export async function startPrometheus(options: StartPrometheusOptions = {}): Pro
     if (safety) clearTimeout(safety);
     const proc = child;
     child = null;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = once(proc, "exit");
-    proc.kill("SIGTERM");
-    const timer = setTimeout(() => proc.kill("SIGKILL"), 10_000);
-    await exited;
-    clearTimeout(timer);
+    await stopChild(proc);
   };
   const stop = async () => {
     await stopServer();
     if (exporterServer) {
       const server = exporterServer;
       exporterServer = null;
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServer(server);
     }
     await rm(dir, { recursive: true, force: true });
     watchdog?.kill();
@@ -117,16 +119,9 @@ export async function startPrometheus(options: StartPrometheusOptions = {}): Pro
 
     const scrapeTargets: string[] = [];
     if (render) {
-      exporterServer = createServer((req, res) => {
-        if (req.url !== "/metrics" || !render) {
-          res.writeHead(404).end();
-          return;
-        }
-        res.writeHead(200, { "content-type": "text/plain; version=0.0.4" }).end(render());
-      });
-      exporterServer.listen(0, "127.0.0.1");
-      await once(exporterServer, "listening");
-      scrapeTargets.push(`127.0.0.1:${(exporterServer.address() as AddressInfo).port}`);
+      const exporter = await startExporter(() => render);
+      exporterServer = exporter.server;
+      scrapeTargets.push(exporter.target);
     }
 
     const interval = options.scrapeIntervalSeconds ?? 1;
@@ -152,8 +147,7 @@ export async function startPrometheus(options: StartPrometheusOptions = {}): Pro
 
     const port = await freePort();
     const logFile = join(dir, "prometheus.log");
-    const logFd = openSync(logFile, "a");
-    child = spawn(
+    const started = spawnLogged(
       "prometheus",
       [
         `--config.file=${configFile}`,
@@ -162,35 +156,15 @@ export async function startPrometheus(options: StartPrometheusOptions = {}): Pro
         `--web.listen-address=127.0.0.1:${port}`,
         "--log.level=warn",
       ],
-      { stdio: ["ignore", logFd, logFd] },
+      logFile,
     );
-    closeSync(logFd);
-    const spawned = child;
-    const spawnError = new Promise<never>((_, reject) => {
-      spawned.once("error", (error) =>
-        reject(
-          new Error(`cannot start prometheus (${error.message}); run bash scripts/install-test-deps.sh`),
-        ),
-      );
-      spawned.once("exit", (code, signal) =>
-        reject(new Error(`prometheus exited early (${code ?? signal}): ${tail(logFile)}`)),
-      );
-    });
-    spawnError.catch(() => {});
+    child = started.child;
+    const spawned = started.child;
+    const spawnError = started.failed;
     const timeoutMs = options.timeoutMs ?? 15 * 60_000;
     safety = setTimeout(() => child?.kill("SIGKILL"), timeoutMs);
     safety.unref();
-    // NOTE: a test process killed outright (a runner timeout) runs no after() hook; this shell ends
-    // the server and removes the temp dir once the process that started them is gone.
-    watchdog = spawn(
-      "sh",
-      [
-        "-c",
-        `while kill -0 ${process.pid} 2>/dev/null; do sleep 2; done; kill -9 ${spawned.pid} 2>/dev/null; rm -rf '${dir}'`,
-      ],
-      { stdio: "ignore", detached: true },
-    );
-    watchdog.unref();
+    watchdog = orphanWatchdog(spawned.pid, dir);
 
     const url = `http://127.0.0.1:${port}`;
     await Promise.race([waitReady(url, 60_000, logFile), spawnError]);
@@ -364,14 +338,6 @@ export async function waitForSeries(
   throw new Error(
     `no ${minSeries} series for ${promql} after ${timeoutMs} ms; last answer: ${last.slice(0, 300)}`,
   );
-}
-
-export function tail(file: string): string {
-  try {
-    return readFileSync(file, "utf8").split("\n").slice(-15).join("\n");
-  } catch {
-    return "(no log)";
-  }
 }
 
 export function sleep(ms: number): Promise<void> {

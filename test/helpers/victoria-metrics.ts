@@ -1,9 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
-import { closeSync, openSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -14,9 +11,16 @@ import {
   type RunningPrometheus,
   type StartPrometheusOptions,
   sleep,
-  tail,
   waitForSeries,
 } from "./prometheus.ts";
+import {
+  closeServer,
+  orphanWatchdog,
+  spawnLogged,
+  startExporter,
+  stopChild,
+  tail,
+} from "./server-process.ts";
 
 /**
  * A real single-node VictoriaMetrics (Debian's `/usr/bin/victoria-metrics` 1.79, `bash
@@ -36,20 +40,14 @@ export async function startVictoriaMetrics(options: StartPrometheusOptions = {})
   const stopServer = async () => {
     const proc = child;
     child = null;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = once(proc, "exit");
-    proc.kill("SIGTERM");
-    const timer = setTimeout(() => proc.kill("SIGKILL"), 10_000);
-    await exited;
-    clearTimeout(timer);
+    await stopChild(proc);
   };
   const stop = async () => {
     await stopServer();
     if (exporterServer) {
       const server = exporterServer;
       exporterServer = null;
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServer(server);
     }
     await rm(dir, { recursive: true, force: true });
     watchdog?.kill();
@@ -59,16 +57,9 @@ export async function startVictoriaMetrics(options: StartPrometheusOptions = {})
   try {
     const targets: string[] = [];
     if (render) {
-      exporterServer = createServer((req, res) => {
-        if (req.url !== "/metrics" || !render) {
-          res.writeHead(404).end();
-          return;
-        }
-        res.writeHead(200, { "content-type": "text/plain; version=0.0.4" }).end(render());
-      });
-      exporterServer.listen(0, "127.0.0.1");
-      await once(exporterServer, "listening");
-      targets.push(`127.0.0.1:${(exporterServer.address() as AddressInfo).port}`);
+      const exporter = await startExporter(() => render);
+      exporterServer = exporter.server;
+      targets.push(exporter.target);
     }
     const interval = options.scrapeIntervalSeconds ?? 1;
     const scrapeFile = join(dir, "scrape.yml");
@@ -91,8 +82,7 @@ export async function startVictoriaMetrics(options: StartPrometheusOptions = {})
     );
     const port = await freePort();
     const logFile = join(dir, "victoria-metrics.log");
-    const logFd = openSync(logFile, "a");
-    child = spawn(
+    const started = spawnLogged(
       "victoria-metrics",
       [
         `-storageDataPath=${join(dir, "data")}`,
@@ -103,34 +93,14 @@ export async function startVictoriaMetrics(options: StartPrometheusOptions = {})
         ...(targets.length > 0 ? [`-promscrape.config=${scrapeFile}`] : []),
         "-loggerLevel=ERROR",
       ],
-      { stdio: ["ignore", logFd, logFd] },
+      logFile,
     );
-    closeSync(logFd);
-    const spawned = child;
-    const spawnError = new Promise<never>((_, reject) => {
-      spawned.once("error", (error) =>
-        reject(
-          new Error(
-            `cannot start victoria-metrics (${error.message}); run bash scripts/install-test-deps.sh`,
-          ),
-        ),
-      );
-      spawned.once("exit", (code, signal) =>
-        reject(new Error(`victoria-metrics exited early (${code ?? signal}): ${tail(logFile)}`)),
-      );
-    });
-    spawnError.catch(() => {});
+    child = started.child;
+    const spawned = started.child;
+    const spawnError = started.failed;
     const safety = setTimeout(() => child?.kill("SIGKILL"), options.timeoutMs ?? 15 * 60_000);
     safety.unref();
-    watchdog = spawn(
-      "sh",
-      [
-        "-c",
-        `while kill -0 ${process.pid} 2>/dev/null; do sleep 2; done; kill -9 ${spawned.pid} 2>/dev/null; rm -rf '${dir}'`,
-      ],
-      { stdio: "ignore", detached: true },
-    );
-    watchdog.unref();
+    watchdog = orphanWatchdog(spawned.pid, dir);
     const url = `http://127.0.0.1:${port}`;
     await Promise.race([waitHealthy(url, 60_000, logFile), spawnError]);
     const backfilledSamples = options.backfill ? await importHistory(url, options.backfill) : 0;
