@@ -27,6 +27,7 @@ export const AUTOPILOT_REASONS = {
 export function runAutopilot(run: AlertRun, nowMs: number): void {
   const plans = new Map(run.store.autopilot.all().map((plan) => [plan.host, plan]));
   const latest = latestByHost(run);
+  const calendar = teamCalendarOf(run.config);
   for (const host of new Set([...run.states.keys(), ...plans.keys()])) {
     const observation = latest.get(host)?.observation ?? null;
     const emptySinceMs = nextEmptySinceMs(emptySinceBefore(run, host), observation);
@@ -35,7 +36,9 @@ export function runAutopilot(run: AlertRun, nowMs: number): void {
     const policy = autopilotPolicyOf(run.config, host);
     const plan = plans.get(host) ?? null;
     if (!policy.enabled && plan === null) continue;
-    const decision = planAutopilot(inputFor(run, host, nowMs, { policy, plan, emptySinceMs }));
+    const decision = planAutopilot(
+      inputFor(run, host, nowMs, { policy, plan, emptySinceMs, calendar, latest: observation }),
+    );
     switch (decision.kind) {
       case "none":
       case "wait":
@@ -66,7 +69,7 @@ function inputFor(
   run: AlertRun,
   host: string,
   nowMs: number,
-  known: Pick<AutopilotInput, "policy" | "plan" | "emptySinceMs">,
+  known: Pick<AutopilotInput, "policy" | "plan" | "emptySinceMs" | "calendar" | "latest">,
 ): AutopilotInput {
   const { store } = run;
   const state = run.states.get(host) ?? null;
@@ -76,13 +79,11 @@ function inputFor(
     ...known,
     host,
     nowMs,
-    calendar: teamCalendarOf(run.config),
     episode: state === null ? null : { status: state.status, idleSinceMs: state.idleSinceMs },
     alertId,
     stopTried:
       alertId !== null &&
       (run.autoStopsStarted.has(alertId) || (stopRun !== null && stopRun.alertId === alertId)),
-    latest: latestByHost(run).get(host)?.observation ?? null,
     claimants: claimantsOf(run, host, nowMs),
     reservedSoon: reservedSoon(run.deps, host) !== null,
     keptUntilMs: store.snoozes.activeAt(host, nowMs)?.untilMs ?? null,
