@@ -1,5 +1,5 @@
 import type { HostActionDeps } from "./authorise.ts";
-import { knownHosts } from "./stop-host.ts";
+import { knownHosts } from "./known-hosts.ts";
 
 /**
  * The known host a typed name means: itself when known as typed, else the one known host with the

@@ -1,7 +1,7 @@
 import type { ClaimGroup } from "../checks/claim-groups.ts";
 import { closest } from "../shared/closest.ts";
 import type { HostActionDeps } from "./authorise.ts";
-import { isKnownHost, knownHosts } from "./stop-host.ts";
+import { isKnownHost, knownHosts } from "./known-hosts.ts";
 
 /** Why a claim, release or extend names nothing it can act on (the views say it in words). */
 export type ClaimProblem =

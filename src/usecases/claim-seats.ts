@@ -3,7 +3,7 @@ import { classifyGpu } from "../checks/classify-gpu.ts";
 import type { GpuReading } from "../domain/observation.ts";
 import { MINUTE_MS } from "../shared/clock.ts";
 import type { ClaimDeps } from "./claim-deps.ts";
-import { knownHosts } from "./stop-host.ts";
+import { knownHosts } from "./known-hosts.ts";
 
 /** One GPU as the claim use-cases see it now: its stored model and its latest fresh reading. */
 export interface GpuNow extends GpuSeat {

@@ -2,7 +2,7 @@ import { HOUR_MS, MINUTE_MS } from "../shared/clock.ts";
 import { dayjs, localDayNumber } from "../shared/time.ts";
 import type { UnknownHost } from "./action-text.ts";
 import { authorityFor, type HostActionDeps, type HostAuthority, mayAct } from "./authorise.ts";
-import { unknownHostFacts } from "./stop-host.ts";
+import { unknownHostFacts } from "./known-hosts.ts";
 
 /** How long to keep a host: a duration, or until `policy.keep_until_tomorrow_at` on the next local day. */
 export type KeepSpan = { kind: "for"; ms: number } | { kind: "tomorrow" };

@@ -11,8 +11,8 @@ import type { HostObservation } from "../domain/observation.ts";
 import type { Snooze } from "../domain/snooze.ts";
 import { describeAction } from "../executors/run-action.ts";
 import type { HostActionDeps } from "./authorise.ts";
+import { isKnownHost, knownHosts } from "./known-hosts.ts";
 import { stoppedByBot } from "./start-host.ts";
-import { isKnownHost, knownHosts } from "./stop-host.ts";
 
 export interface FleetStatusDeps extends Pick<HostActionDeps, "config" | "state" | "fleet" | "clock"> {
   idlePolicy: IdlePolicy;

@@ -3,9 +3,11 @@ import type { ActionConfig } from "../config/schema.ts";
 import type { StopRun } from "../domain/stop-run.ts";
 import { describeAction, runAction } from "../executors/run-action.ts";
 import { BOT_ACTOR } from "./action-text.ts";
+import { assessHostNow } from "./assess-host-now.ts";
 import { authorityFor, type HostActionDeps, mayAct } from "./authorise.ts";
+import { unknownHostFacts } from "./known-hosts.ts";
 import type { StartNote, StartRefusalFacts, StartRun, StartTrigger } from "./start-facts.ts";
-import { assessHostNow, stepRun, unknownHostFacts } from "./stop-host.ts";
+import { stepRun } from "./step-run.ts";
 
 export type { StartNote, StartRefusalFacts, StartRun, StartTrigger } from "./start-facts.ts";
 

@@ -1,16 +1,16 @@
-import { countActiveSessions, hostClass } from "../checks/classify-host.ts";
 import type { IdlePolicy } from "../checks/idle-policy.ts";
-import { hostSampleAt } from "../checks/sweep.ts";
 import type { ActionConfig } from "../config/schema.ts";
 import type { LatestObservation } from "../domain/metrics.ts";
 import type { GpuReading } from "../domain/observation.ts";
 import type { StopRun } from "../domain/stop-run.ts";
 import { type ActionOutcome, describeAction, runAction } from "../executors/run-action.ts";
-import { slotLabel } from "../shared/gpu-slot.ts";
-import { BOT_ACTOR, type UnknownHost, unknownHost } from "./action-text.ts";
+import { BOT_ACTOR } from "./action-text.ts";
+import { assessHostNow } from "./assess-host-now.ts";
 import { authorityFor, type HostActionDeps, isAdmin, mayAct } from "./authorise.ts";
 import { endInterruptedStops, enteredStopRun, isStaleStopRun, leftStopRun } from "./interrupted-stops.ts";
-import type { HostNowFacts, StepEnd, StepRun, StopNote, StopRefusalFacts } from "./stop-facts.ts";
+import { unknownHostFacts } from "./known-hosts.ts";
+import { stepRun } from "./step-run.ts";
+import type { HostNowFacts, StopNote, StopRefusalFacts } from "./stop-facts.ts";
 
 export type { HostNowFacts, StopNote, StopRefusalFacts } from "./stop-facts.ts";
 
@@ -93,91 +93,6 @@ export type StopResult =
       outcome: ActionOutcome;
       note: StopNote;
     };
-
-/** What the latest observation says right now, for a stop. */
-export type HostNow =
-  | { kind: "idle" }
-  | { kind: "busy" | "in-use" | "no-data" | "suspect"; facts: HostNowFacts; sinceMs: number | null };
-
-/**
- * Re-checks a host at `nowMs` from its latest observation with the checks' classification: busy
- * (a GPU at or above the threshold), in use (an active login session), no data (failed, stale, never
- * seen, or a GPU without a reading) or idle. Pure.
- */
-export function assessHostNow(
-  host: string,
-  latest: LatestObservation | null,
-  nowMs: number,
-  policy: IdlePolicy,
-): HostNow {
-  if (latest === null) {
-    return {
-      kind: "no-data",
-      facts: { reason: "no-data", lastOkAtMs: null, nowMs, cause: null },
-      sinceMs: null,
-    };
-  }
-  const sample = hostSampleAt(host, latest.observation, nowMs, policy);
-  const sinceMs = latest.lastOkAtMs;
-  if (!sample.ok) {
-    const cause =
-      sample.cause === "stale" || sample.cause === "missing" ? null : sample.message.replace(`${host}: `, "");
-    return { kind: "no-data", facts: { reason: "no-data", lastOkAtMs: sinceMs, nowMs, cause }, sinceMs };
-  }
-  const sampleClass = hostClass(sample);
-  switch (sampleClass) {
-    case "busy": {
-      const gpus = sample.gpus
-        .filter((gpu) => gpu.class === "busy")
-        .sort((a, b) => (b.utilPct ?? 0) - (a.utilPct ?? 0))
-        .map((gpu) => ({ slot: slotLabel(gpu.index), utilPct: Math.round(gpu.utilPct ?? 0) }));
-      return { kind: "busy", facts: { reason: "busy", gpus }, sinceMs: null };
-    }
-    case "session": {
-      const active = (sample.sessions ?? []).filter(
-        (session) => countActiveSessions([session], policy.idleForMinutes) === 1,
-      );
-      const users = [...new Set(active.map((session) => session.user))];
-      const lines = [...new Set(active.map((session) => session.line))].slice(0, 3);
-      return { kind: "in-use", facts: { reason: "in-use", users, lines }, sinceMs: null };
-    }
-    case "unknown": {
-      if (sample.gpus.length === 0) return { kind: "no-data", facts: { reason: "no-gpus" }, sinceMs };
-      const slots = sample.gpus.filter((gpu) => gpu.class === "unknown").map((gpu) => slotLabel(gpu.index));
-      return { kind: "no-data", facts: { reason: "no-reading", slots }, sinceMs };
-    }
-    case "suspect": {
-      const slots = sample.gpus.filter((gpu) => gpu.class === "suspect").map((gpu) => slotLabel(gpu.index));
-      return { kind: "suspect", facts: { reason: "suspect", slots }, sinceMs: null };
-    }
-    case "idle":
-      return { kind: "idle" };
-    default:
-      return sampleClass satisfies never;
-  }
-}
-
-/** Every host the bot can act on: seen by a source or configured, sorted. */
-export function knownHosts(deps: Pick<HostActionDeps, "fleet" | "config">): string[] {
-  return [...new Set([...deps.fleet.hosts(), ...Object.keys(deps.config.hosts)])].sort();
-}
-
-/** Whether the bot can act on `host`: checked without listing every host (the fleet knows exactly those it has a reading or a state for). */
-export function isKnownHost(deps: Pick<HostActionDeps, "fleet" | "config">, host: string): boolean {
-  return (
-    Object.hasOwn(deps.config.hosts, host) ||
-    deps.fleet.latest(host) !== null ||
-    deps.fleet.state(host) !== null
-  );
-}
-
-/** `null` when {@link isKnownHost}, else what to tell the person (with the nearest name). */
-export function unknownHostFacts(
-  deps: Pick<HostActionDeps, "config" | "fleet">,
-  host: string,
-): UnknownHost | null {
-  return isKnownHost(deps, host) ? null : unknownHost(host, knownHosts(deps));
-}
 
 /**
  * The synchronous half of a stop: the checks, then the exactly-once key. Checks, in order: the host
@@ -498,16 +413,4 @@ function audit(deps: StopHostDeps, plan: StopPlan, action: string, outcome: Acti
     forced: plan.forced,
     dryRun: false,
   });
-}
-
-/** How an action's step went, for the thread and the person who asked (stops and starts). */
-export function stepRun(outcome: ActionOutcome, action: ActionConfig): StepRun {
-  return { description: outcome.description, end: stepEnd(outcome, action), tail: outcome.outputTail.trim() };
-}
-
-function stepEnd(outcome: ActionOutcome, action: ActionConfig): StepEnd {
-  const command = "command" in action;
-  if (outcome.timedOut) return { kind: command ? "killed" : "no-answer", seconds: action.timeout_seconds };
-  if (outcome.exitCode === null) return { kind: "not-run" };
-  return command ? { kind: "exited", code: outcome.exitCode } : { kind: "http", status: outcome.exitCode };
 }

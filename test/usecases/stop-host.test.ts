@@ -9,9 +9,9 @@ import { DEFAULT_IDLE_POLICY } from "../../src/checks/idle-policy.ts";
 import { translator } from "../../src/messages/translator.ts";
 import { MINUTE_MS } from "../../src/shared/clock.ts";
 import { BOT_ACTOR } from "../../src/usecases/action-text.ts";
+import { assessHostNow } from "../../src/usecases/assess-host-now.ts";
 import { endInterruptedStops } from "../../src/usecases/interrupted-stops.ts";
 import {
-  assessHostNow,
   beginStop,
   runStop,
   type StopResult,

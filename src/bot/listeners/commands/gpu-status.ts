@@ -3,7 +3,7 @@ import { MINUTE_MS } from "../../../shared/clock.ts";
 import { unknownHost } from "../../../usecases/action-text.ts";
 import { readFleetStatus, readHostDetail } from "../../../usecases/read-fleet-status.ts";
 import { reservedHosts } from "../../../usecases/reservations.ts";
-import { knownHosts } from "../../../usecases/stop-host.ts";
+import { knownHosts } from "../../../usecases/known-hosts.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { GPU_COMMAND } from "../../surface.ts";
 import { commandErrorReply } from "../../views/command-error.ts";
