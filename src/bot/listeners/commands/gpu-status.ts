@@ -1,9 +1,9 @@
 import type { Translator } from "../../../messages/translator.ts";
 import { MINUTE_MS } from "../../../shared/clock.ts";
 import { unknownHost } from "../../../usecases/action-text.ts";
+import { knownHosts } from "../../../usecases/known-hosts.ts";
 import { readFleetStatus, readHostDetail } from "../../../usecases/read-fleet-status.ts";
 import { reservedHosts } from "../../../usecases/reservations.ts";
-import { knownHosts } from "../../../usecases/known-hosts.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { GPU_COMMAND } from "../../surface.ts";
 import { commandErrorReply } from "../../views/command-error.ts";
