@@ -3,7 +3,9 @@ import type { Translator } from "../../messages/translator.ts";
 import { slackEscape } from "../../usecases/action-text.ts";
 import type { StopPlan, StopRefusal, StopResult } from "../../usecases/stop-host.ts";
 import { ACTION_IDS, stopValue } from "../ids.ts";
+import type { ProgressPlace } from "../progress-place.ts";
 import { memoryAtRiskText } from "./memory-at-risk.ts";
+import { progressPlaceWords } from "./progress-place-words.ts";
 import { actions, button, clip, type Reply, section, textReply } from "./reply-message.ts";
 import { stopRefusalWords } from "./stop-refusal.ts";
 import { stopNoteWords } from "./stop-words.ts";
@@ -38,9 +40,13 @@ export function stopPreviewReply(tr: Translator, plan: StopPlan): Reply {
   };
 }
 
-/** Shown to the clicker while the stop runs. */
-export function stopStartedReply(tr: Translator, plan: StopPlan): Reply {
-  return textReply(stopNoteWords(tr, plan.note));
+/**
+ * The clicker's one answer to a stop that goes ahead (or a dry run): where its progress is posted.
+ * The progress itself is said once, there.
+ */
+export function stopBegunReply(tr: Translator, plan: StopPlan, place: ProgressPlace): Reply {
+  const id = plan.dryRun ? "stop.ack.dryRun" : "stop.ack.begun";
+  return textReply(tr.t(id, { host: plan.host, place: progressPlaceWords(tr, place) }));
 }
 
 /**

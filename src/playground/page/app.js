@@ -302,6 +302,18 @@ function openThread(ts) {
   $("close-thread").focus();
 }
 
+/** A link to a message of the channel (a permalink): its thread opens here, as Slack would. */
+document.addEventListener("click", (event) => {
+  const link = event.target.closest?.("a.thread-link");
+  if (!link) return;
+  event.preventDefault();
+  const ts = link.dataset.thread;
+  const parent = ui.snap?.channel.messages.find((m) => m.ts === ts || m.replies.some((r) => r.ts === ts));
+  if (!parent) return;
+  if (ui.view !== "channel") setView("channel");
+  openThread(parent.ts);
+});
+
 // ---- fleet and clock ----
 
 const MODES = [
