@@ -346,6 +346,32 @@ for (const transport of ["socket", "http"] as const) {
       assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
     });
 
+    test("a host that never had an alert: its stop's progress is said once, in the channel, and the answer points there", async () => {
+      h = await BotHarness.start({
+        transport,
+        config: standardConfig({ "gpu-a": { owners: [ALICE], stop: "script" } }),
+      });
+      h.pollFor(1, allHosts(idleHost("gpu-a")));
+      await h.settle();
+      assert.equal(h.state.alerts.latest("gpu-a"), null, "too early for an alert");
+      await h.user.slashCommand({ user: ALICE, text: "stop gpu-a" });
+      await h.user.clickButton({ user: ALICE, message: h.latestEphemeral(ALICE), actionId: "stop_host" });
+      await h.emulator.waitFor(() => h.state.stopRuns.latestFor("gpu-a")?.state === "done", "the stop");
+      await h.settle();
+      assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
+      assert.deepEqual(h.ephemeralTexts(ALICE), [
+        `Stopping gpu-a: its progress and outcome are in <#${CHANNEL}>.`,
+      ]);
+      const posted = h.emulator.channel(CHANNEL).messages.map((message) => message.text);
+      assert.deepEqual(
+        posted.filter((text) => text.includes(`<@${ALICE}>`)),
+        [
+          `<@${ALICE}> is stopping gpu-a: running \`${h.dir}/poweroff gpu-a\`.`,
+          `gpu-a stopped by <@${ALICE}>: \`${h.dir}/poweroff gpu-a\` exited 0.\n\`\`\`\npowering off gpu-a\n\`\`\``,
+        ],
+      );
+    });
+
     test("`/gpu stop` refuses what the button would refuse", async () => {
       h = await BotHarness.start({
         transport,
