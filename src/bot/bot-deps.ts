@@ -18,4 +18,6 @@ export type BotDeps = StopHostDeps &
     reclaims: ReclaimStore;
     reclaimWords: ReclaimWords;
     wardenWords: WardenWords;
+    /** A Slack message's permalink; `null` while the workspace URL is not known. */
+    messageLink: (channel: string, ts: string) => string | null;
   } & CostWardenDeps;

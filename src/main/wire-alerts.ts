@@ -44,6 +44,8 @@ export function wireAlerts(
   let botDeps: BotDeps | null = null;
   /** Lent hosts belong to whom they were lent to (a reclaim decision); others to their configured owners. */
   const owners = (host: string) => ownersOf(host, config, reclaims);
+  const messageLink = (channel: string, ts: string) =>
+    links.workspaceUrl === null ? null : messagePermalink(links.workspaceUrl, channel, ts);
   const tariff = tariffOf(config.costs.electricity, config.team.timezone);
   const storm = createStormDigest({
     config,
@@ -66,8 +68,7 @@ export function wireAlerts(
       if (botDeps) await stopAutomatically(botDeps, host, alertId, reason);
     },
     owners,
-    messageLink: (channel, ts) =>
-      links.workspaceUrl === null ? null : messagePermalink(links.workspaceUrl, channel, ts),
+    messageLink,
   });
   const alerts: IdleAlerts = {
     ...lifecycle,
@@ -91,6 +92,7 @@ export function wireAlerts(
     reclaims,
     owners,
     fetch,
+    messageLink,
     ...costWarden,
   };
   return { alerts, botDeps };

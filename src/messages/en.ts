@@ -20,6 +20,7 @@ import { ledger } from "./en/ledger.ts";
 import { lint } from "./en/lint.ts";
 import { money } from "./en/money.ts";
 import { placement } from "./en/placement.ts";
+import { playground } from "./en/playground.ts";
 import { preempt } from "./en/preempt.ts";
 import { priority } from "./en/priority.ts";
 import { project } from "./en/project.ts";
@@ -85,4 +86,5 @@ export const en = {
   ...eta,
   ...heatmap,
   ...placement,
+  ...playground,
 } as const satisfies Record<string, string>;

@@ -21,6 +21,7 @@ import { ledger } from "./zh-cn/ledger.ts";
 import { lint } from "./zh-cn/lint.ts";
 import { money } from "./zh-cn/money.ts";
 import { placement } from "./zh-cn/placement.ts";
+import { playground } from "./zh-cn/playground.ts";
 import { preempt } from "./zh-cn/preempt.ts";
 import { priority } from "./zh-cn/priority.ts";
 import { project } from "./zh-cn/project.ts";
@@ -77,4 +78,5 @@ export const zhCN: Catalog = {
   ...eta,
   ...heatmap,
   ...placement,
+  ...playground,
 };

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BadRequest, type PageActionDeps, pageActions } from "./page-actions.ts";
 import { pageSnapshot, type SnapshotSources } from "./page-snapshot.ts";
+import { localisePage, pageWords } from "./page-words.ts";
 import { PLAYGROUND_USERS } from "./playground-config.ts";
 import { isObject, type JsonObject } from "./slack-emulator/json.ts";
 import { trimEmulatorState } from "./trim-emulator-state.ts";
@@ -22,6 +23,7 @@ const STATIC: Readonly<Record<string, string>> = {
   "/page/app.js": "app.js",
   "/page/blocks.js": "blocks.js",
   "/page/mrkdwn.js": "mrkdwn.js",
+  "/page/words.js": "words.js",
   "/page/style.css": "style.css",
 };
 const TYPES: Readonly<Record<string, string>> = {
@@ -33,7 +35,8 @@ const TYPES: Readonly<Record<string, string>> = {
 };
 
 /**
- * The playground page and its API on the bot's HTTP port: the page's files, a snapshot per person
+ * The playground page and its API on the bot's HTTP port: the page's files (its labels in the team's
+ * language, see {@link localisePage}), a snapshot per person
  * (`GET /api/state?user=`), server-sent change events (`GET /api/events`), what a person does
  * (`POST /api/command|click|submit|close|home`, through the emulator as Slack would deliver it),
  * the fleet panel (`POST /api/fleet`) and the clock control (`POST /api/clock`), and uploaded files.
@@ -62,6 +65,7 @@ export function pageRoutes(deps: PageRouteDeps): PageRoutes {
   }, 15_000);
 
   const actions = pageActions(deps, changed);
+  const words = pageWords(deps.config.team);
 
   return {
     changed,
@@ -76,7 +80,8 @@ export function pageRoutes(deps: PageRouteDeps): PageRoutes {
       const path = url.pathname;
       const file = STATIC[path];
       if (req.method === "GET" && file !== undefined) {
-        const body = await readFile(new URL(file, PAGE_DIR));
+        const read = await readFile(new URL(file, PAGE_DIR));
+        const body = file === "index.html" ? localisePage(read.toString("utf8"), words) : read;
         res.writeHead(200, { "content-type": TYPES[file.split(".").pop() ?? ""] ?? "text/plain" }).end(body);
         return true;
       }

@@ -1,7 +1,7 @@
 import { COMMANDS } from "../bot/command-table.ts";
 import { slotsBetween } from "../checks/cadence.ts";
 import type { Config } from "../config/schema.ts";
-import { translatorFor } from "../messages/translator.ts";
+import { type Translator, translatorFor } from "../messages/translator.ts";
 import { DAY_MS } from "../shared/clock.ts";
 import { dayjs } from "../shared/time.ts";
 import { summaryCadence } from "../usecases/build-summary.ts";
@@ -62,7 +62,8 @@ export interface ClockState {
 export interface PageSnapshot {
   me: string;
   team: string;
-  users: readonly PlaygroundUser[];
+  /** The people to view as; `role` in the team's language. */
+  users: ReadonlyArray<Omit<PlaygroundUser, "role"> & { role: string }>;
   channel: { id: string; name: string; messages: PageMessage[] };
   /** The bot's DM with `me` (its id is null until the bot first writes). */
   dm: { id: string | null; messages: PageMessage[] };
@@ -91,10 +92,11 @@ export function pageSnapshot(sources: SnapshotSources, me: string): PageSnapshot
   const modals = emulator.modals(me);
   const top = modals.at(-1);
   const home = emulator.home(me);
+  const tr = translatorFor(config.team);
   return {
     me,
     team: config.team.name,
-    users: PLAYGROUND_USERS,
+    users: PLAYGROUND_USERS.map((user) => ({ ...user, role: tr.t(user.role) })),
     channel: {
       id: channel.id,
       name: channel.name,
@@ -105,7 +107,7 @@ export function pageSnapshot(sources: SnapshotSources, me: string): PageSnapshot
     dm: dmMessages(sources, me),
     commands: COMMANDS.map((command) => ({
       text: `/gpu ${command.example ?? command.usage}`,
-      summary: translatorFor(config.team).t(command.summary),
+      summary: tr.t(command.summary),
     })),
     ephemerals: emulator.ephemerals(me).map((m) => ({
       ts: m.ts,
@@ -120,7 +122,7 @@ export function pageSnapshot(sources: SnapshotSources, me: string): PageSnapshot
       top === undefined
         ? null
         : { id: top.id, view: top.view, errors: top.errors ?? {}, depth: modals.length },
-    fleet: fleetRows(sources),
+    fleet: fleetRows(sources, tr),
     clock: clockState(sources),
   };
 }
@@ -148,13 +150,13 @@ export function clockState({ clock, config }: Pick<SnapshotSources, "clock" | "c
   };
 }
 
-function fleetRows({ fleet, clock }: Pick<SnapshotSources, "fleet" | "clock">): FleetRow[] {
+function fleetRows({ fleet, clock }: Pick<SnapshotSources, "fleet" | "clock">, tr: Translator): FleetRow[] {
   const nowMs = clock.now();
   return fleet.observe(nowMs).map((observation) => {
     const spec = fleet.host(observation.host);
     return {
       host: observation.host,
-      role: spec?.role ?? "",
+      role: spec === undefined ? "" : tr.t(`playground.role.${spec.role}`),
       model: spec?.model.name ?? "",
       mode: fleet.mode(observation.host),
       utilPct: observation.ok ? observation.gpus.map((gpu) => gpu.utilPct) : [],

@@ -5,8 +5,8 @@ import { type Config, configSchema } from "../config/schema.ts";
 export interface PlaygroundUser {
   id: string;
   name: string;
-  /** Shown in the user switcher, e.g. "owner of every host". */
-  role: string;
+  /** Shown in the user switcher in the team's language, e.g. "owner of every host". */
+  role: `playground.user.${"owner" | "claimant" | "warden" | "admin" | "stranger"}`;
 }
 
 export const PLAYGROUND_CHANNEL = { id: "C0GPU", name: "gpu" } as const;
@@ -18,11 +18,11 @@ export const ADMIN = "U0DAVE";
 export const STRANGER = "U0EVE";
 
 export const PLAYGROUND_USERS: readonly PlaygroundUser[] = [
-  { id: OWNER, name: "alice", role: "owner of every host" },
-  { id: CLAIMANT, name: "bob", role: "about to claim a GPU" },
-  { id: WARDEN, name: "carol", role: "this month's cost warden" },
-  { id: ADMIN, name: "dave", role: "admin, next month's warden" },
-  { id: STRANGER, name: "eve", role: "no rights on any host" },
+  { id: OWNER, name: "alice", role: "playground.user.owner" },
+  { id: CLAIMANT, name: "bob", role: "playground.user.claimant" },
+  { id: WARDEN, name: "carol", role: "playground.user.warden" },
+  { id: ADMIN, name: "dave", role: "playground.user.admin" },
+  { id: STRANGER, name: "eve", role: "playground.user.stranger" },
 ];
 
 /**

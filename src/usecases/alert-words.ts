@@ -25,10 +25,11 @@ export interface AlertWords {
   resolved(view: ResolvedAlertView): RenderedMessage;
   /** The DM about a GPU's implausible readings. */
   suspectReading(view: SuspectReadingView): RenderedMessage;
-  /** For the stopped alert's thread: the host kept reporting after the stop. */
+  /**
+   * For the stopped alert's thread (the one place it is said): the host kept reporting after the
+   * stop; it names whoever pressed Stop, or the owners after an automatic stop, so Slack tells them.
+   */
   stopDoubtThread(view: StopDoubtView): string;
-  /** The same, to whoever pressed Stop (or the owners after an automatic stop): `reader`. */
-  stopDoubtDirect(view: StopDoubtView & { pressedByReader: boolean; reader: string }): string;
   /** A host action's note for the alert's thread. */
   note(note: AlertNote): string;
   /** The same note as a DM to `reader`, in their language. */
@@ -237,6 +238,8 @@ export interface StopDoubtView {
   stoppedAtMs: number;
   /** Who pressed Stop (a user id), or the bot for an automatic stop. */
   actor: string;
+  /** Who is asked to check the host after an automatic stop (its owners); empty after a person's stop. */
+  owners: readonly string[];
   /** The host's latest reading. */
   lastReportAtMs: number;
   nowMs: number;

@@ -1,18 +1,22 @@
-import { beginStop, runStop, type StopHostDeps } from "./stop-host.ts";
+import { beginStop, runStop, type StopHostDeps, type StopPlan } from "./stop-host.ts";
 import { digestEntries } from "./storm-digest.ts";
 import type { StopAllMineView } from "./storm-words.ts";
 
+/** The stops *Stop all mine* began (each to be run), and what the clicker is told at once. */
+export interface StopAllMineBegun {
+  view: StopAllMineView;
+  plans: StopPlan[];
+}
+
 /**
- * Stops the actor's hosts of a storm digest, each through the stop use-case on its own: authorised,
- * re-checked (still idle), run once and audited per host. A host whose alert is over is left alone.
+ * Begins a stop of each of the actor's hosts of a storm digest, through the stop use-case on its
+ * own: authorised, re-checked (still idle), run once and audited per host; each posts its progress
+ * in its alert's thread. A host whose alert is over is left alone. Run the plans with {@link runStopAllMine}.
  */
-export async function stopAllMine(
-  deps: StopHostDeps,
-  digestId: number,
-  actor: string,
-): Promise<StopAllMineView> {
+export function beginStopAllMine(deps: StopHostDeps, digestId: number, actor: string): StopAllMineBegun {
   const mine = digestEntries(deps.state, digestId).filter(({ host }) => deps.owners(host).includes(actor));
-  const view: StopAllMineView = { stopped: [], notStopped: [], over: [] };
+  const view: StopAllMineView = { stopping: [], notStopped: [], over: [] };
+  const plans: StopPlan[] = [];
   for (const { host, alertId } of mine) {
     if (deps.state.alerts.byId(alertId)?.state !== "open") {
       view.over.push(host);
@@ -23,8 +27,18 @@ export async function stopAllMine(
       view.notStopped.push(host);
       continue;
     }
-    const result = await runStop(deps, plan);
-    (result.kind === "failed" ? view.notStopped : view.stopped).push(host);
+    view.stopping.push(host);
+    plans.push(plan);
   }
-  return view;
+  return { view, plans };
+}
+
+/**
+ * Runs the begun stops one after the other; each says how it went in its own thread. One that
+ * throws does not keep the others from running (each holds its key); the first error is rethrown.
+ */
+export async function runStopAllMine(deps: StopHostDeps, plans: readonly StopPlan[]): Promise<void> {
+  const errors: unknown[] = [];
+  for (const plan of plans) await runStop(deps, plan).catch((error: unknown) => errors.push(error));
+  if (errors.length > 0) throw errors[0];
 }

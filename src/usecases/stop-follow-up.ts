@@ -17,7 +17,7 @@ export interface StopFollowUpDeps {
   owners: (host: string) => readonly string[];
   /** A gap longer than this between two samples leaves the host unobserved: no verdict. */
   staleAfterMs: number;
-  alertWords: Pick<AlertWords, "stopDoubtThread" | "stopDoubtDirect">;
+  alertWords: Pick<AlertWords, "stopDoubtThread">;
 }
 
 /**
@@ -48,8 +48,8 @@ export function latestStopVerdict(state: BotStateStore, host: string): StopVerdi
 /**
  * After a poll in which `host` reported readings: once `stop_grace_minutes` have passed since its
  * latest successful stop, decides whether the stop took. When the host reported at every poll
- * since, it says so in the stopped alert's thread and to whoever pressed Stop (the owners after an
- * automatic stop), once.
+ * since, it says so once, in the stopped alert's thread, naming whoever pressed Stop (the owners after
+ * an automatic stop) so that Slack notifies them there.
  */
 export function followUpStop(deps: StopFollowUpDeps, host: string, sample: HostSample, nowMs: number): void {
   if (!reports(sample)) return;
@@ -120,7 +120,16 @@ function tell(
   nowMs: number,
 ): void {
   const { config, state, notifier } = deps;
-  const view = { host, stoppedAtMs, actor: run.actor, lastReportAtMs, nowMs, timezone: config.team.timezone };
+  const owners = run.actor === BOT_ACTOR ? [...deps.owners(host)] : [];
+  const view = {
+    host,
+    stoppedAtMs,
+    actor: run.actor,
+    owners,
+    lastReportAtMs,
+    nowMs,
+    timezone: config.team.timezone,
+  };
   state.audit.record({
     atMs: nowMs,
     actor: BOT_ACTOR,
@@ -136,14 +145,6 @@ function tell(
     alert === null ? { channel, text: thread } : { channel, thread_ts: alertTs(alert.id), text: thread },
     alert === null ? {} : { alertId: alert.id, role: "message" },
   );
-  const human = run.actor !== BOT_ACTOR;
-  const readers = human ? [run.actor] : [...deps.owners(host)];
-  for (const user of readers) {
-    notifier.send("chat.postMessage", {
-      channel: user,
-      text: deps.alertWords.stopDoubtDirect({ ...view, pressedByReader: human, reader: user }),
-    });
-  }
 }
 
 function doneRun(state: BotStateStore, host: string): StopRun | null {

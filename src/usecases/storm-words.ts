@@ -19,8 +19,9 @@ export interface StormOwnerView {
 
 /** What *Stop all mine* did, host by host (each stop authorised and re-checked on its own). */
 export interface StopAllMineView {
-  stopped: string[];
-  /** Not stopped: the re-check found it busy, in use or unknown, it is not the clicker's, or its stop failed. */
+  /** Being stopped: each one's progress and outcome are in its alert's thread. */
+  stopping: string[];
+  /** Not stopped: the re-check found it busy, in use or unknown, or it is not the clicker's. */
   notStopped: string[];
   /** Already over (busy again, stopped, kept) before the click. */
   over: string[];

@@ -9,6 +9,7 @@ import {
   BOB,
   BotHarness,
   busyHost,
+  CHANNEL,
   EVE,
   idleHost,
   poweroffRuns,
@@ -138,7 +139,7 @@ describe("a team that reads Chinese", { timeout: 60_000 }, () => {
     await h.settle();
 
     await h.user.clickButton({ user: ALICE, message: h.alertMessage("gpu-a"), actionId: "stop_host" });
-    await h.emulator.waitFor(() => h.ephemeralTexts(ALICE).length === 2, "the outcome");
+    await h.emulator.waitFor(() => h.threadTexts("gpu-a").length === 2, "the outcome");
     await h.settle();
     const command = `${h.dir}/poweroff gpu-a`;
     const said = [
@@ -147,14 +148,15 @@ describe("a team that reads Chinese", { timeout: 60_000 }, () => {
     ];
     assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
     assert.deepEqual(h.threadTexts("gpu-a"), said);
-    assert.deepEqual(h.ephemeralTexts(ALICE), said);
+    const link = `https://gpu-team.slack.com/archives/${CHANNEL}/p${h.alertMessage("gpu-a").ts.replace(".", "")}`;
+    assert.deepEqual(h.ephemeralTexts(ALICE), [`正在将 gpu-a 停机：进度和结果见<${link}|提醒的线程>。`]);
 
     const alert = h.alertMessage("gpu-b");
     // NOTE: the alert's edit (host busy again) is held in the outbox, so the button is still on screen.
     await h.outbox.stop();
     h.poll(allHosts(idleHost("gpu-a"), busyHost("gpu-b")));
     await h.user.clickButton({ user: ALICE, message: alert, actionId: "stop_host" });
-    await h.emulator.waitFor(() => h.ephemeralTexts(ALICE).length === 3, "the refusal");
+    await h.emulator.waitFor(() => h.ephemeralTexts(ALICE).length === 2, "the refusal");
     assert.equal(h.latestEphemeral(ALICE).text, "gpu-b 现在忙碌：GPU 3 利用率 97%");
     assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
     h.outbox.start();

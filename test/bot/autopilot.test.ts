@@ -93,6 +93,15 @@ describe("the autopilot, over the real Bolt app and a real store", { timeout: 12
       ),
       thread.join("\n"),
     );
+    const progress = thread.filter((text) =>
+      /^(Stopping gpu-a automatically|gpu-a stopped automatically)/.test(text),
+    );
+    assert.equal(progress.length, 2, "the stop's progress, in the thread");
+    assert.deepEqual(
+      [...h.dmTexts(ALICE), ...h.ephemeralTexts(ALICE)].filter((text) => /automatically/.test(text)),
+      [],
+      "said once: not repeated to the owner",
+    );
     assert.equal(h.state.audit.byAction("stop")[0]?.detail.reason, "autopilot: nothing on the host");
     assert.equal(h.state.autopilot.get("gpu-a"), null);
     h.pollFor(40, allHosts(idleHost("gpu-a")));

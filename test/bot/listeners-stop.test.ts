@@ -7,6 +7,7 @@ import {
   BotHarness,
   busyHost,
   CAROL,
+  CHANNEL,
   DAVE,
   EVE,
   idleHost,
@@ -18,6 +19,23 @@ import {
 
 const mentions = (...users: string[]) => users.map((user) => `<@${user}>`);
 
+/** The clicker's one answer to a stop that goes ahead: where its progress is. */
+const stopAck = (h: BotHarness, host: string) =>
+  `Stopping ${host}: its progress and outcome are in <https://gpu-team.slack.com/archives/${CHANNEL}/p${h.alertMessage(host).ts.replace(".", "")}|the alert's thread>.`;
+
+/** Every text `user` can see: the channel, every thread, their ephemerals and their DMs. */
+const seenBy = (h: BotHarness, user: string) => {
+  const channel = h.emulator.channel(CHANNEL);
+  return [
+    ...channel.messages.flatMap((message) => [
+      message.text,
+      ...channel.thread(message.ts).map((r) => r.text),
+    ]),
+    ...h.ephemeralTexts(user),
+    ...h.dmTexts(user),
+  ];
+};
+
 for (const transport of ["socket", "http"] as const) {
   const over = transport === "socket" ? "Socket Mode" : "signed HTTP";
 
@@ -25,7 +43,7 @@ for (const transport of ["socket", "http"] as const) {
     let h: BotHarness;
     afterEach(() => h.closeChecked());
 
-    test("the owner clicks Stop: the command runs once, the thread and the clicker see it, the alert resolves", async () => {
+    test("the owner clicks Stop: the command runs once, its progress is said once, in the thread, the clicker is pointed there, the alert resolves", async () => {
       h = await BotHarness.start({
         transport,
         config: standardConfig({ "gpu-a": { owners: [ALICE], stop: "script" } }),
@@ -33,7 +51,7 @@ for (const transport of ["socket", "http"] as const) {
       h.pollFor(6, allHosts(idleHost("gpu-a")));
       await h.settle();
       await h.user.clickButton({ user: ALICE, message: h.alertMessage("gpu-a"), actionId: "stop_host" });
-      await h.emulator.waitFor(() => h.ephemeralTexts(ALICE).length === 2, "the outcome");
+      await h.emulator.waitFor(() => h.threadTexts("gpu-a").length === 2, "the outcome");
       await h.settle();
       const command = `${h.dir}/poweroff gpu-a`;
       const said = [
@@ -41,8 +59,11 @@ for (const transport of ["socket", "http"] as const) {
         `gpu-a stopped by <@${ALICE}>: \`${command}\` exited 0.\n\`\`\`\npowering off gpu-a\n\`\`\``,
       ];
       assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
-      assert.deepEqual(h.ephemeralTexts(ALICE), said);
       assert.deepEqual(h.threadTexts("gpu-a"), said);
+      assert.deepEqual(h.ephemeralTexts(ALICE), [stopAck(h, "gpu-a")], "one answer, pointing to the thread");
+      for (const text of said) {
+        assert.equal(seenBy(h, ALICE).filter((seen) => seen === text).length, 1, `said once: ${text}`);
+      }
       assert.equal(h.state.alerts.recent("gpu-a", 1)[0]?.resolution, "stopped");
       assert.match(h.alertMessage("gpu-a").text, /stopped/i);
       const [entry] = h.state.audit.byAction("stop");
@@ -95,13 +116,14 @@ for (const transport of ["socket", "http"] as const) {
           h.user.clickButton({ user, message: h.alertMessage(host), actionId: "stop_host" }),
         ),
       );
-      for (const [, user] of byRole) {
-        await h.emulator.waitFor(() => h.ephemeralTexts(user).length === 2, `${user}'s outcome`);
+      for (const [host, user] of byRole) {
+        await h.emulator.waitFor(() => h.threadTexts(host).length === 2, `${user}'s outcome`);
       }
       await h.settle();
       assert.deepEqual(poweroffRuns(h).sort(), [...hosts].sort());
       for (const [host, user] of byRole) {
-        assert.match(h.ephemeralTexts(user)[1] ?? "", new RegExp(`^${host} stopped by <@${user}>: `));
+        assert.deepEqual(h.ephemeralTexts(user), [stopAck(h, host)]);
+        assert.match(h.threadTexts(host)[1] ?? "", new RegExp(`^${host} stopped by <@${user}>: `));
       }
       assert.deepEqual(
         h.state.audit.byAction("stop-refused").map((entry) => [entry.actor, entry.host]),
@@ -137,15 +159,15 @@ for (const transport of ["socket", "http"] as const) {
       );
       const winner = h.state.stopRuns.latestFor("gpu-a")?.actor ?? "";
       await h.emulator.waitFor(
-        () =>
-          [ALICE, CAROL, DAVE].every((user) => h.ephemeralTexts(user).length === (user === winner ? 2 : 1)),
+        () => [ALICE, CAROL, DAVE].every((user) => h.ephemeralTexts(user).length === 1),
         "every answer",
       );
       await h.settle();
 
       assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
       assert.ok([ALICE, CAROL, DAVE].includes(winner));
-      assert.match(h.ephemeralTexts(winner)[1] ?? "", new RegExp(`^gpu-a stopped by <@${winner}>: `));
+      assert.deepEqual(h.ephemeralTexts(winner), [stopAck(h, "gpu-a")]);
+      assert.match(h.threadTexts("gpu-a")[1] ?? "", new RegExp(`^gpu-a stopped by <@${winner}>: `));
       for (const user of [ALICE, CAROL, DAVE].filter((user) => user !== winner)) {
         assert.equal(h.ephemeralTexts(user).length, 1, `${user} gets one answer`);
         assert.match(
@@ -191,16 +213,17 @@ for (const transport of ["socket", "http"] as const) {
       assert.deepEqual(poweroffRuns(h), []);
 
       await h.user.clickButton({ user: DAVE, message: offer, actionId: "stop_host_force" });
-      await h.emulator.waitFor(() => /stopped/.test(h.latestEphemeral(DAVE).text), "the forced stop");
+      await h.emulator.waitFor(
+        () =>
+          /^Stopping/.test(h.latestEphemeral(DAVE).text) &&
+          h.state.stopRuns.latestFor("gpu-a")?.state === "done",
+        "the forced stop",
+      );
       h.outbox.start();
       await h.settle();
       const command = `${h.dir}/poweroff gpu-a`;
       assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
-      assert.equal(h.ephemeralTexts(DAVE).length, 1, "the offer is replaced by the outcome");
-      assert.equal(
-        h.latestEphemeral(DAVE).text,
-        `gpu-a stopped by <@${DAVE}> (forced): \`${command}\` exited 0.\n\`\`\`\npowering off gpu-a\n\`\`\``,
-      );
+      assert.deepEqual(h.ephemeralTexts(DAVE), [stopAck(h, "gpu-a")], "the offer is replaced by the pointer");
       assert.deepEqual(
         h.threadTexts("gpu-a").filter((text) => text.includes(DAVE)),
         [
@@ -238,13 +261,14 @@ for (const transport of ["socket", "http"] as const) {
       h.pollFor(6, allHosts(idleHost("gpu-h")));
       await h.settle();
       await h.user.clickButton({ user: ALICE, message: h.alertMessage("gpu-h"), actionId: "stop_host" });
-      await h.emulator.waitFor(() => h.ephemeralTexts(ALICE).length === 2, "the failure", 10_000);
+      await h.emulator.waitFor(() => h.threadTexts("gpu-h").length === 2, "the failure", 10_000);
       await h.settle();
       const failed =
         `Stopping gpu-h failed: \`${h.dir}/hangs gpu-h\` was killed after 0.5 s (timeout). ` +
         "gpu-h may still be running; Stop can be tried again.\n```\npowering off gpu-h\n(killed after 0.5 s)\n```";
-      assert.equal(h.ephemeralTexts(ALICE)[1], failed);
       assert.equal(h.threadTexts("gpu-h").at(-1), failed);
+      assert.deepEqual(h.ephemeralTexts(ALICE), [stopAck(h, "gpu-h")]);
+      assert.equal(seenBy(h, ALICE).filter((text) => text === failed).length, 1, "the failure said once");
       const [entry] = h.state.audit.byAction("stop-failed");
       assert.deepEqual(
         [entry?.actor, entry?.exitCode, entry?.outputTail, entry?.detail.timedOut],
@@ -254,11 +278,12 @@ for (const transport of ["socket", "http"] as const) {
       assert.equal(h.state.alerts.openFor("gpu-h", "idle") !== null, true, "the alert stays open");
 
       await h.user.clickButton({ user: ALICE, message: h.alertMessage("gpu-h"), actionId: "stop_host" });
-      await h.emulator.waitFor(() => h.ephemeralTexts(ALICE).length === 4, "the second try", 10_000);
+      await h.emulator.waitFor(() => h.threadTexts("gpu-h").length === 4, "the second try", 10_000);
+      assert.equal(h.ephemeralTexts(ALICE).length, 2, "one answer per click");
       assert.deepEqual(scriptRuns(h.dir, "hangs"), ["gpu-h", "gpu-h"]);
     });
 
-    test("dry run: nothing runs, the clicker and the thread are told what would run, the alert stays open", async () => {
+    test("dry run: nothing runs, the thread is told what would run and the clicker pointed there, the alert stays open", async () => {
       h = await BotHarness.start({
         transport,
         config: standardConfig({ "gpu-d": { owners: [ALICE], stop: "script", dry_run: true } }),
@@ -266,11 +291,13 @@ for (const transport of ["socket", "http"] as const) {
       h.pollFor(6, allHosts(idleHost("gpu-d")));
       await h.settle();
       await h.user.clickButton({ user: ALICE, message: h.alertMessage("gpu-d"), actionId: "stop_host" });
-      await h.emulator.waitFor(() => h.ephemeralTexts(ALICE).length === 1, "the dry run");
+      await h.emulator.waitFor(() => h.threadTexts("gpu-d").length === 1, "the dry run");
       await h.settle();
       const said = `Dry run: would run \`${h.dir}/poweroff gpu-d\` to stop gpu-d (asked by <@${ALICE}>); nothing was changed.`;
-      assert.deepEqual(h.ephemeralTexts(ALICE), [said]);
       assert.deepEqual(h.threadTexts("gpu-d"), [said]);
+      assert.deepEqual(h.ephemeralTexts(ALICE), [
+        `Dry run for gpu-d: what it would run is in <https://gpu-team.slack.com/archives/${CHANNEL}/p${h.alertMessage("gpu-d").ts.replace(".", "")}|the alert's thread>.`,
+      ]);
       assert.deepEqual(poweroffRuns(h), []);
       assert.notEqual(h.state.alerts.openFor("gpu-d", "idle"), null);
       assert.equal(h.state.stopRuns.latestFor("gpu-d"), null, "a dry run holds no stop key");
@@ -299,10 +326,15 @@ for (const transport of ["socket", "http"] as const) {
       });
       assert.deepEqual(poweroffRuns(h), []);
       await h.user.clickButton({ user: ALICE, message: preview, actionId: "stop_host" });
-      await h.emulator.waitFor(() => /stopped/.test(h.latestEphemeral(ALICE).text), "the stop");
+      await h.emulator.waitFor(() => h.threadTexts("gpu-a").length === 2, "the stop");
       await h.settle();
       assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
-      assert.equal(h.ephemeralTexts(ALICE).length, 1, "the preview became the outcome");
+      assert.deepEqual(
+        h.ephemeralTexts(ALICE),
+        [stopAck(h, "gpu-a")],
+        "the preview became the pointer to the thread",
+      );
+      assert.match(h.threadTexts("gpu-a")[1] ?? "", new RegExp(`^gpu-a stopped by <@${ALICE}>: `));
       assert.equal(
         h.state.stopRuns.latestFor("gpu-a")?.key,
         `alert:${h.state.alerts.recent("gpu-a", 1)[0]?.id}`,
@@ -312,6 +344,32 @@ for (const transport of ["socket", "http"] as const) {
       await h.user.clickButton({ user: ALICE, message: h.latestEphemeral(ALICE), actionId: "dismiss" });
       await h.emulator.waitFor(() => h.ephemeralTexts(ALICE).length === 1, "the preview to go");
       assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
+    });
+
+    test("a host that never had an alert: its stop's progress is said once, in the channel, and the answer points there", async () => {
+      h = await BotHarness.start({
+        transport,
+        config: standardConfig({ "gpu-a": { owners: [ALICE], stop: "script" } }),
+      });
+      h.pollFor(1, allHosts(idleHost("gpu-a")));
+      await h.settle();
+      assert.equal(h.state.alerts.latest("gpu-a"), null, "too early for an alert");
+      await h.user.slashCommand({ user: ALICE, text: "stop gpu-a" });
+      await h.user.clickButton({ user: ALICE, message: h.latestEphemeral(ALICE), actionId: "stop_host" });
+      await h.emulator.waitFor(() => h.state.stopRuns.latestFor("gpu-a")?.state === "done", "the stop");
+      await h.settle();
+      assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
+      assert.deepEqual(h.ephemeralTexts(ALICE), [
+        `Stopping gpu-a: its progress and outcome are in <#${CHANNEL}>.`,
+      ]);
+      const posted = h.emulator.channel(CHANNEL).messages.map((message) => message.text);
+      assert.deepEqual(
+        posted.filter((text) => text.includes(`<@${ALICE}>`)),
+        [
+          `<@${ALICE}> is stopping gpu-a: running \`${h.dir}/poweroff gpu-a\`.`,
+          `gpu-a stopped by <@${ALICE}>: \`${h.dir}/poweroff gpu-a\` exited 0.\n\`\`\`\npowering off gpu-a\n\`\`\``,
+        ],
+      );
     });
 
     test("`/gpu stop` refuses what the button would refuse", async () => {

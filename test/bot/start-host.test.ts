@@ -9,6 +9,7 @@ import {
   BOB,
   BotHarness,
   CAROL,
+  CHANNEL,
   DAVE,
   EVE,
   scriptRuns,
@@ -69,7 +70,8 @@ describe("/gpu start over Socket Mode", { timeout: 60_000 }, () => {
     const asked = await h.user.slashCommand({ user: BOB, text: "start gpu-a" });
     assert.equal(
       asked.ackPayload?.text,
-      `Starting gpu-a: running \`${command}\`. I'll send you a message when it reports again.`,
+      `Starting gpu-a: its progress is in <https://gpu-team.slack.com/archives/${CHANNEL}/p${h.alertMessage("gpu-a").ts.replace(".", "")}|the alert's thread>. I'll send you a message when it reports again.`,
+      "the answer points to the thread, where the start's progress is said once",
     );
     const again = await h.user.slashCommand({ user: ALICE, text: "start gpu-a" });
     assert.match(String(again.ackPayload?.text), /^gpu-a is already being started \(since 10:0\d\)/);
@@ -105,6 +107,13 @@ describe("/gpu start over Socket Mode", { timeout: 60_000 }, () => {
       h.dmTexts(ALICE).join("\n"),
     );
     assert.ok(h.threadTexts("gpu-a").some((text) => text.startsWith(failed)));
+    assert.deepEqual(
+      h.ephemeralTexts(ALICE),
+      [
+        `Starting gpu-a: its progress is in <https://gpu-team.slack.com/archives/${CHANNEL}/p${alert.ts.replace(".", "")}|the alert's thread>. I'll send you a message when it reports again.`,
+      ],
+      "the clicker's one answer points to the thread",
+    );
   });
 
   test("a host that never reports after its start is said once, after start_grace_minutes", async () => {

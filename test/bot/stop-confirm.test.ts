@@ -92,7 +92,7 @@ describe("the Stop confirmation says what may be lost", { timeout: 60_000 }, () 
         "⚠️ GPU 0 holds 70.0 GiB (a notebook?): unsaved work there is lost.",
     });
     await h.user.clickButton({ user: ALICE, message: preview, actionId: "stop_host" });
-    await h.emulator.waitFor(() => /stopped/.test(h.latestEphemeral(ALICE).text), "the stop");
+    await h.emulator.waitFor(() => h.state.stopRuns.latestFor("gpu-a")?.state === "done", "the stop");
     await h.settle();
     assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
   });

@@ -68,10 +68,20 @@ describe("no alert storms, over the real Bolt app and the rate-limiting emulator
 
     const dm = h.emulator.dms(ALICE)[0]!;
     await h.user.clickButton({ user: ALICE, message: dm, actionId: "stop_all_mine" });
-    await h.emulator.waitFor(() => h.ephemeralTexts(ALICE).length === 1, "the outcome");
-    assert.match(h.ephemeralTexts(ALICE)[0]!, /^Stopped 12 hosts: \*gpu-00\*, \*gpu-01\*/);
-    assert.deepEqual(poweroffRuns(h).sort(), HOSTS.slice(0, 12));
+    await h.emulator.waitFor(() => h.ephemeralTexts(ALICE).length === 1, "the answer");
+    const linked = (host: string) =>
+      `*<https://gpu-team.slack.com/archives/${CHANNEL}/p${h.alertMessage(host).ts.replace(".", "")}|${host}>*`;
+    assert.equal(
+      h.ephemeralTexts(ALICE)[0],
+      `Stopping 12 hosts: ${HOSTS.slice(0, 12).map(linked).join(", ")}. Each one's progress and outcome are in its alert's thread.`,
+    );
+    await h.emulator.waitFor(() => poweroffRuns(h).length === 12, "the stops");
     await h.settle();
+    assert.deepEqual(poweroffRuns(h).sort(), HOSTS.slice(0, 12));
+    assert.equal(h.ephemeralTexts(ALICE).length, 1, "one answer; each outcome is in its thread");
+    for (const host of HOSTS.slice(0, 12)) {
+      assert.match(h.threadTexts(host).at(-1) ?? "", new RegExp(`^${host} stopped by <@${ALICE}>: `));
+    }
   });
 
   test("a hung call holds only its own conversation", async () => {

@@ -15,10 +15,19 @@ export async function playgroundInBrowser(options: {
   startMs: number;
   hostName: string;
   logger: Logger;
+  /** The team's settings (language, zone, currency, name) when not the defaults. */
+  team?: Record<string, string>;
 }): Promise<PlaygroundInBrowser> {
   const playground = await startPlayground(
     {
-      loaded: { config: parseConfig({ http: { port: 0 } }), env: readEnv({ LOG_LEVEL: "warn" }), file: null },
+      loaded: {
+        config: parseConfig({
+          http: { port: 0 },
+          ...(options.team === undefined ? {} : { team: options.team }),
+        }),
+        env: readEnv({ LOG_LEVEL: "warn" }),
+        file: null,
+      },
       logger: options.logger,
       pathEnv: "",
       hostName: options.hostName,

@@ -96,6 +96,27 @@ describe("the playground in a real browser (Debian's chromium via playwright-cor
     await page
       .locator('#fleet [data-host="gpu-a"]', { hasText: "powered off" })
       .waitFor({ timeout: SHOWN_MS });
+
+    const outcome = /gpu-a stopped by @alice: /;
+    await thread.locator("article.msg", { hasText: outcome }).waitFor({ timeout: SHOWN_MS });
+    for (const said of [/@alice is stopping gpu-a: /, outcome]) {
+      assert.equal(
+        await thread.locator("article.msg", { hasText: said }).count(),
+        1,
+        `in the thread: ${said}`,
+      );
+      assert.equal(await page.locator("article", { hasText: said }).count(), 1, `once on the page: ${said}`);
+    }
+    const answers = page.locator("#pane article.ephemeral");
+    assert.equal(await answers.count(), 1, "the clicker's one answer");
+    assert.match(
+      (await answers.textContent()) ?? "",
+      /Stopping gpu-a: its progress and outcome are in the alert's thread\./,
+    );
+    await page.locator("#close-thread").click();
+    await thread.waitFor({ state: "hidden", timeout: SHOWN_MS });
+    await answers.getByRole("link", { name: "the alert's thread" }).click();
+    await thread.locator("article.msg", { hasText: outcome }).waitFor({ timeout: SHOWN_MS });
   });
 
   it("takes /gpu claim from the composer and lists the claim in the App Home", async () => {

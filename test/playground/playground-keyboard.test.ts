@@ -117,3 +117,100 @@ describe("the playground with the keyboard only (Debian's chromium via playwrigh
     assert.doesNotMatch(text, /#C0[A-Z0-9]+/);
   });
 });
+
+/**
+ * The page's own labels a person reads (text, `aria-label`, `placeholder`, `title`, the options),
+ * outside what the bot posted (its Block Kit, drawn in `.blocks` and `.bk-text`).
+ */
+const PAGE_LABELS = `(() => {
+  const posted = (node) => node.closest(".blocks, .bk-text, .file, #confirm-title, #confirm-ok, #confirm-deny");
+  const labels = [document.title];
+  for (const node of document.querySelectorAll("body *")) {
+    if (posted(node) || node.closest("[hidden], datalist")) continue;
+    for (const name of ["aria-label", "placeholder", "title"]) {
+      const value = node.getAttribute(name);
+      if (value) labels.push(value);
+    }
+    if (node.tagName === "OPTION") labels.push(node.label);
+    for (const child of node.childNodes) {
+      if (child.nodeType === 3 && child.textContent.trim() !== "") labels.push(child.textContent.trim());
+    }
+  }
+  return labels;
+})()`;
+
+/**
+ * What may stay in Latin letters on a Chinese page: names, commands, GPU models, the product. (The
+ * composer's command suggestions are the bot's `/gpu help` lines, checked with the catalog.)
+ */
+const NOT_WORDS =
+  /gpu-warden|\/gpu(?: [\w:.,-]+)*|\bgpu-[a-f]\b|# ?gpu|\b(?:alice|bob|carol|dave|eve)\b|\bGPU\b|\bNVIDIA\b|\b\w*\d\w*\b|\bGW\b|\b(?:GeForce|RTX|Tesla|PCIe|SXM|HBM)\b/g;
+
+describe("the playground for a zh-CN team: its own labels in Chinese (Debian's chromium via playwright-core)", () => {
+  let playground: RunningPlayground;
+  let browser: Browser;
+  let page: Page;
+
+  before(async () => {
+    ({ playground, browser, page } = await playgroundInBrowser({
+      startMs: T0,
+      hostName: "playground-zh-test",
+      logger: silentLogger,
+      team: { name: "视觉组", language: "zh-CN", timezone: "Asia/Shanghai", currency: "CNY" },
+    }));
+  });
+
+  after(async () => {
+    await browser?.close();
+    await playground?.stop();
+  });
+
+  const focused = async () => String(await page.evaluate('document.activeElement?.innerText?.trim() ?? ""'));
+  const english = async () =>
+    ((await page.evaluate(PAGE_LABELS)) as string[])
+      .map((label) => label.replace(NOT_WORDS, ""))
+      .filter((label) => /[A-Za-z]{2,}/.test(label));
+
+  it("labels, dialogs and the keyboard path in Chinese, no English label left, every button readable", async () => {
+    await page.goto(playground.url);
+    assert.equal(await page.evaluate("document.documentElement.lang"), "zh-CN");
+    await page.keyboard.press("Tab");
+    assert.equal(await focused(), "跳到频道");
+    await page.keyboard.press("Enter");
+    assert.equal(await page.evaluate("document.activeElement?.id"), "pane");
+    await page.getByRole("button", { name: "暂停" }).click();
+    await page.locator("#speed", { hasText: "已暂停" }).waitFor({ timeout: SHOWN_MS });
+    const alert = page.locator("#pane article.msg", { hasText: "gpu-b 闲置中" }).last();
+    await alert.waitFor({ timeout: SHOWN_MS });
+    assert.deepEqual(await english(), [], "the channel");
+    assert.match((await page.locator("#user").textContent()) ?? "", /alice — 所有主机的负责人/);
+    assert.match((await page.locator("#fleet").textContent()) ?? "", /被遗忘/);
+
+    await alert.getByRole("button", { name: "打开线程" }).focus();
+    await page.keyboard.press("Enter");
+    const thread = page.getByRole("complementary", { name: "线程" });
+    await thread.waitFor({ state: "visible", timeout: SHOWN_MS });
+    await thread.getByRole("button", { name: "关闭线程" }).waitFor({ timeout: SHOWN_MS });
+    for (let i = 0; i < 60 && (await focused()) !== "将此主机停机"; i++) await page.keyboard.press("Tab");
+    assert.equal(await focused(), "将此主机停机");
+    await page.keyboard.press("Enter");
+    await page.locator("#confirm").waitFor({ state: "visible", timeout: SHOWN_MS });
+    assert.deepEqual(await english(), [], "the thread and the Stop dialog");
+    const low = ((await page.evaluate(CONTRASTS)) as { label: string; ratio: number }[]).filter(
+      (b) => b.ratio < 4.5,
+    );
+    assert.deepEqual(low, [], "WCAG AA: 4.5:1 for every button's label, the dialog's included");
+    assert.equal(await page.evaluate("document.activeElement?.id"), "confirm-deny");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await page.locator("#pane article.msg", { hasText: "gpu-b 已停机" }).waitFor({ timeout: SHOWN_MS });
+    await page
+      .locator("#pane article.ephemeral", { hasText: "正在将 gpu-b 停机" })
+      .waitFor({ timeout: SHOWN_MS });
+    assert.match((await page.locator("#pane article.ephemeral").textContent()) ?? "", /仅你可见/);
+
+    await page.getByRole("button", { name: "gpu-warden · 消息" }).click();
+    await page.locator("#title", { hasText: "gpu-warden · 消息" }).waitFor({ timeout: SHOWN_MS });
+    assert.deepEqual(await english(), [], "the DMs");
+  });
+});

@@ -33,7 +33,7 @@ import {
 } from "./reclaim-messages.ts";
 import { projectSummaryBlocks } from "./report-project.ts";
 import { withAlertReservation } from "./reservation-lines.ts";
-import { stopDoubtDirectText, stopDoubtThreadText } from "./stop-doubt.ts";
+import { stopDoubtThreadText } from "./stop-doubt.ts";
 import { stormDigestMessage, stormOwnerMessage } from "./storm-digest-message.ts";
 import { renderSummaryMessage, summaryLateNotice } from "./summary-message.ts";
 import { suspectReadingMessage } from "./suspect-reading-message.ts";
@@ -67,7 +67,6 @@ export function botWords(readers: Readers): BotWords {
     resolved: (view) => resolvedAlertMessage(readers.channel, view),
     suspectReading: (view) => suspectReadingMessage(readers.person(view.reader), view),
     stopDoubtThread: (view) => stopDoubtThreadText(readers.channel, view),
-    stopDoubtDirect: (view) => stopDoubtDirectText(readers.person(view.reader), view),
     note: (note) => alertNoteText(readers.channel, note),
     noteTo: (reader, note) => alertNoteText(readers.person(reader), note),
     autopilotWarning: (view) => autopilotWarningMessage(readers.person(view.reader), view),

@@ -1,12 +1,13 @@
 import { describeAction } from "../../executors/run-action.ts";
 import type { Translator } from "../../messages/translator.ts";
 import { slackEscape } from "../../usecases/action-text.ts";
-import type { StopPlan, StopRefusal, StopResult } from "../../usecases/stop-host.ts";
+import type { StopPlan, StopRefusal } from "../../usecases/stop-host.ts";
 import { ACTION_IDS, stopValue } from "../ids.ts";
+import type { ProgressPlace } from "../progress-place.ts";
 import { memoryAtRiskText } from "./memory-at-risk.ts";
+import { progressPlaceWords } from "./progress-place-words.ts";
 import { actions, button, clip, type Reply, section, textReply } from "./reply-message.ts";
 import { stopRefusalWords } from "./stop-refusal.ts";
-import { stopNoteWords } from "./stop-words.ts";
 
 /**
  * The `/gpu stop <host>` answer when the stop would go ahead: what will run, with *Stop now* and
@@ -38,25 +39,26 @@ export function stopPreviewReply(tr: Translator, plan: StopPlan): Reply {
   };
 }
 
-/** Shown to the clicker while the stop runs. */
-export function stopStartedReply(tr: Translator, plan: StopPlan): Reply {
-  return textReply(stopNoteWords(tr, plan.note));
+/**
+ * The clicker's one answer to a stop that goes ahead (or a dry run): where its progress is posted.
+ * The progress itself is said once, there.
+ */
+export function stopBegunReply(tr: Translator, plan: StopPlan, place: ProgressPlace): Reply {
+  const id = plan.dryRun ? "stop.ack.dryRun" : "stop.ack.begun";
+  return textReply(tr.t(id, { host: plan.host, place: progressPlaceWords(tr, place) }));
 }
 
 /**
- * The outcome for the person who asked. A refusal an admin may override comes with *Stop anyway*
- * (and its confirm dialog) when `canForce`.
+ * Why the stop did not start, for the person who asked (said to them alone). A refusal an admin may
+ * override comes with *Stop anyway* (and its confirm dialog) when `canForce`.
  */
 export function stopResultReply(
   tr: Translator,
-  result: StopResult,
+  result: StopRefusal,
   options: { canForce: boolean; alertId: number | null },
 ): Reply {
-  if (result.kind === "refused") {
-    if (result.forceable && options.canForce) return forceReply(tr, result, options.alertId);
-    return textReply(stopRefusalWords(tr, result));
-  }
-  return textReply(stopNoteWords(tr, result.note));
+  if (result.forceable && options.canForce) return forceReply(tr, result, options.alertId);
+  return textReply(stopRefusalWords(tr, result));
 }
 
 function forceReply(tr: Translator, refusal: StopRefusal, alertId: number | null): Reply {

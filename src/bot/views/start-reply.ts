@@ -1,15 +1,18 @@
-import { describeAction } from "../../executors/run-action.ts";
 import type { Translator } from "../../messages/translator.ts";
-import { slackEscape } from "../../usecases/action-text.ts";
 import type { StartBegin, StartRefusalFacts } from "../../usecases/start-host.ts";
 import { ACTION_IDS, stopValue } from "../ids.ts";
+import type { ProgressPlace } from "../progress-place.ts";
+import { progressPlaceWords } from "./progress-place-words.ts";
 import { actions, button, type Reply, textReply } from "./reply-message.ts";
 import { unknownHostWords } from "./unknown-host.ts";
 import { whenWords } from "./when-words.ts";
 import { whoMayAct } from "./who-may-act.ts";
 
-/** The answer to `/gpu start <host>` or a *Start* click, in the asker's words. */
-export function startReply(tr: Translator, began: StartBegin, nowMs: number): Reply {
+/**
+ * The answer to `/gpu start <host>` or a *Start* click, in the asker's words: a begun start only
+ * points to `place`, where its progress is posted (said once, there).
+ */
+export function startReply(tr: Translator, began: StartBegin, nowMs: number, place: ProgressPlace): Reply {
   switch (began.kind) {
     case "refused":
       return textReply(startRefusalWords(tr, began.host, began.facts));
@@ -20,9 +23,8 @@ export function startReply(tr: Translator, began: StartBegin, nowMs: number): Re
     case "not-stopped":
       return textReply(tr.t("start.refused.up", { host: began.host, at: whenWords(tr, nowMs, nowMs) }));
     case "begun": {
-      const steps = `\`${slackEscape(describeAction(began.start))}\``;
       const id = began.dryRun ? "start.reply.dryRun" : "start.reply.begun";
-      return textReply(tr.t(id, { host: began.host, steps }));
+      return textReply(tr.t(id, { host: began.host, place: progressPlaceWords(tr, place) }));
     }
     default:
       return began satisfies never;

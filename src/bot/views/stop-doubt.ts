@@ -1,31 +1,20 @@
 import type { Translator } from "../../messages/translator.ts";
 import type { StopDoubtView } from "../../usecases/alert-words.ts";
-import { alertWhen, byWords, escapeMrkdwn } from "./alert-format.ts";
+import { alertWhen, byWords, escapeMrkdwn, mention } from "./alert-format.ts";
 
 export type { StopDoubtView };
 
-/** For the stopped alert's thread. */
+/** For the stopped alert's thread, addressed to the owners after an automatic stop. */
 export function stopDoubtThreadText(tr: Translator, view: StopDoubtView): string {
   const { nowMs } = view;
-  return tr.t("alert.stopDoubt.thread", {
+  const said = tr.t("alert.stopDoubt.thread", {
     host: escapeMrkdwn(view.host),
     stoppedAt: alertWhen(tr, view.stoppedAtMs, nowMs),
     by: byWords(tr, view.actor),
     lastAt: alertWhen(tr, view.lastReportAtMs, nowMs),
   });
-}
-
-/** For the person who pressed Stop (or the owners, after an automatic stop). */
-export function stopDoubtDirectText(
-  tr: Translator,
-  view: StopDoubtView & { pressedByReader: boolean },
-): string {
-  const { nowMs } = view;
-  return tr.t(view.pressedByReader ? "alert.stopDoubt.directYou" : "alert.stopDoubt.direct", {
-    host: escapeMrkdwn(view.host),
-    stoppedAt: alertWhen(tr, view.stoppedAtMs, nowMs),
-    lastAt: alertWhen(tr, view.lastReportAtMs, nowMs),
-  });
+  if (view.owners.length === 0) return said;
+  return tr.t("alert.stopDoubt.toOwners", { owners: view.owners.map(mention).join(", "), said });
 }
 
 /** The line a later idle alert of the same host shows. */

@@ -51,12 +51,22 @@ export function stormOwnerMessage(tr: Translator, view: StormOwnerView): Rendere
   };
 }
 
-/** What *Stop all mine* did, for the clicker. */
-export function stopAllMineText(tr: Translator, view: StopAllMineView): string {
+/**
+ * What *Stop all mine* began, for the clicker: the hosts being stopped, each linked to its alert's
+ * thread (`linkOf`; where its progress is said), and those left alone.
+ */
+export function stopAllMineText(
+  tr: Translator,
+  view: StopAllMineView,
+  linkOf: (host: string) => string | null,
+): string {
   const lines: string[] = [];
-  if (view.stopped.length > 0)
+  if (view.stopping.length > 0)
     lines.push(
-      tr.t("alert.storm.stopped", { count: view.stopped.length, hosts: hostList(tr, view.stopped) }),
+      tr.t("alert.storm.stopping", {
+        count: view.stopping.length,
+        hosts: hostList(tr, view.stopping, linkOf),
+      }),
     );
   if (view.notStopped.length > 0)
     lines.push(tr.t("alert.storm.notStopped", { hosts: hostList(tr, view.notStopped) }));
@@ -64,8 +74,15 @@ export function stopAllMineText(tr: Translator, view: StopAllMineView): string {
   return lines.length === 0 ? tr.t("alert.storm.nothing") : lines.join("\n");
 }
 
-function hostList(tr: Translator, hosts: readonly string[]): string {
-  const shown = hosts.slice(0, HOSTS_SHOWN).map((host) => `*${escapeMrkdwn(host)}*`);
+function hostList(
+  tr: Translator,
+  hosts: readonly string[],
+  linkOf: (host: string) => string | null = () => null,
+): string {
+  const shown = hosts.slice(0, HOSTS_SHOWN).map((host) => {
+    const link = linkOf(host);
+    return link === null ? `*${escapeMrkdwn(host)}*` : `*<${link}|${escapeMrkdwn(host)}>*`;
+  });
   const more = hosts.length - shown.length;
   return more > 0 ? `${shown.join(", ")} ${tr.t("alert.more", { count: more })}` : shown.join(", ");
 }

@@ -128,10 +128,7 @@ export const alert = {
 
   "alert.stopDoubt.thread":
     "⚠️ {host} was stopped at {stoppedAt} ({by}) but is still reporting (latest reading {lastAt}): the stop may not have worked. Check the host; Stop can be tried again (`/gpu stop {host}`).",
-  "alert.stopDoubt.directYou":
-    "⚠️ You stopped {host} at {stoppedAt} but it is still reporting (latest reading {lastAt}): the stop may not have worked. The alert's thread has the details.",
-  "alert.stopDoubt.direct":
-    "⚠️ {host} was stopped at {stoppedAt} but it is still reporting (latest reading {lastAt}): the stop may not have worked. The alert's thread has the details.",
+  "alert.stopDoubt.toOwners": "{owners}: {said}",
   "alert.stopDoubt.note": "⚠️ The stop at *{stoppedAt}* may not have worked: {host} kept reporting.{earlier}",
   "alert.stopDoubt.see": " See {thread}.",
   "alert.stopDoubt.threadEarlier": "the thread of the earlier alert",
@@ -145,8 +142,9 @@ export const alert = {
   "alert.storm.confirmTitle": "Stop all your idle hosts?",
   "alert.storm.confirmText":
     "The bot checks each host on its own: that it is still idle and yours to stop, then runs its stop action.",
-  "alert.storm.stopped": "{count, plural, one {Stopped # host} other {Stopped # hosts}}: {hosts}.",
-  "alert.storm.notStopped": "Not stopped (busy, in use, unknown, not yours or failed): {hosts}.",
+  "alert.storm.stopping":
+    "{count, plural, one {Stopping # host} other {Stopping # hosts}}: {hosts}. Each one's progress and outcome are in its alert's thread.",
+  "alert.storm.notStopped": "Not stopped (busy, in use, unknown or not yours): {hosts}.",
   "alert.storm.over": "No longer idle or already handled: {hosts}.",
   "alert.storm.nothing": "None of these hosts is still idle.",
 } as const satisfies Record<string, string>;

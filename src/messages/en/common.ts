@@ -16,4 +16,5 @@ export const common = {
   "duration.days": "{days} d",
   "duration.daysHours": "{days} d {hours} h",
   "duration.long": "{hours, plural, one {# hour} other {# hours}}",
+  "common.progress.thread": "the alert's thread",
 } as const satisfies Record<string, string>;

@@ -13,10 +13,11 @@ export const start = {
   "start.thread.unconfirmed":
     "{host} was started {at} but has not reported within {grace} min: the start may not have worked. `/gpu start {host}` tries again; its owners can check it.",
   "start.thread.dryRun": "Dry run: would run {steps} to start {host} (asked by {user}); nothing was changed.",
-  "start.reply.begun": "Starting {host}: running {steps}. I'll send you a message when it reports again.",
+  "start.reply.begun":
+    "Starting {host}: its progress is in {place}. I'll send you a message when it reports again.",
   "start.reply.joined":
     "{host} is already being started (since {at}). I'll send you a message when it reports again.",
-  "start.reply.dryRun": "Dry run: would run {steps} to start {host}; nothing was changed.",
+  "start.reply.dryRun": "Dry run for {host}: what it would run is in {place}.",
   "start.refused.noAction":
     "{host} has no start action. Add one under `hosts.{host}.start` in the config, e.g. `start: '{' command: [ipmitool, -H, {host}-bmc, chassis, power, on] '}'` or `start: '{' webhook: https://… '}'`.",
   "start.refused.only": "Only {who} can start {host}.",

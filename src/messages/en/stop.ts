@@ -5,6 +5,8 @@ export const stop = {
   "stop.preview.questionDryRun":
     "Stop *{host}*? This runs {steps} (dry run: it only shows what it would run).",
   "stop.preview.then": "{first} then {second}",
+  "stop.ack.begun": "Stopping {host}: its progress and outcome are in {place}.",
+  "stop.ack.dryRun": "Dry run for {host}: what it would run is in {place}.",
   "stop.button.now": "Stop now",
   "stop.button.cancel": "Cancel",
   "stop.button.anyway": "Stop anyway",

@@ -124,10 +124,7 @@ export const alert: AreaCatalog<typeof en> = {
 
   "alert.stopDoubt.thread":
     "⚠️ {host} 已于 {stoppedAt}（{by}）停机，但仍在上报数据（最新读数 {lastAt}）：停机可能没有成功。请检查该主机；可以再次停机（`/gpu stop {host}`）。",
-  "alert.stopDoubt.directYou":
-    "⚠️ 你于 {stoppedAt} 将 {host} 停机，但它仍在上报数据（最新读数 {lastAt}）：停机可能没有成功。详情见提醒的线程。",
-  "alert.stopDoubt.direct":
-    "⚠️ {host} 已于 {stoppedAt} 停机，但它仍在上报数据（最新读数 {lastAt}）：停机可能没有成功。详情见提醒的线程。",
+  "alert.stopDoubt.toOwners": "{owners}：{said}",
   "alert.stopDoubt.note": "⚠️ *{stoppedAt}* 的停机可能没有成功：{host} 仍在上报数据。{earlier}",
   "alert.stopDoubt.see": "见{thread}。",
   "alert.stopDoubt.threadEarlier": "之前那条提醒的线程",
@@ -139,8 +136,8 @@ export const alert: AreaCatalog<typeof en> = {
   "alert.storm.stopAll": "我的主机全部停机",
   "alert.storm.confirmTitle": "把你所有闲置的主机停机？",
   "alert.storm.confirmText": "机器人会逐台检查每台主机：仍然闲置且你有权停机，然后执行它的停机动作。",
-  "alert.storm.stopped": "已停机 {count} 台主机：{hosts}。",
-  "alert.storm.notStopped": "未停机（忙碌、有人使用、状态未知、不归你或失败）：{hosts}。",
+  "alert.storm.stopping": "正在停机 {count} 台主机：{hosts}。每台主机的进度和结果见其提醒的线程。",
+  "alert.storm.notStopped": "未停机（忙碌、有人使用、状态未知或不归你）：{hosts}。",
   "alert.storm.over": "已不再闲置或已处理：{hosts}。",
   "alert.storm.nothing": "这些主机都已不再闲置。",
 };

@@ -18,4 +18,5 @@ export const common: AreaCatalog<typeof en> = {
   "duration.days": "{days} 天",
   "duration.daysHours": "{days} 天 {hours} 小时",
   "duration.long": "{hours} 小时",
+  "common.progress.thread": "提醒的线程",
 };

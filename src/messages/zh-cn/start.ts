@@ -14,9 +14,9 @@ export const start: AreaCatalog<typeof en> = {
   "start.thread.unconfirmed":
     "{host} 已于 {at} 开机，但 {grace} 分钟内没有上报：开机可能没有成功。`/gpu start {host}` 可再试一次；负责人可以检查它。",
   "start.thread.dryRun": "试运行：将执行 {steps} 使 {host} 开机（由 {user} 请求）；未做任何更改。",
-  "start.reply.begun": "正在将 {host} 开机：执行 {steps}。它重新上报时我会通知你。",
+  "start.reply.begun": "正在将 {host} 开机：进度见{place}。它重新上报时我会通知你。",
   "start.reply.joined": "{host} 已在开机中（自 {at} 起）。它重新上报时我会通知你。",
-  "start.reply.dryRun": "试运行：将执行 {steps} 使 {host} 开机；未做任何更改。",
+  "start.reply.dryRun": "{host} 的试运行：将要执行的操作见{place}。",
   "start.refused.noAction":
     "主机 {host} 没有开机操作。请在配置的 `hosts.{host}.start` 下添加，例如 `start: '{' command: [ipmitool, -H, {host}-bmc, chassis, power, on] '}'` 或 `start: '{' webhook: https://… '}'`。",
   "start.refused.only": "只有 {who} 可以将 {host} 开机。",

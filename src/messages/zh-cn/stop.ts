@@ -6,6 +6,8 @@ export const stop: AreaCatalog<typeof en> = {
   "stop.preview.question": "将 *{host}* 停机？将执行 {steps}。",
   "stop.preview.questionDryRun": "将 *{host}* 停机？将执行 {steps}（试运行：只显示将要执行的操作）。",
   "stop.preview.then": "{first}，然后 {second}",
+  "stop.ack.begun": "正在将 {host} 停机：进度和结果见{place}。",
+  "stop.ack.dryRun": "{host} 的试运行：将要执行的操作见{place}。",
   "stop.button.now": "立即停机",
   "stop.button.cancel": "取消",
   "stop.button.anyway": "仍然停机",

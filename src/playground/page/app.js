@@ -3,6 +3,7 @@
 
 import { inputValues, renderBlocks, textHtml } from "./blocks.js";
 import { escapeHtml, mrkdwn, plain } from "./mrkdwn.js";
+import { pageLang, t } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -76,7 +77,12 @@ function timeText(ms, withDay = false) {
   const options = withDay
     ? { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZone: zone }
     : { hour: "2-digit", minute: "2-digit", timeZone: zone };
-  return new Intl.DateTimeFormat("en-GB", options).format(ms);
+  return new Intl.DateTimeFormat(pageLang === "en" ? "en-GB" : pageLang, options).format(ms);
+}
+
+/** `1 reply`, `3 replies`. */
+function replyCount(n) {
+  return t(n === 1 ? "playground.thread.replyOne" : "playground.thread.replyMany", { count: n });
 }
 
 function render() {
@@ -118,8 +124,8 @@ function renderNav(snap) {
   $("dm-count").textContent = String(unread);
   $("title").textContent = {
     channel: `# ${snap.channel.name}`,
-    home: "gpu-warden · Home",
-    dm: "gpu-warden · Messages",
+    home: t("playground.nav.home"),
+    dm: t("playground.nav.messages"),
   }[ui.view];
   $("composer").hidden = ui.view === "home";
 }
@@ -146,7 +152,7 @@ function renderPane(snap) {
         ? kept(`home:${snap.home.id}`, snap.home.view, () =>
             renderBlocks(snap.home.view.blocks, context({ viewId: snap.home.id })),
           )
-        : note("Opening the App Home…"),
+        : note(t("playground.empty.home")),
     ]);
     return;
   }
@@ -165,7 +171,7 @@ function renderPane(snap) {
   patchChildren(
     pane,
     items.length === 0
-      ? [note(ui.view === "dm" ? "No messages from gpu-warden yet." : "Nothing posted yet.")]
+      ? [note(t(ui.view === "dm" ? "playground.empty.dm" : "playground.empty.channel"))]
       : items.map((item) => item.node()),
   );
   pane.dataset.count = String(items.length);
@@ -195,7 +201,7 @@ function renderThread(snap) {
   const count = kept(`count:${parent.ts}`, n, () => {
     const line = document.createElement("p");
     line.className = "reply-count-line";
-    line.textContent = `${n} ${n === 1 ? "reply" : "replies"}`;
+    line.textContent = replyCount(n);
     return line;
   });
   const head = kept(`parent:${parent.ts}`, parent, () => messageNode(parent, conversation.id, false));
@@ -249,7 +255,7 @@ function messageNode(message, channel, withReplies) {
   const node = document.createElement("article");
   node.className = "msg";
   node.dataset.ts = message.ts;
-  node.innerHTML = `<div class="avatar" aria-hidden="true">GW</div><div class="msg-main"><div class="msg-meta"><strong>gpu-warden</strong> <span class="app-tag">APP</span> <time>${timeText(message.atMs)}</time></div></div>`;
+  node.innerHTML = `<div class="avatar" aria-hidden="true">GW</div><div class="msg-main"><div class="msg-meta"><strong>gpu-warden</strong> <span class="app-tag">${escapeHtml(t("playground.message.app"))}</span> <time>${timeText(message.atMs)}</time></div></div>`;
   const main = node.querySelector(".msg-main");
   if (message.blocks.length > 0)
     main.append(renderBlocks(message.blocks, context({ channel, ts: message.ts })));
@@ -264,8 +270,11 @@ function messageNode(message, channel, withReplies) {
     const count = message.replies.length;
     open.textContent =
       count === 0
-        ? "Open thread"
-        : `${count} ${count === 1 ? "reply" : "replies"} · last at ${timeText(message.replies.at(-1).atMs)}`;
+        ? t("playground.thread.open")
+        : t("playground.thread.lastAt", {
+            replies: replyCount(count),
+            time: timeText(message.replies.at(-1).atMs),
+          });
     open.addEventListener("click", () => openThread(message.ts));
     main.append(open);
   }
@@ -276,7 +285,7 @@ function ephemeralNode(message) {
   const node = document.createElement("article");
   node.className = "msg ephemeral";
   node.dataset.ts = message.ts;
-  node.innerHTML = `<div class="avatar" aria-hidden="true">GW</div><div class="msg-main"><div class="msg-meta"><strong>gpu-warden</strong> <span class="app-tag">APP</span> <time>${timeText(message.atMs)}</time> <span class="only-you">👁 Only visible to you</span></div></div>`;
+  node.innerHTML = `<div class="avatar" aria-hidden="true">GW</div><div class="msg-main"><div class="msg-meta"><strong>gpu-warden</strong> <span class="app-tag">${escapeHtml(t("playground.message.app"))}</span> <time>${timeText(message.atMs)}</time> <span class="only-you">${escapeHtml(t("playground.message.onlyYou"))}</span></div></div>`;
   const main = node.querySelector(".msg-main");
   if (message.blocks.length > 0)
     main.append(renderBlocks(message.blocks, context({ channel: message.channel, ts: message.ts })));
@@ -302,13 +311,25 @@ function openThread(ts) {
   $("close-thread").focus();
 }
 
+/** A link to a message of the channel (a permalink): its thread opens here, as Slack would. */
+document.addEventListener("click", (event) => {
+  const link = event.target.closest?.("a.thread-link");
+  if (!link) return;
+  event.preventDefault();
+  const ts = link.dataset.thread;
+  const parent = ui.snap?.channel.messages.find((m) => m.ts === ts || m.replies.some((r) => r.ts === ts));
+  if (!parent) return;
+  if (ui.view !== "channel") setView("channel");
+  openThread(parent.ts);
+});
+
 // ---- fleet and clock ----
 
 const MODES = [
-  ["scripted", "Script"],
-  ["busy", "Busy"],
-  ["idle", "Idle"],
-  ["silent", "No data"],
+  ["scripted", t("playground.mode.scripted")],
+  ["busy", t("playground.mode.busy")],
+  ["idle", t("playground.mode.idle")],
+  ["silent", t("playground.mode.silent")],
 ];
 
 function renderFleet(snap) {
@@ -319,26 +340,26 @@ function renderFleet(snap) {
     item.className = `host mode-${host.mode}`;
     item.dataset.host = host.host;
     const bars = host.utilPct.length
-      ? `<div class="gpus" aria-label="GPU utilisation">${host.utilPct
+      ? `<div class="gpus" aria-label="${escapeHtml(t("playground.fleet.gpus"))}">${host.utilPct
           .map(
             (u, i) =>
-              `<span class="gpu" title="GPU ${i}: ${u ?? "?"} %"><span class="gpu-fill" style="height:${u ?? 0}%"></span><span class="gpu-pct">${u ?? "?"}</span></span>`,
+              `<span class="gpu" title="${escapeHtml(t("playground.fleet.gpu", { index: i, pct: u ?? "?" }))}"><span class="gpu-fill" style="height:${u ?? 0}%"></span><span class="gpu-pct">${u ?? "?"}</span></span>`,
           )
           .join("")}</div>`
-      : `<div class="problem">${host.mode === "off" ? "🔌 powered off by a stop" : "no data"}</div>`;
+      : `<div class="problem">${escapeHtml(t(host.mode === "off" ? "playground.fleet.off" : "playground.fleet.noData"))}</div>`;
     item.innerHTML = `<div class="host-head"><strong>${escapeHtml(host.host)}</strong><span class="muted">${escapeHtml(host.role)} · ${escapeHtml(host.model.replace("NVIDIA ", ""))}</span></div>${bars}`;
     const modes = document.createElement("div");
     modes.className = "modes";
     modes.setAttribute("role", "group");
-    modes.setAttribute("aria-label", `${host.host} behaviour`);
-    const choices = host.mode === "off" ? [["scripted", "Power on"]] : MODES;
+    modes.setAttribute("aria-label", t("playground.fleet.modes", { host: host.host }));
+    const choices = host.mode === "off" ? [["scripted", t("playground.mode.powerOn")]] : MODES;
     for (const [mode, label] of choices) {
       const button = document.createElement("button");
       button.type = "button";
       button.textContent = label;
       button.dataset.focus = `fleet:${host.host}:${mode}`;
       button.setAttribute("aria-pressed", String(host.mode === mode));
-      button.setAttribute("aria-label", `${host.host}: ${label}`);
+      button.setAttribute("aria-label", t("playground.fleet.modeOf", { host: host.host, mode: label }));
       button.addEventListener("click", () => post("/api/fleet", { host: host.host, mode }));
       modes.append(button);
     }
@@ -354,13 +375,15 @@ function renderClockButtons(snap) {
       button.setAttribute("aria-pressed", String(!snap.clock.paused && Number(rate) === snap.clock.rate));
     if (clock === "pause") button.setAttribute("aria-pressed", String(snap.clock.paused));
   }
-  $("next-summary").title = snap.clock.nextSummaryMs ? `to ${timeText(snap.clock.nextSummaryMs, true)}` : "";
-  $("next-month").title = `to ${timeText(snap.clock.nextMonthMs, true)}`;
+  $("next-summary").title = snap.clock.nextSummaryMs
+    ? t("playground.clock.to", { time: timeText(snap.clock.nextSummaryMs, true) })
+    : "";
+  $("next-month").title = t("playground.clock.to", { time: timeText(snap.clock.nextMonthMs, true) });
   $("speed").textContent = snap.clock.paused
-    ? "paused"
+    ? t("playground.clock.paused")
     : snap.clock.rate === 1
-      ? "real time"
-      : `×${snap.clock.rate}`;
+      ? t("playground.clock.realTimeNow")
+      : t("playground.clock.rate", { rate: snap.clock.rate });
 }
 
 function tickClock() {
@@ -391,10 +414,10 @@ async function clickButton(element, block, button, target) {
 
 function confirmDialog(confirm) {
   const dialog = $("confirm");
-  $("confirm-title").innerHTML = plain(confirm.title?.text ?? "Are you sure?");
+  $("confirm-title").innerHTML = plain(confirm.title?.text ?? t("playground.dialog.sure"));
   $("confirm-text").innerHTML = textHtml(confirm.text, names());
-  $("confirm-ok").innerHTML = plain(confirm.confirm?.text ?? "Yes");
-  $("confirm-deny").innerHTML = plain(confirm.deny?.text ?? "Cancel");
+  $("confirm-ok").innerHTML = plain(confirm.confirm?.text ?? t("playground.dialog.yes"));
+  $("confirm-deny").innerHTML = plain(confirm.deny?.text ?? t("playground.dialog.cancel"));
   $("confirm-ok").className = confirm.style === "danger" ? "danger" : "primary";
   dialog.returnValue = "";
   dialog.showModal();
@@ -430,8 +453,8 @@ function renderModal(snap) {
     }),
   );
   $("modal-submit").hidden = !view.submit;
-  $("modal-submit").innerHTML = plain(view.submit?.text ?? "Submit");
-  $("modal-close").innerHTML = plain(view.close?.text ?? "Cancel");
+  $("modal-submit").innerHTML = plain(view.submit?.text ?? t("playground.dialog.submit"));
+  $("modal-close").innerHTML = plain(view.close?.text ?? t("playground.dialog.cancel"));
   dialog.dataset.viewId = modal.id;
   if (!dialog.open) dialog.showModal();
   const invalid = $("modal-body").querySelector("[aria-invalid=true]");
@@ -492,7 +515,7 @@ $("composer").addEventListener("submit", async (event) => {
   const input = $("command");
   const text = input.value.trim();
   if (!/^\/gpu(\s|$)/.test(text)) {
-    toast("The playground sends /gpu commands — try /gpu help");
+    toast(t("playground.composer.onlyGpu"));
     return;
   }
   input.value = "";

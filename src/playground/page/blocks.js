@@ -2,6 +2,7 @@
 // image, actions (buttons with styles and confirm dialogs, selects), input (modals), rich_text.
 
 import { escapeHtml, mrkdwn, plain } from "./mrkdwn.js";
+import { t } from "./words.js";
 
 /**
  * @param {object[]} blocks
@@ -125,7 +126,7 @@ function selectOf(element, users = []) {
       : [...(element.options ?? []), ...(element.option_groups ?? []).flatMap((group) => group.options)];
   const placeholder = document.createElement("option");
   placeholder.value = "";
-  placeholder.textContent = element.placeholder?.text ?? "Choose…";
+  placeholder.textContent = element.placeholder?.text ?? t("playground.blocks.choose");
   select.append(placeholder);
   for (const option of options) {
     const node = document.createElement("option");
@@ -144,7 +145,7 @@ function input(block, ctx) {
   const id = `in-${block.block_id}-${block.element?.action_id}`;
   const label = el("label", "bk-label", plain(block.label?.text));
   label.htmlFor = id;
-  if (block.optional) label.append(el("span", "muted", " (optional)"));
+  if (block.optional) label.append(el("span", "muted", t("playground.blocks.optional")));
   node.append(label);
   const element = block.element ?? {};
   let field;

@@ -91,6 +91,11 @@ function token(body, names) {
     return `<span class="mention">@${escapeHtml(label ?? special)}</span>`;
   }
   const url = decode(target);
+  const permalink = /^https:\/\/[\w-]+\.slack\.com\/archives\/\w+\/p(\d{10})(\d{6})$/.exec(url);
+  if (permalink) {
+    const ts = `${permalink[1]}.${permalink[2]}`;
+    return `<a href="#" class="thread-link" data-thread="${ts}">${escapeHtml(decode(label ?? target))}</a>`;
+  }
   const safe = /^(https?:|mailto:)/i.test(url) ? url : "#";
   return `<a href="${escapeHtml(safe)}" target="_blank" rel="noopener">${escapeHtml(decode(label ?? target))}</a>`;
 }

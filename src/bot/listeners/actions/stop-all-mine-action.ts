@@ -1,14 +1,16 @@
 import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs } from "@slack/bolt";
-import { stopAllMine } from "../../../usecases/stop-all-mine.ts";
+import { beginStopAllMine, runStopAllMine } from "../../../usecases/stop-all-mine.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { digestValueSchema, parseActionValue } from "../../ids.ts";
+import { progressPlace } from "../../progress-place.ts";
 import { stopAllMineText } from "../../views/storm-digest-message.ts";
 import { badButtonReply, replyOptions } from "./reply-options.ts";
 
 /**
  * *Stop all mine* in a storm's owner DM (the click already passed Slack's confirm dialog): each of
  * the clicker's hosts in the digest goes through the stop use-case on its own (authorised,
- * re-checked, run once, audited); the clicker sees what was stopped and what was not.
+ * re-checked, run once, audited). The clicker is told at once which hosts are being stopped, each
+ * linked to its alert's thread where its progress is said, and which are not; then the stops run.
  */
 export function stopAllMineAction(
   deps: BotDeps,
@@ -22,7 +24,17 @@ export function stopAllMineAction(
       await respond({ ...badButtonReply(parsed.problem, tr), ...options });
       return;
     }
-    const outcome = await stopAllMine(deps, parsed.value.digest, body.user.id);
-    await respond({ text: stopAllMineText(tr, outcome), ...options, replace_original: false });
+    const begun = beginStopAllMine(deps, parsed.value.digest, body.user.id);
+    const linkOf = (host: string) => {
+      const place = progressPlace(deps, host);
+      return place.kind === "thread" ? place.link : null;
+    };
+    // NOTE: the stops run even when the answer fails: their keys are taken and must be released.
+    const [answer, outcome] = await Promise.allSettled([
+      respond({ text: stopAllMineText(tr, begun.view, linkOf), ...options, replace_original: false }),
+      runStopAllMine(deps, begun.plans),
+    ]);
+    if (outcome.status === "rejected") throw outcome.reason;
+    if (answer.status === "rejected") throw answer.reason;
   };
 }

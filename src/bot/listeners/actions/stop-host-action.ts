@@ -3,14 +3,16 @@ import { isAdmin } from "../../../usecases/authorise.ts";
 import { beginStop, runStop } from "../../../usecases/stop-host.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { hostActionValueSchema, parseActionValue } from "../../ids.ts";
-import { stopResultReply, stopStartedReply } from "../../views/reply-stop.ts";
+import { progressPlace } from "../../progress-place.ts";
+import { stopBegunReply, stopResultReply } from "../../views/reply-stop.ts";
 import { badButtonReply, replyOptions } from "./reply-options.ts";
 
 /**
  * *Stop this host* (the click already passed Slack's confirm dialog) and an admin's *Stop anyway*.
- * Acks first; the stop itself runs after the ack, the clicker sees its progress and outcome
- * ephemerally and the alert thread gets the record. Concurrent and repeated clicks end in one stop:
- * the use-case takes an exactly-once key before anything runs.
+ * Acks first. A refusal is answered to the clicker alone. A stop that goes ahead says its progress
+ * and outcome once, in the alert's thread (the use-case posts there); the clicker gets one short
+ * answer that points to it (replacing a `/gpu stop` preview or a *Stop anyway* offer). Concurrent
+ * and repeated clicks end in one stop: the use-case takes an exactly-once key before anything runs.
  */
 export function stopHostAction(
   deps: BotDeps,
@@ -27,7 +29,6 @@ export function stopHostAction(
       return;
     }
     const { host, alertId } = parsed.value;
-    const shown = { canForce: isAdmin(actor, deps.config), alertId: alertId ?? null };
     const plan = beginStop(deps, {
       host,
       actor,
@@ -36,16 +37,16 @@ export function stopHostAction(
       reason: force ? "stop forced by an admin" : "Stop button", // words-ok: audit reason code
     });
     if (plan.kind === "refused") {
+      const shown = { canForce: isAdmin(actor, deps.config), alertId: alertId ?? null };
       await respond({ ...stopResultReply(tr, plan, shown), ...options });
       return;
     }
-    // NOTE: the stop runs even when the progress reply fails: the key is taken and must be released.
-    const [progress, outcome] = await Promise.allSettled([
-      plan.dryRun ? Promise.resolve() : respond({ ...stopStartedReply(tr, plan), ...options }),
+    // NOTE: the stop runs even when the answer fails: the key is taken and must be released.
+    const [answer, outcome] = await Promise.allSettled([
+      respond({ ...stopBegunReply(tr, plan, progressPlace(deps, host)), ...options }),
       runStop(deps, plan),
     ]);
     if (outcome.status === "rejected") throw outcome.reason;
-    await respond({ ...stopResultReply(tr, outcome.value, shown), ...options });
-    if (progress.status === "rejected") throw progress.reason;
+    if (answer.status === "rejected") throw answer.reason;
   };
 }

@@ -1,13 +1,15 @@
 import type { Translator } from "../../../messages/translator.ts";
 import { beginStart, runStartInBackground } from "../../../usecases/start-host.ts";
 import type { BotDeps } from "../../bot-deps.ts";
+import { progressPlace } from "../../progress-place.ts";
 import type { Reply } from "../../views/reply-message.ts";
 import { startReply } from "../../views/start-reply.ts";
 
 /**
  * `/gpu start <host>` and the *Start* buttons: the checks, the host's start taken at once (so
- * repeated asks join the first), then the action runs after the answer; the thread gets its record
- * and the asker a DM when the host reports again (or does not).
+ * repeated asks join the first), then the action runs after the answer. Its progress is posted once,
+ * in the alert's thread; the answer points there, and the asker gets a DM when the host reports
+ * again (or does not).
  */
 export function gpuStart(
   deps: BotDeps,
@@ -18,5 +20,5 @@ export function gpuStart(
 ): Reply {
   const began = beginStart(deps, { host, actor: user, trigger, user });
   if (began.kind === "begun") void runStartInBackground(deps, began);
-  return startReply(tr, began, deps.clock.now());
+  return startReply(tr, began, deps.clock.now(), progressPlace(deps, host));
 }
