@@ -45,7 +45,8 @@ export type ProcurementCheck =
  * Checks a filled-in request against the red line: what (model, count, buy / rent / cloud) and why,
  * and a plan for at least {@link PLAN_MIN_MONTHS} months from `today`'s month on (tasks with days
  * not in the past, GPU-hours per month none negative, acceptance criteria). Each problem is
- * reported under its field; without any plan, the one problem is `no-plan`. Pure.
+ * reported under its field; without tasks and acceptance criteria (the hours alone come pre-filled)
+ * there is no plan: the one plan problem is `no-plan`, under `tasks`. Pure.
  */
 export function checkProcurementForm(form: ProcurementForm, today: string): ProcurementCheck {
   const problems: Partial<Record<ProcurementField, PlanProblem>> = {};
@@ -81,7 +82,7 @@ function checkPlan(
   acceptance: string,
   today: string,
 ): { tasks: PlanTask[]; months: PlanMonth[]; problems: Partial<Record<ProcurementField, PlanProblem>> } {
-  if (tasksText === "" && hoursText === "" && acceptance === "") {
+  if (tasksText === "" && acceptance === "") {
     return { tasks: [], months: [], problems: { tasks: { kind: "no-plan", minMonths: PLAN_MIN_MONTHS } } };
   }
   const problems: Partial<Record<ProcurementField, PlanProblem>> = {};

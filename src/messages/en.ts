@@ -22,6 +22,7 @@ import { money } from "./en/money.ts";
 import { placement } from "./en/placement.ts";
 import { preempt } from "./en/preempt.ts";
 import { priority } from "./en/priority.ts";
+import { procurement } from "./en/procurement.ts";
 import { project } from "./en/project.ts";
 import { queue } from "./en/queue.ts";
 import { reclaim } from "./en/reclaim.ts";
@@ -67,6 +68,7 @@ export const en = {
   ...home,
   ...preempt,
   ...priority,
+  ...procurement,
   ...project,
   ...money,
   ...summary,

@@ -23,6 +23,7 @@ import { money } from "./zh-cn/money.ts";
 import { placement } from "./zh-cn/placement.ts";
 import { preempt } from "./zh-cn/preempt.ts";
 import { priority } from "./zh-cn/priority.ts";
+import { procurement } from "./zh-cn/procurement.ts";
 import { project } from "./zh-cn/project.ts";
 import { queue } from "./zh-cn/queue.ts";
 import { reclaim } from "./zh-cn/reclaim.ts";
@@ -59,6 +60,7 @@ export const zhCN: Catalog = {
   ...home,
   ...preempt,
   ...priority,
+  ...procurement,
   ...project,
   ...money,
   ...summary,
