@@ -144,7 +144,7 @@ export class BotHarness {
   }
 
   async #open(): Promise<void> {
-    const { config, clock, logger } = this;
+    const { clock } = this;
     const locales = this.options.locales ?? {};
     const limits = this.options.slackLimits === true;
     this.emulator = await startSlackEmulator({
