@@ -49,7 +49,7 @@ function requestPost(
   const tasks = request.tasks.map((task) => `• ${task.day} ${quoted(task.task)}`).join("\n");
   const months = request.months
     .map((m) => tr.t("procurement.post.month", { month: m.month, hours: m.gpuHours }))
-    .join(", ");
+    .reduce((first, second) => tr.t("procurement.list", { first, second }));
   const blocks: types.KnownBlock[] = [
     section(text),
     section(tr.t("procurement.post.why", { why: quoted(request.why) })),

@@ -45,6 +45,7 @@ export const procurement = {
   "procurement.post.tasks": "*Tasks:*\n{tasks}",
   "procurement.post.hours": "*GPU-hours per month:* {months}",
   "procurement.post.month": "{month}: {hours}",
+  "procurement.list": "{first}, {second}",
   "procurement.post.acceptance": "*Acceptance criteria:* {acceptance}",
   "procurement.post.request": "Request #{id}",
   "procurement.button.approve": "Approve",

@@ -46,6 +46,7 @@ export const procurement: AreaCatalog<typeof en> = {
   "procurement.post.tasks": "*任务：*\n{tasks}",
   "procurement.post.hours": "*每月 GPU 小时：* {months}",
   "procurement.post.month": "{month}：{hours}",
+  "procurement.list": "{first}，{second}",
   "procurement.post.acceptance": "*验收标准：* {acceptance}",
   "procurement.post.request": "申请 #{id}",
   "procurement.button.approve": "批准",
