@@ -5,7 +5,7 @@ import {
   type ProcurementDraft,
   type ProcurementKind,
 } from "../domain/procurement-request.ts";
-import { addMonths, isLocalDay } from "./local-day.ts";
+import { isLocalDay } from "./local-day.ts";
 
 /** The months a plan must cover, from this one on: the red line before buying. */
 export const PLAN_MIN_MONTHS = 3;
@@ -137,9 +137,4 @@ function lines(text: string): string[] {
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line !== "");
-}
-
-/** The months `[from, from + n)`. */
-export function monthsFrom(from: string, n: number): string[] {
-  return Array.from({ length: n }, (_, i) => addMonths(from, i));
 }

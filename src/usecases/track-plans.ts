@@ -1,4 +1,4 @@
-import { localDayBounds, localDayOf, monthDays } from "../checks/local-day.ts";
+import { localDayBounds, monthDays } from "../checks/local-day.ts";
 import { type PlanTracking, trackPlan } from "../checks/plan-tracking.ts";
 import type { GpuRecord } from "../domain/metrics.ts";
 import type { ProcurementRequest } from "../domain/procurement-request.ts";
@@ -82,9 +82,4 @@ function actualByMonth(
     actual.set(month, busy);
   }
   return actual;
-}
-
-/** The local month of `ms`. */
-export function monthOf(ms: number, zone: string): string {
-  return localDayOf(ms, zone).slice(0, 7);
 }

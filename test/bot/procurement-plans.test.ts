@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
-import type { PersistedJob } from "../../src/jobs/schedule-jobs.ts";
+import type { PersistedJob } from "../../src/jobs/slot-runner.ts";
 import { HOUR_MS } from "../../src/shared/clock.ts";
 import { readTrackedPlans } from "../../src/usecases/track-plans.ts";
 import { observed } from "../checks/builders.ts";
