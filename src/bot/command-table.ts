@@ -99,6 +99,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     example: "report 30d",
   },
   {
+    name: "request",
+    usage: "request [<project>]",
+    summary: "help.command.request",
+    example: "request nlp",
+  },
+  {
     name: "warden",
     usage: "warden [roster | swap @user | skip]",
     summary: "help.command.warden",

@@ -208,3 +208,50 @@ export function parseActionValue<T>(schema: z.ZodType<T>, raw: string | undefine
   const where = issue === undefined || issue.path.length === 0 ? "" : ` at ${issue.path.join(".")}`;
   return { ok: false, problem: `the button value is malformed${where}: ${issue?.message ?? "invalid"}` };
 }
+
+/** The decision buttons on a request for more GPUs. Value: {@link ProcurementValue}. */
+export const PROCUREMENT_ACTION_IDS = {
+  /** Approve (a confirm dialog). */
+  approve: "procurement_approve",
+  /** Opens the reason modal to reject. */
+  reject: "procurement_reject",
+  /** Opens the reason modal to ask for more. */
+  more: "procurement_more",
+} as const;
+
+/** Callback ids of the request modal (`/gpu request`) and the reason modal (reject, ask for more). */
+export const PROCUREMENT_VIEW_IDS = {
+  request: "procurement_request_view",
+  reason: "procurement_reason_view",
+} as const;
+
+/** Block and action ids of the request modal's inputs (each block's action id is `value`). */
+export const PROCUREMENT_INPUTS = {
+  model: "procurement_model",
+  count: "procurement_count",
+  kind: "procurement_kind",
+  why: "procurement_why",
+  tasks: "procurement_tasks",
+  hours: "procurement_hours",
+  acceptance: "procurement_acceptance",
+  reason: "procurement_reason",
+} as const;
+
+/** `{"request":7}`. */
+export const procurementValueSchema = z.object({ request: z.number().int().positive() });
+export type ProcurementValue = z.infer<typeof procurementValueSchema>;
+
+export function procurementValue(requestId: number): string {
+  return JSON.stringify({ request: requestId });
+}
+
+/** The request modal's `private_metadata`: the project it is for. */
+export const procurementFormMetadataSchema = z.object({ project: z.string().max(64).nullable() });
+
+/** The reason modal's `private_metadata`: the request, the decision, and the message it came from. */
+export const procurementReasonMetadataSchema = procurementValueSchema.extend({
+  decision: z.enum(["reject", "more"]),
+  channel: z.string().max(64).nullable(),
+  ts: z.string().max(64).nullable(),
+});
+export type ProcurementReasonMetadata = z.infer<typeof procurementReasonMetadataSchema>;

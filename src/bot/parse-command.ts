@@ -47,6 +47,8 @@ export type ParsedCommand =
   /** `project`: `report project [YYYY-MM]`, the month split among projects (`null`: this month). */
   | { kind: "report"; days: number; project?: { month: string | null } }
   | { kind: "warden"; action: WardenAction }
+  /** `request [<project>]`: the form asking for more GPUs (`null`: the person's default project). */
+  | { kind: "request"; project: string | null }
   | { kind: "invalid"; problem: CommandProblem; command: string | null };
 
 /** Parses the text after `/gpu`. Never throws: anything unusable is `invalid`. */
@@ -131,6 +133,9 @@ export function parseCommand(text: string): ParsedCommand {
       const { days, project } = report;
       return project === undefined ? { kind: "report", days } : { kind: "report", days, project };
     }
+    case "request":
+      if (args.length > 1) return tooMany(name, args.slice(1));
+      return { kind: "request", project: args[0]?.toLowerCase() ?? null };
     case "warden": {
       const action = parseWardenArgs(args);
       return "problem" in action ? invalid(name, action.problem) : { kind: "warden", action };

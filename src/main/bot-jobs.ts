@@ -61,6 +61,7 @@ export function botJobs(
         queue: state.queue,
         workloads: state.workloads,
       },
+      procurement: { config, clock, metrics: store, procurement: state.procurement },
     }),
     reclaimReviewJob({
       config,

@@ -23,6 +23,7 @@ import { placement } from "./en/placement.ts";
 import { playground } from "./en/playground.ts";
 import { preempt } from "./en/preempt.ts";
 import { priority } from "./en/priority.ts";
+import { procurement } from "./en/procurement.ts";
 import { project } from "./en/project.ts";
 import { queue } from "./en/queue.ts";
 import { reclaim } from "./en/reclaim.ts";
@@ -68,6 +69,7 @@ export const en = {
   ...home,
   ...preempt,
   ...priority,
+  ...procurement,
   ...project,
   ...money,
   ...summary,

@@ -24,6 +24,7 @@ import { placement } from "./zh-cn/placement.ts";
 import { playground } from "./zh-cn/playground.ts";
 import { preempt } from "./zh-cn/preempt.ts";
 import { priority } from "./zh-cn/priority.ts";
+import { procurement } from "./zh-cn/procurement.ts";
 import { project } from "./zh-cn/project.ts";
 import { queue } from "./zh-cn/queue.ts";
 import { reclaim } from "./zh-cn/reclaim.ts";
@@ -60,6 +61,7 @@ export const zhCN: Catalog = {
   ...home,
   ...preempt,
   ...priority,
+  ...procurement,
   ...project,
   ...money,
   ...summary,

@@ -7,6 +7,7 @@ import { type ClaimStore, createClaimStore } from "./claim-store.ts";
 import { createDeliveryStore, type DeliveryStore } from "./delivery-store.ts";
 import { createMetaStore, type MetaStore } from "./meta-store.ts";
 import { createOutboxStore, type OutboxStore } from "./outbox-store.ts";
+import { createProcurementStore, type ProcurementStore } from "./procurement-store.ts";
 import { createQueueStore, type QueueStore } from "./queue-store.ts";
 import { createReservationStore, type ReservationStore } from "./reservation-store.ts";
 import { createSnoozeStore, type SnoozeStore } from "./snooze-store.ts";
@@ -31,6 +32,8 @@ export interface BotStateStore {
   workloads: WorkloadStore;
   /** Budget notices sent (once per project, month and level). */
   budgetNotices: BudgetNoticeStore;
+  /** Requests for more GPUs (`/gpu request`) and the tracked plans they became. */
+  procurement: ProcurementStore;
   deliveries: DeliveryStore;
   meta: MetaStore;
   /** Runs `fn` in one transaction (synchronous: never await inside). */
@@ -58,6 +61,7 @@ export function createBotStateStore(db: Database): BotStateStore {
     autopilot: createAutopilotPlanStore(db),
     workloads: createWorkloadStore(db),
     budgetNotices: createBudgetNoticeStore(db),
+    procurement: createProcurementStore(db),
     deliveries,
     meta: createMetaStore(db),
     transaction: (fn) => db.transaction(fn).immediate(),

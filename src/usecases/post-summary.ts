@@ -19,6 +19,7 @@ import {
 import { type ProjectReportDeps, readProjectAllocation } from "./project-report.ts";
 import { readHeatmap } from "./read-heatmap.ts";
 import type { SummaryWords } from "./summary-words.ts";
+import { readTrackedPlans, type TrackPlansDeps } from "./track-plans.ts";
 
 /** A summary posted within this long of its slot is on time (the last hour's rollup lands after it). */
 export const SUMMARY_ON_TIME_MS = 30 * MINUTE_MS;
@@ -42,6 +43,8 @@ export interface PostSummaryDeps extends SummaryDeps {
   summaryWords: SummaryWords;
   /** What the per-project section is read from; absent (or no `projects:`): no section. */
   projectReport?: ProjectReportDeps;
+  /** The approved requests for GPUs, followed month by month; absent: no plans section. */
+  procurement?: TrackPlansDeps;
 }
 
 export interface PostedSummary {
@@ -81,7 +84,7 @@ export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Pro
     lateSinceMs: slot.late ? slot.atMs : null,
     filesAttached,
   });
-  const section = projectBlocks(deps, model);
+  const section = [...projectBlocks(deps, model), ...planBlocks(deps)];
   const fits = (summary.blocks?.length ?? 0) + section.length <= 50;
   const message = fits ? { ...summary, blocks: [...(summary.blocks ?? []), ...section] } : summary;
   const chart = deps.summaryWords.chart(model, { logger: deps.logger });
@@ -165,4 +168,12 @@ function projectBlocks(deps: PostSummaryDeps, model: SummaryModel): unknown[] {
   const fromDay = localDayOf(model.period.fromMs, zone);
   const toDay = localDayOf(model.period.toMs - 1, zone);
   return words.call(deps.summaryWords, readProjectAllocation(source, fromDay, toDay));
+}
+
+/** The flagged tracked plans (below half their GPU-hours two months running); none: no section. */
+function planBlocks(deps: PostSummaryDeps): unknown[] {
+  const words = deps.summaryWords.plans;
+  if (words === undefined || deps.procurement === undefined) return [];
+  const flagged = readTrackedPlans(deps.procurement).filter((plan) => plan.tracking.flagged);
+  return flagged.length === 0 ? [] : words.call(deps.summaryWords, flagged);
 }

@@ -6,11 +6,14 @@ import type { SummaryModel } from "../reports/summary-model.ts";
 import type { Logger } from "../shared/logger.ts";
 import type { RenderedReply } from "./ports.ts";
 import type { ProjectReport } from "./project-report.ts";
+import type { TrackedPlan } from "./track-plans.ts";
 
 /** Turns the biweekly summary's facts into Slack messages (the bot's views implement it). */
 export interface SummaryWords {
   /** The summary's per-project section (blocks appended to the message); absent: none. */
   projects?(report: Omit<ProjectReport, "month">): unknown[];
+  /** The summary's section of approved plans flagged below half their GPU-hours; absent: none. */
+  plans?(flagged: readonly TrackedPlan[]): unknown[];
   /** The summary message for the team channel. */
   summary(model: SummaryModel, options: SummaryMessageOptions): RenderedReply;
   /** The chart of idle cost per day, drawn in the summary's language. */

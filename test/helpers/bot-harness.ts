@@ -144,7 +144,7 @@ export class BotHarness {
   }
 
   async #open(): Promise<void> {
-    const { config, clock, logger } = this;
+    const { clock } = this;
     const locales = this.options.locales ?? {};
     const limits = this.options.slackLimits === true;
     this.emulator = await startSlackEmulator({
@@ -157,8 +157,26 @@ export class BotHarness {
       channels: [{ id: CHANNEL, name: "gpu" }],
       slackLimits: limits,
     });
-    const { identity, apiUrl } = this.emulator;
     this.db = openDatabase(join(this.dir, "gpu-warden.db"));
+    await this.#compose();
+  }
+
+  /**
+   * What a restart of the bot process does: the app and the outbox stop (what was queued stays in
+   * the store), and a new bot is composed over the same store file, connected to the same emulator.
+   */
+  async restart(): Promise<void> {
+    await this.outbox.stop();
+    await this.slack.stop();
+    this.db.close();
+    this.db = openDatabase(join(this.dir, "gpu-warden.db"));
+    await this.#compose();
+  }
+
+  async #compose(): Promise<void> {
+    const { config, clock, logger } = this;
+    const limits = this.options.slackLimits === true;
+    const { identity, apiUrl } = this.emulator;
     const bot = composeBot({
       config,
       clock,

@@ -8,7 +8,14 @@ import type {
   ViewSubmitAction,
 } from "@slack/bolt";
 import type { BotDeps } from "../bot-deps.ts";
-import { ACTION_IDS, KEEP_ACTION_IDS, RECLAIM_ACTION_IDS, RECLAIM_VIEW_IDS } from "../ids.ts";
+import {
+  ACTION_IDS,
+  KEEP_ACTION_IDS,
+  PROCUREMENT_ACTION_IDS,
+  PROCUREMENT_VIEW_IDS,
+  RECLAIM_ACTION_IDS,
+  RECLAIM_VIEW_IDS,
+} from "../ids.ts";
 import { GPU_COMMAND } from "../surface.ts";
 import { claimHostAction } from "./actions/claim-host-action.ts";
 import { claimNotifyAction } from "./actions/claim-notify-action.ts";
@@ -18,6 +25,7 @@ import { dismissAction } from "./actions/dismiss-action.ts";
 import { extendClaimAction } from "./actions/extend-claim-action.ts";
 import { keepHostAction } from "./actions/keep-host-action.ts";
 import { preemptDeferAction } from "./actions/preempt-defer-action.ts";
+import { procurementApproveAction, procurementReasonAction } from "./actions/procurement-actions.ts";
 import { queueConfirmAction } from "./actions/queue-confirm-action.ts";
 import { queueWaitAction } from "./actions/queue-wait-action.ts";
 import { reclaimModalAction } from "./actions/reclaim-modal-action.ts";
@@ -28,6 +36,7 @@ import { stopAllMineAction } from "./actions/stop-all-mine-action.ts";
 import { stopHostAction } from "./actions/stop-host-action.ts";
 import { gpuCommand } from "./commands/gpu-command.ts";
 import { homeOpenedEvent } from "./events/home-opened-event.ts";
+import { procurementReasonView, procurementRequestView } from "./views/procurement-views.ts";
 import { reclaimDecisionView } from "./views/reclaim-decision-view.ts";
 
 type ButtonListener = Middleware<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>>;
@@ -63,10 +72,15 @@ export function registerListeners(app: App, deps: BotDeps): void {
     [RECLAIM_ACTION_IDS.stop, reclaimStopAction(deps)],
     [RECLAIM_ACTION_IDS.lend, reclaimModalAction(deps, "lend")],
     [RECLAIM_ACTION_IDS.keep, reclaimModalAction(deps, "keep")],
+    [PROCUREMENT_ACTION_IDS.approve, procurementApproveAction(deps)],
+    [PROCUREMENT_ACTION_IDS.reject, procurementReasonAction(deps, "reject")],
+    [PROCUREMENT_ACTION_IDS.more, procurementReasonAction(deps, "more")],
   ]);
   const views = new Map<string, ViewListener>([
     [RECLAIM_VIEW_IDS.lend, reclaimDecisionView(deps, "lend")],
     [RECLAIM_VIEW_IDS.keep, reclaimDecisionView(deps, "keep")],
+    [PROCUREMENT_VIEW_IDS.request, procurementRequestView(deps)],
+    [PROCUREMENT_VIEW_IDS.reason, procurementReasonView(deps)],
   ]);
   app.command(GPU_COMMAND, gpuCommand(deps));
   app.action<BlockAction<ButtonAction>>(exactly(buttons.keys()), async (args) => {

@@ -21,6 +21,7 @@ import { withGrantDevices } from "./grant-devices-words.ts";
 import { withHomeQueue } from "./home-queue.ts";
 import { withHomeReservations } from "./home-reservations.ts";
 import { homeView } from "./home-view.ts";
+import { planSummaryBlocks } from "./plan-summary.ts";
 import { preemptAskDm, preemptReleasedDm, preemptVoidDm, preemptWaitingDm } from "./preempt-messages.ts";
 import { queueGrantDm, queueLapsedDm } from "./queue-messages.ts";
 import {
@@ -77,6 +78,7 @@ export function botWords(readers: Readers): BotWords {
   const summaryWords: SummaryWords = {
     summary: (model, options) => renderSummaryMessage(readers.channel, model, options),
     projects: (report) => projectSummaryBlocks(readers.channel, report),
+    plans: (flagged) => planSummaryBlocks(readers.channel, flagged),
     chart: (model, options) => renderSummaryChart(model, { ...options, language: readers.channel.language }),
     heatmap: (input, options) => renderHeatmap(input, { ...options, language: readers.channel.language }),
     csv: (model, stem) => summaryCsvFiles(readers.channel, model, stem),

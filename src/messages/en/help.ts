@@ -24,6 +24,8 @@ export const help = {
     "cost ledger of the last days (default 7): cost, idle cost, real usage rate; `project`: a month's cost per project; the CSV by DM",
   "help.command.warden":
     "this month's cost warden and the next; swap or skip a turn (the warden or an admin)",
+  "help.command.request":
+    "ask for more GPUs: a form with a plan for the next 3 months, decided by the cost warden or an admin",
   "help.footer": "Durations: {durations}. GPU lists: {gpuLists}.",
   "help.noClaims": "You hold no claims.",
   "help.yourClaims": "Your claims: {claims}.",

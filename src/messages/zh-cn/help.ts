@@ -25,6 +25,7 @@ export const help: AreaCatalog<typeof en> = {
   "help.command.report":
     "最近几天（默认 7 天）的成本账本：成本、闲置成本、实际使用率；`project`：某月按项目分摊的成本；CSV 通过私信发送",
   "help.command.warden": "本月和下月的成本看守人；交换或跳过一轮（成本看守人或管理员可用）",
+  "help.command.request": "申请更多 GPU：填写未来 3 个月计划的表单，由成本看守人或管理员决定",
   "help.footer": "时长：{durations}。GPU 列表：{gpuLists}。",
   "help.noClaims": "你没有任何认领。",
   "help.yourClaims": "你的认领：{claims}。",

@@ -8,13 +8,14 @@ import { type ParsedCommand, parseCommand } from "../../parse-command.ts";
 import { GPU_COMMAND } from "../../surface.ts";
 import { commandErrorReply } from "../../views/command-error.ts";
 import { commandProblemText } from "../../views/command-problem-text.ts";
-import type { Reply } from "../../views/reply-message.ts";
+import { type Reply, textReply } from "../../views/reply-message.ts";
 import { claimCommand } from "./claim-command.ts";
 import { extendCommand } from "./extend-command.ts";
 import { gpuHelp } from "./gpu-help.ts";
 import { gpuKeep } from "./gpu-keep.ts";
 import { gpuReport, type ReportUpload, uploadReportCsv } from "./gpu-report.ts";
 import { gpuProjectReport } from "./gpu-report-project.ts";
+import { gpuRequest } from "./gpu-request.ts";
 import { gpuStart } from "./gpu-start.ts";
 import { gpuStatus } from "./gpu-status.ts";
 import { gpuStop } from "./gpu-stop.ts";
@@ -41,9 +42,13 @@ export function gpuCommand(deps: BotDeps): Middleware<SlackCommandMiddlewareArgs
     // `readers.person`; a slow users.info is not waited for past LOCALE_WAIT_MS, Slack wants the ack in 3 s.
     await Promise.race([deps.readers.lookUp(command.user_id), pause(LOCALE_WAIT_MS)]);
     const tr = deps.readers.person(command.user_id);
+    const text = commandText(command.text);
+    const parsed = parseCommand(text);
+    if (parsed.kind === "request") {
+      await gpuRequest(deps, tr, command, parsed.project, { ack, client });
+      return;
+    }
     try {
-      const text = commandText(command.text);
-      const parsed = parseCommand(text);
       if (parsed.kind === "report" && parsed.project !== undefined) {
         ({ reply, upload } = gpuProjectReport(deps, tr, command.user_id, parsed.project.month));
       } else if (parsed.kind === "report")
@@ -125,6 +130,8 @@ export function answerCommand(
       return gpuReport(deps, tr, user, parsed.days).reply;
     case "warden":
       return gpuWarden(deps, tr, user, parsed.action);
+    case "request":
+      return textReply(tr.t("procurement.command.slackOnly"));
     case "invalid":
       return commandErrorReply(tr, commandProblemText(tr, parsed.problem), parsed.command, GPU_COMMAND);
     default:

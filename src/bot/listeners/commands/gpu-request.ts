@@ -1,0 +1,43 @@
+import type { AckFn, RespondArguments, SlashCommand } from "@slack/bolt";
+import type { WebClient } from "@slack/web-api";
+import { chooseProject } from "../../../checks/queue-project.ts";
+import type { Translator } from "../../../messages/translator.ts";
+import { todayLocal } from "../../../usecases/ledger-report.ts";
+import { readProjectUse } from "../../../usecases/procurement-facts.ts";
+import type { BotDeps } from "../../bot-deps.ts";
+import { projectProblemReply } from "../../views/priority-messages.ts";
+import { requestModal } from "../../views/procurement-modal.ts";
+
+/**
+ * `/gpu request [<project>]`: acks at once, then opens the request form pre-filled with the
+ * project's (default: the person's) last three months of use. A project the person is not in is
+ * answered as `project=X` is.
+ */
+export async function gpuRequest(
+  deps: BotDeps,
+  tr: Translator,
+  command: SlashCommand,
+  asked: string | null,
+  io: { ack: AckFn<string | RespondArguments>; client: WebClient },
+): Promise<void> {
+  const choice = chooseProject(deps.config.projects, command.user_id, asked);
+  if (choice.kind !== "ok") {
+    await io.ack({ response_type: "ephemeral", ...projectProblemReply(tr, choice) });
+    return;
+  }
+  await io.ack();
+  const project = choice.project?.name ?? null;
+  const reportDeps = {
+    ...deps.costLedger,
+    claims: deps.state.claims,
+    queue: deps.state.queue,
+    workloads: deps.state.workloads,
+    config: deps.config,
+  };
+  const use = project === null ? [] : readProjectUse(reportDeps, project);
+  const thisMonth = todayLocal(deps.costLedger).slice(0, 7);
+  await io.client.views.open({
+    trigger_id: command.trigger_id,
+    view: requestModal(tr, { project, use, thisMonth }),
+  });
+}
