@@ -5,7 +5,7 @@
  * after every restart. Exits 1 on a violation; replay it with the same `--seed` and `--points`.
  */
 import { parseArgs } from "node:util";
-import { runCrashCampaign } from "../test/crash/crash-campaign.ts";
+import { KNOWN_WINDOWS, runCrashCampaign } from "../test/crash/crash-campaign.ts";
 
 const { values } = parseArgs({
   options: {
@@ -20,7 +20,9 @@ if (!Number.isInteger(points) || points < 0 || !Number.isInteger(seed)) {
   process.stderr.write("usage: npm run crash -- [--points N] [--seed S]\n");
   process.exit(2);
 }
-process.stdout.write(`crash campaign: ${points} random kill points + 3 known windows, seed ${seed}\n`);
+process.stdout.write(
+  `crash campaign: ${points} random kill points + ${KNOWN_WINDOWS.length} known windows, seed ${seed}\n`,
+);
 const result = await runCrashCampaign({
   points,
   seed,

@@ -3,6 +3,7 @@ import { classifySlackFailure, type SlackFailure } from "./classify-slack-failur
 import { callSlack } from "./outbox-call.ts";
 import type { OutboxContext } from "./outbox-context.ts";
 import { findEarlierPost } from "./outbox-earlier-post.ts";
+import { findEarlierUpload } from "./outbox-earlier-upload.ts";
 import { failureLine, mayHaveCompleted, platformDetail } from "./outbox-failure.ts";
 import { resolvePlaceholders, withLateNotice } from "./outbox-placeholders.ts";
 import { recordSent } from "./outbox-record-sent.ts";
@@ -39,16 +40,18 @@ export async function deliverOutboxItem(ctx: OutboxContext, item: OutboxItem): P
     );
   }
   const args = item.method === "chat.postMessage" ? withOutboxMetadata(resolved.args, item) : resolved.args;
-  const traceable = args !== resolved.args;
+  const upload = item.method === "files.uploadV2";
+  const traceable = args !== resolved.args || upload;
   let posting = false;
   try {
     if (traceable) {
       const sinceMs = store.outbox.inFlightSince(item.id);
-      const found = sinceMs === null ? undefined : await findEarlierPost(ctx, item, args, sinceMs);
+      const findEarlier = upload ? findEarlierUpload : findEarlierPost;
+      const found = sinceMs === null ? undefined : await findEarlier(ctx, item, args, sinceMs);
       if (found !== undefined) {
         log.info(
           { outboxId: item.id, alertId: item.alertId, channel: found.channel, ts: found.ts },
-          "found the message an interrupted post had already sent; not posting it again",
+          "found the message an interrupted call had already posted; not posting it again",
         );
         recordSent(ctx, item, args, { ...found });
         return false;

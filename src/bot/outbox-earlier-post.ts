@@ -19,28 +19,44 @@ export async function findEarlierPost(
   const userId = dmUser(args.channel);
   const known = ctx.channelIds.idOf(args.channel);
   const context = { outboxId: item.id, alertId: item.alertId, channel: args.channel };
-  if (known === undefined && userId === undefined) {
-    ctx.log.warn(
-      context,
-      "a post may have reached Slack before a restart; it cannot be looked for, so it may appear twice",
-    );
-    return undefined;
-  }
+  if (known === undefined && userId === undefined) return cannotLookFor(ctx, context);
   let channel = known;
   try {
     channel ??= await openDm(ctx.client, userId!);
     const threadTs = stringArg(args.thread_ts);
     return await findOutboxPost(ctx.client, { channel, threadTs, item, sinceMs });
   } catch (error) {
-    const failure = classifySlackFailure(error);
-    if (failure.kind !== "permanent") throw error;
-    const hint = slackErrorHint(failure.code, { botName: ctx.botName, channel, needed: missingScope(error) });
-    ctx.log.warn(
-      { ...context, slackError: failure.code, hint },
-      `could not look for a post that may have reached Slack before a restart (${failure.code}); posting it, so it may appear twice`,
-    );
-    return undefined;
+    return lookupRefused(ctx, context, channel, error);
   }
+}
+
+/** The warning for an item in flight whose conversation is unknown: it is sent again, maybe twice. */
+export function cannotLookFor(ctx: Pick<OutboxContext, "log">, context: Record<string, unknown>): undefined {
+  ctx.log.warn(
+    context,
+    "a post may have reached Slack before a restart; it cannot be looked for, so it may appear twice",
+  );
+  return undefined;
+}
+
+/**
+ * After a failed look-up: a refusal Slack will repeat (a missing scope, not in the channel) is
+ * logged with its hint and the item sent again; anything else is thrown (the worker retries).
+ */
+export function lookupRefused(
+  ctx: Pick<OutboxContext, "log" | "botName">,
+  context: Record<string, unknown>,
+  channel: string | undefined,
+  error: unknown,
+): undefined {
+  const failure = classifySlackFailure(error);
+  if (failure.kind !== "permanent") throw error;
+  const hint = slackErrorHint(failure.code, { botName: ctx.botName, channel, needed: missingScope(error) });
+  ctx.log.warn(
+    { ...context, slackError: failure.code, hint },
+    `could not look for a post that may have reached Slack before a restart (${failure.code}); posting it, so it may appear twice`,
+  );
+  return undefined;
 }
 
 /** The user a `chat.postMessage` to a user ID goes to (Slack posts it in the app's DM with them). */

@@ -54,6 +54,21 @@ export async function findOutboxPost(
     sinceMs: number;
   },
 ): Promise<FoundPost | undefined> {
+  return findInConversation(client, target, (message) => carriesItem(message.metadata, target.item));
+}
+
+/** A message as `conversations.history` and `conversations.replies` show it. */
+export type HistoryMessage = NonNullable<webApi.ConversationsHistoryResponse["messages"]>[number];
+
+/**
+ * The first message in the conversation (the thread `threadTs`, else the channel), from a little
+ * before `sinceMs` on, newest first, that `matches`; a few pages at most. Slack errors are thrown.
+ */
+export async function findInConversation(
+  client: webApi.WebClient,
+  target: { channel: string; threadTs: string | undefined; sinceMs: number },
+  matches: (message: HistoryMessage) => boolean,
+): Promise<FoundPost | undefined> {
   const window = {
     channel: target.channel,
     oldest: slackTs(target.sinceMs - LOOK_BEFORE_MS),
@@ -67,7 +82,7 @@ export async function findOutboxPost(
       target.threadTs === undefined
         ? await client.conversations.history({ ...window, ...paging })
         : await client.conversations.replies({ ...window, ...paging, ts: target.threadTs });
-    const match = answer.messages?.find((message) => carriesItem(message.metadata, target.item));
+    const match = (answer.messages as HistoryMessage[] | undefined)?.find(matches);
     if (match?.ts !== undefined) return { channel: target.channel, ts: match.ts };
     cursor = answer.response_metadata?.next_cursor || undefined;
     if (answer.has_more !== true || cursor === undefined) return undefined;

@@ -98,7 +98,9 @@ export function createOutboxClient(options: {
  * conversation (`findOutboxPost`) and adopts its ts rather than posting it again. The normal path
  * makes no extra Slack call: only an item found in flight is looked for. A DM to a user ID is looked
  * for in the app's DM with them (`conversations.open`); a channel name never answered before cannot
- * be looked for: it is posted again, with a warning.
+ * be looked for: it is posted again, with a warning. A `files.uploadV2` (a file share carries no
+ * metadata) is marked in flight the same way and looked for as the bot's message whose files have
+ * exactly its file names (`findEarlierUpload`).
  */
 export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const { store, clock, logger } = options;

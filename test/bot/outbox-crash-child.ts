@@ -10,8 +10,12 @@
  * - `dm`: queues a DM to {@link USER} (a `chat.postMessage` to the user ID) and runs until killed:
  *   the test has the emulator post it and hold the answer, then kills the child.
  * - `restart-dm`: a new worker over the same file delivers what is pending and exits.
+ * - `upload`: queues the biweekly summary as the summary use-case does (one `files.uploadV2` of
+ *   {@link SUMMARY_FILES} with blocks) and runs until killed: the test has the emulator complete
+ *   the upload and hold the answer, then kills the child.
+ * - `restart-upload`: as `restart-dm`.
  *
- * argv: <db path> <Slack API URL> <bot token> <crash-after-post | restart | dm | restart-dm>
+ * argv: <db path> <Slack API URL> <bot token> <crash-after-post | restart | dm | restart-dm | upload | restart-upload>
  */
 import { POST_INTERVAL_MS } from "../../src/bot/outbox-pacing.ts";
 import { createOutboxClient, createOutboxWorker } from "../../src/bot/outbox-worker.ts";
@@ -22,6 +26,12 @@ import { openDatabase } from "../../src/store/open-database.ts";
 
 const CHANNEL = "C0GPUTEAM";
 const USER = "U0ALICE01";
+/** The summary's files (as `postSummary` names them; `outbox-crash.test.ts` expects them). */
+const SUMMARY_FILES = [
+  "gpu-summary-2026-03-16.png",
+  "gpu-summary-2026-03-16-hours.png",
+  "gpu-summary-2026-03-16-hosts.csv",
+];
 
 const [dbPath, apiUrl, botToken, mode] = process.argv.slice(2);
 if (dbPath === undefined || apiUrl === undefined || botToken === undefined) {
@@ -50,7 +60,13 @@ outbox.start();
 
 if (mode === "dm") {
   outbox.send("chat.postMessage", { channel: USER, text: "gpu-a: your claim ends in 15 min" });
-} else if (mode === "restart-dm") {
+} else if (mode === "upload") {
+  outbox.send("files.uploadV2", {
+    channel_id: CHANNEL,
+    blocks: [{ type: "section", text: { type: "mrkdwn", text: "GPU summary, 2 weeks" } }],
+    file_uploads: SUMMARY_FILES.map((filename) => ({ content: `${filename}\n`, filename, title: filename })),
+  });
+} else if (mode === "restart-dm" || mode === "restart-upload") {
   await outbox.drain(30_000);
   await outbox.stop();
   db.close();

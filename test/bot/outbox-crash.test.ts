@@ -33,7 +33,7 @@ after(async () => {
  * with SIGKILL (no shutdown code runs) and waits for it to die.
  */
 function runChild(
-  mode: "crash-after-post" | "restart" | "dm" | "restart-dm",
+  mode: "crash-after-post" | "restart" | "dm" | "restart-dm" | "upload" | "restart-upload",
   killWhen: RegExp | Promise<unknown> | null = mode === "crash-after-post" ? /posted/ : null,
 ): Promise<string> {
   return runChildScript(child, [db, slack.apiUrl, slack.identity.botToken, mode], killWhen);
@@ -79,5 +79,31 @@ describe("a DM posted just before a kill -9 is not sent again on restart", () =>
     assert.equal(opened?.args.users, USER);
     const lookups = slack.calls("conversations.history").filter((call) => call.args.channel !== CHANNEL);
     assert.equal(lookups.length, 1, "looked up once, in the DM's history");
+  });
+});
+
+describe("a summary uploaded just before a kill -9 is not uploaded again on restart", () => {
+  it("Slack shared the files and the answer was lost, then the bot died → found by its file names, not re-sent", async () => {
+    const held = slack.failNext("files.completeUploadExternal", { hangAfter: true });
+    const summaries = () => slack.channel(CHANNEL).messages.filter((message) => message.fileIds.length > 0);
+    await runChild(
+      "upload",
+      slack.waitFor(() => summaries().length === 1, "the summary shared, its answer held", 30_000),
+    );
+    assert.equal(held.hits, 1);
+
+    await runChild("restart-upload");
+
+    const [summary, ...again] = summaries();
+    assert.equal(again.length, 0, "one summary in the channel, not two");
+    const names = summary?.fileIds.map((id) => slack.files().find((file) => file.id === id)?.filename);
+    assert.deepEqual(names, [
+      "gpu-summary-2026-03-16.png",
+      "gpu-summary-2026-03-16-hours.png",
+      "gpu-summary-2026-03-16-hosts.csv",
+    ]);
+    assert.equal(slack.calls("files.completeUploadExternal").length, 1, "not uploaded again");
+    const lookups = slack.calls("conversations.history").filter((call) => call.args.channel === CHANNEL);
+    assert.ok(lookups.length >= 1, "looked for in the channel's history");
   });
 });

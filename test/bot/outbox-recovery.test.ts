@@ -60,10 +60,15 @@ class Rig {
   }
 
   /**
-   * A started worker. With `dies`, its process "dies" at its first `chat.postMessage`, before the
-   * request goes out or once Slack has answered it: from then on no call of it ever returns.
+   * A started worker. With `dies`, its process "dies" at its first `chat.postMessage` (or
+   * `dies.method`), before the request goes out or once Slack has answered it: from then on no call
+   * of it ever returns.
    */
-  worker(dies?: { when: "before-post" | "after-post"; onDeath: () => void }): OutboxWorker {
+  worker(dies?: {
+    when: "before-post" | "after-post";
+    onDeath: () => void;
+    method?: string | undefined;
+  }): OutboxWorker {
     const client = createOutboxClient({
       botToken: this.emulator.identity.botToken,
       slackApiUrl: this.emulator.apiUrl,
@@ -73,12 +78,18 @@ class Rig {
       const apiCall = client.apiCall.bind(client);
       let dead = false;
       const never = () => new Promise<never>(() => {});
+      const fatal = dies.method ?? "chat.postMessage";
+      // NOTE: filesUploadV2 calls these bound methods, not `apiCall`: route them through it.
+      client.files.getUploadURLExternal = (args) =>
+        client.apiCall("files.getUploadURLExternal", { ...args }) as never;
+      client.files.completeUploadExternal = (args) =>
+        client.apiCall("files.completeUploadExternal", { ...args }) as never;
       client.apiCall = async (method, args) => {
         if (dead) return never();
-        if (method === "chat.postMessage" && dies.when === "before-post") dead = true;
+        if (method === fatal && dies.when === "before-post") dead = true;
         else {
           const result = await apiCall(method, args);
-          if (method !== "chat.postMessage") return result;
+          if (method !== fatal) return result;
           dead = true;
         }
         dies.onDeath();
@@ -102,8 +113,21 @@ class Rig {
   }
 
   /** Sends through a worker that dies at its first post (by default once Slack has answered it). */
-  async postThenDie(send: (worker: OutboxWorker) => void, when: "before-post" | "after-post" = "after-post") {
-    await new Promise<void>((resolve) => send(this.worker({ when, onDeath: resolve })));
+  async postThenDie(
+    send: (worker: OutboxWorker) => void,
+    when: "before-post" | "after-post" = "after-post",
+    method?: string,
+  ) {
+    await new Promise<void>((resolve) => send(this.worker({ when, onDeath: resolve, method })));
+  }
+
+  /** The messages in `#gpus` (or the thread `threadTs`) that share files: their files' names. */
+  shares(threadTs?: string): string[][] {
+    const view = this.emulator.channel(GPUS);
+    const files = this.emulator.files();
+    return (threadTs === undefined ? view.messages : view.thread(threadTs))
+      .filter((m) => m.fileIds.length > 0)
+      .map((m) => m.fileIds.map((id) => files.find((file) => file.id === id)?.filename ?? id));
   }
 
   texts(threadTs?: string): string[] {
@@ -202,5 +226,91 @@ describe("outbox: a post whose answer was lost is found, not posted twice", { ti
       [dm],
     );
     assert.deepEqual(rig.warnings, []);
+  });
+});
+
+const COMPLETE = "files.completeUploadExternal";
+const summaryUpload = (extra: Record<string, unknown> = {}) => ({
+  channel_id: GPUS,
+  blocks: [{ type: "section", text: { type: "mrkdwn", text: "GPU summary" } }],
+  file_uploads: [
+    { content: "a\n", filename: "gpu-summary-2026-03-16.png", title: "chart" },
+    { content: "b\n", filename: "gpu-summary-2026-03-16-hosts.csv", title: "hosts" },
+  ],
+  ...extra,
+});
+
+describe("outbox: an upload whose answer was lost is found by its files, not shared twice", {
+  timeout: 30_000,
+}, () => {
+  let rig: Rig;
+  beforeEach(async () => {
+    rig = new Rig();
+    await rig.open();
+  });
+  afterEach(() => rig.close());
+
+  test("shared in a thread, answer lost → found with conversations.replies; the next reply follows it", async () => {
+    const first = rig.worker();
+    first.send("chat.postMessage", { channel: GPUS, text: "parent" });
+    await first.drain();
+    await first.stop();
+    const parentTs = rig.emulator.channel(GPUS).latest?.ts ?? assert.fail("the parent was posted");
+
+    await rig.postThenDie(
+      (worker) => worker.send("files.uploadV2", summaryUpload({ thread_ts: parentTs })),
+      "after-post",
+      COMPLETE,
+    );
+    const restarted = rig.worker();
+    restarted.send("chat.postMessage", { channel: GPUS, thread_ts: parentTs, text: "after the summary" });
+    await restarted.drain();
+
+    assert.deepEqual(rig.shares(parentTs), [
+      ["gpu-summary-2026-03-16.png", "gpu-summary-2026-03-16-hosts.csv"],
+    ]);
+    assert.equal(rig.texts(parentTs).at(-1), "after the summary");
+    assert.equal(rig.emulator.calls(COMPLETE).length, 1, "not uploaded again");
+    assert.equal(rig.emulator.calls("conversations.replies").length, 1);
+    assert.deepEqual(rig.warnings, []);
+  });
+
+  test("an earlier summary with other file names is not taken for it; killed before the share → shared once", async () => {
+    const first = rig.worker();
+    first.send("files.uploadV2", {
+      channel_id: GPUS,
+      file_uploads: [{ content: "old\n", filename: "gpu-summary-2026-03-02.png" }],
+    });
+    await first.drain();
+    await first.stop();
+
+    await rig.postThenDie(
+      (worker) => worker.send("files.uploadV2", summaryUpload()),
+      "before-post",
+      COMPLETE,
+    );
+    await rig.worker().drain();
+
+    assert.deepEqual(rig.shares(), [
+      ["gpu-summary-2026-03-02.png"],
+      ["gpu-summary-2026-03-16.png", "gpu-summary-2026-03-16-hosts.csv"],
+    ]);
+    assert.equal(rig.emulator.calls("conversations.history").length, 1, "looked for once");
+    assert.deepEqual(rig.warnings, []);
+  });
+
+  test("an upload in flight whose files have no names cannot be looked for: shared again, with a warning", async () => {
+    const id = rig.store.outbox.enqueue(
+      { method: "files.uploadV2", args: { channel_id: GPUS, content: "x\n" } },
+      START_MS,
+    );
+    rig.store.outbox.markInFlight(id, START_MS);
+    await rig.worker().drain();
+
+    assert.equal(rig.shares().length, 1);
+    assert.deepEqual(rig.warnings, [
+      "a post may have reached Slack before a restart; it cannot be looked for, so it may appear twice",
+    ]);
+    assert.equal(rig.emulator.calls("conversations.history").length, 0);
   });
 });

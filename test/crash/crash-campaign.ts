@@ -8,7 +8,14 @@ import { type DayContext, type DayStep, readStore, teamDay, until } from "./team
 /** Where and how the bot is killed: a random moment of a step, or a known window. */
 export type KillPoint =
   | { step: number; kind: "random"; delayMs: number }
-  | { step: number; kind: "post-unrecorded" | "inside-stop" | "inside-grant" };
+  | { step: number; kind: KnownWindow };
+
+/**
+ * The known windows: a DM Slack took whose answer was lost, inside a stop, right after a grant, and
+ * the summary's files shared by Slack whose answer was lost.
+ */
+export const KNOWN_WINDOWS = ["inside-stop", "post-unrecorded", "inside-grant", "upload-unrecorded"] as const;
+export type KnownWindow = (typeof KNOWN_WINDOWS)[number];
 
 export interface CampaignOptions {
   /** Random kill points (the known windows come on top). */
@@ -47,6 +54,7 @@ export function killPoints(steps: readonly DayStep[], points: number, seed: numb
     { step: index("stop"), kind: "inside-stop" },
     { step: index("wait"), kind: "post-unrecorded" },
     { step: index("grant"), kind: "inside-grant" },
+    { step: index("summary"), kind: "upload-unrecorded" },
   ];
   const chosen: KillPoint[] = Array.from({ length: points }, () => ({
     step: Math.floor(random() * steps.length),
@@ -147,6 +155,10 @@ function openWindow(world: CrashWorld, point: KillPoint): { reached: () => boole
         { method: "chat.postMessage", where: { channel: user } },
         { hangAfter: true },
       );
+      return { reached: () => rule.hits > 0, close: () => rule.remove() };
+    }
+    case "upload-unrecorded": {
+      const rule = world.slack.failNext("files.completeUploadExternal", { hangAfter: true });
       return { reached: () => rule.hits > 0, close: () => rule.remove() };
     }
     default:

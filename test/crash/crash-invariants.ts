@@ -7,11 +7,11 @@ const STALE_AFTER_MS = STOP_TIMEOUT_S * 1000 + 5_000;
 
 /**
  * What must hold after every restart (once the outbox has drained): the store opens and checks
- * clean; no stop run stuck; every message posted once (channel, thread, DM); no claim or grant
+ * clean; no stop run stuck; every message and upload posted once (channel, thread, DM); no claim or grant
  * doubled or overlapping; every audited action done once. Returns the violations, in words.
  */
 export function crashInvariants(world: CrashWorld): string[] {
-  return [...storeInvariants(world), ...messageInvariants(world)];
+  return [...storeInvariants(world), ...messageInvariants(world), ...uploadInvariants(world)];
 }
 
 /** At the end of the day, also: everything the day did happened (nothing lost). */
@@ -131,6 +131,41 @@ function messageInvariants(world: CrashWorld): string[] {
   for (const item of sent) {
     if (!seen.has(`${item.id}/${item.created_ms}`))
       problems.push(`outbox item ${item.id} recorded sent, never posted`);
+  }
+  return problems;
+}
+
+/**
+ * Every outbox upload (`files.uploadV2`, the summary) shared at most once in its conversation, and
+ * one recorded sent shared: a file share carries no metadata, so it is told by its files' names.
+ */
+function uploadInvariants(world: CrashWorld): string[] {
+  const uploads = readStore(world, (db) =>
+    db
+      .prepare(
+        `SELECT id, state, json_extract(args, '$.channel_id') AS channel, json_extract(args, '$.thread_ts') AS thread,
+           (SELECT json_group_array(json_extract(value, '$.filename')) FROM json_each(args, '$.file_uploads')) AS names
+         FROM outbox WHERE method = 'files.uploadV2'`,
+      )
+      .all(),
+  ) as Array<{ id: number; state: string; channel: string; thread: string | null; names: string }>;
+  const { state, identity } = world.slack;
+  const nameOf = (id: string) => state.files.get(id)?.filename ?? id;
+  const problems: string[] = [];
+  for (const upload of uploads) {
+    const names = JSON.stringify((JSON.parse(upload.names) as string[]).sort());
+    const shares = state.messages.filter(
+      (m) =>
+        !m.deleted &&
+        m.user === identity.botUserId &&
+        m.channel === upload.channel &&
+        (m.threadTs ?? null) === upload.thread &&
+        JSON.stringify(m.fileIds.map(nameOf).sort()) === names,
+    );
+    if (shares.length > 1)
+      problems.push(`outbox upload ${upload.id} shared ${shares.length} times: ${names}`);
+    if (upload.state === "sent" && shares.length === 0)
+      problems.push(`outbox upload ${upload.id} recorded sent, never shared`);
   }
   return problems;
 }

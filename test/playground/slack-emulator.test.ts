@@ -436,6 +436,15 @@ describe("slack emulator over Socket Mode with a real Bolt app", { timeout: 30_0
     const shared = emulator.channel(GPUS).latest;
     assert.equal(shared?.text, "Usage for the last 14 days");
     assert.deepEqual(shared?.fileIds, [file?.id]);
+    const history = await app.client.conversations.history({ channel: GPUS, limit: 1 });
+    const [seen] = history.messages ?? [];
+    assert.equal(seen?.upload, true);
+    assert.equal(seen?.user, emulator.identity.botUserId);
+    assert.deepEqual(
+      seen?.files?.map((f) => [f.id, f.name, f.title]),
+      [[file?.id, "usage.csv", "usage.csv"]],
+      "history shows the shared file's name and title, as Slack does",
+    );
   });
 
   test("unknown methods and bad tokens are refused like Slack does", async () => {

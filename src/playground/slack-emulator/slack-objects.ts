@@ -9,11 +9,15 @@ import type {
 } from "./emulator-state.ts";
 import type { JsonObject } from "./json.ts";
 
-/** A message the way the Web API and payloads show it. */
+/**
+ * A message the way the Web API and payloads show it. A file share shows its files as `fileOf`
+ * gives them (history and replies: the whole file object, `name`, `title`…); by default by ID only.
+ */
 export function messageObject(
   message: StoredMessage,
   identity: EmulatorIdentity,
   replyCount = 0,
+  fileOf: (id: string) => JsonObject = (id) => ({ id }),
 ): JsonObject {
   const object: JsonObject = {
     type: "message",
@@ -31,7 +35,11 @@ export function messageObject(
   if (replyCount > 0) object.reply_count = replyCount;
   if (message.attachments.length > 0) object.attachments = message.attachments;
   if (message.metadata !== undefined) object.metadata = message.metadata;
-  if (message.fileIds.length > 0) object.files = message.fileIds.map((id) => ({ id }));
+  if (message.fileIds.length > 0) {
+    object.files = message.fileIds.map(fileOf);
+    object.upload = true;
+    object.display_as_bot = false;
+  }
   const lastEdit = message.edits.at(-1);
   if (lastEdit !== undefined) object.edited = { user: message.user, ts: lastEdit.replacedAtTs };
   if (message.reactions.size > 0) {

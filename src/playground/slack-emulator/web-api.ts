@@ -312,14 +312,21 @@ function conversationReplies(ctx: WebApiContext, args: JsonObject): JsonObject {
   return pageAnswer(messages, page.nextCursor);
 }
 
-/** A message as history shows it: its metadata only when `include_all_metadata` asked for it. */
+/**
+ * A message as history shows it: its metadata only when `include_all_metadata` asked for it, the
+ * files it shares in full (`name`, `title`, …).
+ */
 function shownMessage(
   ctx: WebApiContext,
   message: StoredMessage,
   replies: number,
   withMetadata: boolean,
 ): JsonObject {
-  const object = messageObject(message, ctx.identity, replies);
+  const fileOf = (id: string): JsonObject => {
+    const file = ctx.state.files.get(id);
+    return file === undefined ? { id } : fileObject(file, ctx.identity, ctx.baseUrl);
+  };
+  const object = messageObject(message, ctx.identity, replies, fileOf);
   if (!withMetadata) delete object.metadata;
   return object;
 }
