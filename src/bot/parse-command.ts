@@ -169,7 +169,6 @@ function parseClaim(typed: readonly string[]): ParsedCommand {
   if (placed.placement !== undefined && placed.target.kind !== "count") {
     return invalid("claim", { kind: "placementNeedsCount" });
   }
-  if (placed.placement !== undefined && wait) return invalid("claim", { kind: "placementNoWait" });
   return {
     ...placed,
     ...(wait ? { wait: true as const } : {}),
