@@ -99,6 +99,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     example: "report 30d",
   },
   {
+    name: "heatmap",
+    usage: "heatmap [project=<name>]",
+    summary: "help.command.heatmap",
+    example: "heatmap project=vision",
+  },
+  {
     name: "warden",
     usage: "warden [roster | swap @user | skip]",
     summary: "help.command.warden",

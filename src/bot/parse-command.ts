@@ -46,6 +46,8 @@ export type ParsedCommand =
   | { kind: "mine" }
   /** `project`: `report project [YYYY-MM]`, the month split among projects (`null`: this month). */
   | { kind: "report"; days: number; project?: { month: string | null } }
+  /** `heatmap [project=X]`: the hour-of-week heatmap, of one project's GPU time (`null`: the fleet). */
+  | { kind: "heatmap"; project: string | null }
   | { kind: "warden"; action: WardenAction }
   | { kind: "invalid"; problem: CommandProblem; command: string | null };
 
@@ -130,6 +132,13 @@ export function parseCommand(text: string): ParsedCommand {
       if ("problem" in report) return invalid(name, report.problem);
       const { days, project } = report;
       return project === undefined ? { kind: "report", days } : { kind: "report", days, project };
+    }
+    case "heatmap": {
+      const [what, ...rest] = args;
+      if (rest.length > 0) return tooMany(name, rest);
+      if (what === undefined) return { kind: "heatmap", project: null };
+      const project = PROJECT_WORD.exec(what)?.[1];
+      return project === undefined ? tooMany(name, [what]) : { kind: "heatmap", project };
     }
     case "warden": {
       const action = parseWardenArgs(args);
