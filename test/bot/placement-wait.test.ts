@@ -73,6 +73,13 @@ describe("--wait with a memory floor and --valley over the real Bolt app", { tim
       ),
     );
 
+    await h.user.event({ type: "app_home_opened", user: EVE });
+    await h.emulator.waitFor(() => h.emulator.home(EVE) !== undefined, "Eve's App Home");
+    assert.match(
+      shown(h.emulator.home(EVE)?.view.blocks as unknown[]),
+      /\*Your place in line\*\n1\. 2 GPUs with at least 40 GiB, in the valley hours only: .*\(no project, priority 0\)/,
+    );
+
     h.clock.set(BERLIN(22, 50));
     h.pollFor(1, fleet);
     await h.user.slashCommand({ user: BOB, text: "claim big for 4h" });
