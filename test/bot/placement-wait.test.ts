@@ -4,7 +4,7 @@ import { parseCommand } from "../../src/bot/parse-command.ts";
 import type { HostObservation } from "../../src/domain/observation.ts";
 import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
 import { observed, reading } from "../checks/builders.ts";
-import { BOB, BotHarness, EVE, standardConfig, T0 } from "../helpers/bot-harness.ts";
+import { ALICE, BOB, BotHarness, CAROL, EVE, standardConfig, T0 } from "../helpers/bot-harness.ts";
 import { lastDm, shownText as shown } from "../helpers/shown-blocks.ts";
 
 /** `host`'s four GPUs, idle, with `memMiB` each. */
@@ -109,5 +109,38 @@ describe("--wait with a memory floor and --valley over the real Bolt app", { tim
       ],
       "cut to the valley's end, 07:00 Berlin, instead of 12 h",
     );
+  });
+});
+
+describe("preemption for a waiting request with a memory floor", { timeout: 120_000 }, () => {
+  let h: BotHarness;
+  afterEach(() => h.closeChecked());
+
+  test("asks only the holder of GPUs with enough memory, not the newest claim on too small ones", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig(
+        { big: {}, small: {} },
+        {
+          projects: {
+            paper: { members: [ALICE], priority: 10 },
+            batch: { members: [BOB, CAROL], preempt: true },
+          },
+        },
+      ),
+    });
+    h.pollFor(1, fleet);
+    await h.user.slashCommand({ user: BOB, text: "claim big for 4h" });
+    h.pollFor(1, fleet);
+    await h.user.slashCommand({ user: CAROL, text: "claim small for 4h" });
+    const queued = await h.user.slashCommand({ user: ALICE, text: "claim 2 gpus>=40g --wait" });
+    assert.match(String(queued.ackPayload?.text), /^You are in line for 2 GPUs with at least 40 GiB/);
+    h.runFor(1, fleet);
+    await h.settle();
+    assert.match(
+      shown(lastDm(h, BOB).blocks),
+      /is waiting for 2 GPUs with at least 40 GiB .*your claim on \*big\*/,
+    );
+    assert.deepEqual(h.dmTexts(CAROL), [], "small's 24 GiB GPUs would not do: Carol is not asked");
   });
 });
