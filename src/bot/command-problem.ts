@@ -35,6 +35,5 @@ export type CommandProblem =
   /** `gpus>=40g` or `--valley` without a number of GPUs. */
   | { kind: "placementNeedsCount" }
   /** `gpus>=40g` or `--valley` with `--wait`: the waiting list keeps models and counts, not memory floors or tariffs. */
-  | { kind: "placementNoWait" }
   /** `warden <verb>` with an unknown verb. */
   | { kind: "wardenVerb"; verb: string };

@@ -39,7 +39,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: "claim",
-    usage: "claim <n> gpus>=<GiB> [for <duration>] [note…] [--valley]",
+    usage: "claim <n> gpus>=<GiB> [for <duration>] [note…] [--valley] [--wait]",
     summary: "help.command.claimPlaced",
     example: "claim 2 gpus>=40g for 8h --valley",
   },
@@ -103,6 +103,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: "request [<project>]",
     summary: "help.command.request",
     example: "request nlp",
+  },
+  {
+    name: "heatmap",
+    usage: "heatmap [project=<name>]",
+    summary: "help.command.heatmap",
+    example: "heatmap project=vision",
   },
   {
     name: "warden",

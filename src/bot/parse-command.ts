@@ -46,6 +46,8 @@ export type ParsedCommand =
   | { kind: "mine" }
   /** `project`: `report project [YYYY-MM]`, the month split among projects (`null`: this month). */
   | { kind: "report"; days: number; project?: { month: string | null } }
+  /** `heatmap [project=X]`: the hour-of-week heatmap, of one project's GPU time (`null`: the fleet). */
+  | { kind: "heatmap"; project: string | null }
   | { kind: "warden"; action: WardenAction }
   /** `request [<project>]`: the form asking for more GPUs (`null`: the person's default project). */
   | { kind: "request"; project: string | null }
@@ -136,6 +138,13 @@ export function parseCommand(text: string): ParsedCommand {
     case "request":
       if (args.length > 1) return tooMany(name, args.slice(1));
       return { kind: "request", project: args[0]?.toLowerCase() ?? null };
+    case "heatmap": {
+      const [what, ...rest] = args;
+      if (rest.length > 0) return tooMany(name, rest);
+      if (what === undefined) return { kind: "heatmap", project: null };
+      const project = PROJECT_WORD.exec(what)?.[1];
+      return project === undefined ? tooMany(name, [what]) : { kind: "heatmap", project };
+    }
     case "warden": {
       const action = parseWardenArgs(args);
       return "problem" in action ? invalid(name, action.problem) : { kind: "warden", action };
@@ -174,7 +183,6 @@ function parseClaim(typed: readonly string[]): ParsedCommand {
   if (placed.placement !== undefined && placed.target.kind !== "count") {
     return invalid("claim", { kind: "placementNeedsCount" });
   }
-  if (placed.placement !== undefined && wait) return invalid("claim", { kind: "placementNoWait" });
   return {
     ...placed,
     ...(wait ? { wait: true as const } : {}),

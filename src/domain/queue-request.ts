@@ -4,10 +4,13 @@
  */
 export type QueueState = "waiting" | "granted" | "confirmed" | "lapsed" | "cancelled" | "released";
 
-/** What a request waits for: some GPUs of a host (`gpus` null: the whole host), or any `count` GPUs (of a model). */
+/**
+ * What a request waits for: some GPUs of a host (`gpus` null: the whole host), or any `count` GPUs (of
+ * a model, or with at least `floorMiB` of memory; with `valley`, granted only inside the tariff's valley).
+ */
 export type QueueWant =
   | { kind: "slots"; host: string; gpus: readonly number[] | null }
-  | { kind: "count"; count: number; model: string | null };
+  | { kind: "count"; count: number; model: string | null; floorMiB?: number; valley?: true };
 
 export interface QueueRequest {
   id: number;

@@ -36,10 +36,17 @@ export function botJobs(
   const { config, clock, logger, warden } = botDeps;
   const { store, state, reclaims, costStores, costWarden } = stores;
   const { notifier, people } = delivery;
+  const projectReport = {
+    ...costWarden.costLedger,
+    config,
+    claims: state.claims,
+    queue: state.queue,
+    workloads: state.workloads,
+  };
   return [
     ...storeJobs(config, poll, stores, botDeps.clock),
     ledgerJob(costWarden.costLedger),
-    wardenAnnounceJob(botDeps),
+    wardenAnnounceJob(botDeps, projectReport),
     summaryJob({
       config,
       metrics: store,
@@ -54,13 +61,7 @@ export function botJobs(
       warden,
       summaryWords: words.summaryWords,
       people,
-      projectReport: {
-        ...costWarden.costLedger,
-        config,
-        claims: state.claims,
-        queue: state.queue,
-        workloads: state.workloads,
-      },
+      projectReport,
       procurement: { config, clock, metrics: store, procurement: state.procurement },
     }),
     reclaimReviewJob({

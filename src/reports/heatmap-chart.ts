@@ -23,6 +23,8 @@ export interface HeatmapInput {
   timezone: string;
   currency: string;
   rows: readonly HeatmapRow[];
+  /** Drawn for one project's GPU time only (named in the title); absent: the whole fleet. */
+  project?: string;
 }
 
 export interface HeatmapChart {
@@ -77,12 +79,8 @@ export function renderHeatmap(input: HeatmapInput, options: HeatmapOptions): Hea
   const more = input.rows.length - rows.length;
   const weekdays = weekdayLabels(tr, input.timezone);
   const to = input.toMs - 1;
-  const title = tr.t("heatmap.title", { from: input.fromMs, to });
-  const subtitle = wrapText(
-    tr.t("heatmap.subtitle", { zone: input.timezone, weeks: input.weeks }),
-    WIDTH - 2 * PAD,
-    11.5,
-  );
+  const { title, subtitle: subtitleText } = headings(tr, input);
+  const subtitle = wrapText(subtitleText, WIDTH - 2 * PAD, 11.5);
   const top = TOP + (subtitle.length - 1) * SUBTITLE_LINE;
   const empty = rows.length === 0;
   const notesTop = empty ? top + 24 : top + rows.length * BLOCK_H + 8;
@@ -109,8 +107,27 @@ export function renderHeatmap(input: HeatmapInput, options: HeatmapOptions): Hea
     width: WIDTH,
     height,
     rowsShown: rows.length,
-    title: tr.t("heatmap.file.title"),
-    altText: tr.t("heatmap.alt", { hosts: input.rows.length, from: input.fromMs, to }),
+    title: input.project === undefined ? tr.t("heatmap.file.title") : title,
+    altText: tr.t(input.project === undefined ? "heatmap.alt" : "heatmap.alt.project", {
+      hosts: input.rows.length,
+      from: input.fromMs,
+      to,
+      project: input.project ?? "",
+    }),
+  };
+}
+
+/** The title and subtitle: the fleet's, or one project's. */
+function headings(tr: Translator, input: HeatmapInput): { title: string; subtitle: string } {
+  const range = { from: input.fromMs, to: input.toMs - 1 };
+  const subtitle = { zone: input.timezone, weeks: input.weeks };
+  if (input.project === undefined) {
+    return { title: tr.t("heatmap.title", range), subtitle: tr.t("heatmap.subtitle", subtitle) };
+  }
+  const project = input.project;
+  return {
+    title: tr.t("heatmap.title.project", { ...range, project }),
+    subtitle: tr.t("heatmap.subtitle.project", { ...subtitle, project }),
   };
 }
 

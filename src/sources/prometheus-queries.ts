@@ -86,6 +86,8 @@ export function prometheusQueries(config: PrometheusSourceConfig): PrometheusQue
     "exported_pod",
     "exported_namespace",
     "exported_container",
+    "project",
+    "exported_project",
   ]).join(", ");
   return {
     fields: Object.fromEntries(

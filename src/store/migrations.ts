@@ -9,6 +9,7 @@ import { reservationsMigration } from "./migration-008-reservations.ts";
 import { autopilotMigration } from "./migration-009-autopilot.ts";
 import { hygieneMigration } from "./migration-010-hygiene.ts";
 import { projectsMigration } from "./migration-011-projects.ts";
+import { queuePlacementMigration } from "./migration-012-queue-placement.ts";
 import { procurementMigration } from "./migration-013-procurement.ts";
 
 /** One schema step. `version` is its position in {@link migrations}, starting at 1. */
@@ -137,8 +138,7 @@ export const migrations: readonly Migration[] = [
   autopilotMigration,
   hygieneMigration,
   projectsMigration,
-  // NOTE: step 12 is another branch's; this empty step holds its place until the merge replaces it.
-  { version: 12, name: "reserved", up() {} },
+  queuePlacementMigration,
   procurementMigration,
 ];
 

@@ -49,6 +49,8 @@ interface RequestRow {
   gpus: string | null;
   count: number | null;
   model: string | null;
+  floor_mib: number | null;
+  valley: number;
   duration_ms: number;
   note: string;
   created_ms: number;
@@ -70,7 +72,13 @@ interface GrantRow {
 
 const toWant = (row: RequestRow): QueueWant =>
   row.host === null
-    ? { kind: "count", count: row.count ?? 1, model: row.model }
+    ? {
+        kind: "count",
+        count: row.count ?? 1,
+        model: row.model,
+        ...(row.floor_mib === null ? {} : { floorMiB: row.floor_mib }),
+        ...(row.valley === 1 ? { valley: true as const } : {}),
+      }
     : { kind: "slots", host: row.host, gpus: row.gpus === null ? null : (JSON.parse(row.gpus) as number[]) };
 
 const toRequest = (row: RequestRow): QueueRequest => ({
@@ -98,8 +106,8 @@ const toGrant = (row: GrantRow): QueueGrant => ({
 
 export function createQueueStore(db: Database): QueueStore {
   const insert = db.prepare(
-    `INSERT INTO queue_request (user, host, gpus, count, model, duration_ms, note, created_ms, project, priority)
-     VALUES (:user, :host, :gpus, :count, :model, :durationMs, :note, :createdAtMs, :project, :priority)`,
+    `INSERT INTO queue_request (user, host, gpus, count, model, floor_mib, valley, duration_ms, note, created_ms, project, priority)
+     VALUES (:user, :host, :gpus, :count, :model, :floorMiB, :valley, :durationMs, :note, :createdAtMs, :project, :priority)`,
   );
   const selectById = db.prepare("SELECT * FROM queue_request WHERE id = ?");
   const selectWaitedBetween = db.prepare(
@@ -145,6 +153,8 @@ export function createQueueStore(db: Database): QueueStore {
         gpus: want.kind === "slots" && want.gpus !== null ? JSON.stringify(want.gpus) : null,
         count: want.kind === "count" ? want.count : null,
         model: want.kind === "count" ? want.model : null,
+        floorMiB: want.kind === "count" ? (want.floorMiB ?? null) : null,
+        valley: want.kind === "count" && want.valley === true ? 1 : 0,
         durationMs: request.durationMs,
         note: request.note,
         createdAtMs: request.createdAtMs,

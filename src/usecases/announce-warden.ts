@@ -1,6 +1,8 @@
 import { addMonths } from "../checks/local-day.ts";
 import type { Logger } from "../shared/logger.ts";
+import { monthlyAllocation } from "./monthly-allocation.ts";
 import type { Notifier } from "./ports.ts";
+import type { ProjectReportDeps } from "./project-report.ts";
 import type { WardenChange, WardenRotation } from "./rotate-warden.ts";
 import { readWardenChecklist, type WardenChecklistDeps } from "./warden-checklist.ts";
 import type { WardenWords } from "./warden-words.ts";
@@ -21,18 +23,23 @@ export interface AnnouncementSlot {
 }
 
 /**
- * The monthly announcement for the month of `slot`: the channel learns who the cost warden is, and
- * the warden gets the checklist by DM. Both are queued in the outbox in the same transaction that
- * marks the slot done, so a restart never announces a month twice and a crash never loses it.
+ * The monthly announcement for the month of `slot`: the channel learns who the cost warden is, the
+ * warden gets the checklist by DM, and the month just ended is posted split among projects with its
+ * CSV, read from `allocationSource` (see {@link monthlyAllocation}; without a roster, the allocation alone). All are queued in the
+ * outbox in the same transaction that marks the slot done, so a restart never announces a month
+ * twice and a crash never loses it.
  */
 export function announceWarden(
   deps: AnnounceWardenDeps,
   slot: AnnouncementSlot,
+  allocationSource?: ProjectReportDeps,
 ): "announced" | "no-roster" | "already-announced" {
   const month = deps.wardens.monthAt(slot.atMs);
   const warden = deps.wardens.wardenOf(month);
+  const allocation = monthlyAllocation(deps, allocationSource, month);
   if (warden === null) {
     deps.logger.warn({ month }, "no cost warden roster (warden.roster): nobody announced");
+    if (allocation !== null) slot.commit(allocation.send);
     return "no-roster";
   }
   const nextMonth = addMonths(month, 1);
@@ -45,6 +52,7 @@ export function announceWarden(
   const checklist = deps.wardenWords.checklist(readWardenChecklist(deps, warden, month, deps.clock.now()));
   const done = slot.commit(() => {
     deps.notifier.send("chat.postMessage", { channel: deps.config.slack.channel, ...announcement });
+    allocation?.send();
     deps.notifier.send("chat.postMessage", { channel: warden, ...checklist });
   });
   return done ? "announced" : "already-announced";

@@ -11,6 +11,7 @@ import { BOT_ACTOR } from "./action-text.ts";
 import type { ClaimDeps } from "./claim-deps.ts";
 import { fleetGpusNow } from "./claim-seats.ts";
 import { publishHome } from "./publish-home.ts";
+import { queueSeatsFor } from "./queue-placement.ts";
 import { grantReservations } from "./reservations.ts";
 import { startForClaim } from "./start-for-claim.ts";
 
@@ -44,7 +45,8 @@ export function grantPass(deps: ClaimDeps, nowMs: number): QueueGrantMade[] {
   return state.transaction((): QueueGrantMade[] => {
     const waiting = state.queue.waiting();
     if (waiting.length === 0) return [];
-    const seats: GpuSeat[] = [...fleetGpusNow(deps, nowMs).values()].flat();
+    const seats = [...fleetGpusNow(deps, nowMs).values()].flat();
+    const placed = queueSeatsFor(deps, nowMs);
     const held = state.claims.held();
     const heldKeys = new Set(held.map((claim) => `${claim.host}:${claim.gpuIndex ?? "*"}`));
     let freeIdle = seats.filter(
@@ -65,10 +67,13 @@ export function grantPass(deps: ClaimDeps, nowMs: number): QueueGrantMade[] {
         models = matched.get(want.model) ?? matchModels(want.model, fleetModels);
         matched.set(want.model, models);
       }
-      const slots = fitRequest(want, reserved.seatsFor(request.user, seats), held, models);
+      const allowed = placed(want, seats);
+      if (allowed === null) continue;
+      const slots = fitRequest(want, reserved.seatsFor(request.user, allowed.seats), held, models);
       if (slots === null) continue;
       const limit = reserved.limitFor(request.user, slots, nowMs + request.durationMs);
       if (limit.kind === "refused") continue;
+      const untilMs = Math.min(limit.untilMs, allowed.endMs ?? limit.untilMs);
       if (overProjectQuota(deps, request.project, slots, seats, held)) continue;
       const claims = slots.map((slot) =>
         state.claims.add({
@@ -76,7 +81,7 @@ export function grantPass(deps: ClaimDeps, nowMs: number): QueueGrantMade[] {
           gpuIndex: slot.gpuIndex,
           user: request.user,
           fromMs: nowMs,
-          untilMs: limit.untilMs,
+          untilMs,
           note: request.note,
           project: request.project,
         }),

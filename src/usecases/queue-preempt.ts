@@ -9,6 +9,7 @@ import { MINUTE_MS } from "../shared/clock.ts";
 import { BOT_ACTOR } from "./action-text.ts";
 import type { ClaimDeps } from "./claim-deps.ts";
 import { fleetGpusNow } from "./claim-seats.ts";
+import { queueSeatsFor } from "./queue-placement.ts";
 
 /** How much longer *I need 30 more minutes* keeps a claim asked to make room (once per ask). */
 export const PREEMPT_DEFER_MS = 30 * MINUTE_MS;
@@ -103,12 +104,15 @@ function askForRoom(deps: ClaimDeps, nowMs: number): PreemptAsk[] {
     return { claim, priority: project?.priority ?? 0, preempt: project?.preempt ?? false };
   });
   const made: PreemptAsk[] = [];
+  const placed = queueSeatsFor(deps, nowMs);
   for (const request of state.queue.waiting()) {
     if (asking.has(request.id)) continue;
     const { want } = request;
+    const allowed = placed(want, seats);
+    if (allowed === null) continue;
     const models = want.kind === "count" && want.model !== null ? matchModels(want.model, fleetModels) : null;
     const others = held.filter((entry) => entry.claim.user !== request.user);
-    const claims = pickPreemptions(want, request.priority, seats, others, asked, models);
+    const claims = pickPreemptions(want, request.priority, allowed.seats, others, asked, models);
     if (claims === null) continue;
     for (const claim of claims) asked.add(claim.id);
     made.push(...ask(deps, request, claims, nowMs));

@@ -107,8 +107,9 @@ function demandOf(request: QueueRequest, modelsOf: (query: string) => string[], 
   const { want } = request;
   if (want.kind === "count") {
     const models = want.model === null ? null : modelsOf(want.model);
+    const enough = memoryFloor(deps, want.floorMiB);
     return {
-      fits: (gpu) => models === null || (gpu.model !== null && models.includes(gpu.model)),
+      fits: (gpu) => (models === null || (gpu.model !== null && models.includes(gpu.model))) && enough(gpu),
       count: want.count,
       durationMs: request.durationMs,
     };
@@ -119,6 +120,20 @@ function demandOf(request: QueueRequest, modelsOf: (query: string) => string[], 
     count,
     durationMs: request.durationMs,
   };
+}
+
+/** Whether a GPU's stored memory reaches `floorMiB` (always, without a floor). */
+function memoryFloor(
+  deps: EtaDeps,
+  floorMiB: number | undefined,
+): (gpu: { host: string; index: number }) => boolean {
+  if (floorMiB === undefined) return () => true;
+  const memory = new Map(
+    deps.metrics
+      .hosts()
+      .flatMap((host) => host.gpus.map((gpu) => [`${host.name}:${gpu.index}`, gpu.memTotalMiB])),
+  );
+  return (gpu) => (memory.get(`${gpu.host}:${gpu.index}`) ?? Number.NEGATIVE_INFINITY) >= floorMiB;
 }
 
 function hostGpuCount(deps: EtaDeps, want: Extract<QueueWant, { kind: "slots" }>): number {

@@ -1,4 +1,5 @@
 import type { RenderedMessage } from "./ports.ts";
+import type { ProjectReport } from "./project-report.ts";
 import type { WardenChange } from "./rotate-warden.ts";
 import type { WardenChecklist } from "./warden-checklist.ts";
 
@@ -19,4 +20,13 @@ export interface WardenWords {
   checklist(checklist: WardenChecklist): RenderedMessage;
   /** The channel post after a swap or a skip, done by `actor`. */
   change(change: WardenChange, actor: string): RenderedMessage;
+  /** The month just ended split among projects, posted with the hand-over, and its CSV. */
+  allocation?(report: ProjectReport): RenderedMessage & { csv: AllocationCsv };
+}
+
+/** A CSV file to attach. */
+export interface AllocationCsv {
+  filename: string;
+  title: string;
+  content: string;
 }

@@ -155,7 +155,7 @@ describe("claims over the real Bolt app (Socket Mode)", { timeout: 60_000 }, () 
       early.ackPayload?.text,
       "no host gpu-c; did you mean gpu-a?\nRight form: `/gpu claim <host>[:<gpus>] [for <duration>] [note…] [--wait] [project=<name>]` — e.g. " +
         "`/gpu claim gpu-a:0,1 for 4h llama sft` or `/gpu claim <n> [<model>] [for <duration>] [note…] [--wait] [project=<name>]` — e.g. `/gpu claim 2 a100 for 8h tuning --wait` or " +
-        "`/gpu claim <n> gpus>=<GiB> [for <duration>] [note…] [--valley]` — e.g. `/gpu claim 2 gpus>=40g for 8h --valley`",
+        "`/gpu claim <n> gpus>=<GiB> [for <duration>] [note…] [--valley] [--wait]` — e.g. `/gpu claim 2 gpus>=40g for 8h --valley`",
     );
     await h.user.slashCommand({ user: BOB, text: "claim gpu-a:3 for 4h" });
     h.pollFor(6, allHosts(idleHost("gpu-a")));

@@ -35,7 +35,7 @@ describe("/gpu help and parse errors in the reader's language (Socket Mode)", { 
       );
       assert.match(
         shown,
-        /\/gpu claim <n> gpus>=<GiB> \[for <duration>\] \[note…\] \[--valley\] +认领显存不少于该值、每 GPU 小时成本最低的 n 块空闲 GPU.*--valley：只在电价谷时分配/,
+        /\/gpu claim <n> gpus>=<GiB> \[for <duration>\] \[note…\] \[--valley\] \[--wait\] +认领显存不少于该值、每 GPU 小时成本最低的 n 块空闲 GPU.*--valley：只在电价谷时分配/,
       );
       assert.match(shown, /\/gpu keep <host> <duration> +保留一台主机：暂停提醒，闲置提醒和自动停机都暂停/);
       assert.match(shown, /时长：`30m`, `4h`, `2d`。GPU 列表：`0`, `0,1`, `0-3`。$/);
@@ -63,7 +63,7 @@ describe("/gpu help and parse errors in the reader's language (Socket Mode)", { 
       const typo = await h.user.slashCommand({ user: BOB, text: "clam gpu-a" });
       assert.equal(
         typo.ackPayload?.text,
-        "未知命令 `clam`；你是想用 `claim` 吗？\n正确格式：`/gpu claim <host>[:<gpus>] [for <duration>] [note…] [--wait] [project=<name>]`，例如 `/gpu claim gpu-a:0,1 for 4h llama sft` 或 `/gpu claim <n> [<model>] [for <duration>] [note…] [--wait] [project=<name>]`，例如 `/gpu claim 2 a100 for 8h tuning --wait` 或 `/gpu claim <n> gpus>=<GiB> [for <duration>] [note…] [--valley]`，例如 `/gpu claim 2 gpus>=40g for 8h --valley`",
+        "未知命令 `clam`；你是想用 `claim` 吗？\n正确格式：`/gpu claim <host>[:<gpus>] [for <duration>] [note…] [--wait] [project=<name>]`，例如 `/gpu claim gpu-a:0,1 for 4h llama sft` 或 `/gpu claim <n> [<model>] [for <duration>] [note…] [--wait] [project=<name>]`，例如 `/gpu claim 2 a100 for 8h tuning --wait` 或 `/gpu claim <n> gpus>=<GiB> [for <duration>] [note…] [--valley] [--wait]`，例如 `/gpu claim 2 gpus>=40g for 8h --valley`",
       );
       const keep = await h.user.slashCommand({ user: BOB, text: "keep 4h" });
       assert.equal(

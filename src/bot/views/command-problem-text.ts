@@ -33,8 +33,6 @@ export function commandProblemText(tr: Translator, problem: CommandProblem): str
       });
     case "placementNeedsCount":
       return tr.t("command.placementNeedsCount", { example: "`claim 2 gpus>=40g`" });
-    case "placementNoWait":
-      return tr.t("command.placementNoWait", { example: "`claim 2 a100 --wait`" });
     case "forNeedsDuration":
       return tr.t("command.forNeedsDuration", { word: "for" });
     case "unexpected":

@@ -24,12 +24,18 @@ export function estimateWords(tr: Translator, estimate: Estimate): string {
   }
 }
 
-/** `2 A100 GPUs`, `gpu-a:0,1`. */
+/** `2 A100 GPUs`, `gpu-a:0,1`, `2 GPUs with at least 40 GiB, in the valley hours only`. */
 export function etaWantWords(tr: Translator, want: QueueWant): string {
   if (want.kind === "slots") return slotsText(want);
-  return want.model === null
-    ? tr.t("eta.want.any", { count: want.count })
-    : tr.t("eta.want.model", { count: want.count, model: want.model });
+  const what =
+    want.model === null
+      ? tr.t("eta.want.any", { count: want.count })
+      : tr.t("eta.want.model", { count: want.count, model: want.model });
+  const floored =
+    want.floorMiB === undefined
+      ? what
+      : tr.t("queue.want.floor", { what, gib: Math.round(want.floorMiB / 1024) });
+  return want.valley === true ? tr.t("queue.want.valley", { what: floored }) : floored;
 }
 
 /** A reply with one more context block at its end (text unchanged). */

@@ -15,12 +15,18 @@ function when(tr: Translator, ms: number, at: DmClock): string {
   return tr.date(ms, localDayNumber(ms, at.zone) === localDayNumber(at.nowMs, at.zone) ? "time" : "dayTime");
 }
 
-/** `gpu-a:0,1`, `2 GPUs`, `1 a100 GPU`. */
+/** `gpu-a:0,1`, `2 GPUs`, `1 a100 GPU`, `2 GPUs with at least 40 GiB`. */
 function wantText(tr: Translator, want: QueueWant): string {
   if (want.kind === "slots") return slotsText(want);
-  return want.model === null
-    ? tr.t("preempt.gpus", { count: want.count })
-    : tr.t("preempt.modelGpus", { count: want.count, model: want.model });
+  const what =
+    want.model === null
+      ? tr.t("preempt.gpus", { count: want.count })
+      : tr.t("preempt.modelGpus", { count: want.count, model: want.model });
+  const floored =
+    want.floorMiB === undefined
+      ? what
+      : tr.t("queue.want.floor", { what, gib: Math.round(want.floorMiB / 1024) });
+  return want.valley === true ? tr.t("queue.want.valley", { what: floored }) : floored;
 }
 
 function projectText(tr: Translator, project: string | null): string {

@@ -21,18 +21,26 @@ import { commandErrorReply } from "./command-error.ts";
 import { visibleLines } from "./queue-visible-lines.ts";
 import { actions, button, context, type Reply, section, textReply } from "./reply-message.ts";
 
-/** `gpu-a:0,1`, `gpu-a`, `2 A100 GPUs`, `1 GPU`. */
+/** `gpu-a:0,1`, `gpu-a`, `2 A100 GPUs`, `1 GPU`, `2 GPUs with at least 40 GiB, in the valley hours only`. */
 export function wantWords(tr: Translator, want: QueueWant): string {
   if (want.kind === "slots") return slotsText(want);
-  return want.model === null
-    ? tr.t("queue.want.count", { count: want.count })
-    : tr.t("queue.want.countModel", { count: want.count, model: slackEscape(want.model) });
+  const what =
+    want.model === null
+      ? tr.t("queue.want.count", { count: want.count })
+      : tr.t("queue.want.countModel", { count: want.count, model: slackEscape(want.model) });
+  const floored =
+    want.floorMiB === undefined
+      ? what
+      : tr.t("queue.want.floor", { what, gib: Math.round(want.floorMiB / 1024) });
+  return want.valley === true ? tr.t("queue.want.valley", { what: floored }) : floored;
 }
 
-/** The want as `/gpu claim` takes it: `gpu-a:0,1`, `2 a100`, `1`. */
+/** The want as `/gpu claim` takes it: `gpu-a:0,1`, `2 a100`, `1`, `2 gpus>=40g --valley`. */
 function wantCommand(want: QueueWant): string {
   if (want.kind === "slots") return slotsText(want);
-  return want.model === null ? String(want.count) : `${want.count} ${want.model}`;
+  const floor = want.floorMiB === undefined ? "" : ` gpus>=${Math.round(want.floorMiB / 1024)}g`;
+  const valley = want.valley === true ? " --valley" : "";
+  return `${want.model === null ? String(want.count) : `${want.count} ${want.model}`}${floor}${valley}`;
 }
 
 /** `CUDA_VISIBLE_DEVICES=0,1`, or `null` for a whole host or MIG instances (named by UUID, not index). */

@@ -21,6 +21,7 @@ import { withGrantDevices } from "./grant-devices-words.ts";
 import { withHomeQueue } from "./home-queue.ts";
 import { withHomeReservations } from "./home-reservations.ts";
 import { homeView } from "./home-view.ts";
+import { monthlyAllocationMessage } from "./monthly-allocation.ts";
 import { planSummaryBlocks } from "./plan-summary.ts";
 import { preemptAskDm, preemptReleasedDm, preemptVoidDm, preemptWaitingDm } from "./preempt-messages.ts";
 import { queueGrantDm, queueLapsedDm } from "./queue-messages.ts";
@@ -101,6 +102,7 @@ export function botWords(readers: Readers): BotWords {
     announcement: (facts) => wardenAnnouncement(readers.channel, facts),
     checklist: (checklist) => wardenChecklistMessage(readers.person(checklist.warden), checklist),
     change: (change, actor) => wardenChangeAnnouncement(readers.channel, change, actor),
+    allocation: (report) => monthlyAllocationMessage(readers.channel, report),
   };
 
   /** The claim DMs and the App Home, each in its reader's language; thread posts in the channel's. */

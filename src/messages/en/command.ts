@@ -10,8 +10,6 @@ export const command = {
   "command.whichClaim": "`{typed}`: which claim? Name its host first: `{example}` (or {host}:0).",
   "command.notKeepSpan": "`{text}` is not a duration: use `30m`, `4h`, `2d` or `tomorrow`.",
   "command.notDuration": "`{text}` is not a duration: use `30m`, `4h` or `2d`.",
-  "command.placementNoWait":
-    "--wait does not go with a memory floor (gpus>=40g) or --valley: the waiting list takes only a number of GPUs and a model, e.g. {example}.",
   "command.placementNeedsCount":
     "A memory floor (gpus>=40g) or --valley goes with a number of GPUs: {example}.",
   "command.forNeedsDuration": "`{word}` needs a duration: `30m`, `4h` or `2d`.",

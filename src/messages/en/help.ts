@@ -20,6 +20,8 @@ export const help = {
   "help.command.stop": "stop an idle host (owners, claimants, the cost warden and admins)",
   "help.command.start":
     "start a stopped host again (owners, claimants, project members, the cost warden and admins)",
+  "help.command.heatmap":
+    "the hour-of-week heatmap of the last 8 weeks as a PNG in your DM; project=<name>: only that project's GPU time",
   "help.command.report":
     "cost ledger of the last days (default 7): cost, idle cost, real usage rate; `project`: a month's cost per project; the CSV by DM",
   "help.command.warden":

@@ -30,6 +30,8 @@ export const money = {
   "money.col.currency": "currency",
   "money.cli.byProject": "--by takes ''project'' (the report per project), not ''{typed}''",
   "money.cli.notMonth": "--month takes a month as YYYY-MM, such as 2026-11, not ''{typed}''",
+  "money.monthly.intro":
+    "📊 {month} is over: its cost split among projects, with the new cost warden's hand-over. The CSV with every project is attached.",
   "money.slack.title": "Cost by project, {month}",
   "money.slack.range": "{from} to {to}, {zone}; the ledger: {total}",
   "money.slack.line":

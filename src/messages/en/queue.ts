@@ -2,6 +2,8 @@
 export const queue = {
   "queue.want.count": "{count, plural, one {# GPU} other {# GPUs}}",
   "queue.want.countModel": "{count, plural, one {# {model} GPU} other {# {model} GPUs}}",
+  "queue.want.floor": "{what} with at least {gib} GiB",
+  "queue.want.valley": "{what}, in the valley hours only",
   "queue.grant":
     "🎉 Your turn: {what} {count, plural, one {is yours} other {are yours}} until {until} ({duration}){note}.",
   "queue.grant.allGpus": "all GPUs",

@@ -12,8 +12,6 @@ export const command: AreaCatalog<typeof en> = {
   "command.whichClaim": "`{typed}`：哪项认领？请先写它的主机：`{example}`（或 {host}:0）。",
   "command.notKeepSpan": "`{text}` 不是时长：请用 `30m`、`4h`、`2d` 或 `tomorrow`。",
   "command.notDuration": "`{text}` 不是时长：请用 `30m`、`4h` 或 `2d`。",
-  "command.placementNoWait":
-    "--wait 不能与显存下限（gpus>=40g）或 --valley 一起使用：等候队列只接受 GPU 数量和型号，例如 {example}。",
   "command.placementNeedsCount": "显存下限（gpus>=40g）或 --valley 需要配合 GPU 数量使用：{example}。",
   "command.forNeedsDuration": "`{word}` 后面需要时长：`30m`、`4h` 或 `2d`。",
   "command.unexpected": "`{after}` 后面多出了 `{extra}`。",

@@ -22,6 +22,8 @@ export const help: AreaCatalog<typeof en> = {
     "保留一台主机：暂停提醒，闲置提醒和自动停机都暂停（30m、4h、2d，或 'tomorrow' 到次日 09:00）",
   "help.command.stop": "让一台闲置主机停机（负责人、认领者、成本看守人和管理员可用）",
   "help.command.start": "让一台已停机的主机重新开机（负责人、认领者、项目成员、成本看守人和管理员可用）",
+  "help.command.heatmap":
+    "最近 8 周每周各小时使用情况的热力图（PNG，通过私信发送）；project=<name>：只看该项目的 GPU 时间",
   "help.command.report":
     "最近几天（默认 7 天）的成本账本：成本、闲置成本、实际使用率；`project`：某月按项目分摊的成本；CSV 通过私信发送",
   "help.command.warden": "本月和下月的成本看守人；交换或跳过一轮（成本看守人或管理员可用）",

@@ -32,6 +32,8 @@ export const money: AreaCatalog<typeof en> = {
   "money.col.currency": "货币",
   "money.cli.byProject": "--by 只接受 ''project''（按项目的报表），而不是 ''{typed}''",
   "money.cli.notMonth": "--month 需要 YYYY-MM 形式的月份，例如 2026-11，而不是 ''{typed}''",
+  "money.monthly.intro":
+    "📊 {month} 已结束：本月成本按项目分摊如下，随成本看守人交接一并发布。附有每个项目一行的 CSV。",
   "money.slack.title": "按项目分摊成本，{month}",
   "money.slack.range": "{from} 至 {to}，{zone}；成本账本合计 {total}",
   "money.slack.line":

@@ -4,6 +4,8 @@ import type { queue as en } from "../en/queue.ts";
 export const queue: AreaCatalog<typeof en> = {
   "queue.want.count": "{count} 块 GPU",
   "queue.want.countModel": "{count} 块 {model} GPU",
+  "queue.want.floor": "{what}（显存不少于 {gib} GiB）",
+  "queue.want.valley": "{what}（仅在谷时）",
   "queue.grant": "🎉 轮到你了：{what}（{count} 项）归你，至 {until}（{duration}）{note}。",
   "queue.grant.allGpus": "全部 GPU",
   "queue.grant.gpus": "第 {list} 号 GPU",

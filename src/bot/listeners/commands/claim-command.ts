@@ -13,7 +13,7 @@ import { joinReplyWithEta } from "./eta-replies.ts";
 import { placedClaim } from "./placed-claim.ts";
 
 /**
- * `/gpu claim <host>[:<gpus>] | <n> [<model>] [for <duration>] [note…] [project=X] [--wait]`, in the asker's
+ * `/gpu claim <host>[:<gpus>] | <n> [<model>|gpus>=<GiB>] [for <duration>] [note…] [project=X] [--valley] [--wait]`, in the asker's
  * language (looked up before the command is answered: see `gpuCommand`).
  */
 export function claimCommand(
@@ -30,14 +30,15 @@ export function claimCommand(
   },
 ): Reply {
   const { target, durationMs, note } = parsed;
-  if (parsed.placement !== undefined && target.kind === "count") {
-    return placedClaim(deps, tr, user, { ...parsed.placement, count: target.count, durationMs, note });
-  }
   const request = { actor: user, target, durationMs, note };
   const nowMs = deps.clock.now();
   const choice = chooseProject(deps.config.projects, user, parsed.project ?? null);
   if (choice.kind !== "ok") return projectProblemReply(tr, choice);
   const project = parsed.project === undefined ? {} : { project: choice.project };
+  if (parsed.placement !== undefined && target.kind === "count") {
+    const placed = { ...parsed.placement, count: target.count, durationMs, note, wait: parsed.wait === true };
+    return placedClaim(deps, tr, user, { ...placed, ...project });
+  }
   if (parsed.wait === true) {
     const waited = claimOrWait(deps, { ...request, ...project });
     const reply = claimOrWaitReply(tr, waited, nowMs, GPU_COMMAND);

@@ -11,6 +11,7 @@ import { commandProblemText } from "../../views/command-problem-text.ts";
 import { type Reply, textReply } from "../../views/reply-message.ts";
 import { claimCommand } from "./claim-command.ts";
 import { extendCommand } from "./extend-command.ts";
+import { gpuHeatmap } from "./gpu-heatmap.ts";
 import { gpuHelp } from "./gpu-help.ts";
 import { gpuKeep } from "./gpu-keep.ts";
 import { gpuReport, type ReportUpload, uploadReportCsv } from "./gpu-report.ts";
@@ -32,7 +33,8 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /**
  * `/gpu …`: every answer is computed at once (store reads and writes, no Slack calls) and sent as
- * the ack itself, ephemeral, well within Slack's 3 s. `/gpu report` then uploads its CSV.
+ * the ack itself, ephemeral, well within Slack's 3 s. `/gpu report` then uploads its CSV,
+ * `/gpu heatmap` its PNG.
  */
 export function gpuCommand(deps: BotDeps): Middleware<SlackCommandMiddlewareArgs> {
   return async ({ command, ack, client, respond }) => {
@@ -53,6 +55,8 @@ export function gpuCommand(deps: BotDeps): Middleware<SlackCommandMiddlewareArgs
         ({ reply, upload } = gpuProjectReport(deps, tr, command.user_id, parsed.project.month));
       } else if (parsed.kind === "report")
         ({ reply, upload } = gpuReport(deps, tr, command.user_id, parsed.days));
+      else if (parsed.kind === "heatmap")
+        ({ reply, upload } = gpuHeatmap(deps, tr, command.user_id, parsed.project));
       else reply = answerCommand(deps, command.user_id, text, tr);
     } catch (error) {
       await ack({ response_type: "ephemeral", text: tr.t("command.failed") });
@@ -128,6 +132,8 @@ export function answerCommand(
     case "report":
       if (parsed.project !== undefined) return gpuProjectReport(deps, tr, user, parsed.project.month).reply;
       return gpuReport(deps, tr, user, parsed.days).reply;
+    case "heatmap":
+      return gpuHeatmap(deps, tr, user, parsed.project).reply;
     case "warden":
       return gpuWarden(deps, tr, user, parsed.action);
     case "request":

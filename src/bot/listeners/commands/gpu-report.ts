@@ -14,7 +14,8 @@ export interface ReportUpload {
   tr: Translator;
   filename: string;
   title: string;
-  content: string;
+  /** The CSV text, or a file's bytes (a chart). */
+  content: string | Buffer;
   /** The upload's comment; absent: the ledger's. */
   comment?: string;
 }
@@ -58,7 +59,7 @@ export async function uploadReportCsv(
       channel_id: channel,
       filename: upload.filename,
       title: upload.title,
-      content: upload.content,
+      ...(typeof upload.content === "string" ? { content: upload.content } : { file: upload.content }),
       initial_comment: upload.comment ?? upload.tr.t("report.csv.comment", { title: upload.title }),
     });
     return null;
