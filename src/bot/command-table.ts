@@ -143,12 +143,35 @@ export function rightForm(tr: Translator, name: string, slashCommand = "/gpu"): 
     .reduce((first, second) => tr.t("command.or", { first, second }));
 }
 
-/** The command table as a code block, one line per form, then the footer. */
+/** Characters of one help section: Slack cuts a section's text at 3,000. */
+const HELP_SECTION_CHARS = 2_900;
+
+/** The command table as a code block, one line per form, then the footer: {@link helpSections} joined. */
 export function helpText(tr: Translator, slashCommand = "/gpu"): string {
+  return helpSections(tr, slashCommand).join("\n");
+}
+
+/**
+ * The help as sections that each fit one Block Kit section: the command table in as many code
+ * blocks as it needs (never cut inside a line), then the footer.
+ */
+export function helpSections(tr: Translator, slashCommand = "/gpu"): string[] {
   const width = Math.max(...COMMANDS.map((command) => command.usage.length));
   const lines = COMMANDS.map(
     (command) => `${slashCommand} ${command.usage.padEnd(width)}  ${tr.t(command.summary)}`,
   );
+  const chunks: string[][] = [[]];
+  let size = 0;
+  for (const line of lines) {
+    const current = chunks[chunks.length - 1]!;
+    if (current.length > 0 && size + line.length + 1 > HELP_SECTION_CHARS - 8) {
+      chunks.push([line]);
+      size = line.length + 1;
+    } else {
+      current.push(line);
+      size += line.length + 1;
+    }
+  }
   const footer = tr.t("help.footer", { durations: "`30m`, `4h`, `2d`", gpuLists: "`0`, `0,1`, `0-3`" });
-  return ["```", ...lines, "```", footer].join("\n");
+  return [...chunks.map((chunk) => ["```", ...chunk, "```"].join("\n")), footer];
 }

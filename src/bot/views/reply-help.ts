@@ -3,7 +3,7 @@ import { slotsText } from "../../checks/claim-target.ts";
 import type { Claim } from "../../domain/claim.ts";
 import type { Translator } from "../../messages/translator.ts";
 import { localDayNumber } from "../../shared/time.ts";
-import { helpText } from "../command-table.ts";
+import { helpSections } from "../command-table.ts";
 import { type Reply, section } from "./reply-message.ts";
 
 /** The command table as help; with `claims` (bare `/gpu`), the asker's claims after it. */
@@ -12,7 +12,7 @@ export function helpReply(
   slashCommand: string,
   mine: { claims: readonly Claim[]; nowMs: number } | null,
 ): Reply {
-  const blocks = [section(helpText(tr, slashCommand))];
+  const blocks = helpSections(tr, slashCommand).map(section);
   if (mine !== null) {
     const today = localDayNumber(mine.nowMs, tr.timeZone);
     const claims = groupClaims(mine.claims).map((group) =>
