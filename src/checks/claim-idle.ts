@@ -72,3 +72,69 @@ export function claimIdleSinceMs(
   }
   return since;
 }
+
+/**
+ * One GPU's idle stretch kept between runs of the claims job, so that each poll's sample is read
+ * once: the latest sample, and the stretch of idle samples it ends (no gap between them).
+ */
+export interface GpuIdleRun {
+  index: number;
+  /** The latest sample read. */
+  lastAtMs: number;
+  /** Whether that sample was idle. */
+  idle: boolean;
+  /** The first sample of the idle stretch the latest sample ends; `null` when it is not idle. */
+  runFromMs: number | null;
+  /** The sample just before the stretch began; `null` when none was read. */
+  beforeRunMs: number | null;
+}
+
+/** `run` with one more sample of its GPU (samples in time order). */
+export function advanceIdleRun(
+  run: GpuIdleRun | undefined,
+  point: UtilPoint,
+  rules: Pick<IdleWindow, "idleUtilPct" | "maxGapMs">,
+): GpuIdleRun {
+  const idle = isIdle(point, rules.idleUtilPct);
+  if (!idle) return { index: point.index, lastAtMs: point.atMs, idle, runFromMs: null, beforeRunMs: null };
+  if (run?.idle && point.atMs - run.lastAtMs <= rules.maxGapMs) {
+    return { ...run, lastAtMs: point.atMs };
+  }
+  return {
+    index: point.index,
+    lastAtMs: point.atMs,
+    idle,
+    runFromMs: point.atMs,
+    beforeRunMs: run?.lastAtMs ?? null,
+  };
+}
+
+/**
+ * {@link gpuIdleSinceMs} of the GPU's samples in the window, from its kept stretch: the same answer
+ * as reading them again, as long as the stretch was kept from a sample at or before `window.fromMs`.
+ */
+export function runIdleSinceMs(run: GpuIdleRun | undefined, window: IdleWindow): number | null {
+  if (run === undefined || run.lastAtMs < window.fromMs) return null;
+  if (window.nowMs - run.lastAtMs > window.maxGapMs || !run.idle || run.runFromMs === null) return null;
+  if (run.runFromMs < window.fromMs) return window.fromMs;
+  const firstInWindow = run.beforeRunMs === null || run.beforeRunMs < window.fromMs;
+  return firstInWindow && run.runFromMs - window.fromMs <= window.maxGapMs ? window.fromMs : run.runFromMs;
+}
+
+/** {@link claimIdleSinceMs} from the host's kept stretches, by GPU index. */
+export function claimRunsIdleSinceMs(
+  runs: ReadonlyMap<number, GpuIdleRun>,
+  gpus: readonly number[] | null,
+  window: IdleWindow,
+): number | null {
+  const wanted =
+    gpus ?? [...runs.values()].filter((run) => run.lastAtMs >= window.fromMs).map((run) => run.index);
+  if (wanted.length === 0) return null;
+  let since = Number.NEGATIVE_INFINITY;
+  for (const index of wanted) {
+    const gpuSince = runIdleSinceMs(runs.get(index), window);
+    if (gpuSince === null) return null;
+    since = Math.max(since, gpuSince);
+  }
+  return since;
+}

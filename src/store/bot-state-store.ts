@@ -3,6 +3,7 @@ import { type AlertStore, createAlertStore } from "./alert-store.ts";
 import { type AuditStore, createAuditStore } from "./audit-store.ts";
 import { type AutopilotPlanStore, createAutopilotPlanStore } from "./autopilot-plan-store.ts";
 import { type BudgetNoticeStore, createBudgetNoticeStore } from "./budget-notice-store.ts";
+import { type ClaimIdleStore, createClaimIdleStore } from "./claim-idle-store.ts";
 import { type ClaimStore, createClaimStore } from "./claim-store.ts";
 import { createDeliveryStore, type DeliveryStore } from "./delivery-store.ts";
 import { createMetaStore, type MetaStore } from "./meta-store.ts";
@@ -20,6 +21,8 @@ export interface BotStateStore {
   audit: AuditStore;
   snoozes: SnoozeStore;
   claims: ClaimStore;
+  /** The claims job's idle stretches per claimed host. */
+  claimIdle: ClaimIdleStore;
   /** The waiting list (`/gpu claim … --wait`). */
   queue: QueueStore;
   /** Reservations (`/gpu reserve`). */
@@ -37,14 +40,15 @@ export interface BotStateStore {
   transaction<T>(fn: () => T): T;
   /**
    * Rows written through this database connection since it was opened, by anything but the
-   * delivery log (which every Slack request writes): unchanged means nothing a view reads from the
-   * database has changed, so a rendering of it can be reused.
+   * delivery log (which every Slack request writes) and the claims job's idle stretches: unchanged
+   * means nothing a view reads from the database has changed, so a rendering of it can be reused.
    */
   changeCount(): number;
 }
 
 export function createBotStateStore(db: Database): BotStateStore {
   const deliveries = createDeliveryStore(db);
+  const claimIdle = createClaimIdleStore(db);
   const totalChanges = db.prepare("SELECT total_changes()").pluck();
   return {
     alerts: createAlertStore(db),
@@ -52,6 +56,7 @@ export function createBotStateStore(db: Database): BotStateStore {
     audit: createAuditStore(db),
     snoozes: createSnoozeStore(db),
     claims: createClaimStore(db),
+    claimIdle,
     queue: createQueueStore(db),
     reservations: createReservationStore(db),
     stopRuns: createStopRunStore(db),
@@ -61,6 +66,6 @@ export function createBotStateStore(db: Database): BotStateStore {
     deliveries,
     meta: createMetaStore(db),
     transaction: (fn) => db.transaction(fn).immediate(),
-    changeCount: () => (totalChanges.get() as number) - deliveries.rowsChanged(),
+    changeCount: () => (totalChanges.get() as number) - deliveries.rowsChanged() - claimIdle.rowsChanged(),
   };
 }

@@ -9,6 +9,7 @@ import { reservationsMigration } from "./migration-008-reservations.ts";
 import { autopilotMigration } from "./migration-009-autopilot.ts";
 import { hygieneMigration } from "./migration-010-hygiene.ts";
 import { projectsMigration } from "./migration-011-projects.ts";
+import { claimIdleMigration } from "./migration-012-claim-idle.ts";
 
 /** One schema step. `version` is its position in {@link migrations}, starting at 1. */
 export interface Migration {
@@ -136,6 +137,7 @@ export const migrations: readonly Migration[] = [
   autopilotMigration,
   hygieneMigration,
   projectsMigration,
+  claimIdleMigration,
 ];
 
 /**

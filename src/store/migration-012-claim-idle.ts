@@ -1,0 +1,24 @@
+import type { Migration } from "./migrations.ts";
+
+/**
+ * Schema step 12: the claims job's idle stretches, one row per claimed host (`gpus` is the JSON of
+ * each GPU's stretch, `read_up_to_ms` the last poll read into it), so that it reads each poll's
+ * samples once and a restart keeps how long a claim has been idle; and the index that finds a
+ * host's latest stop run without scanning them all.
+ */
+export const claimIdleMigration: Migration = {
+  version: 12,
+  name: "claim-idle",
+  up(db) {
+    db.exec(`
+      CREATE TABLE claim_idle (
+        host TEXT PRIMARY KEY,
+        from_ms INTEGER NOT NULL,
+        read_up_to_ms INTEGER NOT NULL,
+        gpus TEXT NOT NULL
+      ) WITHOUT ROWID;
+
+      CREATE INDEX stop_run_host ON stop_run (host, id);
+    `);
+  },
+};
