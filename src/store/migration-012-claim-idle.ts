@@ -3,8 +3,8 @@ import type { Migration } from "./migrations.ts";
 /**
  * Schema step 12: the claims job's idle stretches, one row per claimed host (`gpus` is the JSON of
  * each GPU's stretch, `read_up_to_ms` the last poll read into it), so that it reads each poll's
- * samples once and a restart keeps how long a claim has been idle; and the index that finds a
- * host's latest stop run without scanning them all.
+ * samples once and a restart keeps how long a claim has been idle; and indexes that find a host's
+ * latest stop run and the open alerts without scanning every one ever made.
  */
 export const claimIdleMigration: Migration = {
   version: 12,
@@ -19,6 +19,7 @@ export const claimIdleMigration: Migration = {
       ) WITHOUT ROWID;
 
       CREATE INDEX stop_run_host ON stop_run (host, id);
+      CREATE INDEX alert_open ON alert (id) WHERE state = 'open';
     `);
   },
 };

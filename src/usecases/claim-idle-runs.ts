@@ -30,6 +30,7 @@ export function claimIdleSince(
   }
   const kept = new Map(state.claimIdle.all().map((record) => [record.host, record]));
   const runs = new Map<string, Map<number, GpuIdleRun>>();
+  if (kept.size === 0 && keptFrom.size === 0) return new Map(groups.map((group) => [group, null]));
   state.transaction(() => {
     for (const record of kept.values()) if (!keptFrom.has(record.host)) state.claimIdle.remove(record.host);
     for (const [host, fromMs] of keptFrom) {
