@@ -50,6 +50,8 @@ export function createBotStateStore(db: Database): BotStateStore {
   const deliveries = createDeliveryStore(db);
   const claimIdle = createClaimIdleStore(db);
   const totalChanges = db.prepare("SELECT total_changes()").pluck();
+  // NOTE: one transaction function for every call (better-sqlite3 builds five wrappers per function).
+  const inTransaction = db.transaction(<T>(fn: () => T): T => fn());
   return {
     alerts: createAlertStore(db),
     outbox: createOutboxStore(db),
@@ -65,7 +67,7 @@ export function createBotStateStore(db: Database): BotStateStore {
     budgetNotices: createBudgetNoticeStore(db),
     deliveries,
     meta: createMetaStore(db),
-    transaction: (fn) => db.transaction(fn).immediate(),
+    transaction: (fn) => inTransaction.immediate(fn) as ReturnType<typeof fn>,
     changeCount: () => (totalChanges.get() as number) - deliveries.rowsChanged() - claimIdle.rowsChanged(),
   };
 }

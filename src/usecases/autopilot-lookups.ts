@@ -28,15 +28,17 @@ export function autopilotLookups(run: AlertRun, nowMs: number): AutopilotLookups
     if (list === undefined) claims.set(claim.host, [claim]);
     else list.push(claim);
   }
+  const claimants = new Map(
+    [...claims].map(([host, list]) => [
+      host,
+      [...new Set(list.sort((a, b) => a.id - b.id).map((claim) => claim.user))],
+    ]),
+  );
   const kept = new Map(store.snoozes.allActiveAt(nowMs).map((snooze) => [snooze.host, snooze.untilMs]));
   const anyReservation = allReservations(run.deps).length > 0;
   return {
     alertIdOf: (host) => alerts.get(host) ?? null,
-    claimantsOf: (host) => {
-      const list = claims.get(host);
-      if (list === undefined) return [];
-      return [...new Set([...list].sort((a, b) => a.id - b.id).map((claim) => claim.user))];
-    },
+    claimantsOf: (host) => [...(claimants.get(host) ?? [])],
     reservedSoon: (host) => anyReservation && reservedSoon(run.deps, host) !== null,
     keptUntilMs: (host) => kept.get(host) ?? null,
   };
