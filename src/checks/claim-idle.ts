@@ -1,3 +1,7 @@
+import type { GpuIdleRun } from "../domain/gpu-idle-run.ts";
+
+export type { GpuIdleRun };
+
 /**
  * "Claimed but idle": how long the GPUs of a claim have been idle, from their stored samples. A
  * sample is idle when its utilisation is below the threshold; no reading, an invalid one, a gap
@@ -71,22 +75,6 @@ export function claimIdleSinceMs(
     since = Math.max(since, gpuSince);
   }
   return since;
-}
-
-/**
- * One GPU's idle stretch kept between runs of the claims job, so that each poll's sample is read
- * once: the latest sample, and the stretch of idle samples it ends (no gap between them).
- */
-export interface GpuIdleRun {
-  index: number;
-  /** The latest sample read. */
-  lastAtMs: number;
-  /** Whether that sample was idle. */
-  idle: boolean;
-  /** The first sample of the idle stretch the latest sample ends; `null` when it is not idle. */
-  runFromMs: number | null;
-  /** The sample just before the stretch began; `null` when none was read. */
-  beforeRunMs: number | null;
 }
 
 /** `run` with one more sample of its GPU (samples in time order). */

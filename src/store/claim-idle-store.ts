@@ -1,15 +1,5 @@
 import type { Database } from "better-sqlite3";
-import type { GpuIdleRun } from "../checks/claim-idle.ts";
-
-/** A claimed host's GPU idle stretches as the claims job keeps them between runs. */
-export interface ClaimIdleRecord {
-  host: string;
-  /** The stretches were kept from the samples since this instant. */
-  fromMs: number;
-  /** The latest poll (by cycle time) read into them. */
-  readUpToMs: number;
-  gpus: GpuIdleRun[];
-}
+import type { ClaimIdleRecord, GpuIdleRun } from "../domain/gpu-idle-run.ts";
 
 /** The claims job's idle stretches, one record per claimed host (`claim_idle`). */
 export interface ClaimIdleStore {

@@ -1,8 +1,8 @@
 import { idleLookbackFromMs } from "../checks/claim-due.ts";
 import type { ClaimGroup } from "../checks/claim-groups.ts";
 import { advanceIdleRun, claimRunsIdleSinceMs, type GpuIdleRun } from "../checks/claim-idle.ts";
+import type { ClaimIdleRecord } from "../domain/gpu-idle-run.ts";
 import { MINUTE_MS } from "../shared/clock.ts";
-import type { ClaimIdleRecord } from "../store/claim-idle-store.ts";
 import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
 
 /**
