@@ -177,7 +177,7 @@ describe("metrics store: writeCycle and reads", () => {
     store.writeCycle([odd, failedHost("gpu-b", T0)], T0);
     const kept = store.latestObservations();
     assert.equal(
-      (kept[0]?.observation as { gpus: Array<{ utilPct: number | null }> }).gpus[0]?.utilPct,
+      (kept[0]!.observation as { gpus: Array<{ utilPct: number | null }> }).gpus[0]?.utilPct,
       null,
     );
     close();
