@@ -77,8 +77,13 @@ function inputFor(
   const state = run.states.get(host) ?? null;
   const alertId = lookups.alertIdOf(host);
   const stopRun = store.stopRuns.latestFor(host);
+  // NOTE: named one by one: spreading `known` here cost ~50 µs a call (a tenth of a simulated month).
   return {
-    ...known,
+    policy: known.policy,
+    plan: known.plan,
+    emptySinceMs: known.emptySinceMs,
+    calendar: known.calendar,
+    latest: known.latest,
     host,
     nowMs,
     episode: state === null ? null : { status: state.status, idleSinceMs: state.idleSinceMs },
