@@ -1,14 +1,13 @@
 import { rawRetentionDays } from "../config/raw-retention.ts";
 import type { Source } from "../domain/source.ts";
 import { composeBot } from "../main/compose-bot.ts";
-import { DAY_MS, HOUR_MS, type ManualClock, MINUTE_MS } from "../shared/clock.ts";
+import { DAY_MS, HOUR_MS, type ManualClock } from "../shared/clock.ts";
 import { silentLogger } from "../shared/logger.ts";
 import { openDatabase } from "../store/open-database.ts";
 import { claimGpus } from "../usecases/claim-gpus.ts";
 import { releaseClaims } from "../usecases/release-claims.ts";
 import { stopHost } from "../usecases/stop-host.ts";
 import { tickClaims } from "../usecases/tick-claims.ts";
-import { recentSamples } from "./recent-samples.ts";
 import { SimulatedSlack } from "./simulated-slack.ts";
 import { type Click, createTeamAnswers } from "./team-answers.ts";
 import { SIM_STOP_URL, teamConfig } from "./team-config.ts";
@@ -70,15 +69,7 @@ export function createWardenPolicy(input: {
   const metrics = stores.store;
   const outbox = bot.delivery.outbox!;
   outbox.start();
-  // NOTE: the claims job reads hours of samples per claim every minute; over a simulated month a
-  // read-through cache of them keeps the run short. The samples are the store's own rows.
-  const claimMetrics = recentSamples(
-    metrics,
-    Math.max(config.claims.claim_idle_nudge_minutes, config.claims.claim_idle_release_minutes ?? 0) *
-      MINUTE_MS +
-      HOUR_MS,
-  );
-  const deps = { ...bot.deps, metrics: claimMetrics };
+  const deps = bot.deps;
   alerts.restore();
 
   const people = createTeamAnswers({ world, deps, clicks });

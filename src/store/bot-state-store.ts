@@ -3,6 +3,7 @@ import { type AlertStore, createAlertStore } from "./alert-store.ts";
 import { type AuditStore, createAuditStore } from "./audit-store.ts";
 import { type AutopilotPlanStore, createAutopilotPlanStore } from "./autopilot-plan-store.ts";
 import { type BudgetNoticeStore, createBudgetNoticeStore } from "./budget-notice-store.ts";
+import { type ClaimIdleStore, createClaimIdleStore } from "./claim-idle-store.ts";
 import { type ClaimStore, createClaimStore } from "./claim-store.ts";
 import { createDeliveryStore, type DeliveryStore } from "./delivery-store.ts";
 import { createMetaStore, type MetaStore } from "./meta-store.ts";
@@ -21,6 +22,8 @@ export interface BotStateStore {
   audit: AuditStore;
   snoozes: SnoozeStore;
   claims: ClaimStore;
+  /** The claims job's idle stretches per claimed host. */
+  claimIdle: ClaimIdleStore;
   /** The waiting list (`/gpu claim … --wait`). */
   queue: QueueStore;
   /** Reservations (`/gpu reserve`). */
@@ -40,21 +43,25 @@ export interface BotStateStore {
   transaction<T>(fn: () => T): T;
   /**
    * Rows written through this database connection since it was opened, by anything but the
-   * delivery log (which every Slack request writes): unchanged means nothing a view reads from the
-   * database has changed, so a rendering of it can be reused.
+   * delivery log (which every Slack request writes) and the claims job's idle stretches: unchanged
+   * means nothing a view reads from the database has changed, so a rendering of it can be reused.
    */
   changeCount(): number;
 }
 
 export function createBotStateStore(db: Database): BotStateStore {
   const deliveries = createDeliveryStore(db);
+  const claimIdle = createClaimIdleStore(db);
   const totalChanges = db.prepare("SELECT total_changes()").pluck();
+  // NOTE: one transaction function for every call (better-sqlite3 builds five wrappers per function).
+  const inTransaction = db.transaction(<T>(fn: () => T): T => fn());
   return {
     alerts: createAlertStore(db),
     outbox: createOutboxStore(db),
     audit: createAuditStore(db),
     snoozes: createSnoozeStore(db),
     claims: createClaimStore(db),
+    claimIdle,
     queue: createQueueStore(db),
     reservations: createReservationStore(db),
     stopRuns: createStopRunStore(db),
@@ -64,7 +71,7 @@ export function createBotStateStore(db: Database): BotStateStore {
     procurement: createProcurementStore(db),
     deliveries,
     meta: createMetaStore(db),
-    transaction: (fn) => db.transaction(fn).immediate(),
-    changeCount: () => (totalChanges.get() as number) - deliveries.rowsChanged(),
+    transaction: (fn) => inTransaction.immediate(fn) as ReturnType<typeof fn>,
+    changeCount: () => (totalChanges.get() as number) - deliveries.rowsChanged() - claimIdle.rowsChanged(),
   };
 }

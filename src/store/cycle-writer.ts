@@ -7,6 +7,7 @@ import {
   type CachedHost,
   type Evidence,
   type FleetCache,
+  type LatestCycleRows,
   loadFleetCache,
 } from "./fleet-cache.ts";
 import { ENTITY_SPAN, MAX_ENTITY_ID } from "./sample-key.ts";
@@ -56,6 +57,7 @@ export function createCycleWriter(
     ["id", "util_pct", "mem_used_mib", "power_w", "temp_c"],
     ROWS_PER_INSERT,
   );
+  let rows: LatestCycleRows | null = null;
   const addHostSample = (
     key: number,
     atMs: number,
@@ -66,6 +68,15 @@ export function createCycleWriter(
     cpuLoad1: number | null,
     cpuUtilPct: number | null,
   ) => {
+    rows?.hosts.set(key % ENTITY_SPAN, {
+      at_ms: atMs,
+      ok,
+      cause,
+      message,
+      sessions,
+      cpu_load1: asStored(cpuLoad1),
+      cpu_util_pct: asStored(cpuUtilPct),
+    });
     hostSamples.add(key);
     hostSamples.add(atMs);
     hostSamples.add(ok);
@@ -82,6 +93,12 @@ export function createCycleWriter(
     powerW: number | null,
     tempC: number | null,
   ) => {
+    rows?.gpus.set(key % ENTITY_SPAN, {
+      util_pct: asStored(utilPct),
+      mem_used_mib: asStored(memUsedMiB),
+      power_w: asStored(powerW),
+      temp_c: asStored(tempC),
+    });
     gpuSamples.add(key);
     gpuSamples.add(utilPct);
     gpuSamples.add(memUsedMiB);
@@ -169,6 +186,7 @@ export function createCycleWriter(
     const previousCycleId = cache.latestCycleId;
     const cycleId = (previousCycleId ?? 0) + 1;
     const base = cycleId * ENTITY_SPAN;
+    rows = { cycleId, hosts: new Map(), gpus: new Map() };
     let gpuRows = 0;
     let evidenceWrites = 0;
     for (const observation of observations) {
@@ -238,6 +256,7 @@ export function createCycleWriter(
     gpuSamples.flush();
     insertCycle.run(cycleId, atMs, observations.length, gpuRows);
     cache.latestCycleId = cycleId;
+    cache.latestRows = rows;
     return { cycleId, hosts: observations.length, gpuSamples: gpuRows, evidenceWrites };
   });
 
@@ -247,10 +266,16 @@ export function createCycleWriter(
     } catch (error) {
       hostSamples.discard();
       gpuSamples.discard();
+      cache.latestRows = undefined;
       Object.assign(cache, loadFleetCache(db));
       throw error;
     }
   };
+}
+
+/** A number as SQLite gives it back: NaN is stored as NULL. */
+function asStored(value: number | null): number | null {
+  return value === null || Number.isNaN(value) ? null : value;
 }
 
 /** The stored shape: an observation is itself an `Evidence`, with readings the row does not need. */

@@ -52,6 +52,32 @@ export interface FleetCache {
   byName: Map<string, CachedHost>;
   byId: Map<number, CachedHost>;
   latestCycleId: number | null;
+  /** The rows of the latest cycle as this process wrote them (by host and GPU id); absent after a load. */
+  latestRows?: LatestCycleRows | undefined;
+}
+
+/** One cycle's host and GPU sample rows, as `SELECT`ed (NaN stored as NULL). */
+export interface LatestCycleRows {
+  cycleId: number;
+  hosts: Map<number, CachedHostSampleRow>;
+  gpus: Map<number, CachedGpuSampleRow>;
+}
+
+export interface CachedHostSampleRow {
+  at_ms: number;
+  ok: number;
+  cause: string | null;
+  message: string | null;
+  sessions: number | null;
+  cpu_load1: number | null;
+  cpu_util_pct: number | null;
+}
+
+export interface CachedGpuSampleRow {
+  util_pct: number | null;
+  mem_used_mib: number | null;
+  power_w: number | null;
+  temp_c: number | null;
 }
 
 interface HostRow {

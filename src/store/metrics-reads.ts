@@ -158,7 +158,11 @@ function createLatestReader(db: Database, cache: FleetCache): () => LatestObserv
     const latest = cache.latestCycleId;
     const latestHosts = new Map<number, HostSampleRow>();
     const latestGpus = new Map<number, GpuSampleRow>();
-    if (latest !== null) {
+    const written = cache.latestRows;
+    if (latest !== null && written?.cycleId === latest) {
+      for (const [id, row] of written.hosts) latestHosts.set(id, row as HostSampleRow);
+      for (const [id, row] of written.gpus) latestGpus.set(id, row);
+    } else if (latest !== null) {
       const [lo, hi] = cycleKeyRange(latest);
       for (const row of hostSamplesOfCycle.all(lo, lo, hi) as (HostSampleRow & { host_id: number })[]) {
         latestHosts.set(row.host_id, row);

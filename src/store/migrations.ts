@@ -11,6 +11,7 @@ import { hygieneMigration } from "./migration-010-hygiene.ts";
 import { projectsMigration } from "./migration-011-projects.ts";
 import { queuePlacementMigration } from "./migration-012-queue-placement.ts";
 import { procurementMigration } from "./migration-013-procurement.ts";
+import { claimIdleMigration } from "./migration-014-claim-idle.ts";
 
 /** One schema step. `version` is its position in {@link migrations}, starting at 1. */
 export interface Migration {
@@ -140,6 +141,7 @@ export const migrations: readonly Migration[] = [
   projectsMigration,
   queuePlacementMigration,
   procurementMigration,
+  claimIdleMigration,
 ];
 
 /**

@@ -70,15 +70,32 @@ export function createStopRunStore(db: Database): StopRunStore {
     ).lastInsertRowid;
     return { run: toRun(selectById.get(id) as StopRunRow), started: true };
   });
+  const selectHost = db.prepare("SELECT host FROM stop_run WHERE id = ?").pluck();
+  // NOTE: every poll asks for each host's latest run several times, and runs are rare: the answers
+  // are kept until this store writes a run of that host (the store lock: one bot writes a database).
+  const latest = new Map<string, StopRun | null>();
+  const forget = (id: number) => latest.delete(selectHost.get(id) as string);
   return {
-    begin: (run) => begin.immediate(run),
+    begin: (run) => {
+      latest.delete(run.host);
+      return begin.immediate(run);
+    },
     finish: (id, state, atMs) => {
+      forget(id);
       update.run(state, atMs, id);
     },
-    interrupt: (id, atMs) => interrupt.run(atMs, id).changes === 1,
+    interrupt: (id, atMs) => {
+      forget(id);
+      return interrupt.run(atMs, id).changes === 1;
+    },
     latestFor: (host) => {
-      const row = selectLatest.get(host) as StopRunRow | undefined;
-      return row ? toRun(row) : null;
+      let run = latest.get(host);
+      if (run === undefined) {
+        const row = selectLatest.get(host) as StopRunRow | undefined;
+        run = row ? toRun(row) : null;
+        latest.set(host, run);
+      }
+      return run === null ? null : { ...run };
     },
     running: () => (selectRunning.all() as StopRunRow[]).map(toRun),
   };

@@ -26,9 +26,23 @@ export function createWorkloadStore(db: Database): WorkloadStore {
   const recordAll = db.transaction((hours: readonly WorkloadHour[]) => {
     for (const hour of hours) insert.run(hour);
   });
+  // NOTE: every poll reports every busy GPU again; the latest hour's rows already written are
+  // remembered, so only a GPU's first workload of the hour goes to SQLite.
+  let latestHourMs = Number.NEGATIVE_INFINITY;
+  const written = new Set<string>();
+  const keyOf = (hour: WorkloadHour) => `${hour.host}\n${hour.gpuIndex}`;
   return {
     record: (hours) => {
-      if (hours.length > 0) recordAll.immediate(hours);
+      const fresh = hours.filter((hour) => hour.hourMs !== latestHourMs || !written.has(keyOf(hour)));
+      if (fresh.length === 0) return;
+      recordAll.immediate(fresh);
+      for (const hour of fresh) {
+        if (hour.hourMs > latestHourMs) {
+          latestHourMs = hour.hourMs;
+          written.clear();
+        }
+        if (hour.hourMs === latestHourMs) written.add(keyOf(hour));
+      }
     },
     between: (fromMs, toMs) =>
       (select.all(fromMs, toMs) as WorkloadRow[]).map((row) => ({

@@ -6,10 +6,10 @@ import {
 } from "../checks/autopilot-plan.ts";
 import { BOT_ACTOR } from "./action-text.ts";
 import { postInAlertThread } from "./alert-thread.ts";
+import { type AutopilotLookups, autopilotLookups } from "./autopilot-lookups.ts";
 import { autopilotPolicyOf, teamCalendarOf } from "./autopilot-policy.ts";
 import { type AlertRun, claimantsOf, latestByHost, stoppedAtMs } from "./idle-alert-run.ts";
 import { refreshIdle } from "./open-idle-alert.ts";
-import { reservedSoon } from "./reservations.ts";
 
 /** The audit's reason for the autopilot's stops, per evidence class. */
 export const AUTOPILOT_REASONS = {
@@ -28,6 +28,7 @@ export function runAutopilot(run: AlertRun, nowMs: number): void {
   const plans = new Map(run.store.autopilot.all().map((plan) => [plan.host, plan]));
   const latest = latestByHost(run);
   const calendar = teamCalendarOf(run.config);
+  const lookups = autopilotLookups(run, nowMs);
   for (const host of new Set([...run.states.keys(), ...plans.keys()])) {
     const observation = latest.get(host)?.observation ?? null;
     const emptySinceMs = nextEmptySinceMs(emptySinceBefore(run, host), observation);
@@ -37,7 +38,7 @@ export function runAutopilot(run: AlertRun, nowMs: number): void {
     const plan = plans.get(host) ?? null;
     if (!policy.enabled && plan === null) continue;
     const decision = planAutopilot(
-      inputFor(run, host, nowMs, { policy, plan, emptySinceMs, calendar, latest: observation }),
+      inputFor(run, host, nowMs, lookups, { policy, plan, emptySinceMs, calendar, latest: observation }),
     );
     switch (decision.kind) {
       case "none":
@@ -69,14 +70,20 @@ function inputFor(
   run: AlertRun,
   host: string,
   nowMs: number,
+  lookups: AutopilotLookups,
   known: Pick<AutopilotInput, "policy" | "plan" | "emptySinceMs" | "calendar" | "latest">,
 ): AutopilotInput {
   const { store } = run;
   const state = run.states.get(host) ?? null;
-  const alertId = store.alerts.openFor(host, "idle")?.id ?? null;
+  const alertId = lookups.alertIdOf(host);
   const stopRun = store.stopRuns.latestFor(host);
+  // NOTE: named one by one: spreading `known` here cost ~50 µs a call (a tenth of a simulated month).
   return {
-    ...known,
+    policy: known.policy,
+    plan: known.plan,
+    emptySinceMs: known.emptySinceMs,
+    calendar: known.calendar,
+    latest: known.latest,
     host,
     nowMs,
     episode: state === null ? null : { status: state.status, idleSinceMs: state.idleSinceMs },
@@ -84,9 +91,9 @@ function inputFor(
     stopTried:
       alertId !== null &&
       (run.autoStopsStarted.has(alertId) || (stopRun !== null && stopRun.alertId === alertId)),
-    claimants: claimantsOf(run, host, nowMs),
-    reservedSoon: reservedSoon(run.deps, host) !== null,
-    keptUntilMs: store.snoozes.activeAt(host, nowMs)?.untilMs ?? null,
+    claimants: lookups.claimantsOf(host),
+    reservedSoon: lookups.reservedSoon(host),
+    keptUntilMs: lookups.keptUntilMs(host),
   };
 }
 

@@ -1,12 +1,11 @@
-import { claimDue, idleLookbackFromMs } from "../checks/claim-due.ts";
-import { type ClaimGroup, groupClaims } from "../checks/claim-groups.ts";
-import { claimIdleSinceMs, type UtilPoint } from "../checks/claim-idle.ts";
+import { claimDue } from "../checks/claim-due.ts";
+import { groupClaims } from "../checks/claim-groups.ts";
 import { slotsText } from "../checks/claim-target.ts";
 import type { Claim } from "../domain/claim.ts";
-import { MINUTE_MS } from "../shared/clock.ts";
 import { BOT_ACTOR } from "./action-text.ts";
 import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
 import { afterClaimsChanged, expireDue, recordEnded } from "./claim-effects.ts";
+import { claimIdleSince } from "./claim-idle-runs.ts";
 import { tickQueue } from "./queue-tick.ts";
 import { startReserved } from "./start-reserved.ts";
 
@@ -29,7 +28,7 @@ export interface ClaimTickResult {
  * then stopped hosts whose reservation opens soon are started ({@link startReserved}).
  */
 export function tickClaims(deps: ClaimDeps, nowMs: number = deps.clock.now()): ClaimTickResult {
-  const { state, config, notifier, idlePolicy } = deps;
+  const { state, config, notifier } = deps;
   const rules = claimRulesOf(config);
   const at = { nowMs, zone: config.team.timezone };
   const result: ClaimTickResult = { expired: 0, reminded: 0, nudged: 0, autoReleased: 0 };
@@ -40,35 +39,10 @@ export function tickClaims(deps: ClaimDeps, nowMs: number = deps.clock.now()): C
   result.expired = groupClaims(expired).length;
 
   const groups = groupClaims(state.claims.activeAt(nowMs));
-  const lookbacks = new Map<ClaimGroup, number>();
-  const readFrom = new Map<string, number>();
-  for (const group of groups) {
-    const fromMs = idleLookbackFromMs(group, rules, nowMs);
-    if (fromMs === null) continue;
-    lookbacks.set(group, fromMs);
-    readFrom.set(group.host, Math.min(readFrom.get(group.host) ?? fromMs, fromMs));
-  }
-  const points = new Map<string, UtilPoint[]>();
-  for (const [host, fromMs] of readFrom) {
-    points.set(
-      host,
-      deps.metrics
-        .gpuSamplesSince(host, fromMs)
-        .map((sample) => ({ index: sample.index, atMs: sample.atMs, utilPct: sample.utilPct })),
-    );
-  }
-  const maxGapMs = idlePolicy.staleAfterMinutes * MINUTE_MS;
+  const idleSince = claimIdleSince(deps, groups, nowMs);
 
   for (const group of groups) {
-    const fromMs = lookbacks.get(group);
-    const idleSinceMs =
-      fromMs === undefined
-        ? null
-        : claimIdleSinceMs(
-            (points.get(group.host) ?? []).filter((point) => point.atMs >= fromMs),
-            group.gpus,
-            { fromMs, nowMs, idleUtilPct: idlePolicy.idleUtilPct, maxGapMs },
-          );
+    const idleSinceMs = idleSince.get(group) ?? null;
     const decision = claimDue(group, idleSinceMs, rules, nowMs);
     if (decision.due.length === 0) continue;
     state.transaction(() => {

@@ -501,7 +501,7 @@ export class RecordingNotifier implements Notifier {
  * fleet, recording alerts and a recording notifier in place of the real ones.
  */
 export class UseCaseRig {
-  readonly dir = mkdtempSync(join(tmpdir(), "gpu-warden-usecase-"));
+  readonly dir: string;
   readonly clock = new ManualClock(T0);
   readonly fleet = new FakeFleet();
   readonly alerts = new RecordingAlerts();
@@ -512,7 +512,9 @@ export class UseCaseRig {
   readonly config: Config;
   readonly deps: BotDeps;
 
-  constructor(config: Record<string, unknown> | ((dir: string) => Record<string, unknown>)) {
+  /** `dir`: a store directory to open again (a restart); by default a new one. */
+  constructor(config: Record<string, unknown> | ((dir: string) => Record<string, unknown>), dir?: string) {
+    this.dir = dir ?? mkdtempSync(join(tmpdir(), "gpu-warden-usecase-"));
     this.config = configSchema.parse(typeof config === "function" ? config(this.dir) : config);
     this.db = openDatabase(join(this.dir, "gpu-warden.db"));
     const bot = composeBot({
@@ -530,6 +532,14 @@ export class UseCaseRig {
     this.metrics = bot.stores.store;
     this.alerts.words = bot.words.alertWords;
     this.deps = { ...bot.deps, fleet: this.fleet, alerts: this.alerts };
+  }
+
+  /** A new process over the same store, its clock where this one's is; this one is closed. */
+  restart(config: Record<string, unknown>): UseCaseRig {
+    this.db.close();
+    const next = new UseCaseRig(config, this.dir);
+    next.clock.set(this.clock.now());
+    return next;
   }
 
   close(): void {

@@ -170,6 +170,22 @@ describe("metrics store: writeCycle and reads", () => {
     reopened.close();
   });
 
+  it("reads the latest cycle the writer kept as the database gives it back (NaN is NULL there)", () => {
+    const file = freshFile();
+    const { store, close } = openStore(file);
+    const odd = okHost("gpu-a", T0, { gpus: [gpu(0, { utilPct: Number.NaN, powerW: 250.5 })], cpuLoad1: 3 });
+    store.writeCycle([odd, failedHost("gpu-b", T0)], T0);
+    const kept = store.latestObservations();
+    assert.equal(
+      (kept[0]!.observation as { gpus: Array<{ utilPct: number | null }> }).gpus[0]?.utilPct,
+      null,
+    );
+    close();
+    const reopened = openStore(file);
+    assert.deepEqual(kept, reopened.store.latestObservations());
+    reopened.close();
+  });
+
   it("keeps the last observation of a host that drops out, and when it last answered", () => {
     const file = freshFile();
     const { store, close } = openStore(file);

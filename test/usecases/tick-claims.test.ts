@@ -125,6 +125,61 @@ describe("the claims job: expiry, reminders, nudges, auto-release (manual clock)
     assert.equal(rig.state.claims.activeAt(rig.clock.now()).length, 1);
   });
 
+  /** The claims job with the store's GPU sample reads counted (rows read). */
+  const countedTick = (counter: { rows: number }) => {
+    const metrics = rig.deps.metrics;
+    tickClaims({
+      ...rig.deps,
+      metrics: {
+        ...metrics,
+        gpuSamplesSince: (host, sinceMs) => {
+          const samples = metrics.gpuSamplesSince(host, sinceMs);
+          counter.rows += samples.length;
+          return samples;
+        },
+      },
+    });
+  };
+
+  test("each poll's samples are read once, not the look-back again every minute", () => {
+    start(T0);
+    hold(null);
+    const counter = { rows: 0 };
+    for (let i = 0; i < 239; i++) {
+      rig.clock.advance(MINUTE_MS);
+      observe(idle);
+      countedTick(counter);
+    }
+    assert.equal(rig.notifier.dms(BOB).length, 1, "the nudge");
+    assert.equal(counter.rows, 240 * 2, "one row per GPU per poll (the claim came after the first)");
+    rig.clock.advance(MINUTE_MS);
+    observe(idle);
+    countedTick(counter);
+    assert.deepEqual(rig.notifier.dms(BOB).slice(1), [
+      "🔓 Released your claim on gpu-a: idle since 10:00 (4 h).",
+    ]);
+  });
+
+  test("a restart keeps how long a claim has been idle, without reading its history again", () => {
+    start(T0);
+    hold([0]);
+    run(100, idle);
+    rig = rig.restart({ team: { timezone: "Europe/Berlin" }, hosts: { "gpu-a": {} } });
+    assert.deepEqual(
+      rig.state.claimIdle.all().map((record) => [record.host, record.gpus[0]?.runFromMs]),
+      [["gpu-a", T0]],
+    );
+    const counter = { rows: 0 };
+    rig.clock.advance(MINUTE_MS);
+    observe(idle);
+    countedTick(counter);
+    assert.equal(counter.rows, 2, "only the poll since the restart");
+    run(18, idle);
+    assert.deepEqual(rig.notifier.dms(BOB), []);
+    run(1, idle);
+    assert.deepEqual(rig.notifier.dms(BOB), ["gpu-a:0 is claimed by you but idle since 10:00"]);
+  });
+
   test("'Still using it' counts from the click; with auto-release off the claim stays", () => {
     start(T0, { claim_idle_release_minutes: null, default_hours: 24 });
     hold([0]);
