@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: system dependencies, then the type check and lint in the background while
 # the build (tests run the compiled bin) and every test file run; fails if any of them failed.
-# The test files run as bundles (scripts/bundle-tests.mjs): the same code without tsx's per-module
+# The test files run as bundles (scripts/bundle-modules.ts): the same code without tsx's per-module
 # loader hooks, which cost seconds of CPU per file. Children that tests spawn still run under tsx.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,7 +29,7 @@ mapfile -t files < <(
   find test -name '*.test.ts' | sort | grep -vxF -f <(printf '%s\n' "${slow_first[@]}")
 )
 if [ "$#" -gt 0 ]; then files=("$@"); fi
-node scripts/bundle-tests.mjs "$logs/bundles" "${files[@]}" >"$logs/bundle-list"
+node --import tsx scripts/bundle-modules.ts "$logs/bundles" "${files[@]}" >"$logs/bundle-list"
 mapfile -t bundles <"$logs/bundle-list"
 status=0
 # NOTE: 3 on 2 cores: many files wait on a child process, Prometheus or the browser part of the time.
