@@ -7,11 +7,11 @@ let folder: string | null = null;
 const made = new Map<string, Promise<string>>();
 
 /**
- * The `node` arguments that run the TypeScript script `script` as a child: its bundle
- * (`scripts/bundle-modules.ts`), made once per test process in a temporary folder removed at exit.
- * The same code as through tsx, without seconds of loader hooks in every child.
+ * The bundle of the TypeScript module `script` (`scripts/bundle-modules.ts`), made once per test
+ * process in a temporary folder removed at exit: a child runs the same code as through tsx, without
+ * seconds of loader hooks.
  */
-export async function tsChildArgs(script: string): Promise<string[]> {
+export async function tsBundle(script: string): Promise<string> {
   if (folder === null) {
     const dir = mkdtempSync(join(tmpdir(), "gpu-warden-child-"));
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
@@ -23,5 +23,10 @@ export async function tsChildArgs(script: string): Promise<string[]> {
     module = bundleModules([path], join(folder, String(made.size))).then(([bundle]) => bundle!);
     made.set(path, module);
   }
-  return ["--enable-source-maps", await module];
+  return module;
+}
+
+/** The `node` arguments that run the TypeScript script `script` as a child: its {@link tsBundle}. */
+export async function tsChildArgs(script: string): Promise<string[]> {
+  return ["--enable-source-maps", await tsBundle(script)];
 }
