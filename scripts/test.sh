@@ -2,7 +2,8 @@
 # The whole test suite: system dependencies, then the type check and lint in the background while
 # the build (tests run the compiled bin) and every test file run; fails if any of them failed.
 # The test files run as bundles (scripts/bundle-modules.ts): the same code without tsx's per-module
-# loader hooks, which cost seconds of CPU per file. Children that tests spawn still run under tsx.
+# loader hooks, which cost seconds of CPU per file (the TypeScript children tests spawn run as bundles too:
+# test/helpers/ts-child.ts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-test-deps.sh
