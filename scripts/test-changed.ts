@@ -2,12 +2,15 @@
  * `npm run test:changed [-- --base REF]`: runs the test files the working change touches, and those
  * that import (directly or through helpers) a changed file of src/ or test/. The change is what
  * `git status` shows (uncommitted and untracked files), plus the commits since REF when given.
- * Prints the files it picked; runs nothing when none is affected.
+ * Prints the files it picked and runs them one at a time as bundles (`scripts/bundle-modules.ts`);
+ * runs nothing when none is affected.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundleModules } from "./bundle-modules.ts";
 
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)[^"'`;]*?from\s*["'](\.{1,2}\/[^"']+)["']|\bimport\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
@@ -76,7 +79,7 @@ function changedFiles(root: string, base: string | null): string[] {
   return [...new Set(files)].filter((file) => existsSync(join(root, file)));
 }
 
-function main(): number {
+async function main(): Promise<number> {
   const root = fileURLToPath(new URL("..", import.meta.url));
   const at = process.argv.indexOf("--base");
   const base = at === -1 ? null : (process.argv[at + 1] ?? null);
@@ -86,14 +89,20 @@ function main(): number {
     return 0;
   }
   process.stdout.write(`test:changed: ${tests.length} file(s)\n${tests.map((t) => `  ${t}\n`).join("")}`);
-  const run = spawnSync(
-    process.execPath,
-    ["--import", "tsx", "--test", "--test-concurrency=1", "--test-timeout=300000", ...tests],
-    { cwd: root, stdio: "inherit", env: { ...process.env, TZ: "UTC" } },
-  );
-  return run.status ?? 1;
+  const folder = mkdtempSync(join(tmpdir(), "gpu-warden-test-changed-"));
+  try {
+    const modules = await bundleModules(tests, folder);
+    const run = spawnSync(
+      process.execPath,
+      ["--enable-source-maps", "--test", "--test-concurrency=1", "--test-timeout=300000", ...modules],
+      { cwd: root, stdio: "inherit", env: { ...process.env, TZ: "UTC" } },
+    );
+    return run.status ?? 1;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  process.exitCode = main();
+  process.exitCode = await main();
 }

@@ -12,10 +12,12 @@ import { MINUTE_MS } from "../../src/shared/clock.ts";
 import { createSimulatedSource } from "../../src/sources/simulated-source.ts";
 import { createBotStateStore } from "../../src/store/bot-state-store.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
+import { tsChildArgs } from "../helpers/ts-child.ts";
 
 const CHANNEL = "C0GPUTEAM";
 const OWNER = "U0OWNER01";
 const child = join(import.meta.dirname, "stop-crash-child.ts");
+const childArgs = await tsChildArgs(child);
 const dir = mkdtempSync(join(tmpdir(), "gw-stop-crash-"));
 const dbPath = join(dir, "gpu-warden.db");
 const configPath = join(dir, "config.json");
@@ -61,7 +63,7 @@ function startBotAt(nowMs: number): Promise<void> {
   const { botToken, appToken } = slack.identity;
   const proc = spawn(
     process.execPath,
-    ["--import", "tsx", child, configPath, String(nowMs), slack.apiUrl, botToken, appToken],
+    [...childArgs, configPath, String(nowMs), slack.apiUrl, botToken, appToken],
     { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, TZ: "UTC" } },
   );
   bot = proc;

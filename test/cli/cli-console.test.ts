@@ -7,10 +7,11 @@ import { PassThrough } from "node:stream";
 import { after, describe, it } from "node:test";
 import { heldStream } from "../../src/shared/held-stream.ts";
 import { createLogger, prettyLine } from "../../src/shared/logger.ts";
+import { tsBundle } from "../helpers/ts-child.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gw-cli-console-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
-const cli = resolve("src/cli.ts");
+const cli = await tsBundle(resolve("src/cli.ts"));
 
 /**
  * `gpu-warden start` (the playground) on a pseudo-terminal (util-linux `script`), stdout and stderr
@@ -21,7 +22,7 @@ function onTerminal(
   lines: number,
 ): { child: ChildProcess; seen: Promise<string[]> } {
   const program = `import(${JSON.stringify(cli)}).then(async (m) => { process.exitCode = await m.runCli(["start"]); })`;
-  const command = `${process.execPath} --import ${import.meta.resolve("tsx")} --input-type=module -e ${JSON.stringify(program)}`;
+  const command = `${process.execPath} --enable-source-maps --input-type=module -e ${JSON.stringify(program)}`;
   const child = spawn("script", ["-qfec", command, "/dev/null"], {
     cwd: dir,
     env: {

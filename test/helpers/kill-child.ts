@@ -1,20 +1,22 @@
 import { spawn } from "node:child_process";
+import { tsChildArgs } from "./ts-child.ts";
 
 /**
- * Runs a TypeScript child script (through tsx, TZ=UTC) with `args` and resolves its trimmed stdout.
+ * Runs a TypeScript child script (its bundle, TZ=UTC) with `args` and resolves its trimmed stdout.
  * With `killWhen`, the child is killed with SIGKILL as soon as its stdout matches (or, given a
  * promise, once it resolves: something the test sees from outside) and the promise settles once it
  * has died (no shutdown code runs); without, the child must exit 0. A child still
  * running after a minute is killed and the promise rejects.
  */
-export function runChildScript(
+export async function runChildScript(
   script: string,
   args: readonly string[],
   killWhen: RegExp | Promise<unknown> | null,
 ): Promise<string> {
   const label = args.at(-1) ?? script;
+  const node = await tsChildArgs(script);
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    const proc = spawn(process.execPath, [...node, ...args], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, TZ: "UTC" },
     });

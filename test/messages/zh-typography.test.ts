@@ -98,7 +98,7 @@ describe("the zh-CN catalog's typography", () => {
 
 describe("the playground's mrkdwn renderer reads emphasis as Slack does", () => {
   test("bold next to Chinese only with a boundary", async () => {
-    const page = "../../src/playground/page/mrkdwn.js";
+    const page = new URL("../../src/playground/page/mrkdwn.js", import.meta.url).href;
     const { mrkdwn } = (await import(page)) as { mrkdwn: (text: string) => string };
     assert.equal(mrkdwn("闲置：*30 分钟*，"), "闲置：*30 分钟*，");
     assert.equal(

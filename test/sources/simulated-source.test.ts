@@ -30,12 +30,25 @@ function sessionCount(obs: HostObservation): number {
   return obs.ok ? (obs.sessions?.length ?? 0) : 0;
 }
 
+/** Every host is polled at the same instants: each one's local hour and weekday, worked out once. */
+const localTimes = new Map<number, { hour: number; weekday: number }>();
+
+function localTime(atMs: number): { hour: number; weekday: number } {
+  let time = localTimes.get(atMs);
+  if (time === undefined) {
+    const local = dayjs(atMs).tz(ZONE);
+    time = { hour: local.hour(), weekday: local.day() };
+    localTimes.set(atMs, time);
+  }
+  return time;
+}
+
 function localHour(atMs: number): number {
-  return dayjs(atMs).tz(ZONE).hour();
+  return localTime(atMs).hour;
 }
 
 function isWeekend(atMs: number): boolean {
-  const weekday = dayjs(atMs).tz(ZONE).day();
+  const { weekday } = localTime(atMs);
   return weekday === 0 || weekday === 6;
 }
 

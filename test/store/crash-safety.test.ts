@@ -5,9 +5,11 @@ import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { createMetricsStore } from "../../src/store/metrics-store.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
+import { tsChildArgs } from "../helpers/ts-child.ts";
 import { count, tempDir } from "./store-fixtures.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
+const childArgs = await tsChildArgs(join(here, "ingest-loop.ts"));
 const repoRoot = join(here, "..", "..");
 const temp = tempDir("gw-store-crash-");
 const children: ChildProcess[] = [];
@@ -20,7 +22,7 @@ after(() => {
 /** Starts the ingest loop and SIGKILLs it once it has committed `cycles` more cycles; resolves to the last id it printed. */
 function ingestThenKill(file: string, cycles: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(here, "ingest-loop.ts"), file], {
+    const child = spawn(process.execPath, [...childArgs, file], {
       cwd: repoRoot,
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -9,10 +9,12 @@ import {
   startSlackEmulator,
 } from "../../src/playground/slack-emulator/start-slack-emulator.ts";
 import { decodePng } from "../helpers/png.ts";
+import { tsChildArgs } from "../helpers/ts-child.ts";
 import { LedgerRig } from "./ledger-rig.ts";
 import { CAROL, CHANNEL, CONFIG, HISTORY_FROM, HISTORY_TO, observe, P0, STEP_MS } from "./summary-fixture.ts";
 
 const child = join(import.meta.dirname, "post-summary-child.ts");
+const childArgs = await tsChildArgs(child);
 const dir = mkdtempSync(join(tmpdir(), "gw-post-summary-zh-"));
 const db = join(dir, "gpu-warden.db");
 const DAY = 86_400_000;
@@ -39,7 +41,7 @@ function runAt(atMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const proc = spawn(
       process.execPath,
-      ["--import", "tsx", child, db, slack.apiUrl, slack.identity.botToken, String(atMs), "run", "zh"],
+      [...childArgs, db, slack.apiUrl, slack.identity.botToken, String(atMs), "run", "zh"],
       { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, TZ: "UTC" } },
     );
     let err = "";

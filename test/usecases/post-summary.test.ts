@@ -22,6 +22,7 @@ import { createBotStateStore } from "../../src/store/bot-state-store.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
 import { summaryPeriod } from "../../src/usecases/build-summary.ts";
 import { decodePng } from "../helpers/png.ts";
+import { tsChildArgs } from "../helpers/ts-child.ts";
 import { LedgerRig } from "./ledger-rig.ts";
 import {
   CAROL,
@@ -39,6 +40,7 @@ import {
 const EN = translator({ language: "en", timeZone: "Europe/Berlin", currency: "EUR" });
 
 const child = join(import.meta.dirname, "post-summary-child.ts");
+const childArgs = await tsChildArgs(child);
 const dir = mkdtempSync(join(tmpdir(), "gw-post-summary-"));
 const db = join(dir, "gpu-warden.db");
 const MINUTE = 60_000;
@@ -66,7 +68,7 @@ function runAt(atMs: number, mode: "run" | "crash-after-compute"): Promise<strin
   return new Promise((resolve, reject) => {
     const proc = spawn(
       process.execPath,
-      ["--import", "tsx", child, db, slack.apiUrl, slack.identity.botToken, String(atMs), mode],
+      [...childArgs, db, slack.apiUrl, slack.identity.botToken, String(atMs), mode],
       { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, TZ: "UTC" } },
     );
     let out = "";
