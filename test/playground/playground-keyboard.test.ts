@@ -71,11 +71,24 @@ describe("the playground with the keyboard only (Debian's chromium via playwrigh
     assert.equal(await page.evaluate("document.activeElement?.id"), "pane");
     await alert.getByRole("button", { name: "Open thread" }).focus();
     const key = await focusKey();
-    await page.evaluate("window.drawn = [...document.querySelectorAll('#pane article.msg')]");
-    await page.waitForTimeout(6_000); // NOTE: the page refreshes every 5 s and on every change; the clock runs ×60.
+    const rendered = async () => Number(await page.evaluate("document.documentElement.dataset.renders"));
+    const rendersReach = (count: number) =>
+      page.waitForFunction(`Number(document.documentElement.dataset.renders) >= ${count}`, null, {
+        timeout: SHOWN_MS,
+      });
+    // NOTE: the clock runs ×60, so every alert's figures change between these redraws.
+    await rendersReach((await rendered()) + 2);
     assert.equal(await focusKey(), key, "the focus survives the updates");
-    const kept = await page.evaluate("window.drawn.filter((node) => node.isConnected).length");
-    assert.ok(Number(kept) > 0, "messages that did not change are the same nodes, updated in place");
+    await page.getByRole("button", { name: "Pause" }).click();
+    await page.locator("#speed", { hasText: "paused" }).waitFor({ timeout: SHOWN_MS });
+    await page.evaluate("window.drawn = [...document.querySelectorAll('#pane article.msg')]");
+    const before = await rendered();
+    const other = page.locator("#pane article.msg", { hasText: "gpu-b is idle" }).last();
+    await other.getByRole("button", { name: "Open thread" }).click();
+    await rendersReach(before + 1);
+    const kept = await page.evaluate("window.drawn.filter((node) => !node.isConnected).length");
+    assert.equal(kept, 0, "a redraw that changes no message keeps every message's node in place");
+    await page.keyboard.press("Escape");
   });
 
   it("alert → thread → Stop → confirm with the keyboard; Escape gives the focus back; every button is readable", async () => {

@@ -87,6 +87,8 @@ function replyCount(n) {
 
 function render() {
   const snap = ui.snap;
+  ui.renders = (ui.renders ?? 0) + 1;
+  document.documentElement.dataset.renders = String(ui.renders);
   $("team").textContent = snap.team;
   renderUsers(snap);
   renderNav(snap);
