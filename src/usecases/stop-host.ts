@@ -1,5 +1,6 @@
 import { countActiveSessions, hostClass } from "../checks/classify-host.ts";
 import type { IdlePolicy } from "../checks/idle-policy.ts";
+import { type RecentInput, recentInputOf } from "../checks/recent-input.ts";
 import { hostSampleAt } from "../checks/sweep.ts";
 import type { ActionConfig } from "../config/schema.ts";
 import type { LatestObservation } from "../domain/metrics.ts";
@@ -79,6 +80,12 @@ export interface StopPlan {
   note: StopNote;
   /** The GPUs of the latest observation (memory and its holders: what a stop may lose). */
   gpus: readonly GpuReading[];
+  /**
+   * People who typed on the host within `recentWithinHours` (`policy.autopilot.stale_hours`): the
+   * autopilot would leave their sessions alone; the confirm and the preview name them.
+   */
+  recent: readonly RecentInput[];
+  recentWithinHours: number;
 }
 
 export type StopResult =
@@ -324,6 +331,7 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
     0;
   const overrode = now.kind === "idle" ? null : now.facts;
   const steps = (preStop === null ? [stop] : [preStop, stop]).map(describeAction);
+  const recentWithinHours = config.policy.autopilot.stale_hours;
   return {
     kind: "begun",
     host,
@@ -339,6 +347,8 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
     reason: request.reason,
     note: { kind: "stop-running", host, actor: automatic ? null : actor, steps, overrode },
     gpus: latest?.observation.ok === true ? latest.observation.gpus : [],
+    recent: recentInputOf(latest?.observation ?? null, recentWithinHours * 60),
+    recentWithinHours,
   };
 }
 

@@ -5,6 +5,11 @@ export const stop = {
   "stop.preview.questionDryRun":
     "Stop *{host}*? This runs {steps} (dry run: it only shows what it would run).",
   "stop.preview.then": "{first} then {second}",
+  "stop.recent":
+    "⚠️ Recent input on {host}: {people}. A stop ends their sessions (the autopilot leaves them for {hours} h).",
+  "stop.recent.person": "{user} {ago} ago{held}",
+  "stop.recent.held": " ({what})",
+  "stop.recent.more": "{count} more",
   "stop.button.now": "Stop now",
   "stop.button.cancel": "Cancel",
   "stop.button.anyway": "Stop anyway",
