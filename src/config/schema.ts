@@ -381,6 +381,28 @@ export const configSchema = z.strictObject({
             .min(5)
             .max(24 * 60)
             .default(30),
+          /**
+           * Start-ahead: before working hours on a working day (`team.working_hours`), the bot starts
+           * each host it stopped that someone is expected to use that day (in use during working hours
+           * on each of the last `usual_days` working days), says so in the channel, and keeps it until
+           * working hours end. Reservations start `policy.start_ahead_minutes` before their window and
+           * queue grants start their host in any case. Needs the host's `start` action.
+           */
+          start_ahead: z
+            .strictObject({
+              /** Off: hosts the bot stopped are started only by people, claims, grants and reservations. */
+              enabled: z.boolean().default(true),
+              /** How long before working hours begin the hosts are started (a boot takes minutes). */
+              minutes: z
+                .number()
+                .int()
+                .min(1)
+                .max(6 * 60)
+                .default(30),
+              /** A host counts as expected when a GPU of it was busy in working hours on each of this many last working days. */
+              usual_days: z.number().int().min(1).max(20).default(3),
+            })
+            .prefault({}),
         })
         .prefault({}),
       /** After a successful stop, how long the host may go on reporting before the bot says the stop may not have worked; it gets no new idle alert meanwhile (unless used since the stop). */

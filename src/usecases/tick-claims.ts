@@ -8,6 +8,7 @@ import { BOT_ACTOR } from "./action-text.ts";
 import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
 import { afterClaimsChanged, expireDue, recordEnded } from "./claim-effects.ts";
 import { tickQueue } from "./queue-tick.ts";
+import { startAhead } from "./start-ahead.ts";
 import { startReserved } from "./start-reserved.ts";
 
 /** What one run of {@link tickClaims} did, in claim groups. */
@@ -117,5 +118,6 @@ export function tickClaims(deps: ClaimDeps, nowMs: number = deps.clock.now()): C
   if (ended.length > 0) afterClaimsChanged(deps, { ended }, nowMs);
   tickQueue(deps, nowMs);
   startReserved(deps, nowMs);
+  startAhead(deps, nowMs);
   return result;
 }
