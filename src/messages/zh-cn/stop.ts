@@ -6,7 +6,8 @@ export const stop: AreaCatalog<typeof en> = {
   "stop.preview.question": "将 *{host}* 停机？将执行 {steps}。",
   "stop.preview.questionDryRun": "将 *{host}* 停机？将执行 {steps}（试运行：只显示将要执行的操作）。",
   "stop.preview.then": "{first}，然后 {second}",
-  "stop.recent": "⚠️ {host} 上最近有人输入：{people}。停机会结束这些登录会话（自动停机会保留它们 {hours} 小时）。",
+  "stop.recent":
+    "⚠️ {host} 上最近有人输入：{people}。停机会结束这些登录会话（自动停机会保留它们 {hours} 小时）。",
   "stop.recent.person": "{user}（{ago}前{held}）",
   "stop.recent.held": "，{what}",
   "stop.recent.more": "另 {count} 人",
