@@ -13,8 +13,8 @@ import { latestStart, startIfStopped, stoppedByBot } from "./start-host.ts";
  * The start-ahead (`policy.autopilot.start_ahead`): within `minutes` before working hours begin on a
  * working day, each host the bot stopped (with a `start` action and the autopilot on) that was busy in
  * working hours on each of the last `usual_days` working days is started, once per stop, with the
- * start said in its alert's thread, and kept (by the bot, audited) until those working hours end, so
- * that the autopilot does not stop it again before its people arrive.
+ * start said in its alert's thread; with `keep`, it is also kept (by the bot, audited) until those
+ * working hours end, so that the autopilot does not stop it again before its people arrive.
  */
 export function startAhead(deps: ClaimDeps, nowMs: number): void {
   const rules = deps.config.policy.autopilot.start_ahead;
@@ -29,7 +29,8 @@ export function startAhead(deps: ClaimDeps, nowMs: number): void {
     if (stop === null || latestStart(deps, host)?.stopRunId === stop.id) continue;
     const rollups = deps.metrics.rollupsBetween(fromMs, span.fromMs, host);
     if (!usedEveryRecentDay(calendar, span, rollups, rules.usual_days)) continue;
-    if (startIfStopped(deps, host, null, "usual").kind === "begun") keepForTheDay(deps, host, span, nowMs);
+    const began = startIfStopped(deps, host, null, "usual");
+    if (began.kind === "begun" && rules.keep) keepForTheDay(deps, host, span, nowMs);
   }
 }
 

@@ -26,7 +26,7 @@ const TUESDAY_1800_MS = Date.UTC(2026, 0, 6, 17, 0);
 function config(dir: string) {
   const raw = standardConfig(
     Object.fromEntries(HOSTS.map((host) => [host, { owners: [ALICE], stop: "script" }])),
-    { policy: { idle_for_minutes: 5, protect_minutes: 0 } },
+    { policy: { idle_for_minutes: 5, protect_minutes: 0, autopilot: { start_ahead: { keep: true } } } },
     { sleepS: 0 },
   )(dir) as { hosts: Record<string, Record<string, unknown>> };
   const start = stopScript(dir, "poweron", { sleepS: 0 });
@@ -85,7 +85,7 @@ describe("the start-ahead, over the real Bolt app and a real store", { timeout: 
         .threadTexts("gpu-a")
         .some((text) =>
           text.startsWith(
-            "Starting gpu-a before working hours: it was busy on each of the last working days. It is kept until working hours end",
+            "Starting gpu-a before working hours: it was busy on each of the last working days. Running",
           ),
         ),
       h.threadTexts("gpu-a").join("\n"),
