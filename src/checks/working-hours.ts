@@ -48,6 +48,29 @@ export function nextWorkingStartAt(calendar: TeamCalendar, atMs: number): number
   return null;
 }
 
+/** The working hours of the `count` working days before the one `atMs` falls on, latest first. */
+export function workingDaysBefore(
+  calendar: TeamCalendar,
+  atMs: number,
+  count: number,
+): Array<{ fromMs: number; toMs: number }> {
+  const spans: Array<{ fromMs: number; toMs: number }> = [];
+  let day = addDays(localDayOf(atMs, calendar.timezone), -1);
+  for (let i = 0; i < 7 * (count + 2) && spans.length < count; i++, day = addDays(day, -1)) {
+    if (isWorkingDay(calendar, day)) spans.push(workingSpan(calendar, day));
+  }
+  return spans;
+}
+
+/** The working hours that begin next after `atMs` (within two weeks), or `null`. */
+export function nextWorkingSpan(
+  calendar: TeamCalendar,
+  atMs: number,
+): { fromMs: number; toMs: number } | null {
+  const fromMs = nextWorkingStartAt(calendar, atMs);
+  return fromMs === null ? null : workingSpan(calendar, localDayOf(fromMs, calendar.timezone));
+}
+
 function isWorkingDay(calendar: TeamCalendar, day: string): boolean {
   return calendar.workingDays.includes(isoWeekday(day)) && !calendar.holidays.includes(day);
 }

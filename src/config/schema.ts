@@ -381,6 +381,35 @@ export const configSchema = z.strictObject({
             .min(5)
             .max(24 * 60)
             .default(30),
+          /**
+           * Start-ahead: before working hours on a working day (`team.working_hours`), the bot starts
+           * each host it stopped that someone is expected to use that day (in use during working hours
+           * on each of the last `usual_days` working days) and says so in the channel (and, with `keep`,
+           * keeps it until working hours end). Reservations start `policy.start_ahead_minutes` before their window and
+           * queue grants start their host in any case. Needs the host's `start` action.
+           */
+          start_ahead: z
+            .strictObject({
+              /** Off: hosts the bot stopped are started only by people, claims, grants and reservations. */
+              enabled: z.boolean().default(true),
+              /** How long before working hours begin the hosts are started (a boot takes minutes). */
+              minutes: z
+                .number()
+                .int()
+                .min(1)
+                .max(6 * 60)
+                .default(30),
+              /** A host counts as expected when a GPU of it was busy in working hours on each of this many last working days. */
+              usual_days: z.number().int().min(1).max(20).default(3),
+              /**
+               * Keep a host started ahead until working hours end (a Keep by the bot, audited), so the
+               * autopilot does not stop it before its people arrive. Off: once it reports, the
+               * autopilot's usual rules apply (an empty host is stopped again after `empty_minutes`
+               * and the warning), which costs less when the expected people come late or not at all.
+               */
+              keep: z.boolean().default(false),
+            })
+            .prefault({}),
         })
         .prefault({}),
       /** After a successful stop, how long the host may go on reporting before the bot says the stop may not have worked; it gets no new idle alert meanwhile (unless used since the stop). */

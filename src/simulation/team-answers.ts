@@ -6,7 +6,7 @@ import { claimHost } from "../usecases/claim-host.ts";
 import { claimStillUsing } from "../usecases/claim-still-using.ts";
 import { keepHost } from "../usecases/keep-host.ts";
 import { releaseClaims } from "../usecases/release-claims.ts";
-import { type StopHostDeps, stopHost } from "../usecases/stop-host.ts";
+import { previewStop, type StopHostDeps, stopHost } from "../usecases/stop-host.ts";
 import { buttonsOf, type Delivery } from "./simulated-slack.ts";
 import type { TeamEvent } from "./team-events.ts";
 import { Rng } from "./team-random.ts";
@@ -75,6 +75,16 @@ export function createTeamAnswers(input: {
     return latest.gpus.some((gpu) => gpu.processes.some((p) => p.user !== null && p.user !== login));
   }
 
+  /**
+   * What the Stop confirm shows before the click: someone else's recent input on the host (whose, how
+   * long ago). A person who reads that a colleague typed there recently does not end their session.
+   */
+  function othersTypedRecently(person: number, host: string, alertId: number): boolean {
+    const shown = previewStop(deps, { host, actor: personId(person), alertId, reason: "alert button" });
+    const login = params.people[person]!.login;
+    return shown.kind === "begun" && shown.recent.some((input) => input.user !== login);
+  }
+
   /** What a person does about an open idle alert: keep it if they still need the host, else stop it. */
   async function answerAlert(
     person: number,
@@ -105,6 +115,10 @@ export function createTeamAnswers(input: {
     const authority = authorityFor(deps, host, world.nowMs);
     if (!asWarden && (!mayAct(actor, authority) || othersHoldMemory(host, params.people[person]!.login))) {
       answer("nothing", "not mine to stop");
+      return;
+    }
+    if (othersTypedRecently(person, host, alertId)) {
+      answer("nothing", "someone else typed there recently");
       return;
     }
     const result = await stopHost(deps, { host, actor, alertId, reason: "alert button" });

@@ -3,10 +3,12 @@ import type { TeamParams } from "./team-params.ts";
 
 /** Where the simulated hosts' stop webhook points; the simulation answers it by switching the host off. */
 export const SIM_STOP_URL = "http://simulated-fleet.invalid/stop";
+/** Where their start webhook points (a cloud API or Wake-on-LAN behind a webhook); the simulation boots the host. */
+export const SIM_START_URL = "http://simulated-fleet.invalid/start";
 
 /**
  * The gpu-warden configuration of the simulated team: its hosts with owners, prices and a stop
- * webhook, the team's time zone, the warden roster; every rule at its default. `autoStop` adds
+ * webhook and a start webhook, the team's time zone, the warden roster; every rule at its default. `autoStop` adds
  * `auto_stop` (30 min, the least allowed) to every host.
  */
 export function teamConfig(params: TeamParams, options: { autoStop: boolean; storePath?: string }): Config {
@@ -18,6 +20,7 @@ export function teamConfig(params: TeamParams, options: { autoStop: boolean; sto
         ? { cost_per_hour: host.price.costPerHour }
         : { purchase_price: host.price.purchasePrice, rated_watts: host.price.ratedWatts }),
       stop: { webhook: `${SIM_STOP_URL}/${host.name}` },
+      start: { webhook: `${SIM_START_URL}/${host.name}` },
       ...(options.autoStop ? { auto_stop: {} } : {}),
     };
   }

@@ -10,7 +10,7 @@ import { stopHost } from "../usecases/stop-host.ts";
 import { tickClaims } from "../usecases/tick-claims.ts";
 import { SimulatedSlack } from "./simulated-slack.ts";
 import { type Click, createTeamAnswers } from "./team-answers.ts";
-import { SIM_STOP_URL, teamConfig } from "./team-config.ts";
+import { SIM_START_URL, SIM_STOP_URL, teamConfig } from "./team-config.ts";
 import type { TeamLedger } from "./team-ledger.ts";
 import type { TeamPolicy } from "./team-policy.ts";
 import { Rng } from "./team-random.ts";
@@ -23,9 +23,11 @@ const STREAM_CLAIMS = 10;
 /**
  * The `gpu-warden` policy: the project's own poll, store, idle checks, alert lifecycle, outbox,
  * claims job, stop, keep and claim use-cases, composed by `composeBot` as `src/main.ts` composes them,
- * over the simulated fleet; its ports are the simulated Slack, the fleet's source and the stop webhook.
+ * over the simulated fleet; its ports are the simulated Slack, the fleet's source and the stop and
+ * start webhooks.
  * The people read what the outbox delivers and press the buttons (the use-cases the listeners call)
- * after a delay drawn per message; the stop webhook switches the simulated host off.
+ * after a delay drawn per message; the stop webhook switches the simulated host off, the start
+ * webhook boots it.
  */
 export function createWardenPolicy(input: {
   world: TeamWorld;
@@ -42,6 +44,10 @@ export function createWardenPolicy(input: {
   const claimsOfRun = new Map<number, number[]>();
 
   const simFetch = (async (url: string | URL | Request, init?: RequestInit) => {
+    if (String(url).startsWith(`${SIM_START_URL}/`)) {
+      world.powerOn(String(url).slice(SIM_START_URL.length + 1), "gpu-warden");
+      return new Response("switched on", { status: 200 });
+    }
     const host = String(url).slice(SIM_STOP_URL.length + 1);
     const body = JSON.parse(String(init?.body ?? "{}")) as { actor?: string; reason?: string };
     const by = body.reason === "/gpu stop" ? "person" : "policy";

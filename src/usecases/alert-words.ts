@@ -1,4 +1,5 @@
 import type { AutopilotPlan } from "../checks/autopilot-plan.ts";
+import type { RecentInput } from "../checks/recent-input.ts";
 import type { ReservationWindow } from "../checks/reservation-window.ts";
 import type { GpuProcess, LoginSession } from "../domain/observation.ts";
 import type { RenderedMessage } from "./ports.ts";
@@ -124,6 +125,9 @@ export interface IdleAlertView {
   } | null;
   /** A reservation window in force or starting within the hour: no automatic stop, and the alert says whose. */
   reservedSoon?: ReservationWindow | null;
+  /** People who typed on the host within `recentWithinHours`: the Stop confirm names them. */
+  recentInput?: readonly RecentInput[];
+  recentWithinHours?: number;
 }
 
 export interface AlertDirectMessageView {

@@ -1,4 +1,5 @@
 import { bucketUtil } from "../checks/bucket-util.ts";
+import { recentInputOf } from "../checks/recent-input.ts";
 import type { AlertRecord } from "../domain/alert-record.ts";
 import type { LatestObservation } from "../domain/metrics.ts";
 import type { ReservationWindow } from "../domain/reservation.ts";
@@ -128,6 +129,8 @@ export function idleView(run: AlertRun, facts: AlertFacts, nowMs: number): IdleA
     keepUntilTomorrowAt: config.policy.keep_until_tomorrow_at,
     dryRun: settingsOf(alert.host)?.dry_run ?? config.dry_run,
     stopDoubt: facts.stopDoubt,
+    recentInput: recentInputOf(observation ?? null, config.policy.autopilot.stale_hours * 60),
+    recentWithinHours: config.policy.autopilot.stale_hours,
   };
 }
 

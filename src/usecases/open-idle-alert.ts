@@ -3,6 +3,7 @@ import type { AlertRecord } from "../domain/alert-record.ts";
 import { MINUTE_MS } from "../shared/clock.ts";
 import { postInAlertThread, sendUpdate } from "./alert-thread.ts";
 import type { AlertDirectMessageView } from "./alert-words.ts";
+import { autopilotPolicyOf } from "./autopilot-policy.ts";
 import type { AlertRun } from "./idle-alert-run.ts";
 import { ALERT_REFRESH_MS, AUTO_STOP_WARNING_MS } from "./idle-alert-run.ts";
 import { factsKey, factsOf, idleView } from "./idle-alert-view.ts";
@@ -94,10 +95,15 @@ export function continueIdle(run: AlertRun, host: string, nowMs: number): void {
   refreshIdle(run, alert, nowMs, false);
 }
 
-/** Hands the alert to the cost warden once it has been open `escalate_after_minutes`. */
+/**
+ * Hands the alert to the cost warden once it has been open `escalate_after_minutes`, unless the
+ * autopilot settles the host without anyone: not while its stop is planned, nor while the host has
+ * nothing on it and the autopilot is on for it (it plans that stop after `empty_minutes`).
+ */
 export function escalate(run: AlertRun, alert: AlertRecord, nowMs: number): AlertRecord {
   const { store, warden, logger, alertWords, currency, escalateAfterMs, costOf, transaction } = run;
   if (alert.escalated || nowMs - alert.openedAtMs < escalateAfterMs) return alert;
+  if (autopilotSettles(run, alert)) return alert;
   const who = warden.current(nowMs);
   transaction(() => {
     store.alerts.markEscalated(alert.id);
@@ -115,6 +121,11 @@ export function escalate(run: AlertRun, alert: AlertRecord, nowMs: number): Aler
   if (who === null) logger.warn({ host: alert.host, alertId: alert.id }, "escalation due but no cost warden");
   else logger.info({ host: alert.host, alertId: alert.id, warden: who }, "idle alert escalated");
   return { ...alert, escalated: true };
+}
+
+function autopilotSettles(run: AlertRun, alert: AlertRecord): boolean {
+  if (run.store.autopilot.get(alert.host)?.alertId === alert.id) return true;
+  return run.emptySince.has(alert.host) && autopilotPolicyOf(run.config, alert.host).enabled;
 }
 
 /** Starts the automatic stop once it is due, unless the host is kept or a stop for the alert ran. */

@@ -3,7 +3,8 @@ import type { HostAuthority } from "./authorise.ts";
 import type { StepRun } from "./stop-facts.ts";
 
 /** What asked for a start: `/gpu start`, a *Start* button, a claim, a queue grant, a reservation about to open. */
-export type StartTrigger = "command" | "button" | "claim" | "grant" | "reservation";
+/** What started a host: a person (`command`, `button`), a claim, a queue grant, a reservation, or the start-ahead of a host used every working day (`usual`). */
+export type StartTrigger = "command" | "button" | "claim" | "grant" | "reservation" | "usual";
 
 /**
  * The start of a host, kept in the store (one per host, the latest): `running` while the action runs,

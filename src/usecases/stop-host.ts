@@ -1,4 +1,5 @@
 import type { IdlePolicy } from "../checks/idle-policy.ts";
+import { type RecentInput, recentInputOf } from "../checks/recent-input.ts";
 import type { ActionConfig } from "../config/schema.ts";
 import type { LatestObservation } from "../domain/metrics.ts";
 import type { GpuReading } from "../domain/observation.ts";
@@ -79,6 +80,12 @@ export interface StopPlan {
   note: StopNote;
   /** The GPUs of the latest observation (memory and its holders: what a stop may lose). */
   gpus: readonly GpuReading[];
+  /**
+   * People who typed on the host within `recentWithinHours` (`policy.autopilot.stale_hours`): the
+   * autopilot would leave their sessions alone; the confirm and the preview name them.
+   */
+  recent: readonly RecentInput[];
+  recentWithinHours: number;
 }
 
 export type StopResult =
@@ -239,6 +246,7 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
     0;
   const overrode = now.kind === "idle" ? null : now.facts;
   const steps = (preStop === null ? [stop] : [preStop, stop]).map(describeAction);
+  const recentWithinHours = config.policy.autopilot.stale_hours;
   return {
     kind: "begun",
     host,
@@ -254,6 +262,8 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
     reason: request.reason,
     note: { kind: "stop-running", host, actor: automatic ? null : actor, steps, overrode },
     gpus: latest?.observation.ok === true ? latest.observation.gpus : [],
+    recent: recentInputOf(latest?.observation ?? null, recentWithinHours * 60),
+    recentWithinHours,
   };
 }
 

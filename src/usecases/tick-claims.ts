@@ -7,6 +7,7 @@ import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
 import { afterClaimsChanged, expireDue, recordEnded } from "./claim-effects.ts";
 import { claimIdleSince } from "./claim-idle-runs.ts";
 import { tickQueue } from "./queue-tick.ts";
+import { startAhead } from "./start-ahead.ts";
 import { startReserved } from "./start-reserved.ts";
 
 /** What one run of {@link tickClaims} did, in claim groups. */
@@ -91,5 +92,6 @@ export function tickClaims(deps: ClaimDeps, nowMs: number = deps.clock.now()): C
   if (ended.length > 0) afterClaimsChanged(deps, { ended }, nowMs);
   tickQueue(deps, nowMs);
   startReserved(deps, nowMs);
+  startAhead(deps, nowMs);
   return result;
 }

@@ -242,4 +242,30 @@ describe("the autopilot, over the real Bolt app and a real store", { timeout: 12
     assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
     assert.equal(autopilotDms(h, ALICE).length, 1);
   });
+
+  test("an alert the autopilot will settle is not escalated to the cost warden; one it may not settle is", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig(
+        {
+          "gpu-a": { owners: [ALICE], stop: "script" },
+          "gpu-b": { owners: [ALICE], stop: "script", autopilot: false },
+        },
+        { policy: { idle_for_minutes: 5, escalate_after_minutes: 10 } },
+      ),
+    });
+    h.clock.advance(TO_NIGHT_MS);
+    const hosts = allHosts(idleHost("gpu-a"), idleHost("gpu-b"));
+    const escalations = (host: string) =>
+      h.threadTexts(host).filter((text) => text.includes("As cost warden, please stop it or keep it"));
+    h.pollFor(55, hosts);
+    await h.settle();
+    assert.equal(h.state.autopilot.get("gpu-a")?.host, "gpu-a", "the autopilot's stop is planned");
+    assert.deepEqual(escalations("gpu-a"), [], "nothing for the warden to do: the stop is planned");
+    assert.equal(escalations("gpu-b").length, 1, "the autopilot is off there: the warden is asked");
+    h.pollFor(10, hosts);
+    await h.settle();
+    assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
+    assert.deepEqual(escalations("gpu-a"), []);
+  });
 });

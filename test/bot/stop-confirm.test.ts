@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import type { HostObservation } from "../../src/domain/observation.ts";
 import type { StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
-import { gpuProcess, observed, reading } from "../checks/builders.ts";
+import { gpuProcess, observed, reading, session } from "../checks/builders.ts";
 import { ALICE, BotHarness, poweroffRuns, standardConfig } from "../helpers/bot-harness.ts";
 
 type Block = Record<string, unknown> & { type: string };
@@ -26,6 +26,16 @@ function stopConfirm(message: StoredMessage): Confirm {
 function notebookHost(atMs: number): HostObservation {
   const observation = observed("gpu-a", atMs, [0, 0, 0, 0], []);
   observation.gpus[0] = reading(0, 0, { memUsedMiB: 71_680 });
+  return observation;
+}
+
+/** gpu-n: bob's notebook kernel holds 20 GiB at 0 % on GPU 0; bob last typed there 14 h ago. */
+function yesterdaysNotebook(atMs: number): HostObservation {
+  const observation = observed("gpu-n", atMs, [0, 0, 0, 0], [session("bob", 14 * 60)]);
+  observation.gpus[0] = reading(0, 0, {
+    memUsedMiB: 20_480,
+    processes: [gpuProcess("bob", "python3 -m ipykernel_launcher", 20_480)],
+  });
   return observation;
 }
 
@@ -95,5 +105,30 @@ describe("the Stop confirmation says what may be lost", { timeout: 60_000 }, () 
     await h.emulator.waitFor(() => h.state.stopRuns.latestFor("gpu-a")?.state === "done", "the stop");
     await h.settle();
     assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
+  });
+
+  test("the confirm dialog and the /gpu stop preview name who typed on the host recently, and how long ago", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig({ "gpu-n": { owners: [ALICE], stop: "script" } }),
+    });
+    h.pollFor(6, (atMs) => [yesterdaysNotebook(atMs)]);
+    await h.settle();
+    const recent =
+      "⚠️ Recent input on gpu-n: bob 14 h ago (`python3 -m i…el_launcher`, 20.0 GiB). A stop ends their sessions (the autopilot leaves them for 18 h).";
+    const confirm = stopConfirm(h.alertMessage("gpu-n")).text.text;
+    assert.ok(confirm.startsWith(`${recent}\n`), confirm);
+    assert.ok(Array.from(confirm).length <= 300, `${confirm.length} characters`);
+    assert.match(confirm, /The bot checks that gpu-n is still idle, then runs its stop action\.$/);
+
+    await h.user.slashCommand({ user: ALICE, text: "stop gpu-n" });
+    const preview = h.latestEphemeral(ALICE);
+    assert.deepEqual(preview.blocks[0]?.text, {
+      type: "mrkdwn",
+      text:
+        `Stop *gpu-n*? This runs \`${h.dir}/poweroff gpu-n\`.\n${recent}\n` +
+        "⚠️ GPU 0 holds 20.0 GiB (bob: `python3 -m i…el_launcher`): unsaved work there is lost.",
+    });
+    assert.deepEqual(poweroffRuns(h), [], "a warning, not a refusal: nothing ran yet");
   });
 });

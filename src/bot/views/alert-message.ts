@@ -19,6 +19,7 @@ import {
 } from "./alert-format.ts";
 import { emphasisBoundaries } from "./emphasis-boundaries.ts";
 import { HELD_MIN_MIB, memoryAtRiskText } from "./memory-at-risk.ts";
+import { recentInputText } from "./recent-input-text.ts";
 import { sparkline } from "./sparkline.ts";
 import { stopDoubtAlertNote } from "./stop-doubt.ts";
 
@@ -234,7 +235,7 @@ function actions(tr: Translator, view: IdleAlertView): types.ActionsBlock {
   const checks = tr.t(view.dryRun ? "alert.confirm.checksDryRun" : "alert.confirm.checks", {
     host: escapeMrkdwn(host),
   });
-  const atRisk = memoryAtRiskText(tr, view.gpus, CONFIRM_TEXT_MAX - 2 - Math.min(checks.length, 160));
+  const warnings = confirmWarnings(tr, view, CONFIRM_TEXT_MAX - 2 - Math.min(checks.length, 160));
   return {
     type: "actions",
     block_id: "idle_alert_actions",
@@ -253,7 +254,7 @@ function actions(tr: Translator, view: IdleAlertView): types.ActionsBlock {
           text: {
             type: "mrkdwn",
             text: truncate(
-              emphasisBoundaries(atRisk === null ? checks : `${atRisk}\n\n${checks}`),
+              emphasisBoundaries(warnings === null ? checks : `${warnings}\n\n${checks}`),
               CONFIRM_TEXT_MAX,
             ),
           },
@@ -273,4 +274,19 @@ function actions(tr: Translator, view: IdleAlertView): types.ActionsBlock {
       },
     ],
   };
+}
+
+/** Who typed there recently, then what memory a stop loses: within `maxChars`, or `null` when neither. */
+function confirmWarnings(tr: Translator, view: IdleAlertView, maxChars: number): string | null {
+  const recent = recentInputText(
+    tr,
+    view.host,
+    view.recentInput ?? [],
+    view.recentWithinHours ?? 0,
+    Math.floor((maxChars * 2) / 3),
+  );
+  const left = recent === null ? maxChars : maxChars - Array.from(recent).length - 1;
+  const atRisk = memoryAtRiskText(tr, view.gpus, left);
+  const lines = [recent, atRisk].filter((line) => line !== null);
+  return lines.length === 0 ? null : lines.join("\n");
 }

@@ -6,6 +6,7 @@ import { ACTION_IDS, stopValue } from "../ids.ts";
 import type { ProgressPlace } from "../progress-place.ts";
 import { memoryAtRiskText } from "./memory-at-risk.ts";
 import { progressPlaceWords } from "./progress-place-words.ts";
+import { recentInputText } from "./recent-input-text.ts";
 import { actions, button, clip, type Reply, section, textReply } from "./reply-message.ts";
 import { stopRefusalWords } from "./stop-refusal.ts";
 
@@ -18,6 +19,7 @@ export function stopPreviewReply(tr: Translator, plan: StopPlan): Reply {
     step === null ? [] : [`\`${slackEscape(describeAction(step))}\``],
   );
   const atRisk = memoryAtRiskText(tr, plan.gpus, 500);
+  const recent = recentInputText(tr, plan.host, plan.recent, plan.recentWithinHours, 500);
   const question = tr.t(plan.dryRun ? "stop.preview.questionDryRun" : "stop.preview.question", {
     host: plan.host,
     steps: steps.reduce((first, second) => tr.t("stop.preview.then", { first, second })),
@@ -25,7 +27,7 @@ export function stopPreviewReply(tr: Translator, plan: StopPlan): Reply {
   return {
     text: tr.t("stop.preview.text", { host: plan.host }),
     blocks: [
-      section(atRisk === null ? question : `${question}\n${atRisk}`),
+      section([question, recent, atRisk].filter((line) => line !== null).join("\n")),
       actions([
         button({
           actionId: ACTION_IDS.stopHost,

@@ -7,6 +7,11 @@ export const stop = {
   "stop.preview.then": "{first} then {second}",
   "stop.ack.begun": "Stopping {host}: its progress and outcome are in {place}.",
   "stop.ack.dryRun": "Dry run for {host}: what it would run is in {place}.",
+  "stop.recent":
+    "⚠️ Recent input on {host}: {people}. A stop ends their sessions (the autopilot leaves them for {hours} h).",
+  "stop.recent.person": "{user} {ago} ago{held}",
+  "stop.recent.held": " ({what})",
+  "stop.recent.more": "{count} more",
   "stop.button.now": "Stop now",
   "stop.button.cancel": "Cancel",
   "stop.button.anyway": "Stop anyway",
