@@ -138,13 +138,8 @@ export function parseCommand(text: string): ParsedCommand {
     case "request":
       if (args.length > 1) return tooMany(name, args.slice(1));
       return { kind: "request", project: args[0]?.toLowerCase() ?? null };
-    case "heatmap": {
-      const [what, ...rest] = args;
-      if (rest.length > 0) return tooMany(name, rest);
-      if (what === undefined) return { kind: "heatmap", project: null };
-      const project = PROJECT_WORD.exec(what)?.[1];
-      return project === undefined ? tooMany(name, [what]) : { kind: "heatmap", project };
-    }
+    case "heatmap":
+      return parseHeatmap(name, args);
     case "warden": {
       const action = parseWardenArgs(args);
       return "problem" in action ? invalid(name, action.problem) : { kind: "warden", action };
@@ -155,6 +150,15 @@ export function parseCommand(text: string): ParsedCommand {
       return { kind: "invalid", problem: { kind: "unknownCommand", typed: first, guess }, command: guess };
     }
   }
+}
+
+/** `heatmap [project=<name>]`. */
+function parseHeatmap(name: string, args: string[]): ParsedCommand {
+  const [what, ...rest] = args;
+  if (rest.length > 0) return tooMany(name, rest);
+  if (what === undefined) return { kind: "heatmap", project: null };
+  const project = PROJECT_WORD.exec(what)?.[1];
+  return project === undefined ? tooMany(name, [what]) : { kind: "heatmap", project };
 }
 
 /** `4h`, `1h30m`, `2d` or `tomorrow`; `null` for anything else. */
