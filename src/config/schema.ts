@@ -88,6 +88,11 @@ const prometheusSource = z.strictObject({
   forget_after_hours: z.number().positive().max(168).default(3),
   /** Window of rate() for CPU use (node_exporter, cAdvisor); at least two scrape intervals. */
   rate_window_seconds: seconds(3600).default(120),
+  /**
+   * How long one poll of this source may take, every query of it included. A source that has not answered
+   * by then is cut off (its requests aborted) and only its hosts are unknown for that cycle; the other
+   * sources' readings are decided on time.
+   */
   timeout_seconds: seconds(120).default(10),
   /** Query kube-state-metrics + cAdvisor for container requests and usage. */
   containers: z.boolean().default(true),

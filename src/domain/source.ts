@@ -5,6 +5,12 @@ export interface Source {
   readonly kind: SourceKind;
   /** Host names this source is expected to report (empty when discovered, as with Prometheus). */
   readonly hosts: readonly string[];
+  /**
+   * How long one poll of this source may take, ms, every request of it included: a poll still running
+   * then is aborted and the source's hosts are unknown for that cycle, while the other sources' readings
+   * are used. Absent: the cycle's own deadline.
+   */
+  readonly pollDeadlineMs?: number;
   poll(signal: AbortSignal): Promise<HostObservation[]>;
 }
 

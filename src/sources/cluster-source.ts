@@ -22,6 +22,7 @@ export function inCluster(source: Source, cluster: string): Source {
     get hosts() {
       return source.hosts.map(name);
     },
+    ...(source.pollDeadlineMs !== undefined && { pollDeadlineMs: source.pollDeadlineMs }),
     poll: async (signal) => rename(await source.poll(signal)),
   };
   if (!hasHistory(source)) return base;

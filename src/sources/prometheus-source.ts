@@ -55,6 +55,7 @@ export function createPrometheusSource(
       return s.lastHistoryQueryCount;
     },
     historyLookbackMs: s.config.history_days * 86_400_000,
+    pollDeadlineMs: s.config.timeout_seconds * 1000,
     poll: (signal) => poll(s, signal),
     history: (request, signal) => history(s, request, signal),
     busiestHistory: (request, signal) => busiestHistory(s, request, signal),
