@@ -306,6 +306,7 @@ export const configSchema = z.strictObject({
       /**
        * When more than this many hosts turn idle in one poll, the channel gets one digest (their
        * alerts in its thread) and each owner one DM with *Stop all mine*, instead of a message each.
+       * With clusters the digest names them ("37 hosts went idle in cluster b").
        */
       digest_over: z.number().int().min(1).max(100_000).default(10),
     })
