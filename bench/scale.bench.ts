@@ -114,6 +114,7 @@ interface Measured {
   raw_bytes_per_gpu_sample: number;
   rollup_bytes_per_gpu_hour: number;
   raw_retention_days: number;
+  raw_rows_after_rollup: number;
 }
 
 async function measure(backend: MetricsBackend, hosts: number): Promise<Measured> {
@@ -181,6 +182,7 @@ for (const backend of BACKENDS) {
       0,
     ),
     raw_retention_days: run.raw_retention_days,
+    raw_rows_after_rollup: run.raw_rows_after_rollup,
     baseline_gpus: BASELINE_HOSTS * GPUS,
     baseline_ms: round(base.cycle_ms, 0),
     ratio: round(run.cycle_ms / base.cycle_ms, 2),

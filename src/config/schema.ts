@@ -335,9 +335,11 @@ export const configSchema = z.strictObject({
     .strictObject({
       path: text(4096).default("gpu-warden.db"),
       /**
-       * How long raw samples stay in the store. Default: 8 days with a local, SSH or simulated source;
-       * 1 day when every source is Prometheus-compatible (the engine keeps the raw samples and is asked
-       * for longer history; the store keeps current state, idle episodes, claims, alerts and hourly rollups).
+       * How long raw samples stay in the store. Default: 8 days for hosts of a local, SSH or simulated
+       * source; for hosts of a Prometheus-compatible source only until their hour is rolled up (the
+       * engine keeps the raw samples and is asked for history: sparklines, the look-back at start; the
+       * store keeps current state, idle episodes, claims, alerts and hourly rollups). Set, it applies
+       * to every host.
        */
       raw_retention_days: z.number().positive().max(90).optional(),
       rollup_retention_days: z.number().int().min(400).max(3650).default(400),
