@@ -93,7 +93,7 @@ const prometheusSource = z.strictObject({
    * by then is cut off (its requests aborted) and only its hosts are unknown for that cycle; the other
    * sources' readings are decided on time.
    */
-  timeout_seconds: seconds(120).default(10),
+  timeout_seconds: seconds(120).default(20),
   /** Query kube-state-metrics + cAdvisor for container requests and usage. */
   containers: z.boolean().default(true),
   /** At start, how far back the server's history is read for idle-since, money and sparklines; 0: not at all. */

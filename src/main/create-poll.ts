@@ -90,13 +90,13 @@ async function askEngine(
 ): Promise<void> {
   const hosts = deps.alerts.historyWanted(result);
   if (hosts.length === 0) return;
-  try {
-    const signal = AbortSignal.timeout(pollTimeoutMs(deps.config.poll.interval_seconds));
-    deps.alerts.useHistory(await readEngineHistory(deps.sources, hosts, result.atMs, signal));
-  } catch (error) {
+  const signal = AbortSignal.timeout(pollTimeoutMs(deps.config.poll.interval_seconds));
+  const history = await readEngineHistory(deps.sources, hosts, result.atMs, signal);
+  deps.alerts.useHistory(history);
+  if (history.failures.length > 0) {
     deps.logger.warn(
-      { hosts: hosts.length, err: error instanceof Error ? error.message : String(error) },
-      "the engine's recent history could not be read; sparklines show the store's samples",
+      { hosts: hosts.length, failed: history.failures },
+      "the engine's recent history could not be read; those sparklines show the store's samples",
     );
   }
 }

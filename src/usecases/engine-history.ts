@@ -10,6 +10,8 @@ import type { PollResult } from "./poll-fleet.ts";
 export interface EngineHistory {
   atMs: number;
   byHost: Map<string, Map<number, UtilReading[]>>;
+  /** Why sources that were asked did not answer (their hosts' sparklines come from the store). */
+  failures: string[];
 }
 
 /** An engine read for a host is not repeated within this long (its alert's sparkline is seeded once). */
@@ -44,8 +46,8 @@ export function useHistory(run: AlertRun, history: EngineHistory): void {
 }
 
 /**
- * The hosts' utilisation per GPU over the sparkline's span, one step a minute, from every source that
- * keeps history (a few queries per source for all the hosts).
+ * The hosts' utilisation per GPU over the sparkline's span, one step a minute, each from the source that
+ * reports it (a few queries per source for all its hosts, under the source's poll deadline).
  */
 export async function readEngineHistory(
   sources: readonly Source[],
@@ -54,15 +56,26 @@ export async function readEngineHistory(
   signal: AbortSignal,
 ): Promise<EngineHistory> {
   const request = { fromMs: atMs - SPARKLINE_MINUTES * MINUTE_MS, toMs: atMs, stepMs: MINUTE_MS };
-  const answers = await Promise.all(
-    sources.map((source) =>
-      hasHistory(source) && source.hostsHistory
-        ? source.hostsHistory(hosts, request, signal)
-        : Promise.resolve<HostObservation[]>([]),
-    ),
+  const settled = await Promise.allSettled(
+    sources.map((source) => {
+      const reported = new Set(source.hosts);
+      const own = hosts.filter((host) => reported.has(host));
+      if (own.length === 0 || !hasHistory(source) || !source.hostsHistory) return Promise.resolve([]);
+      const deadline =
+        source.pollDeadlineMs === undefined
+          ? signal
+          : AbortSignal.any([signal, AbortSignal.timeout(source.pollDeadlineMs)]);
+      return source.hostsHistory(own, request, deadline);
+    }),
   );
+  const answers: HostObservation[] = [];
+  const failures: string[] = [];
+  for (const result of settled) {
+    if (result.status === "fulfilled") answers.push(...result.value);
+    else failures.push(result.reason instanceof Error ? result.reason.message : String(result.reason));
+  }
   const byHost = new Map<string, Map<number, UtilReading[]>>();
-  for (const observation of answers.flat()) {
+  for (const observation of answers) {
     if (!observation.ok) continue;
     let byGpu = byHost.get(observation.host);
     if (byGpu === undefined) {
@@ -76,5 +89,5 @@ export async function readEngineHistory(
       else column.push(reading);
     }
   }
-  return { atMs, byHost };
+  return { atMs, byHost, failures };
 }
