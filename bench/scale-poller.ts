@@ -78,9 +78,9 @@ try {
   const rollupBytes = tableBytes(db, ["gpu_hour", "host_hour"]);
   const rollupRows = (db.prepare("SELECT count(*) AS n FROM gpu_hour").get() as { n: number }).n;
   const rolledUpMs = Math.ceil(systemClock.now() / HOUR_MS) * HOUR_MS + 5 * MINUTE_MS;
-  while (
-    !store.prune(rolledUpMs, rawRetentionDays(config), 400, 500, engineRawRetentionDays(config)).complete
-  );
+  const engineDays = engineRawRetentionDays(config);
+  const pastWindowMs = rolledUpMs + engineDays * 24 * HOUR_MS;
+  while (!store.prune(pastWindowMs, rawRetentionDays(config), 400, 500, engineDays).complete);
   const rawRowsLeft = (db.prepare("SELECT count(*) AS n FROM gpu_sample").get() as { n: number }).n;
   db.close();
   process.stdout.write(
@@ -95,7 +95,7 @@ try {
       peak_rss_mb: peakRssMb,
       raw_bytes_per_gpu_sample: rawBytes / Math.max(1, rawSamples),
       rollup_bytes_per_gpu_hour: rollupBytes / Math.max(1, rollupRows),
-      raw_retention_days: engineRawRetentionDays(config),
+      raw_retention_days: engineDays,
       raw_rows_after_rollup: rawRowsLeft,
     })}\n`,
   );

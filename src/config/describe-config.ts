@@ -32,7 +32,7 @@ export function describeConfig(tr: Translator, config: Config, file: string | nu
     tr.t("config.poll", {
       seconds: poll.interval_seconds,
       rawDays: rawRetentionDays(config),
-      engineDays: engineRawRetentionDays(config),
+      engineHours: Math.round(engineRawRetentionDays(config) * 240) / 10,
       rollupDays: store.rollup_retention_days,
       path: store.path,
     }),

@@ -336,10 +336,11 @@ export const configSchema = z.strictObject({
       path: text(4096).default("gpu-warden.db"),
       /**
        * How long raw samples stay in the store. Default: 8 days for hosts of a local, SSH or simulated
-       * source; for hosts of a Prometheus-compatible source only until their hour is rolled up (the
-       * engine keeps the raw samples and is asked for history: sparklines, the look-back at start; the
-       * store keeps current state, idle episodes, claims, alerts and hourly rollups). Set, it applies
-       * to every host.
+       * source; for hosts of a Prometheus-compatible source only the window a restart rebuilds idle
+       * states from (`protect_minutes` + `idle_for_minutes` + 30 min, 3 h by default), and never before
+       * their hour is rolled up: the engine keeps the raw samples and is asked for history (sparklines,
+       * the look-back at start); the store keeps current state, idle episodes, claims, alerts and hourly
+       * rollups. Set, it applies to every host.
        */
       raw_retention_days: z.number().positive().max(90).optional(),
       rollup_retention_days: z.number().int().min(400).max(3650).default(400),

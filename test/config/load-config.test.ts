@@ -41,14 +41,14 @@ describe("loadConfig", () => {
     assert.deepEqual(config.sources, []);
   });
 
-  it("keeps a local or SSH host's raw samples 8 days, an engine host's none once rolled up, or as set", () => {
+  it("keeps a local or SSH host's raw samples 8 days, an engine host's only for the restart window (3 h), or as set", () => {
     const prom = { kind: "prometheus", url: "http://127.0.0.1:9090" };
     const days = (raw: Record<string, unknown>) => {
       const config = configSchema.parse(raw);
       return [rawRetentionDays(config), engineRawRetentionDays(config)];
     };
-    assert.deepEqual(days({ sources: [prom, { ...prom, url: "http://127.0.0.1:8428" }] }), [8, 0]);
-    assert.deepEqual(days({ sources: [prom, { kind: "ssh", hosts: ["gpu-a"] }] }), [8, 0]);
+    assert.deepEqual(days({ sources: [prom, { ...prom, url: "http://127.0.0.1:8428" }] }), [8, 3 / 24]);
+    assert.deepEqual(days({ sources: [prom, { kind: "ssh", hosts: ["gpu-a"] }] }), [8, 3 / 24]);
     assert.deepEqual(days({ sources: [prom], store: { raw_retention_days: 14 } }), [14, 14]);
   });
 

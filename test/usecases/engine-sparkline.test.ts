@@ -101,14 +101,22 @@ describe("the time-series engine keeps the raw samples", { timeout: 120_000 }, (
         )
         .pluck()
         .get(source) as number;
-    assert.ok(rows("gpu_sample", "prometheus") > 0, "the current hour's samples, until it is rolled up");
+    assert.ok(rows("gpu_sample", "prometheus") > 0, "the last hours' samples, for a restart's idle states");
 
-    h.clock.advance(2 * HOUR_MS);
+    h.clock.advance(4 * HOUR_MS);
     const rollup = h.jobs.find((job) => job.name === "rollup");
     assert.ok(rollup !== undefined && rollup.catchUp === undefined);
     await rollup.run();
-    assert.equal(rows("gpu_sample", "prometheus"), 0, "no raw GPU samples of engine hosts once rolled up");
-    assert.equal(rows("host_sample", "prometheus"), 0, "no raw host samples of engine hosts once rolled up");
+    assert.equal(
+      rows("gpu_sample", "prometheus"),
+      0,
+      "no raw GPU samples of engine hosts past the restart window",
+    );
+    assert.equal(
+      rows("host_sample", "prometheus"),
+      0,
+      "no raw host samples of engine hosts past the restart window",
+    );
     assert.equal(rows("gpu_sample", "simulated"), 3, "a simulated host keeps its raw samples (8 days)");
     const rollups = h.db.prepare("SELECT count(*) FROM gpu_hour").pluck().get() as number;
     assert.equal(rollups, 3, "the hour rolled up: node-5's two GPUs and the simulated one");
