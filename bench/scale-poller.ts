@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { rawRetentionDays } from "../src/config/raw-retention.ts";
+import { engineRawRetentionDays, rawRetentionDays } from "../src/config/raw-retention.ts";
 import { configSchema } from "../src/config/schema.ts";
 import { botStoresOf } from "../src/main/bot-stores.ts";
 import { HOUR_MS, MINUTE_MS, systemClock } from "../src/shared/clock.ts";
@@ -77,6 +77,11 @@ try {
   store.rollup(Math.ceil(systemClock.now() / HOUR_MS) * HOUR_MS + 5 * MINUTE_MS, 10);
   const rollupBytes = tableBytes(db, ["gpu_hour", "host_hour"]);
   const rollupRows = (db.prepare("SELECT count(*) AS n FROM gpu_hour").get() as { n: number }).n;
+  const rolledUpMs = Math.ceil(systemClock.now() / HOUR_MS) * HOUR_MS + 5 * MINUTE_MS;
+  const engineDays = engineRawRetentionDays(config);
+  const pastWindowMs = rolledUpMs + engineDays * 24 * HOUR_MS;
+  while (!store.prune(pastWindowMs, rawRetentionDays(config), 400, 500, engineDays).complete);
+  const rawRowsLeft = (db.prepare("SELECT count(*) AS n FROM gpu_sample").get() as { n: number }).n;
   db.close();
   process.stdout.write(
     `${JSON.stringify({
@@ -90,7 +95,8 @@ try {
       peak_rss_mb: peakRssMb,
       raw_bytes_per_gpu_sample: rawBytes / Math.max(1, rawSamples),
       rollup_bytes_per_gpu_hour: rollupBytes / Math.max(1, rollupRows),
-      raw_retention_days: rawRetentionDays(config),
+      raw_retention_days: engineDays,
+      raw_rows_after_rollup: rawRowsLeft,
     })}\n`,
   );
 } finally {

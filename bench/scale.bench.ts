@@ -35,6 +35,9 @@ const CLUSTERS = Number(args.get("clusters") ?? 4);
 const HISTORY_HOURS = Number(args.get("history-hours") ?? 3);
 const CYCLES = Number(args.get("cycles") ?? 5);
 const BACKENDS = (args.get("backends")?.split(",") ?? [...METRICS_BACKENDS]) as MetricsBackend[];
+/** `--start-flags=1`: the poller runs under the heap limits `npm start` gives the bot (package.json). */
+const START_FLAGS =
+  args.get("start-flags") === "1" ? ["--max-semi-space-size=2", "--max-old-space-size=192"] : [];
 const GPUS = 8;
 const BASELINE_HOSTS = 1000;
 const HISTORY_STEP_MS = 5 * MINUTE_MS;
@@ -114,6 +117,7 @@ interface Measured {
   raw_bytes_per_gpu_sample: number;
   rollup_bytes_per_gpu_hour: number;
   raw_retention_days: number;
+  raw_rows_after_rollup: number;
 }
 
 async function measure(backend: MetricsBackend, hosts: number): Promise<Measured> {
@@ -138,7 +142,7 @@ async function measure(backend: MetricsBackend, hosts: number): Promise<Measured
     const job = { urls: engines.map((engine) => engine.url), cycles: CYCLES, gpus: hosts * GPUS };
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ["--import", "tsx", "--expose-gc", join(here, "scale-poller.ts"), JSON.stringify(job)],
+      [...START_FLAGS, "--import", "tsx", "--expose-gc", join(here, "scale-poller.ts"), JSON.stringify(job)],
       { maxBuffer: 1 << 20, timeout: 1_800_000 },
     );
     const measured = JSON.parse(stdout.trim().split("\n").at(-1)!) as Measured;
@@ -181,6 +185,7 @@ for (const backend of BACKENDS) {
       0,
     ),
     raw_retention_days: run.raw_retention_days,
+    raw_rows_after_rollup: run.raw_rows_after_rollup,
     baseline_gpus: BASELINE_HOSTS * GPUS,
     baseline_ms: round(base.cycle_ms, 0),
     ratio: round(run.cycle_ms / base.cycle_ms, 2),
@@ -191,6 +196,7 @@ for (const backend of BACKENDS) {
         gbPerYear(base.rollup_bytes_per_gpu_hour, BASELINE_HOSTS * GPUS),
       2,
     ),
+    start_flags: START_FLAGS.join(" "),
     load_avg_1m: round(loadavg()[0]!, 2),
     cores: availableParallelism(),
     target_ms: 5000,

@@ -1,6 +1,6 @@
 import { ENGLISH, type Translator } from "../messages/translator.ts";
 import type { ConfigError } from "./load-config.ts";
-import { rawRetentionDays } from "./raw-retention.ts";
+import { engineRawRetentionDays, rawRetentionDays } from "./raw-retention.ts";
 import { isSecretRef, readSecret } from "./read-secret.ts";
 import type { Config, SourceConfig } from "./schema.ts";
 
@@ -32,6 +32,7 @@ export function describeConfig(tr: Translator, config: Config, file: string | nu
     tr.t("config.poll", {
       seconds: poll.interval_seconds,
       rawDays: rawRetentionDays(config),
+      engineHours: Math.round(engineRawRetentionDays(config) * 240) / 10,
       rollupDays: store.rollup_retention_days,
       path: store.path,
     }),

@@ -88,7 +88,12 @@ const prometheusSource = z.strictObject({
   forget_after_hours: z.number().positive().max(168).default(3),
   /** Window of rate() for CPU use (node_exporter, cAdvisor); at least two scrape intervals. */
   rate_window_seconds: seconds(3600).default(120),
-  timeout_seconds: seconds(120).default(10),
+  /**
+   * How long one poll of this source may take, every query of it included. A source that has not answered
+   * by then is cut off (its requests aborted) and only its hosts are unknown for that cycle; the other
+   * sources' readings are decided on time.
+   */
+  timeout_seconds: seconds(120).default(20),
   /** Query kube-state-metrics + cAdvisor for container requests and usage. */
   containers: z.boolean().default(true),
   /** At start, how far back the server's history is read for idle-since, money and sparklines; 0: not at all. */
@@ -301,6 +306,7 @@ export const configSchema = z.strictObject({
       /**
        * When more than this many hosts turn idle in one poll, the channel gets one digest (their
        * alerts in its thread) and each owner one DM with *Stop all mine*, instead of a message each.
+       * With clusters the digest names them ("37 hosts went idle in cluster b").
        */
       digest_over: z.number().int().min(1).max(100_000).default(10),
     })
@@ -329,9 +335,12 @@ export const configSchema = z.strictObject({
     .strictObject({
       path: text(4096).default("gpu-warden.db"),
       /**
-       * How long raw samples stay in the store. Default: 8 days with a local, SSH or simulated source;
-       * 1 day when every source is Prometheus-compatible (the engine keeps the raw samples and is asked
-       * for longer history; the store keeps current state, idle episodes, claims, alerts and hourly rollups).
+       * How long raw samples stay in the store. Default: 8 days for hosts of a local, SSH or simulated
+       * source; for hosts of a Prometheus-compatible source only the window a restart rebuilds idle
+       * states from (`protect_minutes` + `idle_for_minutes` + 30 min, 3 h by default), and never before
+       * their hour is rolled up: the engine keeps the raw samples and is asked for history (sparklines,
+       * the look-back at start); the store keeps current state, idle episodes, claims, alerts and hourly
+       * rollups. Set, it applies to every host.
        */
       raw_retention_days: z.number().positive().max(90).optional(),
       rollup_retention_days: z.number().int().min(400).max(3650).default(400),

@@ -5,6 +5,12 @@ export interface Source {
   readonly kind: SourceKind;
   /** Host names this source is expected to report (empty when discovered, as with Prometheus). */
   readonly hosts: readonly string[];
+  /**
+   * How long one poll of this source may take, ms, every request of it included: a poll still running
+   * then is aborted and the source's hosts are unknown for that cycle, while the other sources' readings
+   * are used. Absent: the cycle's own deadline.
+   */
+  readonly pollDeadlineMs?: number;
   poll(signal: AbortSignal): Promise<HostObservation[]>;
 }
 
@@ -40,6 +46,15 @@ export interface HistorySource extends Source {
    * step has no observation there (a gap: unknown, never idle).
    */
   history(request: HistoryRequest, signal: AbortSignal): Promise<HostObservation[]>;
+  /**
+   * `history` for the given hosts only (a few queries for all of them, never one per host): what the
+   * engine keeps of their recent past, for sparklines.
+   */
+  hostsHistory?(
+    hosts: readonly string[],
+    request: HistoryRequest,
+    signal: AbortSignal,
+  ): Promise<HostObservation[]>;
   /** Each host's busiest-GPU utilisation per step, for long look-backs (compact: one number a step). */
   busiestHistory(request: HistoryRequest, signal: AbortSignal): Promise<Map<string, HostUtilHistory>>;
   /** How far back `busiestHistory` is meant to be asked (the source's configured look-back), ms; 0: not at all. */

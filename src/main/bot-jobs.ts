@@ -4,7 +4,7 @@ import type { BotDeps } from "../bot/bot-deps.ts";
 import { budgetNoticeText } from "../bot/views/budget-notice.ts";
 import { hygieneWords } from "../bot/views/hygiene-messages.ts";
 import type { botWords } from "../bot/views/renderers.ts";
-import { rawRetentionDays } from "../config/raw-retention.ts";
+import { engineRawRetentionDays, rawRetentionDays } from "../config/raw-retention.ts";
 import type { Config } from "../config/schema.ts";
 import { budgetJob } from "../jobs/budget-job.ts";
 import { claimsJobs } from "../jobs/claims-jobs.ts";
@@ -162,6 +162,8 @@ function storeJobs(
         // NOTE: bounded batches with a turn of the event loop between them: a long catch-up
         // must not hold up Slack acks.
         while (!store.rollup(clock.now(), config.policy.idle_util_pct, 24).complete) await yieldToLoop();
+        const [raw, rollups, engine] = retention(config);
+        while (!store.prune(clock.now(), raw, rollups, 500, engine).complete) await yieldToLoop();
       },
     },
     {
@@ -169,11 +171,15 @@ function storeJobs(
       schedule: "0 17 3 * * *",
       timezone: "UTC",
       run: async () => {
-        const raw = rawRetentionDays(config);
-        const rollups = config.store.rollup_retention_days;
-        while (!store.prune(clock.now(), raw, rollups, 500).complete) await yieldToLoop();
+        const [raw, rollups, engine] = retention(config);
+        while (!store.prune(clock.now(), raw, rollups, 500, engine).complete) await yieldToLoop();
         state.deliveries.prune(clock.now() - DAY_MS);
       },
     },
   ];
+}
+
+/** Raw retention of local hosts, rollup retention, raw retention of engine hosts: days. */
+function retention(config: Config): [number, number, number] {
+  return [rawRetentionDays(config), config.store.rollup_retention_days, engineRawRetentionDays(config)];
 }

@@ -4,6 +4,7 @@ import type { Source } from "../domain/source.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
 import { StoreProblemError, storeProblemOf } from "../store/store-problem.ts";
+import { readEngineHistory } from "../usecases/engine-history.ts";
 import type { IdleAlerts } from "../usecases/idle-alerts.ts";
 import { pollFleet } from "../usecases/poll-fleet.ts";
 import type { BotHealth } from "./bot-health.ts";
@@ -61,6 +62,7 @@ export function createPoll(
       logger.info({ store: health.storeProblem.path }, "the store takes polls again");
     health.storeProblem = null;
     health.lastPollAtMs = result.atMs;
+    await askEngine(deps, result);
     alerts.onPoll(result);
     deps.stores.state.workloads.record(workloadHoursOf(result.observations));
     const unknown = result.observations.filter((obs) => !obs.ok).length;
@@ -75,4 +77,26 @@ export function createPoll(
     );
     onPolled(result);
   };
+}
+
+/**
+ * Before the idle checks: the engine's recent past of the hosts whose alert may be drawn now, so a
+ * sparkline shows what the engine keeps, not only what this bot wrote. A failed read is logged and the
+ * sparkline drawn from the store.
+ */
+async function askEngine(
+  deps: { config: Config; sources: Source[]; alerts: IdleAlerts; logger: Logger },
+  result: PollResult,
+): Promise<void> {
+  const hosts = deps.alerts.historyWanted(result);
+  if (hosts.length === 0) return;
+  const signal = AbortSignal.timeout(pollTimeoutMs(deps.config.poll.interval_seconds));
+  const history = await readEngineHistory(deps.sources, hosts, result.atMs, signal);
+  deps.alerts.useHistory(history);
+  if (history.failures.length > 0) {
+    deps.logger.warn(
+      { hosts: hosts.length, failed: history.failures },
+      "the engine's recent history could not be read; those sparklines show the store's samples",
+    );
+  }
 }

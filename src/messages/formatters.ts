@@ -17,6 +17,11 @@ function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, 
   return format;
 }
 
+/** `a, b, and c` in English, `a、b和c` in Chinese. */
+export function formatList(language: Language, items: readonly string[]): string {
+  return new Intl.ListFormat(intlLocale(language), { type: "conjunction" }).format(items);
+}
+
 /** The BCP 47 locale `Intl` formats a language with. */
 export function intlLocale(language: Language): string {
   return language === "en" ? "en-US" : language;

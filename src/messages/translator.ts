@@ -5,6 +5,7 @@ import {
   DATE_STYLES,
   type DateStyle,
   formatDate,
+  formatList,
   formatMoney,
   formatNumber,
   intlLocale,
@@ -33,6 +34,8 @@ export interface Translator extends Readonly<TranslatorOptions> {
   date(ms: number, style: DateStyle): string;
   /** `35 min`, `2 h 5 min`, `3 d 4 h` (rounded to the minute). */
   duration(ms: number): string;
+  /** `a, b, and c` (see {@link formatList}). */
+  list(items: readonly string[]): string;
 }
 
 const MINUTE_MS = 60_000;
@@ -125,6 +128,7 @@ function buildTranslator(options: TranslatorOptions): Translator {
     money: (amount, moneyOptions) => formatMoney(language, amount, currency, moneyOptions),
     number: (value, maxDigits = 0) => formatNumber(language, value, maxDigits),
     date: (ms, style) => formatDate(language, ms, timeZone, style),
+    list: (items) => formatList(language, items),
     duration(ms) {
       const minutes = Math.max(0, Math.round(ms / MINUTE_MS));
       const days = Math.floor(minutes / 1440);

@@ -1,4 +1,4 @@
-import { rawRetentionDays } from "../config/raw-retention.ts";
+import { engineRawRetentionDays, rawRetentionDays } from "../config/raw-retention.ts";
 import type { Source } from "../domain/source.ts";
 import { composeBot } from "../main/compose-bot.ts";
 import { DAY_MS, HOUR_MS, type ManualClock } from "../shared/clock.ts";
@@ -131,7 +131,13 @@ export function createWardenPolicy(input: {
         lastPruneDay = day;
         while (!metrics.rollup(nowMs, config.policy.idle_util_pct, 24).complete) {}
         while (
-          !metrics.prune(nowMs, rawRetentionDays(config), config.store.rollup_retention_days, 500).complete
+          !metrics.prune(
+            nowMs,
+            rawRetentionDays(config),
+            config.store.rollup_retention_days,
+            500,
+            engineRawRetentionDays(config),
+          ).complete
         ) {}
       }
     },

@@ -22,6 +22,7 @@ export function inCluster(source: Source, cluster: string): Source {
     get hosts() {
       return source.hosts.map(name);
     },
+    ...(source.pollDeadlineMs !== undefined && { pollDeadlineMs: source.pollDeadlineMs }),
     poll: async (signal) => rename(await source.poll(signal)),
   };
   if (!hasHistory(source)) return base;
@@ -35,6 +36,13 @@ export function inCluster(source: Source, cluster: string): Source {
       return source.lastHistoryQueryCount;
     },
     history: async (request, signal) => rename(await source.history(request, signal)),
+    ...(source.hostsHistory && {
+      hostsHistory: async (hosts, request, signal) => {
+        const prefix = clusterHost(cluster, "");
+        const own = hosts.filter((host) => host.startsWith(prefix)).map((host) => host.slice(prefix.length));
+        return own.length === 0 ? [] : rename(await source.hostsHistory!(own, request, signal));
+      },
+    }),
     busiestHistory: async (request, signal) => {
       const grids = await source.busiestHistory(request, signal);
       return new Map([...grids].map(([host, grid]) => [name(host), grid]));

@@ -57,6 +57,28 @@ export async function history(
   return observations;
 }
 
+/** {@link history} of the given hosts only, in chunks of 500 hosts; it changes no counter of the source's. */
+export async function hostsHistory(
+  s: PromState,
+  hosts: readonly string[],
+  request: HistoryRequest,
+  signal: AbortSignal,
+): Promise<HostObservation[]> {
+  const stepSeconds = Math.max(1, Math.round(request.stepMs / 1000));
+  const chunks = rangeChunks(request.fromMs, request.toMs, stepSeconds * 1000, MAX_STEPS_PER_QUERY);
+  const groups: string[][] = [];
+  for (let i = 0; i < hosts.length; i += HOSTS_PER_QUERY) groups.push(hosts.slice(i, i + HOSTS_PER_QUERY));
+  const answers = await Promise.all(
+    groups.flatMap((group) =>
+      chunks.map((chunk) => readRange(s, s.queries.historyOf(group), chunk, stepSeconds, signal)),
+    ),
+  );
+  return historyObservations([{ field: "util", series: answers.flat() }], s.config.host_label);
+}
+
+/** Hosts named in one regex matcher of {@link hostsHistory}. */
+const HOSTS_PER_QUERY = 500;
+
 /**
  * Each host's busiest GPU per step: two range queries (the highest utilisation and the number of GPU
  * slots with samples, per host) per chunk of steps. Chunks keep about 4 M slot-steps each (the matrix

@@ -56,6 +56,8 @@ export interface PrometheusQueries {
    * triple what a start reads (8,000 GPUs × 90 steps is 26 MB of JSON per field) for no decision.
    */
   historyInstant: string;
+  /** {@link PrometheusQueries.historyInstant} for the given raw host-label values only. */
+  historyOf(rawHostValues: readonly string[]): string;
   /**
    * For a range query, per host: the highest utilisation % of any of its GPU slots within each step
    * (`max_over_time` over the step), and how many slots had a sample in it.
@@ -107,6 +109,13 @@ export function prometheusQueries(config: PrometheusSourceConfig): PrometheusQue
     containerCpu: `sum by (namespace, pod, container) (rate(container_cpu_usage_seconds_total{container!="", container!="POD", pod!=""}[${rateS}s]))`,
     historyInstant:
       `max by (${gpuBy}) (${DCGM_METRICS.util})` + ` or 100 * max by (${gpuBy}) (${DCGM_METRICS.grActive})`,
+    historyOf: (rawHostValues) => {
+      const only = `{${host}=~${promString(`(${rawHostValues.map(escapeRegex).join("|")})(:[0-9]+)?`)}}`;
+      return (
+        `max by (${gpuBy}) (${DCGM_METRICS.util}${only})` +
+        ` or 100 * max by (${gpuBy}) (${DCGM_METRICS.grActive}${only})`
+      );
+    },
     historyMax: (stepSeconds) => {
       const over = (metric: string) => `max_over_time(${metric}[${stepSeconds}s])`;
       const perSlot = `${over(DCGM_METRICS.util)} or 100 * ${over(DCGM_METRICS.grActive)}`;

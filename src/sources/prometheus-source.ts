@@ -5,7 +5,7 @@ import { dayjs } from "../shared/time.ts";
 import { round } from "./prom-value.ts";
 import { PrometheusError, type PromVectorSample } from "./prometheus-api.ts";
 import { type GpuFleet, prometheusObservation, readGpus } from "./prometheus-gpus.ts";
-import { busiestHistory, history } from "./prometheus-history.ts";
+import { busiestHistory, history, hostsHistory } from "./prometheus-history.ts";
 import { containersByNode, HostIndex, hostFromLabel, hostIndex } from "./prometheus-hosts.ts";
 import { DCGM_FIELDS, type PrometheusSourceConfig } from "./prometheus-queries.ts";
 import {
@@ -55,9 +55,11 @@ export function createPrometheusSource(
       return s.lastHistoryQueryCount;
     },
     historyLookbackMs: s.config.history_days * 86_400_000,
+    pollDeadlineMs: s.config.timeout_seconds * 1000,
     poll: (signal) => poll(s, signal),
     history: (request, signal) => history(s, request, signal),
     busiestHistory: (request, signal) => busiestHistory(s, request, signal),
+    hostsHistory: (hosts, request, signal) => hostsHistory(s, hosts, request, signal),
   };
 }
 

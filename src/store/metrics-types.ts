@@ -32,13 +32,16 @@ export interface MetricsStore {
   rollup(uptoMs: number, idleUtilPct: number, maxHours?: number): RollupResult;
   /**
    * Deletes raw samples older than `rawRetentionDays` (never ones not yet rolled up) and hourly
-   * rollups older than `rollupRetentionDays`. `maxCycles` bounds the work of one call.
+   * rollups older than `rollupRetentionDays`; the raw samples of hosts a time-series engine reports
+   * (source `prometheus`) after `engineRawRetentionDays` when that is shorter (0: once rolled up).
+   * `maxCycles` bounds the work of one call.
    */
   prune(
     nowMs: number,
     rawRetentionDays: number,
     rollupRetentionDays: number,
     maxCycles?: number,
+    engineRawRetentionDays?: number,
   ): PruneResult;
   /** The latest observation of every host seen within raw retention, failed ones included, by name. */
   latestObservations(): LatestObservation[];

@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { DAY_MS, HOUR_MS } from "../shared/clock.ts";
+import { createEnginePrune } from "./engine-prune.ts";
 import type { MetaStore } from "./meta-store.ts";
 import type { MetricsStore } from "./metrics-types.ts";
 import { cycleKeyRange, ENTITY_SPAN, MAX_ENTITY_ID } from "./sample-key.ts";
@@ -63,6 +64,7 @@ export function createMaintenance(db: Database, meta: MetaStore, sampleSpanMaxMs
   const deleteHostSamples = db.prepare("DELETE FROM host_sample WHERE id BETWEEN ? AND ?");
   const deleteCycle = db.prepare("DELETE FROM cycle WHERE id = ?");
   const deleteRollups = db.prepare("DELETE FROM gpu_hour WHERE hour_ms < ?");
+  const pruneEngine = createEnginePrune(db, meta);
 
   const rolledUpTo = (): number | null => {
     const value = meta.get(ROLLED_UP_TO_KEY);
@@ -107,7 +109,7 @@ export function createMaintenance(db: Database, meta: MetaStore, sampleSpanMaxMs
       return { hours, rolledUpToMs: rolledUpTo(), complete: true };
     },
 
-    prune(nowMs, rawRetentionDays, rollupRetentionDays, maxCycles = 240) {
+    prune(nowMs, rawRetentionDays, rollupRetentionDays, maxCycles = 240, engineRawRetentionDays) {
       const watermark = rolledUpTo();
       let cycles = 0;
       let complete = true;
@@ -118,6 +120,15 @@ export function createMaintenance(db: Database, meta: MetaStore, sampleSpanMaxMs
         const batch = ids.slice(0, maxCycles);
         deleteCycles(batch);
         cycles = batch.length;
+        if (engineRawRetentionDays !== undefined && engineRawRetentionDays < rawRetentionDays) {
+          const engineCutoffMs = Math.min(
+            nowMs - engineRawRetentionDays * DAY_MS,
+            watermark - sampleSpanMaxMs,
+          );
+          const engine = pruneEngine(engineCutoffMs, maxCycles);
+          cycles += engine.cycles;
+          complete &&= engine.complete;
+        }
       }
       const gpuHours = deleteRollups.run(nowMs - rollupRetentionDays * DAY_MS).changes;
       return { cycles, gpuHours, complete };

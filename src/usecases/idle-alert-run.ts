@@ -52,6 +52,8 @@ export interface AlertRun {
   /** When each open alert was last rendered, and the facts it showed. */
   rendered: Map<number, { atMs: number; facts: string }>;
   sparklineReadings: Map<number, { readUpToMs: number; byGpu: Map<number, UtilReading[]> }>;
+  /** What the time-series engine said of a host's recent utilisation, read at `atMs`: a new sparkline starts from it. */
+  engineHistory: Map<string, { atMs: number; byGpu: Map<number, UtilReading[]> }>;
   autoStopsStarted: Set<number>;
   /** Since when each host has shown nothing at all (the autopilot's `empty` evidence); kept in memory. */
   emptySince: Map<string, number>;
@@ -95,6 +97,7 @@ export function createAlertRun(deps: IdleAlertsDeps): AlertRun {
     latestCache: null,
     rendered: new Map(),
     sparklineReadings: new Map(),
+    engineHistory: new Map(),
     autoStopsStarted: new Set(),
     emptySince: new Map(),
     inFlight: new Set(),

@@ -134,6 +134,20 @@ export function idleView(run: AlertRun, facts: AlertFacts, nowMs: number): IdleA
   };
 }
 
+/** A new sparkline's readings up to when the engine was asked (the store's samples continue them). */
+function fromEngine(
+  run: AlertRun,
+  host: string,
+  fromMs: number,
+  nowMs: number,
+): { readUpToMs: number; byGpu: Map<number, UtilReading[]> } | null {
+  const engine = run.engineHistory.get(host);
+  if (engine === undefined || engine.atMs < fromMs || engine.atMs > nowMs) return null;
+  const byGpu = new Map<number, UtilReading[]>();
+  for (const [index, column] of engine.byGpu) byGpu.set(index, column.slice());
+  return { readUpToMs: engine.atMs, byGpu };
+}
+
 /**
  * The alert's GPU readings over the sparkline's span. Only the cycles since the last render are
  * read from the store: a 3 h read for a 16-GPU host is thousands of rows, every few minutes.
@@ -143,7 +157,7 @@ export function recentUtil(run: AlertRun, alert: AlertRecord, nowMs: number): Ma
   const fromMs = nowMs - SPARKLINE_MINUTES * MINUTE_MS;
   let cached = sparklineReadings.get(alert.id);
   if (cached === undefined || cached.readUpToMs < fromMs || cached.readUpToMs > nowMs) {
-    cached = { readUpToMs: fromMs - 1, byGpu: new Map() };
+    cached = fromEngine(run, alert.host, fromMs, nowMs) ?? { readUpToMs: fromMs - 1, byGpu: new Map() };
     sparklineReadings.set(alert.id, cached);
   }
   for (const sample of metrics.gpuSamplesSince(alert.host, cached.readUpToMs + 1)) {

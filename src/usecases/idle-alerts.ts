@@ -11,6 +11,7 @@ import { restoreWindowMinutes } from "./alert-policy.ts";
 import { postInAlertThread } from "./alert-thread.ts";
 import type { AlertWords } from "./alert-words.ts";
 import { endIdle, endingFor } from "./end-idle-alert.ts";
+import { type EngineHistory, historyWanted, useHistory } from "./engine-history.ts";
 import { type AlertRun, contextsAt, createAlertRun, latestByHost } from "./idle-alert-run.ts";
 import { endNoData } from "./no-data-notice.ts";
 import { refreshIdle } from "./open-idle-alert.ts";
@@ -67,6 +68,10 @@ export interface IdleAlerts extends FleetView, AlertPort {
   onPoll(result: Pick<PollResult, "atMs" | "observations">): void;
   /** Resolves once every automatic stop started so far has finished (tests, shutdown). */
   settled(): Promise<void>;
+  /** Hosts of this poll whose recent past the engine should be asked for before `onPoll` (sparklines). */
+  historyWanted(result: Pick<PollResult, "atMs" | "observations">): string[];
+  /** What the engine said (see {@link historyWanted}): new sparklines start from it. */
+  useHistory(history: EngineHistory): void;
 }
 
 export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
@@ -81,6 +86,8 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     async settled() {
       while (run.inFlight.size > 0) await Promise.all([...run.inFlight]);
     },
+    historyWanted: (result) => historyWanted(run, result),
+    useHistory: (history) => useHistory(run, history),
     hosts: () => knownHosts(run),
     latest: (host) => latestByHost(run).get(host) ?? null,
     state: (host) => run.states.get(host) ?? null,

@@ -27,45 +27,28 @@ export interface PollResult {
 }
 
 /**
- * One poll cycle: every source in parallel under one deadline, one observation per host (a source that
- * throws or overruns makes its hosts unknown), then one store write.
+ * One poll cycle: every source in parallel, each under its own deadline (its `pollDeadlineMs`, at most
+ * the cycle's), one observation per host (a source that throws or overruns makes only its hosts
+ * unknown; an overrunning one is aborted and not waited for), then one store write.
  */
 export async function pollFleet(deps: PollFleetDeps): Promise<PollResult> {
   const { sources, clock, logger } = deps;
   const atMs = clock.now();
   const startedAt = performance.now();
-  // NOTE: a signal per source: each of a source's commands and requests listens for the deadline on
-  // it, so listeners grow with one source's concurrency, not with the size of the fleet.
-  const controllers = sources.map(() => new AbortController());
-  const timer = setTimeout(() => {
-    for (const controller of controllers) controller.abort(new Error("poll deadline"));
-  }, deps.timeoutMs);
-  let settled: PromiseSettledResult<HostObservation[]>[];
-  try {
-    settled = await Promise.allSettled(sources.map((source, i) => source.poll(controllers[i]!.signal)));
-  } finally {
-    clearTimeout(timer);
-  }
+  const settled = await Promise.allSettled(
+    sources.map((source) =>
+      pollWithin(source, Math.min(source.pollDeadlineMs ?? deps.timeoutMs, deps.timeoutMs)),
+    ),
+  );
 
   const byHost = new Map<string, HostObservation>();
   settled.forEach((result, i) => {
     const source = sources[i]!;
     const observations =
-      result.status === "fulfilled"
-        ? result.value
-        : source.hosts.map((host) =>
-            failed(
-              host,
-              source.kind,
-              atMs,
-              "error",
-              // words-ok: a source's diagnostic, quoted as the sources' own error text is
-              `${host}: ${source.kind} source failed: ${reason(result.reason)}`,
-            ),
-          );
+      result.status === "fulfilled" ? result.value : failedHosts(source, atMs, result.reason);
     if (result.status === "rejected") {
       logger.error(
-        { source: source.kind, err: reason(result.reason) },
+        { source: source.kind, hosts: observations.length, err: reason(result.reason) },
         "source failed; its hosts are unknown",
       );
     }
@@ -101,6 +84,46 @@ export async function pollFleet(deps: PollFleetDeps): Promise<PollResult> {
     metrics.hostsObserved.set({ state: "unknown" }, unknown);
   }
   return { atMs, observations, durationMs, gpuSamples };
+}
+
+/** A source's poll past its deadline: the poll was aborted and not waited for. */
+export class SourceDeadlineError extends Error {
+  constructor(readonly deadlineMs: number) {
+    // words-ok: a source's diagnostic, quoted as the sources' own error text is
+    super(`no answer within ${deadlineMs / 1000} s`);
+    this.name = "SourceDeadlineError";
+  }
+}
+
+/**
+ * The source's poll with its own signal, given up at `deadlineMs`: the signal is aborted (its requests
+ * and commands end) and the cycle goes on without waiting for the source to notice.
+ */
+async function pollWithin(source: Source, deadlineMs: number): Promise<HostObservation[]> {
+  // NOTE: a signal per source: each of a source's commands and requests listens for the deadline on
+  // it, so listeners grow with one source's concurrency, not with the size of the fleet.
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const cutOff = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const error = new SourceDeadlineError(deadlineMs);
+      controller.abort(error);
+      reject(error);
+    }, deadlineMs);
+  });
+  try {
+    return await Promise.race([source.poll(controller.signal), cutOff]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function failedHosts(source: Source, atMs: number, error: unknown): HostObservation[] {
+  const cause = error instanceof SourceDeadlineError ? "timeout" : "error";
+  return source.hosts.map((host) =>
+    // words-ok: a source's diagnostic, quoted as the sources' own error text is
+    failed(host, source.kind, atMs, cause, `${host}: ${source.kind} source failed: ${reason(error)}`),
+  );
 }
 
 function reason(error: unknown): string {

@@ -86,7 +86,11 @@ function release(deps: StormDigestDeps, sends: Sent[], atMs: number): void {
     state.meta.set(digestKey(alert.id), JSON.stringify(entries));
     return alert.id;
   });
-  const message = stormWords.digest({ count: entries.length, costPerDay: dailyCost(deps, entries) });
+  const message = stormWords.digest({
+    count: entries.length,
+    costPerDay: dailyCost(deps, entries),
+    clusters: clustersOf(entries),
+  });
   notifier.send("chat.postMessage", { channel, ...message }, { alertId: digestId, role: "alert-post" });
   const dropped = alertDirectMessages(deps, sends, posts);
   for (const sent of sends) {
@@ -157,6 +161,16 @@ function hostsByOwner(deps: StormDigestDeps, entries: DigestEntry[]): Map<string
     for (const owner of deps.ownersOf(host)) byOwner.set(owner, [...(byOwner.get(owner) ?? []), host]);
   }
   return byOwner;
+}
+
+/** The clusters of the entries' hosts (`b` of `b/node-17`), sorted; hosts named without a cluster add none. */
+function clustersOf(entries: DigestEntry[]): string[] {
+  const clusters = new Set<string>();
+  for (const { host } of entries) {
+    const slash = host.indexOf("/");
+    if (slash > 0) clusters.add(host.slice(0, slash));
+  }
+  return [...clusters].sort();
 }
 
 function dailyCost(deps: StormDigestDeps, entries: DigestEntry[]): number | null {

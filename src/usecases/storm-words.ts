@@ -5,6 +5,8 @@ export interface StormDigestView {
   count: number;
   /** What the idle hosts cost a day together; `null` when none has a cost. */
   costPerDay: number | null;
+  /** The clusters of the idle hosts (`b` of `b/node-17`), sorted; empty when hosts carry no cluster. */
+  clusters: string[];
 }
 
 /** An owner's one DM in a storm: their idle hosts and a *Stop all mine* button. */

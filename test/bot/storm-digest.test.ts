@@ -16,11 +16,11 @@ const HOSTS = Array.from({ length: 24 }, (_, i) => `gpu-${String(i).padStart(2, 
 /** gpu-00…11 are Alice's (with a stop script), 12…19 Bob's, 20…23 Eve's. */
 const ownerOf = (index: number) => (index < 12 ? ALICE : index < 20 ? BOB : EVE);
 
-function stormConfig() {
+function stormConfig(extra: Record<string, unknown> = {}, named: (host: string) => string = (host) => host) {
   const hosts = Object.fromEntries(
-    HOSTS.map((host, i) => [host, { owners: [ownerOf(i)], ...(i < 12 && { stop: "script" }) }]),
+    HOSTS.map((host, i) => [named(host), { owners: [ownerOf(i)], ...(i < 12 && { stop: "script" }) }]),
   );
-  return standardConfig(hosts, { alerts: { digest_over: 10 } }, { sleepS: 0 });
+  return standardConfig(hosts, { alerts: { digest_over: 10 }, ...extra }, { sleepS: 0 });
 }
 
 describe("no alert storms, over the real Bolt app and the rate-limiting emulator", {
@@ -82,6 +82,31 @@ describe("no alert storms, over the real Bolt app and the rate-limiting emulator
     for (const host of HOSTS.slice(0, 12)) {
       assert.match(h.threadTexts(host).at(-1) ?? "", new RegExp(`^${host} stopped by <@${ALICE}>: `));
     }
+  });
+
+  test("with clusters the digest names them, in either language", async () => {
+    const inB = (host: string) => `b/${host}`;
+    h = await BotHarness.start({ transport: "socket", config: stormConfig({}, inB) });
+    h.pollFor(6, allHosts(...HOSTS.map(inB).map(idleHost)));
+    await h.settle();
+    assert.deepEqual(
+      h.emulator.channel(CHANNEL).messages.map((message) => message.text),
+      ["💤 *24 hosts went idle in cluster b*: the list in the thread."],
+    );
+    assert.match(h.dmTexts(BOB)[0]!, /^💤 \*8 of your hosts went idle\*: \*b\/gpu-12\*, /);
+    await h.closeChecked();
+
+    const aOrB = (host: string) => `${host < "gpu-20" ? "b" : "a"}/${host}`;
+    h = await BotHarness.start({
+      transport: "socket",
+      config: stormConfig({ team: { timezone: "Europe/Berlin", language: "zh-CN" } }, aOrB),
+    });
+    h.pollFor(6, allHosts(...HOSTS.map(aOrB).map(idleHost)));
+    await h.settle();
+    assert.deepEqual(
+      h.emulator.channel(CHANNEL).messages.map((message) => message.text),
+      ["💤 集群 a和b 中 *24 台主机* 进入闲置：清单见线程。"],
+    );
   });
 
   test("a hung call holds only its own conversation", async () => {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { describeConfigError } from "../../src/config/describe-config.ts";
 import { ConfigError, loadConfig, readEnv } from "../../src/config/load-config.ts";
-import { rawRetentionDays } from "../../src/config/raw-retention.ts";
+import { engineRawRetentionDays, rawRetentionDays } from "../../src/config/raw-retention.ts";
 import { configSchema } from "../../src/config/schema.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gw-config-"));
@@ -41,12 +41,15 @@ describe("loadConfig", () => {
     assert.deepEqual(config.sources, []);
   });
 
-  it("keeps raw samples a day when every source is a time-series engine, 8 days otherwise, or as set", () => {
+  it("keeps a local or SSH host's raw samples 8 days, an engine host's only for the restart window (3 h), or as set", () => {
     const prom = { kind: "prometheus", url: "http://127.0.0.1:9090" };
-    const days = (raw: Record<string, unknown>) => rawRetentionDays(configSchema.parse(raw));
-    assert.equal(days({ sources: [prom, { ...prom, url: "http://127.0.0.1:8428" }] }), 1);
-    assert.equal(days({ sources: [prom, { kind: "ssh", hosts: ["gpu-a"] }] }), 8);
-    assert.equal(days({ sources: [prom], store: { raw_retention_days: 14 } }), 14);
+    const days = (raw: Record<string, unknown>) => {
+      const config = configSchema.parse(raw);
+      return [rawRetentionDays(config), engineRawRetentionDays(config)];
+    };
+    assert.deepEqual(days({ sources: [prom, { ...prom, url: "http://127.0.0.1:8428" }] }), [8, 3 / 24]);
+    assert.deepEqual(days({ sources: [prom, { kind: "ssh", hosts: ["gpu-a"] }] }), [8, 3 / 24]);
+    assert.deepEqual(days({ sources: [prom], store: { raw_retention_days: 14 } }), [14, 14]);
   });
 
   it("reads gpu-warden.yaml from the working folder and fills defaults inside sources", () => {

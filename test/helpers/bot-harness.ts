@@ -14,15 +14,17 @@ import { type Config, configSchema } from "../../src/config/schema.ts";
 import type { AlertResolution } from "../../src/domain/alert-record.ts";
 import type { LatestObservation } from "../../src/domain/metrics.ts";
 import type { HostObservation } from "../../src/domain/observation.ts";
+import type { Source } from "../../src/domain/source.ts";
 import type { Job } from "../../src/jobs/schedule-jobs.ts";
 import { composeBot } from "../../src/main/compose-bot.ts";
+import type { PollResult } from "../../src/main/create-poll.ts";
 import { wireAlerts } from "../../src/main/wire-alerts.ts";
 import type { EphemeralMessage, StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
 import {
   type SlackEmulator,
   startSlackEmulator,
 } from "../../src/playground/slack-emulator/start-slack-emulator.ts";
-import { ManualClock, MINUTE_MS } from "../../src/shared/clock.ts";
+import { type Clock, ManualClock, MINUTE_MS } from "../../src/shared/clock.ts";
 import { createLogger, silentLogger } from "../../src/shared/logger.ts";
 import type { BotStateStore } from "../../src/store/bot-state-store.ts";
 import type { MetricsStore } from "../../src/store/metrics-types.ts";
@@ -74,6 +76,8 @@ export interface HarnessOptions {
   moreUsers?: string[];
   /** The outbox client's timeout (a hung call is cut after it); default 30 s. */
   outboxTimeoutMs?: number;
+  /** The bot's sources, read by {@link BotHarness.pollSources} (default none). */
+  sources?: (config: Config, clock: Clock) => Source[];
 }
 
 interface LogLine {
@@ -104,6 +108,10 @@ export class BotHarness {
   deps!: BotDeps;
   /** The bot's jobs as production schedules them (not run unless a test runs one). */
   jobs!: Job[];
+  /** The bot's own poll cycle over `options.sources` (it does not move the clock). */
+  pollSources!: () => Promise<void>;
+  /** What each {@link BotHarness.pollSources} cycle read, oldest first. */
+  readonly polled: PollResult[] = [];
   user!: UserSide;
 
   readonly logger = createLogger(
@@ -200,9 +208,10 @@ export class BotHarness {
               }
             : { postIntervalMs: 0 },
         },
-        sources: [],
+        sources: this.options.sources?.(config, clock) ?? [],
         fetch: globalThis.fetch,
       },
+      onPolled: (result) => this.polled.push(result),
     });
     this.metrics = bot.stores.store;
     this.state = bot.stores.state;
@@ -210,6 +219,7 @@ export class BotHarness {
     this.alerts = bot.alerts;
     this.deps = bot.deps;
     this.jobs = bot.jobs;
+    this.pollSources = bot.poll;
     const io = { notifier: bot.delivery.notifier, readers: bot.readers, words: bot.words, clock, logger };
     this.#createAlerts = () =>
       wireAlerts(config, bot.stores, { ...io, fetch: globalThis.fetch }, bot.links).alerts;

@@ -276,6 +276,25 @@ describe("metrics store: retention", () => {
     close();
   });
 
+  it("deletes an engine host's raw samples past its own window, in bounded steps, and keeps the others'", () => {
+    const { store, db, close } = openStore(freshFile());
+    for (let h = 0; h < 240; h++) {
+      const atMs = D0 + h * HOUR_MS;
+      store.writeCycle([okHost("gpu-a", atMs), { ...okHost("prom-a", atMs), source: "prometheus" }], atMs);
+    }
+    store.rollup(NOW, 10, 1000);
+    const rowsOf = (host: string) => store.gpuSamplesSince(host, 0).length;
+    assert.deepEqual(store.prune(NOW, 8, 400, 100, 3 / 24), { cycles: 148, gpuHours: 0, complete: false });
+    assert.deepEqual(store.prune(NOW, 8, 400, 100, 3 / 24), { cycles: 89, gpuHours: 0, complete: true });
+    assert.equal(rowsOf("gpu-a"), 192, "8 days of the SSH host's samples");
+    assert.equal(rowsOf("prom-a"), 3, "the engine host's last 3 hours");
+    assert.equal(store.hostSamplesSince("prom-a", 0).length, 3);
+    assert.equal(store.rollupsBetween(0, NOW, "prom-a").length, 239, "its hourly rollups stay");
+    assert.equal(count(db, "SELECT count(*) FROM cycle"), 192);
+    assert.deepEqual(store.prune(NOW, 8, 400, 100, 3 / 24), { cycles: 0, gpuHours: 0, complete: true });
+    close();
+  });
+
   it("deletes in bounded steps and never raw samples not yet rolled up", () => {
     const { store, db, close } = tenDaysHourly(freshFile());
     assert.deepEqual(store.rollup(D0 + 5 * DAY_MS, 10, 1000), {

@@ -13,7 +13,15 @@ const HOSTS_SHOWN = 40;
 export function stormDigestMessage(tr: Translator, view: StormDigestView): RenderedMessage {
   const money =
     view.costPerDay === null ? "" : tr.t("alert.storm.money", { amount: tr.money(view.costPerDay) });
-  const text = tr.t("alert.storm.digest", { count: view.count, money });
+  const text =
+    view.clusters.length === 0
+      ? tr.t("alert.storm.digest", { count: view.count, money })
+      : tr.t("alert.storm.digestIn", {
+          count: view.count,
+          money,
+          clusterCount: view.clusters.length,
+          clusters: clusterList(tr, view.clusters),
+        });
   return { text, blocks: [{ type: "section", text: { type: "mrkdwn", text: truncate(text, SECTION_MAX) } }] };
 }
 
@@ -72,6 +80,10 @@ export function stopAllMineText(
     lines.push(tr.t("alert.storm.notStopped", { hosts: hostList(tr, view.notStopped) }));
   if (view.over.length > 0) lines.push(tr.t("alert.storm.over", { hosts: hostList(tr, view.over) }));
   return lines.length === 0 ? tr.t("alert.storm.nothing") : lines.join("\n");
+}
+
+function clusterList(tr: Translator, clusters: readonly string[]): string {
+  return tr.list(clusters.map(escapeMrkdwn));
 }
 
 function hostList(

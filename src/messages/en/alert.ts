@@ -135,6 +135,8 @@ export const alert = {
   "alert.stopDoubt.threadOf": "the thread of the alert of {at}",
   "alert.storm.digest":
     "💤 *{count, plural, one {# host} other {# hosts}} went idle*{money}: the list in the thread.",
+  "alert.storm.digestIn":
+    "💤 *{count, plural, one {# host} other {# hosts}} went idle in {clusterCount, plural, one {cluster {clusters}} other {clusters {clusters}}}*{money}: the list in the thread.",
   "alert.storm.money": ", {amount}/day",
   "alert.storm.owner":
     "💤 *{count, plural, one {# of your hosts} other {# of your hosts}} went idle*{money}: {hosts}. Each has its alert in the digest's thread in {where}.",

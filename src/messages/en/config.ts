@@ -12,7 +12,7 @@ export const config = {
   "config.policy":
     "policy: a GPU is idle below {idlePct} %; a host is idle after {idleMinutes} min with every GPU idle and nobody logged in; no stop within {protectMinutes} min of work starting; escalate after {escalateMinutes} min",
   "config.poll":
-    "poll: every {seconds} s; raw samples kept {rawDays} days, hourly rollups {rollupDays} days in {path}",
+    "poll: every {seconds} s; raw samples kept {rawDays} days ({engineHours} h for hosts of a Prometheus-compatible source), hourly rollups {rollupDays} days in {path}",
   "config.secretMissing": "warning: {path} reads its secret from {source}, which cannot be read here now",
   "config.hostSettings": "host settings: {count} ({names})",
   "config.source.local": "local nvidia-smi ({command}) as host {host}",

@@ -130,6 +130,8 @@ export const alert: AreaCatalog<typeof en> = {
   "alert.stopDoubt.threadEarlier": "之前那条提醒的线程",
   "alert.stopDoubt.threadOf": "{at} 那条提醒的线程",
   "alert.storm.digest": "💤 *{count} 台主机* 进入闲置{money}：清单见线程。",
+  "alert.storm.digestIn":
+    "💤 {clusterCount, plural, other {集群 {clusters} 中}} *{count} 台主机* 进入闲置{money}：清单见线程。",
   "alert.storm.money": "，每天 {amount}",
   "alert.storm.owner":
     "💤 你的 *{count} 台主机* 进入闲置{money}：{hosts}。每台的提醒都在 {where} 的汇总线程里。",

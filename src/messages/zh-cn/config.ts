@@ -13,7 +13,7 @@ export const config: AreaCatalog<typeof en> = {
   "config.policy":
     "策略：GPU 利用率低于 {idlePct} % 即为闲置；所有 GPU 都闲置且无人登录满 {idleMinutes} 分钟，主机即为闲置；开始工作后 {protectMinutes} 分钟内不停机；{escalateMinutes} 分钟后升级提醒",
   "config.poll":
-    "轮询：每 {seconds} 秒一次；原始样本保留 {rawDays} 天，每小时汇总保留 {rollupDays} 天，存于 {path}",
+    "轮询：每 {seconds} 秒一次；原始样本保留 {rawDays} 天（Prometheus 兼容数据源的主机保留 {engineHours} 小时），每小时汇总保留 {rollupDays} 天，存于 {path}",
   "config.secretMissing": "警告：{path} 从 {source} 读取密钥，但此处目前无法读取",
   "config.hostSettings": "主机设置：{count} 台（{names}）",
   "config.source.local": "本机 nvidia-smi（{command}），作为主机 {host}",
