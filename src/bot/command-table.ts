@@ -146,11 +146,6 @@ export function rightForm(tr: Translator, name: string, slashCommand = "/gpu"): 
 /** Characters of one help section: Slack cuts a section's text at 3,000. */
 const HELP_SECTION_CHARS = 2_900;
 
-/** The command table as a code block, one line per form, then the footer: {@link helpSections} joined. */
-export function helpText(tr: Translator, slashCommand = "/gpu"): string {
-  return helpSections(tr, slashCommand).join("\n");
-}
-
 /**
  * The help as sections that each fit one Block Kit section: the command table in as many code
  * blocks as it needs (never cut inside a line), then the footer.

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
-import { helpText } from "../../src/bot/command-table.ts";
+import { helpSections } from "../../src/bot/command-table.ts";
 import { renderFleetBoard } from "../../src/bot/listeners/commands/gpu-status.ts";
 import { translator } from "../../src/messages/translator.ts";
 import { failedAt, observed, session } from "../checks/builders.ts";
@@ -320,7 +320,7 @@ for (const transport of ["socket", "http"] as const) {
         answers[text] =
           payload.blocks === undefined ? String(payload.text) : sectionsText(payload.blocks as unknown[]);
       }
-      assert.equal(answers.help, helpText(EN, "/gpu"));
+      assert.equal(answers.help, helpSections(EN, "/gpu").join("\n"));
       assert.ok(answers[""]?.startsWith(answers.help ?? "-"));
       assert.match(answers[""] ?? "", /\nYour claims: gpu-b1:1 until 11:01\.$/);
       assert.deepEqual(

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
-import { helpText } from "../../src/bot/command-table.ts";
+import { helpSections } from "../../src/bot/command-table.ts";
 import { parseCommand } from "../../src/bot/parse-command.ts";
 import { translator } from "../../src/messages/translator.ts";
 import { HOUR_MS } from "../../src/shared/clock.ts";
@@ -49,8 +49,14 @@ describe("the waiting-list grammar", () => {
       problem: { kind: "unexpected", extra: "now", after: "queue" },
       command: "queue",
     });
-    assert.match(helpText(EN), /\/gpu queue \[cancel\] +the waiting list with each request's position/);
-    assert.match(helpText(EN), /\/gpu claim <n> \[<model>\] \[for <duration>\] \[note…\] \[--wait\]/);
+    assert.match(
+      helpSections(EN).join("\n"),
+      /\/gpu queue \[cancel\] +the waiting list with each request's position/,
+    );
+    assert.match(
+      helpSections(EN).join("\n"),
+      /\/gpu claim <n> \[<model>\] \[for <duration>\] \[note…\] \[--wait\]/,
+    );
   });
 });
 

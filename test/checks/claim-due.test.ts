@@ -7,7 +7,8 @@ import {
   claimDue,
   idleLookbackFromMs,
 } from "../../src/checks/claim-due.ts";
-import { claimIdleSinceMs, gpuIdleSinceMs, type UtilPoint } from "../../src/checks/claim-idle.ts";
+import type { UtilPoint } from "../../src/checks/claim-idle.ts";
+import { claimIdleSinceMs, gpuIdleSinceMs } from "./claim-idle-oracle.ts";
 
 const MIN = 60_000;
 const T0 = Date.UTC(2026, 0, 5, 9, 0);

@@ -3,12 +3,12 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import {
   advanceIdleRun,
-  claimIdleSinceMs,
   claimRunsIdleSinceMs,
   type GpuIdleRun,
   type UtilPoint,
 } from "../../src/checks/claim-idle.ts";
 import { MINUTE_MS, T0 } from "./builders.ts";
+import { claimIdleSinceMs } from "./claim-idle-oracle.ts";
 
 const utilArb = fc.oneof(
   { weight: 5, arbitrary: fc.constant(0) },
