@@ -11,7 +11,7 @@ import bolt from "@slack/bolt";
 import type { Database } from "better-sqlite3";
 import type { SlackApp } from "../src/bot/app.ts";
 import type { BotDeps } from "../src/bot/bot-deps.ts";
-import { createOutboxClient, type OutboxWorker } from "../src/bot/outbox-worker.ts";
+import { createOutboxClient, type OutboxWorker } from "../src/bot/outbox/outbox-worker.ts";
 import { type Config, configSchema } from "../src/config/schema.ts";
 import { composeBot } from "../src/main/compose-bot.ts";
 import { ManualClock } from "../src/shared/clock.ts";
@@ -20,7 +20,7 @@ import { createSimulatedSource, type SimulatedSource } from "../src/sources/simu
 import type { BotStateStore } from "../src/store/bot-state-store.ts";
 import type { MetricsStore } from "../src/store/metrics-types.ts";
 import { openDatabase } from "../src/store/open-database.ts";
-import type { IdleAlerts } from "../src/usecases/idle-alerts.ts";
+import type { IdleAlerts } from "../src/usecases/alerts/idle-alerts.ts";
 
 export const CHANNEL = "C0GPU";
 export const SECRET = "bench-signing-secret";

@@ -6,7 +6,7 @@ import { ManualClock } from "../src/shared/clock.ts";
 import { silentLogger } from "../src/shared/logger.ts";
 import type { BotStateStore } from "../src/store/bot-state-store.ts";
 import { openDatabase } from "../src/store/open-database.ts";
-import type { ClaimDeps } from "../src/usecases/claim-deps.ts";
+import type { ClaimDeps } from "../src/usecases/claims/claim-deps.ts";
 import type { Notifier } from "../src/usecases/ports.ts";
 
 // The queue benchmark's fleet and deps, shared by the benchmark and its concurrent grant passes

@@ -1,4 +1,4 @@
-import { grantPass } from "../src/usecases/queue-grant-pass.ts";
+import { grantPass } from "../src/usecases/queue/queue-grant-pass.ts";
 import { queueDeps } from "./queue-fixture.ts";
 
 // One grant pass from its own process on the queue benchmark's store (argv: the file, the time),

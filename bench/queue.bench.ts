@@ -6,8 +6,8 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import type { QueueWant } from "../src/domain/queue-request.ts";
 import { DAY_MS } from "../src/shared/clock.ts";
-import { BOT_ACTOR } from "../src/usecases/action-text.ts";
-import { afterGrants, grantPass } from "../src/usecases/queue-grant-pass.ts";
+import { BOT_ACTOR } from "../src/usecases/power/action-text.ts";
+import { afterGrants, grantPass } from "../src/usecases/queue/queue-grant-pass.ts";
 import { GPUS_PER_HOST, HOSTS, hostName, queueDeps, T0 } from "./queue-fixture.ts";
 import { median, report, round } from "./report.ts";
 

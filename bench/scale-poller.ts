@@ -8,7 +8,7 @@ import { HOUR_MS, MINUTE_MS, systemClock } from "../src/shared/clock.ts";
 import { silentLogger } from "../src/shared/logger.ts";
 import { createSources } from "../src/sources/create-sources.ts";
 import { openDatabase } from "../src/store/open-database.ts";
-import { pollFleet } from "../src/usecases/poll-fleet.ts";
+import { pollFleet } from "../src/usecases/fleet/poll-fleet.ts";
 import { median } from "./report.ts";
 
 // The poller of `scale.bench.ts`, in its own process so that its RSS is the bot's alone (the engines

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
-import { POST_INTERVAL_MS } from "../src/bot/outbox-pacing.ts";
-import { createOutboxClient } from "../src/bot/outbox-worker.ts";
+import { POST_INTERVAL_MS } from "../src/bot/outbox/outbox-pacing.ts";
+import { createOutboxClient } from "../src/bot/outbox/outbox-worker.ts";
 import { configSchema } from "../src/config/schema.ts";
 import type { HostObservation } from "../src/domain/observation.ts";
 import { composeBot } from "../src/main/compose-bot.ts";
@@ -13,7 +13,7 @@ import { startSlackEmulator } from "../src/playground/slack-emulator/start-slack
 import { ManualClock, MINUTE_MS } from "../src/shared/clock.ts";
 import { silentLogger } from "../src/shared/logger.ts";
 import { openDatabase } from "../src/store/open-database.ts";
-import { restoreWindowMinutes } from "../src/usecases/alert-policy.ts";
+import { restoreWindowMinutes } from "../src/usecases/alerts/alert-policy.ts";
 import { report, round } from "./report.ts";
 
 // A storm: 2,000 hosts (8 GPUs, 50 owners) turn idle in one poll, against the Slack emulator

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { renderSummaryMessage } from "../src/bot/views/summary-message.ts";
+import { renderSummaryMessage } from "../src/bot/views/ledger/summary-message.ts";
 import { configSchema } from "../src/config/schema.ts";
 import type { GpuReading, HostObservation } from "../src/domain/observation.ts";
 import { translator } from "../src/messages/translator.ts";
@@ -18,7 +18,7 @@ import { openDatabase } from "../src/store/open-database.ts";
 import { createReclaimStore } from "../src/store/reclaim-store.ts";
 import { ROLLED_UP_TO_KEY } from "../src/store/rollup.ts";
 import { createSummaryStore } from "../src/store/summary-store.ts";
-import { buildSummary, type SummaryDeps, summaryPeriod } from "../src/usecases/build-summary.ts";
+import { buildSummary, type SummaryDeps, summaryPeriod } from "../src/usecases/ledger/build-summary.ts";
 import { median, report, round } from "./report.ts";
 
 const EN = translator({ language: "en", timeZone: "Europe/Berlin", currency: "EUR" });

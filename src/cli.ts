@@ -19,8 +19,8 @@ import { systemClock } from "./shared/clock.ts";
 import { type HeldStream, heldStream } from "./shared/held-stream.ts";
 import { createLogger, type Logger } from "./shared/logger.ts";
 import { NothingToWatchError, nothingToWatch, slackTokensSet } from "./sources/nothing-to-watch.ts";
-import { ReportRangeError } from "./usecases/ledger-report.ts";
-import { isMonth } from "./usecases/project-report.ts";
+import { ReportRangeError } from "./usecases/ledger/ledger-report.ts";
+import { isMonth } from "./usecases/ledger/project-report.ts";
 
 // words-ok: the usage, printed before the configuration (and with it the team's language) is read
 const USAGE = `gpu-warden — keeps a team's GPU machines busy or switched off
@@ -237,7 +237,9 @@ async function projectReportCommand(run: CliRun): Promise<number> {
 async function whatIfCommand(run: CliRun): Promise<number> {
   const { io, tr, context, values } = run;
   const { whatIfOnce, WhatIfSinceError } = await import("./main/what-if-once.ts");
-  const { WhatIfPolicyError, DEFAULT_WHAT_IF_POLICIES } = await import("./usecases/replay-what-if.ts");
+  const { WhatIfPolicyError, DEFAULT_WHAT_IF_POLICIES } = await import(
+    "./usecases/autopilot/replay-what-if.ts"
+  );
   const policies = values.policy?.flatMap((name) => name.split(",")) ?? [...DEFAULT_WHAT_IF_POLICIES];
   try {
     const report = whatIfOnce(context, { since: values.since, policies });

@@ -1,7 +1,7 @@
 import type { SlackApp } from "./bot/app.ts";
-import { createConsoleNotifier } from "./bot/console-notifier.ts";
-import { POST_INTERVAL_MS } from "./bot/outbox-pacing.ts";
-import { createOutboxClient } from "./bot/outbox-worker.ts";
+import { createConsoleNotifier } from "./bot/outbox/console-notifier.ts";
+import { POST_INTERVAL_MS } from "./bot/outbox/outbox-pacing.ts";
+import { createOutboxClient } from "./bot/outbox/outbox-worker.ts";
 import type { IdleEpisodeState } from "./checks/idle-episode.ts";
 import type { LoadedConfig } from "./config/load-config.ts";
 import { peopleToRead } from "./config/people-to-read.ts";
@@ -19,9 +19,9 @@ import type { Logger } from "./shared/logger.ts";
 import { createSources } from "./sources/create-sources.ts";
 import { NothingToWatchError, nothingToWatch, slackTokensSet } from "./sources/nothing-to-watch.ts";
 import { openOwnedStore } from "./store/open-owned-store.ts";
-import { restoreWindowMinutes } from "./usecases/alert-policy.ts";
-import { backfillSimulated } from "./usecases/backfill-simulated.ts";
-import type { IdleAlerts } from "./usecases/idle-alerts.ts";
+import { restoreWindowMinutes } from "./usecases/alerts/alert-policy.ts";
+import type { IdleAlerts } from "./usecases/alerts/idle-alerts.ts";
+import { backfillSimulated } from "./usecases/fleet/backfill-simulated.ts";
 
 /** How long the start waits for the configured people's Slack locales (`team.language: auto`). */
 const LOCALES_AT_START_MS = 5_000;

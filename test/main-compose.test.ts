@@ -9,7 +9,7 @@ import { composeBot } from "../src/main/compose-bot.ts";
 import { ManualClock, MINUTE_MS } from "../src/shared/clock.ts";
 import { silentLogger } from "../src/shared/logger.ts";
 import { openDatabase } from "../src/store/open-database.ts";
-import { stopHost } from "../src/usecases/stop-host.ts";
+import { stopHost } from "../src/usecases/power/stop-host.ts";
 import { observed } from "./checks/builders.ts";
 import { RecordingNotifier } from "./helpers/bot-harness.ts";
 

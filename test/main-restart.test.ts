@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import type { Database } from "better-sqlite3";
-import { createOutboxClient } from "../src/bot/outbox-worker.ts";
+import { createOutboxClient } from "../src/bot/outbox/outbox-worker.ts";
 import { configSchema } from "../src/config/schema.ts";
 import { type ComposedBot, composeBot } from "../src/main/compose-bot.ts";
 import { restoreHistory } from "../src/main/restore-history.ts";
@@ -15,7 +15,7 @@ import {
 import { ManualClock, MINUTE_MS } from "../src/shared/clock.ts";
 import { silentLogger } from "../src/shared/logger.ts";
 import { openDatabase } from "../src/store/open-database.ts";
-import { restoreWindowMinutes } from "../src/usecases/alert-policy.ts";
+import { restoreWindowMinutes } from "../src/usecases/alerts/alert-policy.ts";
 import { observed } from "./checks/builders.ts";
 
 const HOSTS = Array.from({ length: 300 }, (_, i) => `gpu-${String(i).padStart(3, "0")}`);

@@ -5,14 +5,14 @@ import type { ExtendedErrorHandlerArgs } from "@slack/bolt/dist/App.js";
 import { type Clock, systemClock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
 import type { DeliveryStore } from "../store/delivery-store.ts";
-import { boltLevel, boltLogger } from "./bolt-logger.ts";
-import { dedupeDeliveries } from "./dedupe-deliveries.ts";
-import { guardPayloads, refuseFutureRequests } from "./guard-deliveries.ts";
-import type { HealthEndpoints } from "./health-routes.ts";
-import { createHttpReceiver } from "./http-receiver.ts";
-import { createLeanFetch } from "./lean-fetch.ts";
-import { missingScope, slackErrorCode, slackErrorHint } from "./slack-error-hint.ts";
-import { createSocketModeReceiver } from "./socket-mode-receiver.ts";
+import { boltLevel, boltLogger } from "./transport/bolt-logger.ts";
+import { dedupeDeliveries } from "./transport/dedupe-deliveries.ts";
+import { guardPayloads, refuseFutureRequests } from "./transport/guard-deliveries.ts";
+import type { HealthEndpoints } from "./transport/health-routes.ts";
+import { createHttpReceiver } from "./transport/http-receiver.ts";
+import { createLeanFetch } from "./transport/lean-fetch.ts";
+import { missingScope, slackErrorCode, slackErrorHint } from "./transport/slack-error-hint.ts";
+import { createSocketModeReceiver } from "./transport/socket-mode-receiver.ts";
 
 const { App: BoltApp } = bolt;
 

@@ -1,9 +1,9 @@
 import type { ReclaimStore } from "../store/reclaim-store.ts";
-import type { ClaimDeps } from "../usecases/claim-deps.ts";
-import type { CostWardenDeps } from "../usecases/cost-warden-deps.ts";
-import type { ReclaimWords } from "../usecases/reclaim-words.ts";
-import type { StopHostDeps } from "../usecases/stop-host.ts";
-import type { WardenWords } from "../usecases/warden-words.ts";
+import type { ClaimDeps } from "../usecases/claims/claim-deps.ts";
+import type { StopHostDeps } from "../usecases/power/stop-host.ts";
+import type { CostWardenDeps } from "../usecases/warden/cost-warden-deps.ts";
+import type { ReclaimWords } from "../usecases/warden/reclaim-words.ts";
+import type { WardenWords } from "../usecases/warden/warden-words.ts";
 import type { Readers } from "./readers.ts";
 
 /**

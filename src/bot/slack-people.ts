@@ -3,7 +3,7 @@ import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
 import type { PeopleDirectory } from "../usecases/ports.ts";
 import type { LocaleDirectory } from "./readers.ts";
-import { missingScope, slackErrorCode, slackErrorHint } from "./slack-error-hint.ts";
+import { missingScope, slackErrorCode, slackErrorHint } from "./transport/slack-error-hint.ts";
 
 /** What `users.info` says of a person, as far as messages need it. */
 interface Person {

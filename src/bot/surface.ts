@@ -1,5 +1,5 @@
 import { GPU_COMMAND } from "../shared/gpu-command.ts";
-import { COMMANDS } from "./command-table.ts";
+import { COMMANDS } from "./commands/command-table.ts";
 
 /**
  * What the bot asks of Slack, declared once: the slash commands and bot events the listeners

@@ -1,4 +1,4 @@
-import { type BudgetDeps, type BudgetNotice, checkBudgets } from "../usecases/check-budgets.ts";
+import { type BudgetDeps, type BudgetNotice, checkBudgets } from "../usecases/ledger/check-budgets.ts";
 import type { CronJob } from "./schedule-jobs.ts";
 
 /**

@@ -1,6 +1,6 @@
-import type { ClaimDeps } from "../usecases/claim-deps.ts";
-import { tickQueue } from "../usecases/queue-tick.ts";
-import { tickClaims } from "../usecases/tick-claims.ts";
+import type { ClaimDeps } from "../usecases/claims/claim-deps.ts";
+import { tickClaims } from "../usecases/claims/tick-claims.ts";
+import { tickQueue } from "../usecases/queue/queue-tick.ts";
 import type { CronJob } from "./schedule-jobs.ts";
 
 /**

@@ -1,8 +1,12 @@
 import { slotsBetween } from "../checks/cadence.ts";
 import type { Config } from "../config/schema.ts";
 import { DAY_MS, MINUTE_MS } from "../shared/clock.ts";
-import { summaryCadence } from "../usecases/build-summary.ts";
-import { postHygieneSection, type ReviewHygieneDeps, reviewHygiene } from "../usecases/review-hygiene.ts";
+import { summaryCadence } from "../usecases/ledger/build-summary.ts";
+import {
+  postHygieneSection,
+  type ReviewHygieneDeps,
+  reviewHygiene,
+} from "../usecases/warden/review-hygiene.ts";
 import type { PersistedJob } from "./slot-runner.ts";
 
 const CRON_WEEKDAY = {

@@ -1,5 +1,5 @@
 import { setImmediate as yieldToLoop } from "node:timers/promises";
-import { type LedgerDeps, updateLedger } from "../usecases/update-ledger.ts";
+import { type LedgerDeps, updateLedger } from "../usecases/ledger/update-ledger.ts";
 import type { CronJob } from "./schedule-jobs.ts";
 
 /**

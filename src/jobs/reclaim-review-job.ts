@@ -1,5 +1,5 @@
 import { DAY_MS } from "../shared/clock.ts";
-import { type ReclaimDeps, reviewReclaims } from "../usecases/review-reclaims.ts";
+import { type ReclaimDeps, reviewReclaims } from "../usecases/warden/review-reclaims.ts";
 import type { PersistedJob } from "./slot-runner.ts";
 
 /**

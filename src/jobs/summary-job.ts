@@ -1,7 +1,7 @@
 import { slotsBetween } from "../checks/cadence.ts";
 import { DAY_MS } from "../shared/clock.ts";
-import { summaryCadence } from "../usecases/build-summary.ts";
-import { type PostSummaryDeps, postSummary, SUMMARY_ON_TIME_MS } from "../usecases/post-summary.ts";
+import { summaryCadence } from "../usecases/ledger/build-summary.ts";
+import { type PostSummaryDeps, postSummary, SUMMARY_ON_TIME_MS } from "../usecases/ledger/post-summary.ts";
 import type { PersistedJob } from "./slot-runner.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { DAY_MS } from "../shared/clock.ts";
-import { type AnnounceWardenDeps, announceWarden } from "../usecases/announce-warden.ts";
-import type { ProjectReportDeps } from "../usecases/project-report.ts";
+import type { ProjectReportDeps } from "../usecases/ledger/project-report.ts";
+import { type AnnounceWardenDeps, announceWarden } from "../usecases/warden/announce-warden.ts";
 import type { PersistedJob } from "./slot-runner.ts";
 
 /**

@@ -6,8 +6,8 @@ import { createBotStateStore } from "../store/bot-state-store.ts";
 import { createCostStores } from "../store/cost-stores.ts";
 import { createMetricsStore } from "../store/metrics-store.ts";
 import { createReclaimStore, type ReclaimStore } from "../store/reclaim-store.ts";
-import { costWardenDepsOf } from "../usecases/cost-warden-deps.ts";
-import type { ReclaimLookup } from "../usecases/warden-checklist.ts";
+import { costWardenDepsOf } from "../usecases/warden/cost-warden-deps.ts";
+import type { ReclaimLookup } from "../usecases/warden/warden-checklist.ts";
 
 /**
  * The bot's repositories over its open, migrated store (production: `openOwnedStore`'s database, locked

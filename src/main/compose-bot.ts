@@ -10,7 +10,7 @@ import type { Source } from "../domain/source.ts";
 import type { Job } from "../jobs/schedule-jobs.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
-import type { IdleAlerts } from "../usecases/idle-alerts.ts";
+import type { IdleAlerts } from "../usecases/alerts/idle-alerts.ts";
 import { BotHealth } from "./bot-health.ts";
 import { botJobs } from "./bot-jobs.ts";
 import { type BotStores, botStoresOf } from "./bot-stores.ts";

@@ -1,6 +1,6 @@
 import type { webApi } from "@slack/bolt";
-import type { Sleep } from "../bot/outbox-sleep.ts";
-import { createOutboxWorker, type OutboxWorker } from "../bot/outbox-worker.ts";
+import type { Sleep } from "../bot/outbox/outbox-sleep.ts";
+import { createOutboxWorker, type OutboxWorker } from "../bot/outbox/outbox-worker.ts";
 import { slackPeopleDirectory } from "../bot/slack-people.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";

@@ -4,9 +4,9 @@ import type { Source } from "../domain/source.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
 import { StoreProblemError, storeProblemOf } from "../store/store-problem.ts";
-import { readEngineHistory } from "../usecases/engine-history.ts";
-import type { IdleAlerts } from "../usecases/idle-alerts.ts";
-import { pollFleet } from "../usecases/poll-fleet.ts";
+import type { IdleAlerts } from "../usecases/alerts/idle-alerts.ts";
+import { readEngineHistory } from "../usecases/fleet/engine-history.ts";
+import { pollFleet } from "../usecases/fleet/poll-fleet.ts";
 import type { BotHealth } from "./bot-health.ts";
 import type { BotStores } from "./bot-stores.ts";
 

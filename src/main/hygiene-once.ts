@@ -3,7 +3,7 @@ import type { HygieneResult } from "../domain/hygiene.ts";
 import type { Clock } from "../shared/clock.ts";
 import { createHostShell } from "../sources/host-shell.ts";
 import { createHygieneProbe } from "../sources/hygiene-probe.ts";
-import { type CheckHygieneDeps, checkHygiene, hygienePolicy } from "../usecases/check-hygiene.ts";
+import { type CheckHygieneDeps, checkHygiene, hygienePolicy } from "../usecases/warden/check-hygiene.ts";
 
 /** The hygiene checks' deps from the configuration: the sources' ssh and local access. */
 export function hygieneDeps(

@@ -4,7 +4,7 @@ import type { Config } from "../config/schema.ts";
 import type { LintFinding } from "../domain/lint-finding.ts";
 import { parseManifests } from "../sources/parse-manifests.ts";
 import { summaryPrometheus } from "../sources/summary-prometheus.ts";
-import { readContainerUsage } from "../usecases/summary-containers.ts";
+import { readContainerUsage } from "../usecases/ledger/summary-containers.ts";
 
 const WINDOW_MS = 14 * 24 * 3600_000;
 const MIB_PER_GIB = 1024;

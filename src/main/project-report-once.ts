@@ -2,8 +2,8 @@ import type { BotContext } from "../main.ts";
 import { systemClock } from "../shared/clock.ts";
 import { createBotStateStore } from "../store/bot-state-store.ts";
 import { createCostStores } from "../store/cost-stores.ts";
-import { todayLocal } from "../usecases/ledger-report.ts";
-import { type ProjectReport, readProjectReport } from "../usecases/project-report.ts";
+import { todayLocal } from "../usecases/ledger/ledger-report.ts";
+import { type ProjectReport, readProjectReport } from "../usecases/ledger/project-report.ts";
 import { withStoreFile } from "./with-store-file.ts";
 
 /**

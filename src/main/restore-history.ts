@@ -2,9 +2,9 @@ import type { Source } from "../domain/source.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
 import { storeProblemOf } from "../store/store-problem.ts";
-import { backfillSimulated } from "../usecases/backfill-simulated.ts";
-import type { IdleAlerts } from "../usecases/idle-alerts.ts";
-import { HISTORY_DEADLINE_MS, seedHistory } from "../usecases/seed-history.ts";
+import type { IdleAlerts } from "../usecases/alerts/idle-alerts.ts";
+import { backfillSimulated } from "../usecases/fleet/backfill-simulated.ts";
+import { HISTORY_DEADLINE_MS, seedHistory } from "../usecases/fleet/seed-history.ts";
 import type { BotStores } from "./bot-stores.ts";
 
 /**

@@ -5,8 +5,8 @@ import { systemClock } from "../shared/clock.ts";
 import { createSources } from "../sources/create-sources.ts";
 import { type BackupResult, backupStore, type RestoreResult, restoreStore } from "../store/backup-store.ts";
 import { createCostStores } from "../store/cost-stores.ts";
-import { readLedgerReport, reportRange, todayLocal } from "../usecases/ledger-report.ts";
-import { pollFleet } from "../usecases/poll-fleet.ts";
+import { pollFleet } from "../usecases/fleet/poll-fleet.ts";
+import { readLedgerReport, reportRange, todayLocal } from "../usecases/ledger/ledger-report.ts";
 import { pollTimeoutMs } from "./create-poll.ts";
 import { withStoreFile } from "./with-store-file.ts";
 

@@ -2,7 +2,7 @@ import { isLocalDay, localDayStartMs } from "../checks/local-day.ts";
 import type { LoadedConfig } from "../config/load-config.ts";
 import type { WhatIfReport } from "../domain/what-if-report.ts";
 import { type Clock, DAY_MS, HOUR_MS, systemClock } from "../shared/clock.ts";
-import { replayWhatIf } from "../usecases/replay-what-if.ts";
+import { replayWhatIf } from "../usecases/autopilot/replay-what-if.ts";
 import { withStoreFile } from "./with-store-file.ts";
 
 /** `--since` that is neither a span (`30d`, `12h`) nor a date (`YYYY-MM-DD`). */

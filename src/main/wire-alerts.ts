@@ -7,12 +7,12 @@ import { tariffOf } from "../checks/tariff-price.ts";
 import type { Config } from "../config/schema.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
-import { idlePolicyOf } from "../usecases/alert-policy.ts";
-import { createIdleAlerts, type IdleAlerts } from "../usecases/idle-alerts.ts";
+import { idlePolicyOf } from "../usecases/alerts/alert-policy.ts";
+import { createIdleAlerts, type IdleAlerts } from "../usecases/alerts/idle-alerts.ts";
+import { createStormDigest } from "../usecases/alerts/storm-digest.ts";
 import type { Notifier } from "../usecases/ports.ts";
-import { ownersOf } from "../usecases/reclaim-owners.ts";
-import { stopAutomatically } from "../usecases/stop-host.ts";
-import { createStormDigest } from "../usecases/storm-digest.ts";
+import { stopAutomatically } from "../usecases/power/stop-host.ts";
+import { ownersOf } from "../usecases/warden/reclaim-owners.ts";
 import type { BotStores } from "./bot-stores.ts";
 
 /** What is known only once Slack has started: the workspace's URL, for links to messages. */

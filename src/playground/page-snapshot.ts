@@ -1,10 +1,10 @@
-import { COMMANDS } from "../bot/command-table.ts";
+import { COMMANDS } from "../bot/commands/command-table.ts";
 import { slotsBetween } from "../checks/cadence.ts";
 import type { Config } from "../config/schema.ts";
 import { type Translator, translatorFor } from "../messages/translator.ts";
 import { DAY_MS } from "../shared/clock.ts";
 import { dayjs } from "../shared/time.ts";
-import { summaryCadence } from "../usecases/build-summary.ts";
+import { summaryCadence } from "../usecases/ledger/build-summary.ts";
 import type { ControlledFleet, HostMode } from "./controlled-fleet.ts";
 import type { PlaygroundClock } from "./playground-clock.ts";
 import { PLAYGROUND_CHANNEL, PLAYGROUND_USERS, type PlaygroundUser } from "./playground-config.ts";

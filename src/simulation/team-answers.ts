@@ -1,12 +1,12 @@
 import { ACTION_IDS, claimIdsValueSchema, hostActionValueSchema } from "../bot/ids.ts";
 import { HOUR_MS, MINUTE_MS } from "../shared/clock.ts";
+import { keepHost } from "../usecases/alerts/keep-host.ts";
 import { authorityFor, mayAct } from "../usecases/authorise.ts";
-import type { ClaimDeps } from "../usecases/claim-deps.ts";
-import { claimHost } from "../usecases/claim-host.ts";
-import { claimStillUsing } from "../usecases/claim-still-using.ts";
-import { keepHost } from "../usecases/keep-host.ts";
-import { releaseClaims } from "../usecases/release-claims.ts";
-import { previewStop, type StopHostDeps, stopHost } from "../usecases/stop-host.ts";
+import type { ClaimDeps } from "../usecases/claims/claim-deps.ts";
+import { claimHost } from "../usecases/claims/claim-host.ts";
+import { claimStillUsing } from "../usecases/claims/claim-still-using.ts";
+import { releaseClaims } from "../usecases/claims/release-claims.ts";
+import { previewStop, type StopHostDeps, stopHost } from "../usecases/power/stop-host.ts";
 import { buttonsOf, type Delivery } from "./simulated-slack.ts";
 import type { TeamEvent } from "./team-events.ts";
 import { Rng } from "./team-random.ts";

@@ -2,7 +2,7 @@ import type { IdleEpisodeState } from "../checks/idle-episode.ts";
 import type { AlertResolution } from "../domain/alert-record.ts";
 import type { LatestObservation } from "../domain/metrics.ts";
 import type { OutboxRole } from "../domain/outbox-role.ts";
-import type { AlertNote } from "./alert-words.ts";
+import type { AlertNote } from "./alerts/alert-words.ts";
 
 /**
  * The contracts between the use-cases and the Slack side. The use-cases never call Slack directly:

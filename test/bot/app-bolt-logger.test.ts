@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { describe, test } from "node:test";
 import bolt from "@slack/bolt";
-import { boltLogger } from "../../src/bot/bolt-logger.ts";
+import { boltLogger } from "../../src/bot/transport/bolt-logger.ts";
 import { createLogger } from "../../src/shared/logger.ts";
 
 const { LogLevel } = bolt;

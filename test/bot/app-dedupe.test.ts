@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { deliveryKey } from "../../src/bot/dedupe-deliveries.ts";
+import { deliveryKey } from "../../src/bot/transport/dedupe-deliveries.ts";
 
 describe("deliveryKey: the same delivery gets the same key, different ones never share it", () => {
   test("events by event_id, commands by trigger_id", () => {

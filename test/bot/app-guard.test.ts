@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
-import { payloadProblem } from "../../src/bot/payload-problem.ts";
+import { payloadProblem } from "../../src/bot/transport/payload-problem.ts";
 import type { HttpDriver } from "../../src/playground/slack-emulator/http-driver.ts";
 import { BotHarness, EVE, standardConfig } from "../helpers/bot-harness.ts";
 

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import fc from "fast-check";
-import { commandNames, rightForm } from "../../src/bot/command-table.ts";
+import { commandNames, rightForm } from "../../src/bot/commands/command-table.ts";
+import { parseCommand } from "../../src/bot/commands/parse-command.ts";
 import { answerCommand } from "../../src/bot/listeners/commands/gpu-command.ts";
-import { parseCommand } from "../../src/bot/parse-command.ts";
 import { commandProblemText } from "../../src/bot/views/command-problem-text.ts";
 import { translator } from "../../src/messages/translator.ts";
 import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
-import { commandText, plainPeople, userIdOf } from "../../src/bot/command-text.ts";
+import { commandText, plainPeople, userIdOf } from "../../src/bot/commands/command-text.ts";
 import {
   ALICE,
   allHosts,

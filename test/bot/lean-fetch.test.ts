@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import bolt from "@slack/bolt";
-import { createLeanFetch } from "../../src/bot/lean-fetch.ts";
+import { createLeanFetch } from "../../src/bot/transport/lean-fetch.ts";
 
 const { WebClient, WebAPIPlatformError, WebAPIRateLimitedError, WebAPIRequestError } = bolt.webApi;
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
-import { helpSections } from "../../src/bot/command-table.ts";
+import { helpSections } from "../../src/bot/commands/command-table.ts";
 import { renderFleetBoard } from "../../src/bot/listeners/commands/gpu-status.ts";
 import { translator } from "../../src/messages/translator.ts";
 import { failedAt, observed, session } from "../checks/builders.ts";

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
-import { COMMANDS } from "../../src/bot/command-table.ts";
+import { COMMANDS } from "../../src/bot/commands/command-table.ts";
+import { parseCommand } from "../../src/bot/commands/parse-command.ts";
 import {
   hostActionValueSchema,
   keepActionValueSchema,
@@ -9,16 +10,15 @@ import {
   parseActionValue,
   stopValue,
 } from "../../src/bot/ids.ts";
-import { parseCommand } from "../../src/bot/parse-command.ts";
 import { commandProblemText } from "../../src/bot/views/command-problem-text.ts";
-import { stopResultReply } from "../../src/bot/views/reply-stop.ts";
-import { renderFleetStatus } from "../../src/bot/views/status-fleet.ts";
-import { renderHostStatus } from "../../src/bot/views/status-host.ts";
+import { stopResultReply } from "../../src/bot/views/power/reply-stop.ts";
+import { renderFleetStatus } from "../../src/bot/views/status/status-fleet.ts";
+import { renderHostStatus } from "../../src/bot/views/status/status-host.ts";
 import { translator } from "../../src/messages/translator.ts";
 import type { JsonObject } from "../../src/playground/slack-emulator/json.ts";
 import { checkMessageContent } from "../../src/playground/slack-emulator/message-content.ts";
 import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
-import type { FleetStatus, HostDetail, HostSummary } from "../../src/usecases/read-fleet-status.ts";
+import type { FleetStatus, HostDetail, HostSummary } from "../../src/usecases/fleet/read-fleet-status.ts";
 import { observed, T0 } from "../checks/builders.ts";
 
 const EN = translator({ language: "en", timeZone: "UTC", currency: "USD" });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import bolt from "@slack/bolt";
 import { messagePermalink, workspaceUrlOf } from "../../src/bot/message-link.ts";
-import { stopDoubtAlertNote } from "../../src/bot/views/stop-doubt.ts";
+import { stopDoubtAlertNote } from "../../src/bot/views/power/stop-doubt.ts";
 import { translator } from "../../src/messages/translator.ts";
 import {
   type SlackEmulator,

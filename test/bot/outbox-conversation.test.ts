@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { ConversationIndex, conversationOf } from "../../src/bot/outbox-conversation.ts";
+import { ConversationIndex, conversationOf } from "../../src/bot/outbox/outbox-conversation.ts";
 import type { OutboxRoute } from "../../src/store/outbox-store.ts";
 
 const route = (id: number, over: Partial<OutboxRoute>): OutboxRoute => ({

@@ -17,8 +17,8 @@
  *
  * argv: <db path> <Slack API URL> <bot token> <crash-after-post | restart | dm | restart-dm | upload | restart-upload>
  */
-import { POST_INTERVAL_MS } from "../../src/bot/outbox-pacing.ts";
-import { createOutboxClient, createOutboxWorker } from "../../src/bot/outbox-worker.ts";
+import { POST_INTERVAL_MS } from "../../src/bot/outbox/outbox-pacing.ts";
+import { createOutboxClient, createOutboxWorker } from "../../src/bot/outbox/outbox-worker.ts";
 import { systemClock } from "../../src/shared/clock.ts";
 import { silentLogger } from "../../src/shared/logger.ts";
 import { createBotStateStore } from "../../src/store/bot-state-store.ts";

@@ -6,8 +6,12 @@ import { Writable } from "node:stream";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { Database } from "better-sqlite3";
-import { POST_INTERVAL_MS } from "../../src/bot/outbox-pacing.ts";
-import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "../../src/bot/outbox-worker.ts";
+import { POST_INTERVAL_MS } from "../../src/bot/outbox/outbox-pacing.ts";
+import {
+  createOutboxClient,
+  createOutboxWorker,
+  type OutboxWorker,
+} from "../../src/bot/outbox/outbox-worker.ts";
 import {
   type SlackEmulator,
   startSlackEmulator,

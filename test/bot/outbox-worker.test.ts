@@ -6,9 +6,13 @@ import { Writable } from "node:stream";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { Database } from "better-sqlite3";
-import { POST_INTERVAL_MS } from "../../src/bot/outbox-pacing.ts";
-import type { Sleep } from "../../src/bot/outbox-sleep.ts";
-import { createOutboxClient, createOutboxWorker, type OutboxWorker } from "../../src/bot/outbox-worker.ts";
+import { POST_INTERVAL_MS } from "../../src/bot/outbox/outbox-pacing.ts";
+import type { Sleep } from "../../src/bot/outbox/outbox-sleep.ts";
+import {
+  createOutboxClient,
+  createOutboxWorker,
+  type OutboxWorker,
+} from "../../src/bot/outbox/outbox-worker.ts";
 import { createMetrics } from "../../src/observability/metrics.ts";
 import {
   type SlackEmulator,

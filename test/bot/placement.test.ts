@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
-import { parseCommand } from "../../src/bot/parse-command.ts";
+import { parseCommand } from "../../src/bot/commands/parse-command.ts";
 import { type PlacementSeat, placeByPrice } from "../../src/checks/placement.ts";
 import type { HostObservation } from "../../src/domain/observation.ts";
 import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
 import type { PersistedJob } from "../../src/jobs/slot-runner.ts";
 import { HOUR_MS } from "../../src/shared/clock.ts";
-import { readTrackedPlans } from "../../src/usecases/track-plans.ts";
+import { readTrackedPlans } from "../../src/usecases/procurement/track-plans.ts";
 import { observed } from "../checks/builders.ts";
 import { ALICE, BotHarness, CAROL, CHANNEL, standardConfig, T0 } from "../helpers/bot-harness.ts";
 import { shownText } from "../helpers/shown-blocks.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
-import { helpSections } from "../../src/bot/command-table.ts";
-import { parseCommand } from "../../src/bot/parse-command.ts";
+import { helpSections } from "../../src/bot/commands/command-table.ts";
+import { parseCommand } from "../../src/bot/commands/parse-command.ts";
 import { translator } from "../../src/messages/translator.ts";
 import { HOUR_MS } from "../../src/shared/clock.ts";
 import {

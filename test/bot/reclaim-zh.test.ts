@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
-import { type ReclaimDeps, reviewReclaims } from "../../src/usecases/review-reclaims.ts";
+import { type ReclaimDeps, reviewReclaims } from "../../src/usecases/warden/review-reclaims.ts";
 import { observed } from "../checks/builders.ts";
 import { ALICE, BotHarness, CAROL, EVE, standardConfig } from "../helpers/bot-harness.ts";
 

@@ -6,8 +6,8 @@ import { translator } from "../../src/messages/translator.ts";
 import type { StoredMessage } from "../../src/playground/slack-emulator/emulator-state.ts";
 import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
 import { dayjs } from "../../src/shared/time.ts";
-import { ownersOf } from "../../src/usecases/reclaim-owners.ts";
-import { type ReclaimDeps, reviewReclaims } from "../../src/usecases/review-reclaims.ts";
+import { ownersOf } from "../../src/usecases/warden/reclaim-owners.ts";
+import { type ReclaimDeps, reviewReclaims } from "../../src/usecases/warden/review-reclaims.ts";
 import { observed } from "../checks/builders.ts";
 import {
   ALICE,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { afterEach, describe, test } from "node:test";
-import { parseCommand } from "../../src/bot/parse-command.ts";
+import { parseCommand } from "../../src/bot/commands/parse-command.ts";
 import { createBotStateStore } from "../../src/store/bot-state-store.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
 import {

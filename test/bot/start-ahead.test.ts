@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import type { HostObservation } from "../../src/domain/observation.ts";
 import { MINUTE_MS } from "../../src/shared/clock.ts";
-import { latestStart } from "../../src/usecases/start-host.ts";
-import { stopHost } from "../../src/usecases/stop-host.ts";
+import { latestStart } from "../../src/usecases/power/start-host.ts";
+import { stopHost } from "../../src/usecases/power/stop-host.ts";
 import { observed } from "../checks/builders.ts";
 import {
   ALICE,

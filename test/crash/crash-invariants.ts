@@ -1,4 +1,4 @@
-import { OUTBOX_EVENT_TYPE } from "../../src/bot/outbox-recovery.ts";
+import { OUTBOX_EVENT_TYPE } from "../../src/bot/outbox/outbox-recovery.ts";
 import { BOB, type CrashWorld, DAVE, STOP_TIMEOUT_S } from "./crash-world.ts";
 import { readStore, summaries } from "./team-day.ts";
 

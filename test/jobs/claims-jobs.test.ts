@@ -9,9 +9,9 @@ import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
 import { silentLogger } from "../../src/shared/logger.ts";
 import { createBotStateStore } from "../../src/store/bot-state-store.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
-import type { ClaimDeps } from "../../src/usecases/claim-deps.ts";
-import { claimGpus } from "../../src/usecases/claim-gpus.ts";
-import { joinQueue } from "../../src/usecases/queue-requests.ts";
+import type { ClaimDeps } from "../../src/usecases/claims/claim-deps.ts";
+import { claimGpus } from "../../src/usecases/claims/claim-gpus.ts";
+import { joinQueue } from "../../src/usecases/queue/queue-requests.ts";
 import { observed } from "../checks/builders.ts";
 import { ALICE, BOB, UseCaseRig } from "../helpers/bot-harness.ts";
 

@@ -6,7 +6,7 @@
  *
  * argv: <db path> <Slack API URL> <bot token> <now ms> <run | crash-after-compute | crash-after-commit>
  */
-import { createOutboxClient, createOutboxWorker } from "../../src/bot/outbox-worker.ts";
+import { createOutboxClient, createOutboxWorker } from "../../src/bot/outbox/outbox-worker.ts";
 import { cronSlots } from "../../src/jobs/cron-slots.ts";
 import { createSlotRunner } from "../../src/jobs/slot-runner.ts";
 import { DAY_MS, ManualClock } from "../../src/shared/clock.ts";

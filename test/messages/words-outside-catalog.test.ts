@@ -20,7 +20,7 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SCANNED = [
   "src/bot/views",
   "src/bot/listeners",
-  "src/bot/parse-command.ts",
+  "src/bot/commands/parse-command.ts",
   "src/usecases",
   "src/reports",
 ];

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { claimProblemIn } from "../../src/bot/views/claim-problem-words.ts";
+import { claimProblemIn } from "../../src/bot/views/claims/claim-problem-words.ts";
 import { emphasisBoundaries, withEmphasisBoundaries } from "../../src/bot/views/emphasis-boundaries.ts";
 import { CATALOGS } from "../../src/messages/catalog.ts";
 import { translator } from "../../src/messages/translator.ts";

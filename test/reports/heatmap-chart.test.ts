@@ -4,7 +4,7 @@ import type { HostObservation } from "../../src/domain/observation.ts";
 import { type ChartFonts, systemChartFonts } from "../../src/reports/chart-fonts.ts";
 import { heatColour, renderHeatmap } from "../../src/reports/heatmap-chart.ts";
 import { MINUTE_MS } from "../../src/shared/clock.ts";
-import { readHeatmap } from "../../src/usecases/read-heatmap.ts";
+import { readHeatmap } from "../../src/usecases/ledger/read-heatmap.ts";
 import { type DecodedPng, decodePng } from "../helpers/png.ts";
 import { failedHost, gpu, okHost, openStore, tempDir } from "../store/store-fixtures.ts";
 

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { renderSummaryMessage } from "../../src/bot/views/summary-message.ts";
+import { renderSummaryMessage } from "../../src/bot/views/ledger/summary-message.ts";
 import type { GpuHourRollup, HostRecord } from "../../src/domain/metrics.ts";
 import { translator } from "../../src/messages/translator.ts";
 import { hourRowsOf } from "../../src/reports/hour-rows.ts";
 import { buildSummaryModel } from "../../src/reports/summary-model.ts";
-import { summaryPeriod } from "../../src/usecases/build-summary.ts";
+import { summaryPeriod } from "../../src/usecases/ledger/build-summary.ts";
 
 const EN = translator({ language: "en", timeZone: "Europe/Berlin", currency: "EUR" });
 

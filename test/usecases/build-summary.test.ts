@@ -18,7 +18,7 @@ import { createMetaStore } from "../../src/store/meta-store.ts";
 import { createReclaimStore } from "../../src/store/reclaim-store.ts";
 import { ROLLED_UP_TO_KEY } from "../../src/store/rollup.ts";
 import { createSummaryStore } from "../../src/store/summary-store.ts";
-import { buildSummary, type SummaryDeps, summaryPeriod } from "../../src/usecases/build-summary.ts";
+import { buildSummary, type SummaryDeps, summaryPeriod } from "../../src/usecases/ledger/build-summary.ts";
 import { decodePng } from "../helpers/png.ts";
 import { type HistorySeries, type RunningPrometheus, startPrometheus } from "../helpers/prometheus.ts";
 import { down, host, LedgerRig } from "./ledger-rig.ts";

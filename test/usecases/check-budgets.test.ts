@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { budgetNoticeText } from "../../src/bot/views/budget-notice.ts";
+import { budgetNoticeText } from "../../src/bot/views/ledger/budget-notice.ts";
 import { translator } from "../../src/messages/translator.ts";
 import { createBotStateStore } from "../../src/store/bot-state-store.ts";
-import { type BudgetDeps, checkBudgets } from "../../src/usecases/check-budgets.ts";
+import { type BudgetDeps, checkBudgets } from "../../src/usecases/ledger/check-budgets.ts";
 import { tempDir } from "../store/store-fixtures.ts";
 import { host, LedgerRig } from "./ledger-rig.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import { HOUR_MS } from "../../src/shared/clock.ts";
-import { type ClaimGpusResult, claimGpus } from "../../src/usecases/claim-gpus.ts";
+import { type ClaimGpusResult, claimGpus } from "../../src/usecases/claims/claim-gpus.ts";
 import { observed, reading } from "../checks/builders.ts";
 import { ALICE, BOB, CAROL, DAVE, EVE, T0, UseCaseRig } from "../helpers/bot-harness.ts";
 import { saidBy } from "./claim-said.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import { HOUR_MS } from "../../src/shared/clock.ts";
-import { claimHost } from "../../src/usecases/claim-host.ts";
+import { claimHost } from "../../src/usecases/claims/claim-host.ts";
 import { observed } from "../checks/builders.ts";
 import { ALICE, BOB, EVE, T0, UseCaseRig } from "../helpers/bot-harness.ts";
 import { saidBy } from "./claim-said.ts";

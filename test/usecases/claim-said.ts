@@ -4,13 +4,13 @@ import {
   releaseReply,
   stillUsingReply,
   waitlistReply,
-} from "../../src/bot/views/claim-reply.ts";
+} from "../../src/bot/views/claims/claim-reply.ts";
 import type { Translator } from "../../src/messages/translator.ts";
-import type { ClaimGpusResult } from "../../src/usecases/claim-gpus.ts";
-import type { StillUsingResult } from "../../src/usecases/claim-still-using.ts";
-import type { WaitResult } from "../../src/usecases/claim-waitlist.ts";
-import type { ExtendResult } from "../../src/usecases/extend-claims.ts";
-import type { ReleaseResult } from "../../src/usecases/release-claims.ts";
+import type { ClaimGpusResult } from "../../src/usecases/claims/claim-gpus.ts";
+import type { StillUsingResult } from "../../src/usecases/claims/claim-still-using.ts";
+import type { WaitResult } from "../../src/usecases/claims/claim-waitlist.ts";
+import type { ExtendResult } from "../../src/usecases/claims/extend-claims.ts";
+import type { ReleaseResult } from "../../src/usecases/claims/release-claims.ts";
 
 /** What a claim use-case's result says to its asker, as the bot's views render it (the problem line of an error). */
 export interface Said {

@@ -4,7 +4,7 @@ import type { HostObservation } from "../../src/domain/observation.ts";
 import type { Clock } from "../../src/shared/clock.ts";
 import { silentLogger } from "../../src/shared/logger.ts";
 import { createSources } from "../../src/sources/create-sources.ts";
-import { pollFleet } from "../../src/usecases/poll-fleet.ts";
+import { pollFleet } from "../../src/usecases/fleet/poll-fleet.ts";
 import { ALICE, BOB, BotHarness, standardConfig } from "../helpers/bot-harness.ts";
 import { formatExposition, type RunningPrometheus } from "../helpers/prometheus.ts";
 import { startVictoriaMetrics } from "../helpers/victoria-metrics.ts";

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { sparkline } from "../../src/bot/views/sparkline.ts";
+import { sparkline } from "../../src/bot/views/alerts/sparkline.ts";
 import { bucketUtil } from "../../src/checks/bucket-util.ts";
 import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
 import { silentLogger } from "../../src/shared/logger.ts";
 import { createSources } from "../../src/sources/create-sources.ts";
-import { SPARKLINE_MARKS, SPARKLINE_MINUTES } from "../../src/usecases/idle-alerts.ts";
+import { SPARKLINE_MARKS, SPARKLINE_MINUTES } from "../../src/usecases/alerts/idle-alerts.ts";
 import { ALICE, BotHarness, standardConfig, T0 } from "../helpers/bot-harness.ts";
 import { type HistorySeries, type RunningPrometheus, startPrometheus } from "../helpers/prometheus.ts";
 import { shownText } from "./idle-alerts-rig.ts";

@@ -7,7 +7,7 @@ import type { Source } from "../../src/domain/source.ts";
 import { ManualClock, MINUTE_MS } from "../../src/shared/clock.ts";
 import { silentLogger } from "../../src/shared/logger.ts";
 import { createSources } from "../../src/sources/create-sources.ts";
-import { pollFleet } from "../../src/usecases/poll-fleet.ts";
+import { pollFleet } from "../../src/usecases/fleet/poll-fleet.ts";
 import { ALICE, BOB, BotHarness, standardConfig, T0 } from "../helpers/bot-harness.ts";
 import { type HistorySeries, type RunningPrometheus, sleep, startPrometheus } from "../helpers/prometheus.ts";
 import { header } from "./idle-alerts-rig.ts";

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Database } from "better-sqlite3";
-import { createOutboxClient, type OutboxWorker } from "../../src/bot/outbox-worker.ts";
+import { createOutboxClient, type OutboxWorker } from "../../src/bot/outbox/outbox-worker.ts";
 import { type Config, configSchema } from "../../src/config/schema.ts";
 import type { HostObservation } from "../../src/domain/observation.ts";
 import { composeBot } from "../../src/main/compose-bot.ts";
@@ -16,7 +16,7 @@ import { silentLogger } from "../../src/shared/logger.ts";
 import type { BotStateStore } from "../../src/store/bot-state-store.ts";
 import type { MetricsStore } from "../../src/store/metrics-types.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
-import type { IdleAlerts } from "../../src/usecases/idle-alerts.ts";
+import type { IdleAlerts } from "../../src/usecases/alerts/idle-alerts.ts";
 
 export const CHANNEL = "C0GPU";
 export const OWNER = "U0OWNER";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
-import { keepReplyText } from "../../src/bot/views/reply-keep.ts";
+import { keepReplyText } from "../../src/bot/views/power/reply-keep.ts";
 import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
-import { type KeepResult, keepHost, keepUntilMs } from "../../src/usecases/keep-host.ts";
+import { type KeepResult, keepHost, keepUntilMs } from "../../src/usecases/alerts/keep-host.ts";
 import { observed } from "../checks/builders.ts";
 import { ALICE, BOB, CAROL, DAVE, EVE, T0, UseCaseRig } from "../helpers/bot-harness.ts";
 

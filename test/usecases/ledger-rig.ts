@@ -8,7 +8,7 @@ import { createMetricsStore } from "../../src/store/metrics-store.ts";
 import type { MetricsStore } from "../../src/store/metrics-types.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
 import { ROLLED_UP_TO_KEY } from "../../src/store/rollup.ts";
-import type { LedgerDeps } from "../../src/usecases/update-ledger.ts";
+import type { LedgerDeps } from "../../src/usecases/ledger/update-ledger.ts";
 import { gpu } from "../store/store-fixtures.ts";
 
 export const STEP_MS = 10 * 60_000;

@@ -10,7 +10,7 @@ import { createBotStateStore } from "../../src/store/bot-state-store.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
 import { createReclaimStore } from "../../src/store/reclaim-store.ts";
 import { authorityFor, type HostActionDeps } from "../../src/usecases/authorise.ts";
-import { ownersOf } from "../../src/usecases/reclaim-owners.ts";
+import { ownersOf } from "../../src/usecases/warden/reclaim-owners.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gw-lent-"));
 after(() => rmSync(dir, { recursive: true, force: true }));

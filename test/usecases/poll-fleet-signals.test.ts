@@ -9,7 +9,7 @@ import type { Source } from "../../src/domain/source.ts";
 import { ManualClock } from "../../src/shared/clock.ts";
 import { silentLogger } from "../../src/shared/logger.ts";
 import { createLocalSource, type LocalSourceConfig } from "../../src/sources/local-source.ts";
-import { pollFleet } from "../../src/usecases/poll-fleet.ts";
+import { pollFleet } from "../../src/usecases/fleet/poll-fleet.ts";
 import { fixturePath } from "../helpers/fixtures.ts";
 import { nvidiaSmiScript, writeScript } from "../helpers/stand-in-commands.ts";
 

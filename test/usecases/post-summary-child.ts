@@ -8,7 +8,7 @@
  * zh-CN and pays in CNY]
  */
 import { writeSync } from "node:fs";
-import { createOutboxClient, createOutboxWorker } from "../../src/bot/outbox-worker.ts";
+import { createOutboxClient, createOutboxWorker } from "../../src/bot/outbox/outbox-worker.ts";
 import { createReaders } from "../../src/bot/readers.ts";
 import { botWords } from "../../src/bot/views/renderers.ts";
 import { configSchema } from "../../src/config/schema.ts";

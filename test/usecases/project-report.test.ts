@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { projectSummaryBlocks } from "../../src/bot/views/report-project.ts";
+import { projectSummaryBlocks } from "../../src/bot/views/ledger/report-project.ts";
 import { localDayOf } from "../../src/checks/local-day.ts";
 import { workloadHoursOf } from "../../src/checks/workload-project.ts";
 import type { GpuProcess, HostObservation } from "../../src/domain/observation.ts";
 import { translator } from "../../src/messages/translator.ts";
 import { projectCsv, projectTable } from "../../src/reports/project-table.ts";
 import { createBotStateStore } from "../../src/store/bot-state-store.ts";
-import { readProjectAllocation, readProjectReport } from "../../src/usecases/project-report.ts";
+import { readProjectAllocation, readProjectReport } from "../../src/usecases/ledger/project-report.ts";
 import { shownText } from "../helpers/shown-blocks.ts";
 import { gpu, tempDir } from "../store/store-fixtures.ts";
 import { LedgerRig, STEP_MS } from "./ledger-rig.ts";

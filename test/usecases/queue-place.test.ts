@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import type { QueueWant } from "../../src/domain/queue-request.ts";
 import { HOUR_MS } from "../../src/shared/clock.ts";
-import { claimGpus } from "../../src/usecases/claim-gpus.ts";
-import { joinQueue } from "../../src/usecases/queue-requests.ts";
+import { claimGpus } from "../../src/usecases/claims/claim-gpus.ts";
+import { joinQueue } from "../../src/usecases/queue/queue-requests.ts";
 import { observed } from "../checks/builders.ts";
 import { BOB, EVE, UseCaseRig } from "../helpers/bot-harness.ts";
 

@@ -4,11 +4,11 @@ import { afterEach, describe, test } from "node:test";
 import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
 import { createBotStateStore } from "../../src/store/bot-state-store.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
-import { claimGpus } from "../../src/usecases/claim-gpus.ts";
-import { deferPreempt } from "../../src/usecases/queue-preempt.ts";
-import { cancelQueued, joinQueue } from "../../src/usecases/queue-requests.ts";
-import { releaseClaims } from "../../src/usecases/release-claims.ts";
-import { tickClaims } from "../../src/usecases/tick-claims.ts";
+import { claimGpus } from "../../src/usecases/claims/claim-gpus.ts";
+import { releaseClaims } from "../../src/usecases/claims/release-claims.ts";
+import { tickClaims } from "../../src/usecases/claims/tick-claims.ts";
+import { deferPreempt } from "../../src/usecases/queue/queue-preempt.ts";
+import { cancelQueued, joinQueue } from "../../src/usecases/queue/queue-requests.ts";
 import { observed } from "../checks/builders.ts";
 import { ALICE, BOB, CAROL, DAVE, EVE, UseCaseRig } from "../helpers/bot-harness.ts";
 

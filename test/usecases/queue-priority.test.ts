@@ -3,10 +3,10 @@ import { afterEach, describe, test } from "node:test";
 import { chooseProject, defaultProject } from "../../src/checks/queue-project.ts";
 import type { QueueWant } from "../../src/domain/queue-request.ts";
 import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
-import { claimGpus } from "../../src/usecases/claim-gpus.ts";
-import { joinQueue, readQueue } from "../../src/usecases/queue-requests.ts";
-import { releaseClaims } from "../../src/usecases/release-claims.ts";
-import { tickClaims } from "../../src/usecases/tick-claims.ts";
+import { claimGpus } from "../../src/usecases/claims/claim-gpus.ts";
+import { releaseClaims } from "../../src/usecases/claims/release-claims.ts";
+import { tickClaims } from "../../src/usecases/claims/tick-claims.ts";
+import { joinQueue, readQueue } from "../../src/usecases/queue/queue-requests.ts";
 import { observed } from "../checks/builders.ts";
 import { ALICE, BOB, CAROL, DAVE, EVE, UseCaseRig } from "../helpers/bot-harness.ts";
 

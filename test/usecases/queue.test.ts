@@ -6,17 +6,17 @@ import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
 import { createBotStateStore } from "../../src/store/bot-state-store.ts";
 import { createMetricsStore } from "../../src/store/metrics-store.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
-import { claimGpus } from "../../src/usecases/claim-gpus.ts";
-import { extendClaims } from "../../src/usecases/extend-claims.ts";
+import { claimGpus } from "../../src/usecases/claims/claim-gpus.ts";
+import { extendClaims } from "../../src/usecases/claims/extend-claims.ts";
+import { releaseClaims } from "../../src/usecases/claims/release-claims.ts";
+import { tickClaims } from "../../src/usecases/claims/tick-claims.ts";
 import {
   cancelQueued,
   claimOrWait,
   confirmGrant,
   joinQueue,
   readQueue,
-} from "../../src/usecases/queue-requests.ts";
-import { releaseClaims } from "../../src/usecases/release-claims.ts";
-import { tickClaims } from "../../src/usecases/tick-claims.ts";
+} from "../../src/usecases/queue/queue-requests.ts";
 import { observed } from "../checks/builders.ts";
 import { ALICE, BOB, CAROL, DAVE, EVE, UseCaseRig } from "../helpers/bot-harness.ts";
 

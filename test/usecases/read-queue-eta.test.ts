@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { estimateWords } from "../../src/bot/views/eta-words.ts";
+import { estimateWords } from "../../src/bot/views/queue/eta-words.ts";
 import type { HostObservation } from "../../src/domain/observation.ts";
 import type { QueueRequest } from "../../src/domain/queue-request.ts";
 import { translator } from "../../src/messages/translator.ts";
 import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
 import type { MetricsStore } from "../../src/store/metrics-types.ts";
-import { estimateQueue, modelLines, usualFreeOf } from "../../src/usecases/read-queue-eta.ts";
+import { estimateQueue, modelLines, usualFreeOf } from "../../src/usecases/queue/read-queue-eta.ts";
 import { failedHost, gpu, okHost, openStore, tempDir } from "../store/store-fixtures.ts";
 
 const START = Date.UTC(2026, 9, 26); // Monday 26 Oct 2026, 00:00 UTC

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import { HOUR_MS } from "../../src/shared/clock.ts";
-import { claimGpus } from "../../src/usecases/claim-gpus.ts";
-import { joinWaitlist } from "../../src/usecases/claim-waitlist.ts";
-import { extendClaims } from "../../src/usecases/extend-claims.ts";
-import { releaseClaims } from "../../src/usecases/release-claims.ts";
+import { claimGpus } from "../../src/usecases/claims/claim-gpus.ts";
+import { joinWaitlist } from "../../src/usecases/claims/claim-waitlist.ts";
+import { extendClaims } from "../../src/usecases/claims/extend-claims.ts";
+import { releaseClaims } from "../../src/usecases/claims/release-claims.ts";
 import { observed } from "../checks/builders.ts";
 import { ALICE, BOB, CAROL, DAVE, EVE, T0, UseCaseRig } from "../helpers/bot-harness.ts";
 import { saidBy } from "./claim-said.ts";

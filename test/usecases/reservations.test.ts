@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Reservation } from "../../src/checks/reservation-window.ts";
 import { configSchema } from "../../src/config/schema.ts";
-import { configReservations, mayUseReservation } from "../../src/usecases/reservations.ts";
+import { configReservations, mayUseReservation } from "../../src/usecases/queue/reservations.ts";
 
 const reservation: Reservation = {
   id: 1,

@@ -8,8 +8,8 @@ import {
   type PrometheusSource,
   type PrometheusSourceConfig,
 } from "../../src/sources/prometheus-source.ts";
-import { idlePolicyOf, restoreWindowMinutes } from "../../src/usecases/alert-policy.ts";
-import { PRIOR_STEP_MS, type SeededHistory, seedHistory } from "../../src/usecases/seed-history.ts";
+import { idlePolicyOf, restoreWindowMinutes } from "../../src/usecases/alerts/alert-policy.ts";
+import { PRIOR_STEP_MS, type SeededHistory, seedHistory } from "../../src/usecases/fleet/seed-history.ts";
 import { ALICE, BOB, BotHarness, CHANNEL, standardConfig } from "../helpers/bot-harness.ts";
 import { METRICS_BACKENDS, startMetricsBackend } from "../helpers/metrics-backend.ts";
 import type { HistorySeries, RunningPrometheus } from "../helpers/prometheus.ts";

@@ -2,22 +2,22 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, test } from "node:test";
-import { hostNowWords } from "../../src/bot/views/host-now-words.ts";
-import { stopResultWords } from "../../src/bot/views/stop-words.ts";
+import { hostNowWords } from "../../src/bot/views/alerts/host-now-words.ts";
+import { stopResultWords } from "../../src/bot/views/power/stop-words.ts";
 import { INITIAL_IDLE_EPISODE } from "../../src/checks/idle-episode.ts";
 import { DEFAULT_IDLE_POLICY } from "../../src/checks/idle-policy.ts";
 import { translator } from "../../src/messages/translator.ts";
 import { MINUTE_MS } from "../../src/shared/clock.ts";
-import { BOT_ACTOR } from "../../src/usecases/action-text.ts";
-import { assessHostNow } from "../../src/usecases/assess-host-now.ts";
-import { endInterruptedStops } from "../../src/usecases/interrupted-stops.ts";
+import { BOT_ACTOR } from "../../src/usecases/power/action-text.ts";
+import { assessHostNow } from "../../src/usecases/power/assess-host-now.ts";
+import { endInterruptedStops } from "../../src/usecases/power/interrupted-stops.ts";
 import {
   beginStop,
   runStop,
   type StopResult,
   stopAutomatically,
   stopHost,
-} from "../../src/usecases/stop-host.ts";
+} from "../../src/usecases/power/stop-host.ts";
 import { failedAt, observed, reading, session } from "../checks/builders.ts";
 import {
   ALICE,

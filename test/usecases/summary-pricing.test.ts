@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { meanTariffPrice, tariffOf } from "../../src/checks/tariff-price.ts";
 import { configSchema } from "../../src/config/schema.ts";
-import { fastPriceOver, summaryPricing } from "../../src/usecases/summary-pricing.ts";
+import { fastPriceOver, summaryPricing } from "../../src/usecases/ledger/summary-pricing.ts";
 
 const H = 3_600_000;
 const electricity = {

@@ -5,8 +5,8 @@ import type { LedgerDay } from "../../src/domain/ledger-day.ts";
 import { translator } from "../../src/messages/translator.ts";
 import { ledgerCsv } from "../../src/reports/ledger-csv.ts";
 import { ledgerTable, reportRangeText } from "../../src/reports/ledger-table.ts";
-import { ReportRangeError, readLedgerReport, reportRange } from "../../src/usecases/ledger-report.ts";
-import { completeDays, updateLedger } from "../../src/usecases/update-ledger.ts";
+import { ReportRangeError, readLedgerReport, reportRange } from "../../src/usecases/ledger/ledger-report.ts";
+import { completeDays, updateLedger } from "../../src/usecases/ledger/update-ledger.ts";
 import { tempDir } from "../store/store-fixtures.ts";
 import { down, host, LedgerRig, STEP_MS } from "./ledger-rig.ts";
 

@@ -1,5 +1,5 @@
 import type { Translator } from "../../messages/translator.ts";
-import { rightForm } from "../command-table.ts";
+import { rightForm } from "../commands/command-table.ts";
 import { type Reply, textReply } from "./reply-message.ts";
 
 /** What was wrong, then the command's right form (or where the commands are listed), in the reader's language. */

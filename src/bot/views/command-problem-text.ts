@@ -1,6 +1,6 @@
 import type { Translator } from "../../messages/translator.ts";
 import { slackEscape } from "../../shared/slack-text.ts";
-import type { CommandProblem } from "../command-problem.ts";
+import type { CommandProblem } from "../commands/command-problem.ts";
 
 const NEEDS = {
   hostAndDuration: "command.needsHostAndDuration",

@@ -2,29 +2,46 @@ import { renderHeatmap } from "../../reports/heatmap-chart.ts";
 import { renderSummaryChart } from "../../reports/summary-chart.ts";
 import { summaryCsvFiles } from "../../reports/summary-csv.ts";
 import { GPU_COMMAND } from "../../shared/gpu-command.ts";
-import type { AlertWords } from "../../usecases/alert-words.ts";
-import type { ClaimWords } from "../../usecases/claim-words.ts";
-import type { ReclaimWords } from "../../usecases/reclaim-words.ts";
-import type { StormWords } from "../../usecases/storm-words.ts";
-import type { SummaryWords } from "../../usecases/summary-words.ts";
-import type { WardenWords } from "../../usecases/warden-words.ts";
+import type { AlertWords } from "../../usecases/alerts/alert-words.ts";
+import type { StormWords } from "../../usecases/alerts/storm-words.ts";
+import type { ClaimWords } from "../../usecases/claims/claim-words.ts";
+import type { SummaryWords } from "../../usecases/ledger/summary-words.ts";
+import type { ReclaimWords } from "../../usecases/warden/reclaim-words.ts";
+import type { WardenWords } from "../../usecases/warden/warden-words.ts";
 import type { Readers } from "../readers.ts";
-import { alertDirectMessage } from "./alert-direct-message.ts";
-import { alertEscalationText } from "./alert-escalation.ts";
-import { idleAlertMessage } from "./alert-message.ts";
-import { noDataMessage } from "./alert-no-data.ts";
-import { alertNoteText } from "./alert-note.ts";
-import { resolvedAlertMessage } from "./alert-resolved.ts";
-import { autopilotStoppingText, autopilotWarningMessage } from "./autopilot-messages.ts";
-import { claimEndedDm, claimedInThreadText, claimFreeDm, claimNudgeDm, claimReminderDm } from "./claim-dm.ts";
-import { withGrantDevices } from "./grant-devices-words.ts";
-import { withHomeQueue } from "./home-queue.ts";
-import { withHomeReservations } from "./home-reservations.ts";
-import { homeView } from "./home-view.ts";
-import { monthlyAllocationMessage } from "./monthly-allocation.ts";
-import { planSummaryBlocks } from "./plan-summary.ts";
-import { preemptAskDm, preemptReleasedDm, preemptVoidDm, preemptWaitingDm } from "./preempt-messages.ts";
-import { queueGrantDm, queueLapsedDm } from "./queue-messages.ts";
+import { alertDirectMessage } from "./alerts/alert-direct-message.ts";
+import { alertEscalationText } from "./alerts/alert-escalation.ts";
+import { idleAlertMessage } from "./alerts/alert-message.ts";
+import { noDataMessage } from "./alerts/alert-no-data.ts";
+import { alertNoteText } from "./alerts/alert-note.ts";
+import { resolvedAlertMessage } from "./alerts/alert-resolved.ts";
+import { stormDigestMessage, stormOwnerMessage } from "./alerts/storm-digest-message.ts";
+import { suspectReadingMessage } from "./alerts/suspect-reading-message.ts";
+import {
+  claimEndedDm,
+  claimedInThreadText,
+  claimFreeDm,
+  claimNudgeDm,
+  claimReminderDm,
+} from "./claims/claim-dm.ts";
+import { withGrantDevices } from "./claims/grant-devices-words.ts";
+import { monthlyAllocationMessage } from "./ledger/monthly-allocation.ts";
+import { projectSummaryBlocks } from "./ledger/report-project.ts";
+import { renderSummaryMessage, summaryLateNotice } from "./ledger/summary-message.ts";
+import { autopilotStoppingText, autopilotWarningMessage } from "./power/autopilot-messages.ts";
+import { stopDoubtThreadText } from "./power/stop-doubt.ts";
+import { planSummaryBlocks } from "./procurement/plan-summary.ts";
+import { withHomeQueue } from "./queue/home-queue.ts";
+import { withHomeReservations } from "./queue/home-reservations.ts";
+import {
+  preemptAskDm,
+  preemptReleasedDm,
+  preemptVoidDm,
+  preemptWaitingDm,
+} from "./queue/preempt-messages.ts";
+import { queueGrantDm, queueLapsedDm } from "./queue/queue-messages.ts";
+import { withAlertReservation } from "./queue/reservation-lines.ts";
+import { homeView } from "./status/home-view.ts";
 import {
   reclaimClearedMessage,
   reclaimDecisionMessage,
@@ -32,14 +49,12 @@ import {
   reclaimLentDm,
   reclaimPendingMessage,
   renewalMessage,
-} from "./reclaim-messages.ts";
-import { projectSummaryBlocks } from "./report-project.ts";
-import { withAlertReservation } from "./reservation-lines.ts";
-import { stopDoubtThreadText } from "./stop-doubt.ts";
-import { stormDigestMessage, stormOwnerMessage } from "./storm-digest-message.ts";
-import { renderSummaryMessage, summaryLateNotice } from "./summary-message.ts";
-import { suspectReadingMessage } from "./suspect-reading-message.ts";
-import { wardenAnnouncement, wardenChangeAnnouncement, wardenChecklistMessage } from "./warden-messages.ts";
+} from "./warden/reclaim-messages.ts";
+import {
+  wardenAnnouncement,
+  wardenChangeAnnouncement,
+  wardenChecklistMessage,
+} from "./warden/warden-messages.ts";
 
 /** The bot's implementations of the use-cases' word ports, one object per port. */
 export interface BotWords {

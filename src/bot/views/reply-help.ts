@@ -3,7 +3,7 @@ import { slotsText } from "../../checks/claim-target.ts";
 import type { Claim } from "../../domain/claim.ts";
 import type { Translator } from "../../messages/translator.ts";
 import { localDayNumber } from "../../shared/time.ts";
-import { helpSections } from "../command-table.ts";
+import { helpSections } from "../commands/command-table.ts";
 import { type Reply, section } from "./reply-message.ts";
 
 /** The command table as help; with `claims` (bare `/gpu`), the asker's claims after it. */

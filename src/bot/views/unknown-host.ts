@@ -1,5 +1,5 @@
 import type { Translator } from "../../messages/translator.ts";
-import { slackEscape, type UnknownHost } from "../../usecases/action-text.ts";
+import { slackEscape, type UnknownHost } from "../../usecases/power/action-text.ts";
 
 /** `no host gpu-b; did you mean gpu-b1?`, or the known hosts when there are few. */
 export function unknownHostWords(tr: Translator, facts: UnknownHost): string {

@@ -1,6 +1,6 @@
 import type { Translator } from "../../messages/translator.ts";
 import type { HostAuthority } from "../../usecases/authorise.ts";
-import { mention } from "./alert-format.ts";
+import { mention } from "./alerts/alert-format.ts";
 
 /**
  * Who may act on the host, in the reader's words: `the owner of gpu-a (@alice), its claimant (@bob),

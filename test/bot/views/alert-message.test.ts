@@ -1,12 +1,16 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import bolt from "@slack/bolt";
-import { alertDirectMessage } from "../../../src/bot/views/alert-direct-message.ts";
-import { alertDuration, alertWhen, joinLines } from "../../../src/bot/views/alert-format.ts";
-import { type AlertGpu, type IdleAlertView, idleAlertMessage } from "../../../src/bot/views/alert-message.ts";
-import { noDataMessage } from "../../../src/bot/views/alert-no-data.ts";
-import { type AlertEnding, resolvedAlertMessage } from "../../../src/bot/views/alert-resolved.ts";
-import { sparkline } from "../../../src/bot/views/sparkline.ts";
+import { alertDirectMessage } from "../../../src/bot/views/alerts/alert-direct-message.ts";
+import { alertDuration, alertWhen, joinLines } from "../../../src/bot/views/alerts/alert-format.ts";
+import {
+  type AlertGpu,
+  type IdleAlertView,
+  idleAlertMessage,
+} from "../../../src/bot/views/alerts/alert-message.ts";
+import { noDataMessage } from "../../../src/bot/views/alerts/alert-no-data.ts";
+import { type AlertEnding, resolvedAlertMessage } from "../../../src/bot/views/alerts/alert-resolved.ts";
+import { sparkline } from "../../../src/bot/views/alerts/sparkline.ts";
 import { bucketUtil } from "../../../src/checks/bucket-util.ts";
 import type { GpuProcess, LoginSession } from "../../../src/domain/observation.ts";
 import { translator } from "../../../src/messages/translator.ts";

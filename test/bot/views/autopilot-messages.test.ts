@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { autopilotStoppingText, autopilotWarningMessage } from "../../../src/bot/views/autopilot-messages.ts";
+import {
+  autopilotStoppingText,
+  autopilotWarningMessage,
+} from "../../../src/bot/views/power/autopilot-messages.ts";
 import type { AutopilotPlan } from "../../../src/checks/autopilot-plan.ts";
 import { translator } from "../../../src/messages/translator.ts";
 import { blockProblems } from "../../../src/playground/slack-emulator/validate-blocks.ts";

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { claimEndedDm, claimFreeDm, claimNudgeDm, claimReminderDm } from "../../../src/bot/views/claim-dm.ts";
+import {
+  claimEndedDm,
+  claimFreeDm,
+  claimNudgeDm,
+  claimReminderDm,
+} from "../../../src/bot/views/claims/claim-dm.ts";
 import {
   claimReply,
   extendReply,
@@ -8,7 +13,7 @@ import {
   releaseReply,
   stillUsingReply,
   waitlistReply,
-} from "../../../src/bot/views/claim-reply.ts";
+} from "../../../src/bot/views/claims/claim-reply.ts";
 import {
   confirmGrantReply,
   joinQueueReply,
@@ -16,15 +21,15 @@ import {
   queueGrantDm,
   queueLapsedDm,
   queueListReply,
-} from "../../../src/bot/views/queue-messages.ts";
+} from "../../../src/bot/views/queue/queue-messages.ts";
 import type { Reply } from "../../../src/bot/views/reply-message.ts";
 import type { ClaimGroup } from "../../../src/checks/claim-groups.ts";
 import type { Claim } from "../../../src/domain/claim.ts";
 import type { QueueRequest } from "../../../src/domain/queue-request.ts";
 import { translator } from "../../../src/messages/translator.ts";
 import { HOUR_MS } from "../../../src/shared/clock.ts";
-import type { ClaimGpusResult } from "../../../src/usecases/claim-gpus.ts";
-import type { ReleaseResult } from "../../../src/usecases/release-claims.ts";
+import type { ClaimGpusResult } from "../../../src/usecases/claims/claim-gpus.ts";
+import type { ReleaseResult } from "../../../src/usecases/claims/release-claims.ts";
 
 const NOW = Date.UTC(2026, 2, 27, 9, 0);
 const ZONE = "Asia/Shanghai";
@@ -166,7 +171,7 @@ function words(reply: Reply): string {
     .join("\n")
     .replace(/`[^`]*`/g, "")
     .replace(/<@U0[A-Z]+>/g, "")
-    .replace(/正确格式：.*/g, "正确格式："); // the command's right form is the help's (src/bot/command-table.ts)
+    .replace(/正确格式：.*/g, "正确格式："); // the command's right form is the help's (src/bot/commands/command-table.ts)
 }
 
 describe("the claim views in Chinese", () => {

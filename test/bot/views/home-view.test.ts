@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { HOME_MAX_BLOCKS, homeView } from "../../../src/bot/views/home-view.ts";
+import { HOME_MAX_BLOCKS, homeView } from "../../../src/bot/views/status/home-view.ts";
 import { translator } from "../../../src/messages/translator.ts";
 import { viewProblems } from "../../../src/playground/slack-emulator/validate-blocks.ts";
 import { HOUR_MS } from "../../../src/shared/clock.ts";
-import type { HostSummary } from "../../../src/usecases/read-fleet-status.ts";
-import type { HomeModel } from "../../../src/usecases/read-home.ts";
+import type { HostSummary } from "../../../src/usecases/fleet/read-fleet-status.ts";
+import type { HomeModel } from "../../../src/usecases/fleet/read-home.ts";
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0);
 const EN = translator({ language: "en", timeZone: "Europe/Berlin", currency: "USD" });

@@ -6,13 +6,13 @@ import {
   preemptReleasedDm,
   preemptVoidDm,
   preemptWaitingDm,
-} from "../../../src/bot/views/preempt-messages.ts";
-import { projectProblemReply, withPriorities } from "../../../src/bot/views/priority-messages.ts";
+} from "../../../src/bot/views/queue/preempt-messages.ts";
+import { projectProblemReply, withPriorities } from "../../../src/bot/views/queue/priority-messages.ts";
 import type { Claim } from "../../../src/domain/claim.ts";
 import type { QueueRequest } from "../../../src/domain/queue-request.ts";
 import { translator } from "../../../src/messages/translator.ts";
 import { HOUR_MS } from "../../../src/shared/clock.ts";
-import type { PreemptAsk } from "../../../src/usecases/queue-preempt.ts";
+import type { PreemptAsk } from "../../../src/usecases/queue/queue-preempt.ts";
 
 const NOW = Date.UTC(2026, 2, 27, 9, 0);
 const ZONE = "Asia/Shanghai";

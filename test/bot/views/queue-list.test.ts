@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { withQueueEstimates } from "../../../src/bot/views/eta-words.ts";
-import { queueListReply } from "../../../src/bot/views/queue-messages.ts";
+import { withQueueEstimates } from "../../../src/bot/views/queue/eta-words.ts";
+import { queueListReply } from "../../../src/bot/views/queue/queue-messages.ts";
 import type { QueueRequest } from "../../../src/domain/queue-request.ts";
 import { translator } from "../../../src/messages/translator.ts";
-import type { QueueView } from "../../../src/usecases/queue-requests.ts";
+import type { QueueView } from "../../../src/usecases/queue/queue-requests.ts";
 import { shownText } from "../../helpers/shown-blocks.ts";
 
 const T0 = Date.UTC(2026, 11, 4, 9);

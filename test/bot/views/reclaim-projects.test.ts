@@ -4,7 +4,7 @@ import {
   reclaimDecisionMessage,
   reclaimPendingMessage,
   renewalMessage,
-} from "../../../src/bot/views/reclaim-messages.ts";
+} from "../../../src/bot/views/warden/reclaim-messages.ts";
 import { projectsOnHost } from "../../../src/checks/host-projects.ts";
 import type { ReclaimCase } from "../../../src/domain/reclaim-case.ts";
 import { translator } from "../../../src/messages/translator.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { ledgerReportReply } from "../../../src/bot/views/report-ledger.ts";
+import { ledgerReportReply } from "../../../src/bot/views/ledger/report-ledger.ts";
 import type { LedgerReport, LedgerTotals } from "../../../src/domain/ledger-report.ts";
 import { translator } from "../../../src/messages/translator.ts";
 import { blockProblems } from "../../../src/playground/slack-emulator/validate-blocks.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { renderSummaryMessage, summaryLateNotice } from "../../../src/bot/views/summary-message.ts";
+import { renderSummaryMessage, summaryLateNotice } from "../../../src/bot/views/ledger/summary-message.ts";
 import { rightsize } from "../../../src/checks/rightsizing.ts";
 import { translator } from "../../../src/messages/translator.ts";
 import { blockProblems, blocksTextChars } from "../../../src/playground/slack-emulator/validate-blocks.ts";

@@ -4,9 +4,9 @@ import {
   wardenAnnouncement,
   wardenChangeAnnouncement,
   wardenChecklistMessage,
-} from "../../../src/bot/views/warden-messages.ts";
+} from "../../../src/bot/views/warden/warden-messages.ts";
 import { translator } from "../../../src/messages/translator.ts";
-import type { WardenChange } from "../../../src/usecases/rotate-warden.ts";
+import type { WardenChange } from "../../../src/usecases/warden/rotate-warden.ts";
 
 const EN = translator({ language: "en", timeZone: "Europe/Berlin", currency: "EUR" });
 const ZH = translator({ language: "zh-CN", timeZone: "Asia/Shanghai", currency: "CNY" });

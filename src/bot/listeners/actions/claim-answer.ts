@@ -1,6 +1,6 @@
 import type { BlockAction, RespondFn } from "@slack/bolt";
 import type { Translator } from "../../../messages/translator.ts";
-import { publishHome } from "../../../usecases/publish-home.ts";
+import { publishHome } from "../../../usecases/fleet/publish-home.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { type Reply, textReply } from "../../views/reply-message.ts";
 

@@ -1,9 +1,9 @@
 import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs } from "@slack/bolt";
-import { claimHost } from "../../../usecases/claim-host.ts";
+import { claimHost } from "../../../usecases/claims/claim-host.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { hostActionValueSchema, parseActionValue } from "../../ids.ts";
 import { GPU_COMMAND } from "../../surface.ts";
-import { claimReply } from "../../views/claim-reply.ts";
+import { claimReply } from "../../views/claims/claim-reply.ts";
 import { claimBadButton } from "./claim-answer.ts";
 import { replyOptions } from "./reply-options.ts";
 

@@ -1,9 +1,9 @@
 import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs } from "@slack/bolt";
-import { joinWaitlist } from "../../../usecases/claim-waitlist.ts";
+import { joinWaitlist } from "../../../usecases/claims/claim-waitlist.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { parseActionValue, slotsValueSchema } from "../../ids.ts";
 import { GPU_COMMAND } from "../../surface.ts";
-import { waitlistReply } from "../../views/claim-reply.ts";
+import { waitlistReply } from "../../views/claims/claim-reply.ts";
 import { answerClaimClick, claimBadButton } from "./claim-answer.ts";
 
 /** *Notify me when free* on a conflict answer: the clicker joins the waitlist of the held GPUs. */

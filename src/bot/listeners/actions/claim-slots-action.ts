@@ -1,9 +1,9 @@
 import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs } from "@slack/bolt";
-import { claimGpus } from "../../../usecases/claim-gpus.ts";
+import { claimGpus } from "../../../usecases/claims/claim-gpus.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { parseActionValue, slotsValueSchema } from "../../ids.ts";
 import { GPU_COMMAND } from "../../surface.ts";
-import { claimReply } from "../../views/claim-reply.ts";
+import { claimReply } from "../../views/claims/claim-reply.ts";
 import { answerClaimClick, claimBadButton } from "./claim-answer.ts";
 
 /** *Claim gpu-a:0* in the "free now" DM: the same claim as `/gpu claim gpu-a:0`, for the default time. */

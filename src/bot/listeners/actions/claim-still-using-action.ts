@@ -1,8 +1,8 @@
 import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs } from "@slack/bolt";
-import { claimStillUsing } from "../../../usecases/claim-still-using.ts";
+import { claimStillUsing } from "../../../usecases/claims/claim-still-using.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { claimIdsValueSchema, parseActionValue } from "../../ids.ts";
-import { stillUsingReply } from "../../views/claim-reply.ts";
+import { stillUsingReply } from "../../views/claims/claim-reply.ts";
 import { answerClaimClick, claimBadButton } from "./claim-answer.ts";
 
 /** *Still using it* on a claimed-but-idle nudge. */

@@ -1,10 +1,10 @@
 import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs } from "@slack/bolt";
 import { HOUR_MS } from "../../../shared/clock.ts";
-import { extendClaims } from "../../../usecases/extend-claims.ts";
+import { extendClaims } from "../../../usecases/claims/extend-claims.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { claimIdsValueSchema, parseActionValue } from "../../ids.ts";
 import { GPU_COMMAND } from "../../surface.ts";
-import { extendReply } from "../../views/claim-reply.ts";
+import { extendReply } from "../../views/claims/claim-reply.ts";
 import { answerClaimClick, claimBadButton } from "./claim-answer.ts";
 
 /** How much *Extend 4 h* adds. */

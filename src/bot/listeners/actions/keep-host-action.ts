@@ -1,9 +1,9 @@
 import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs } from "@slack/bolt";
 import { HOUR_MS } from "../../../shared/clock.ts";
-import { type KeepSpan, keepHost } from "../../../usecases/keep-host.ts";
+import { type KeepSpan, keepHost } from "../../../usecases/alerts/keep-host.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { type KeepChoice, keepActionValueSchema, parseActionValue } from "../../ids.ts";
-import { keepReplyText } from "../../views/reply-keep.ts";
+import { keepReplyText } from "../../views/power/reply-keep.ts";
 import { textReply } from "../../views/reply-message.ts";
 import { badButtonReply, replyOptions } from "./reply-options.ts";
 

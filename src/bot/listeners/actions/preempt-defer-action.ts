@@ -1,8 +1,8 @@
 import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs } from "@slack/bolt";
-import { deferPreempt } from "../../../usecases/queue-preempt.ts";
+import { deferPreempt } from "../../../usecases/queue/queue-preempt.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { parseActionValue, preemptIdsValueSchema } from "../../ids.ts";
-import { deferPreemptReply } from "../../views/preempt-messages.ts";
+import { deferPreemptReply } from "../../views/queue/preempt-messages.ts";
 import { answerClaimClick } from "./claim-answer.ts";
 import { badButtonReply } from "./reply-options.ts";
 

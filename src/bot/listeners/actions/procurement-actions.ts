@@ -1,9 +1,9 @@
 import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs } from "@slack/bolt";
-import { checkMayDecide, decideProcurement } from "../../../usecases/decide-procurement.ts";
+import { checkMayDecide, decideProcurement } from "../../../usecases/procurement/decide-procurement.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { parseActionValue, procurementValueSchema } from "../../ids.ts";
-import { procurementRefusalText, procurementWords } from "../../views/procurement-messages.ts";
-import { reasonModal } from "../../views/procurement-modal.ts";
+import { procurementRefusalText, procurementWords } from "../../views/procurement/procurement-messages.ts";
+import { reasonModal } from "../../views/procurement/procurement-modal.ts";
 import { textReply } from "../../views/reply-message.ts";
 import { badButtonReply } from "./reply-options.ts";
 

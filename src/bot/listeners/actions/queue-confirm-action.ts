@@ -1,8 +1,8 @@
 import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs } from "@slack/bolt";
-import { confirmGrant } from "../../../usecases/queue-requests.ts";
+import { confirmGrant } from "../../../usecases/queue/queue-requests.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { parseActionValue, queueRequestValueSchema } from "../../ids.ts";
-import { confirmGrantReply } from "../../views/queue-messages.ts";
+import { confirmGrantReply } from "../../views/queue/queue-messages.ts";
 import { answerClaimClick, claimBadButton } from "./claim-answer.ts";
 
 /** *Confirm* on a grant DM: the granted GPUs stay the clicker's; the DM is replaced by the answer. */

@@ -1,9 +1,9 @@
 import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs } from "@slack/bolt";
-import { joinQueue } from "../../../usecases/queue-requests.ts";
+import { joinQueue } from "../../../usecases/queue/queue-requests.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { parseActionValue, queueWaitValueSchema } from "../../ids.ts";
 import { GPU_COMMAND } from "../../surface.ts";
-import { joinQueueReply } from "../../views/queue-messages.ts";
+import { joinQueueReply } from "../../views/queue/queue-messages.ts";
 import type { Reply } from "../../views/reply-message.ts";
 import { joinReplyWithEta } from "../commands/eta-replies.ts";
 import { answerClaimClick, claimBadButton } from "./claim-answer.ts";

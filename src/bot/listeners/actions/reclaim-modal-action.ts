@@ -1,10 +1,10 @@
 import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs } from "@slack/bolt";
-import { checkOpen } from "../../../usecases/decide-reclaim.ts";
+import { checkOpen } from "../../../usecases/warden/decide-reclaim.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { parseActionValue, reclaimValueSchema } from "../../ids.ts";
-import { reclaimRefusalText } from "../../views/reclaim-messages.ts";
-import { keepModal, lendModal } from "../../views/reclaim-modals.ts";
 import { textReply } from "../../views/reply-message.ts";
+import { reclaimRefusalText } from "../../views/warden/reclaim-messages.ts";
+import { keepModal, lendModal } from "../../views/warden/reclaim-modals.ts";
 import { badButtonReply } from "./reply-options.ts";
 
 /**

@@ -1,9 +1,9 @@
 import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs } from "@slack/bolt";
-import { decideReclaim } from "../../../usecases/decide-reclaim.ts";
+import { decideReclaim } from "../../../usecases/warden/decide-reclaim.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { parseActionValue, reclaimValueSchema } from "../../ids.ts";
-import { reclaimDecidedMessage, reclaimRefusalText } from "../../views/reclaim-messages.ts";
 import { textReply } from "../../views/reply-message.ts";
+import { reclaimDecidedMessage, reclaimRefusalText } from "../../views/warden/reclaim-messages.ts";
 import { badButtonReply } from "./reply-options.ts";
 
 /**

@@ -1,9 +1,9 @@
 import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs } from "@slack/bolt";
-import { releaseClaims } from "../../../usecases/release-claims.ts";
+import { releaseClaims } from "../../../usecases/claims/release-claims.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { claimIdsValueSchema, parseActionValue } from "../../ids.ts";
 import { GPU_COMMAND } from "../../surface.ts";
-import { releaseReply } from "../../views/claim-reply.ts";
+import { releaseReply } from "../../views/claims/claim-reply.ts";
 import { answerClaimClick, claimBadButton } from "./claim-answer.ts";
 
 /**

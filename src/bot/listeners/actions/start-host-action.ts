@@ -1,5 +1,5 @@
 import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs } from "@slack/bolt";
-import { publishHome } from "../../../usecases/publish-home.ts";
+import { publishHome } from "../../../usecases/fleet/publish-home.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { hostActionValueSchema, parseActionValue } from "../../ids.ts";
 import { gpuStart } from "../commands/gpu-start.ts";

@@ -1,9 +1,9 @@
 import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs } from "@slack/bolt";
-import { beginStopAllMine, runStopAllMine } from "../../../usecases/stop-all-mine.ts";
+import { beginStopAllMine, runStopAllMine } from "../../../usecases/power/stop-all-mine.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { digestValueSchema, parseActionValue } from "../../ids.ts";
 import { progressPlace } from "../../progress-place.ts";
-import { stopAllMineText } from "../../views/storm-digest-message.ts";
+import { stopAllMineText } from "../../views/alerts/storm-digest-message.ts";
 import { badButtonReply, replyOptions } from "./reply-options.ts";
 
 /**

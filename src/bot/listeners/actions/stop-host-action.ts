@@ -1,10 +1,10 @@
 import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs } from "@slack/bolt";
 import { isAdmin } from "../../../usecases/authorise.ts";
-import { beginStop, runStop } from "../../../usecases/stop-host.ts";
+import { beginStop, runStop } from "../../../usecases/power/stop-host.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { hostActionValueSchema, parseActionValue } from "../../ids.ts";
 import { progressPlace } from "../../progress-place.ts";
-import { stopBegunReply, stopResultReply } from "../../views/reply-stop.ts";
+import { stopBegunReply, stopResultReply } from "../../views/power/reply-stop.ts";
 import { badButtonReply, replyOptions } from "./reply-options.ts";
 
 /**

@@ -1,8 +1,8 @@
 import type { Translator } from "../../../messages/translator.ts";
-import type { JoinQueueResult } from "../../../usecases/queue-requests.ts";
-import { estimateQueue, usualFreeOf } from "../../../usecases/read-queue-eta.ts";
+import type { JoinQueueResult } from "../../../usecases/queue/queue-requests.ts";
+import { estimateQueue, usualFreeOf } from "../../../usecases/queue/read-queue-eta.ts";
 import type { BotDeps } from "../../bot-deps.ts";
-import { withQueuedEstimate, withQueueEstimates, withUsualFree } from "../../views/eta-words.ts";
+import { withQueuedEstimate, withQueueEstimates, withUsualFree } from "../../views/queue/eta-words.ts";
 import type { Reply } from "../../views/reply-message.ts";
 
 /** `/gpu queue` with each waiting request's estimated time. */

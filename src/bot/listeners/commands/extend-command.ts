@@ -1,9 +1,9 @@
 import type { GpuSlots } from "../../../checks/claim-target.ts";
 import type { Translator } from "../../../messages/translator.ts";
-import { extendClaims } from "../../../usecases/extend-claims.ts";
+import { extendClaims } from "../../../usecases/claims/extend-claims.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { GPU_COMMAND } from "../../surface.ts";
-import { extendReply } from "../../views/claim-reply.ts";
+import { extendReply } from "../../views/claims/claim-reply.ts";
 import type { Reply } from "../../views/reply-message.ts";
 
 /** `/gpu extend <host>[:<gpus>] <duration>`. */

@@ -1,10 +1,10 @@
 import type { Middleware, SlackCommandMiddlewareArgs } from "@slack/bolt";
 import type { GpuSlots } from "../../../checks/claim-target.ts";
 import type { Translator } from "../../../messages/translator.ts";
-import { canonicalHost } from "../../../usecases/canonical-host.ts";
+import { canonicalHost } from "../../../usecases/fleet/canonical-host.ts";
 import type { BotDeps } from "../../bot-deps.ts";
-import { commandText } from "../../command-text.ts";
-import { type ParsedCommand, parseCommand } from "../../parse-command.ts";
+import { commandText } from "../../commands/command-text.ts";
+import { type ParsedCommand, parseCommand } from "../../commands/parse-command.ts";
 import { GPU_COMMAND } from "../../surface.ts";
 import { commandErrorReply } from "../../views/command-error.ts";
 import { commandProblemText } from "../../views/command-problem-text.ts";

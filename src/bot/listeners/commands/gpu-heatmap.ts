@@ -1,7 +1,7 @@
 import type { Translator } from "../../../messages/translator.ts";
-import { readHeatmap, readProjectHeatmap } from "../../../usecases/read-heatmap.ts";
+import { readHeatmap, readProjectHeatmap } from "../../../usecases/ledger/read-heatmap.ts";
 import type { BotDeps } from "../../bot-deps.ts";
-import { heatmapReply, unknownProjectReply } from "../../views/heatmap-reply.ts";
+import { heatmapReply, unknownProjectReply } from "../../views/ledger/heatmap-reply.ts";
 import type { Reply } from "../../views/reply-message.ts";
 import type { ReportUpload } from "./gpu-report.ts";
 

@@ -1,7 +1,7 @@
 import type { Translator } from "../../../messages/translator.ts";
-import { type KeepSpan, keepHost } from "../../../usecases/keep-host.ts";
+import { type KeepSpan, keepHost } from "../../../usecases/alerts/keep-host.ts";
 import type { BotDeps } from "../../bot-deps.ts";
-import { keepReplyText } from "../../views/reply-keep.ts";
+import { keepReplyText } from "../../views/power/reply-keep.ts";
 import { type Reply, textReply } from "../../views/reply-message.ts";
 
 /** `/gpu keep <host> <duration>`. */

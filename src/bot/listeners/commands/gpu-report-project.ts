@@ -1,9 +1,9 @@
 import type { Translator } from "../../../messages/translator.ts";
-import { todayLocal } from "../../../usecases/ledger-report.ts";
-import { readProjectReport } from "../../../usecases/project-report.ts";
+import { todayLocal } from "../../../usecases/ledger/ledger-report.ts";
+import { readProjectReport } from "../../../usecases/ledger/project-report.ts";
 import type { BotDeps } from "../../bot-deps.ts";
+import { projectCsvFile, projectReportReply } from "../../views/ledger/report-project.ts";
 import type { Reply } from "../../views/reply-message.ts";
-import { projectCsvFile, projectReportReply } from "../../views/report-project.ts";
 import type { ReportUpload } from "./gpu-report.ts";
 
 /**

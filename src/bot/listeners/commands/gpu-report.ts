@@ -1,11 +1,11 @@
 import type { webApi } from "@slack/bolt";
 import type { Translator } from "../../../messages/translator.ts";
-import { lastDaysRange, readLedgerReport, todayLocal } from "../../../usecases/ledger-report.ts";
-import { suspectSpansOverDays } from "../../../usecases/suspect-notices.ts";
+import { suspectSpansOverDays } from "../../../usecases/alerts/suspect-notices.ts";
+import { lastDaysRange, readLedgerReport, todayLocal } from "../../../usecases/ledger/ledger-report.ts";
 import type { BotDeps } from "../../bot-deps.ts";
-import { missingScope, slackErrorCode, slackErrorHint } from "../../slack-error-hint.ts";
+import { missingScope, slackErrorCode, slackErrorHint } from "../../transport/slack-error-hint.ts";
+import { ledgerCsvFile, ledgerReportReply } from "../../views/ledger/report-ledger.ts";
 import type { Reply } from "../../views/reply-message.ts";
-import { ledgerCsvFile, ledgerReportReply } from "../../views/report-ledger.ts";
 
 /** The CSV of a `/gpu report`, uploaded after the ack. */
 export interface ReportUpload {

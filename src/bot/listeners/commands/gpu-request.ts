@@ -2,11 +2,11 @@ import type { AckFn, RespondArguments, SlashCommand } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import { chooseProject } from "../../../checks/queue-project.ts";
 import type { Translator } from "../../../messages/translator.ts";
-import { todayLocal } from "../../../usecases/ledger-report.ts";
-import { readProjectUse } from "../../../usecases/procurement-facts.ts";
+import { todayLocal } from "../../../usecases/ledger/ledger-report.ts";
+import { readProjectUse } from "../../../usecases/procurement/procurement-facts.ts";
 import type { BotDeps } from "../../bot-deps.ts";
-import { projectProblemReply } from "../../views/priority-messages.ts";
-import { requestModal } from "../../views/procurement-modal.ts";
+import { requestModal } from "../../views/procurement/procurement-modal.ts";
+import { projectProblemReply } from "../../views/queue/priority-messages.ts";
 
 /**
  * `/gpu request [<project>]`: acks at once, then opens the request form pre-filled with the

@@ -1,9 +1,9 @@
 import type { Translator } from "../../../messages/translator.ts";
-import { beginStart, runStartInBackground } from "../../../usecases/start-host.ts";
+import { beginStart, runStartInBackground } from "../../../usecases/power/start-host.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { progressPlace } from "../../progress-place.ts";
+import { startReply } from "../../views/power/start-reply.ts";
 import type { Reply } from "../../views/reply-message.ts";
-import { startReply } from "../../views/start-reply.ts";
 
 /**
  * `/gpu start <host>` and the *Start* buttons: the checks, the host's start taken at once (so

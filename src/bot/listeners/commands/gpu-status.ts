@@ -1,18 +1,18 @@
 import type { Translator } from "../../../messages/translator.ts";
 import { MINUTE_MS } from "../../../shared/clock.ts";
-import { unknownHost } from "../../../usecases/action-text.ts";
-import { knownHosts } from "../../../usecases/known-hosts.ts";
-import { readFleetStatus, readHostDetail } from "../../../usecases/read-fleet-status.ts";
-import { reservedHosts } from "../../../usecases/reservations.ts";
+import { knownHosts } from "../../../usecases/fleet/known-hosts.ts";
+import { readFleetStatus, readHostDetail } from "../../../usecases/fleet/read-fleet-status.ts";
+import { unknownHost } from "../../../usecases/power/action-text.ts";
+import { reservedHosts } from "../../../usecases/queue/reservations.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { GPU_COMMAND } from "../../surface.ts";
 import { commandErrorReply } from "../../views/command-error.ts";
-import { withReclaimStatus } from "../../views/reclaim-status.ts";
+import { withReservationStatus } from "../../views/queue/reservation-lines.ts";
 import type { Reply } from "../../views/reply-message.ts";
-import { withReservationStatus } from "../../views/reservation-lines.ts";
-import { renderFleetStatus } from "../../views/status-fleet.ts";
-import { renderHostStatus } from "../../views/status-host.ts";
+import { renderFleetStatus } from "../../views/status/status-fleet.ts";
+import { renderHostStatus } from "../../views/status/status-host.ts";
 import { unknownHostWords } from "../../views/unknown-host.ts";
+import { withReclaimStatus } from "../../views/warden/reclaim-status.ts";
 import { withUsualFreeHosts } from "./eta-replies.ts";
 
 /** `/gpu status [host]`: the fleet board, or one host in detail, in `tr`'s language. */

@@ -1,9 +1,9 @@
 import type { Translator } from "../../../messages/translator.ts";
 import { isAdmin } from "../../../usecases/authorise.ts";
-import { previewStop } from "../../../usecases/stop-host.ts";
+import { previewStop } from "../../../usecases/power/stop-host.ts";
 import type { BotDeps } from "../../bot-deps.ts";
+import { stopPreviewReply, stopResultReply } from "../../views/power/reply-stop.ts";
 import type { Reply } from "../../views/reply-message.ts";
-import { stopPreviewReply, stopResultReply } from "../../views/reply-stop.ts";
 
 /**
  * `/gpu stop <host>`: the same checks as the button, then a preview of what will run with a

@@ -1,15 +1,15 @@
 import { addMonths } from "../../../checks/local-day.ts";
 import type { Translator } from "../../../messages/translator.ts";
-import { announceWardenChange } from "../../../usecases/announce-warden.ts";
+import { announceWardenChange } from "../../../usecases/warden/announce-warden.ts";
 import type { BotDeps } from "../../bot-deps.ts";
-import type { WardenAction } from "../../parse-report-warden.ts";
+import type { WardenAction } from "../../commands/parse-report-warden.ts";
 import type { Reply } from "../../views/reply-message.ts";
 import {
   wardenChangeReply,
   wardenRefusalReply,
   wardenRosterReply,
   wardenStatusReply,
-} from "../../views/warden-messages.ts";
+} from "../../views/warden/warden-messages.ts";
 
 /**
  * `/gpu warden`: this month's cost warden and the next; `roster`: the roster and the coming months;

@@ -1,11 +1,11 @@
 import type { NamedProject } from "../../../checks/queue-project.ts";
 import type { Translator } from "../../../messages/translator.ts";
-import { claimPlaced, type PlacedClaimRequest } from "../../../usecases/claim-placed.ts";
-import { claimPlacedOrWait } from "../../../usecases/claim-placed-wait.ts";
+import { claimPlaced, type PlacedClaimRequest } from "../../../usecases/claims/claim-placed.ts";
+import { claimPlacedOrWait } from "../../../usecases/claims/claim-placed-wait.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { GPU_COMMAND } from "../../surface.ts";
-import { placementReply } from "../../views/placement-reply.ts";
-import { joinQueueReply } from "../../views/queue-messages.ts";
+import { placementReply } from "../../views/claims/placement-reply.ts";
+import { joinQueueReply } from "../../views/queue/queue-messages.ts";
 import type { Reply } from "../../views/reply-message.ts";
 import { joinReplyWithEta } from "./eta-replies.ts";
 

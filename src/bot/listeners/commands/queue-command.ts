@@ -1,9 +1,9 @@
 import type { Translator } from "../../../messages/translator.ts";
-import { cancelQueued, readQueue } from "../../../usecases/queue-requests.ts";
+import { cancelQueued, readQueue } from "../../../usecases/queue/queue-requests.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { GPU_COMMAND } from "../../surface.ts";
-import { withPriorities } from "../../views/priority-messages.ts";
-import { queueCancelReply, queueListReply } from "../../views/queue-messages.ts";
+import { withPriorities } from "../../views/queue/priority-messages.ts";
+import { queueCancelReply, queueListReply } from "../../views/queue/queue-messages.ts";
 import type { Reply } from "../../views/reply-message.ts";
 import { queueReplyWithEta } from "./eta-replies.ts";
 

@@ -1,8 +1,8 @@
 import type { Translator } from "../../../messages/translator.ts";
-import { type ReleaseTarget, releaseClaims } from "../../../usecases/release-claims.ts";
+import { type ReleaseTarget, releaseClaims } from "../../../usecases/claims/release-claims.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { GPU_COMMAND } from "../../surface.ts";
-import { releaseReply } from "../../views/claim-reply.ts";
+import { releaseReply } from "../../views/claims/claim-reply.ts";
 import type { Reply } from "../../views/reply-message.ts";
 
 /** `/gpu release [<host>[:<gpus>] | all]`. */

@@ -1,19 +1,19 @@
 import type { Translator } from "../../../messages/translator.ts";
-import { canonicalHost } from "../../../usecases/canonical-host.ts";
-import { slotsProblem } from "../../../usecases/claim-gpus.ts";
-import { cancelReservation, listReservations, reserveGpus } from "../../../usecases/reservations.ts";
+import { slotsProblem } from "../../../usecases/claims/claim-gpus.ts";
+import { canonicalHost } from "../../../usecases/fleet/canonical-host.ts";
+import { cancelReservation, listReservations, reserveGpus } from "../../../usecases/queue/reservations.ts";
 import type { BotDeps } from "../../bot-deps.ts";
-import type { ReserveAction } from "../../parse-reserve.ts";
+import type { ReserveAction } from "../../commands/parse-reserve.ts";
 import { GPU_COMMAND } from "../../surface.ts";
-import { claimProblemIn } from "../../views/claim-problem-words.ts";
+import { claimProblemIn } from "../../views/claims/claim-problem-words.ts";
 import { commandErrorReply } from "../../views/command-error.ts";
-import type { Reply } from "../../views/reply-message.ts";
 import {
   reserveCancelReply,
   reserveListReply,
   reserveProblemText,
   reserveReply,
-} from "../../views/reserve-reply.ts";
+} from "../../views/queue/reserve-reply.ts";
+import type { Reply } from "../../views/reply-message.ts";
 
 /** `/gpu reserve <gpus> <when> <hours> [note]`, `/gpu reserve list`, `/gpu reserve cancel <id>`. */
 export function reserveCommand(deps: BotDeps, tr: Translator, user: string, action: ReserveAction): Reply {

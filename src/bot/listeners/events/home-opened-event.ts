@@ -1,5 +1,5 @@
 import type { Middleware, SlackEventMiddlewareArgs } from "@slack/bolt";
-import { publishHome } from "../../../usecases/publish-home.ts";
+import { publishHome } from "../../../usecases/fleet/publish-home.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 
 /** `app_home_opened` on the Home tab: publishes that user's Home (claims, cost warden, fleet board). */

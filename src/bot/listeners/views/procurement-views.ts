@@ -1,14 +1,18 @@
 import type { Middleware, SlackViewMiddlewareArgs, ViewStateValue, ViewSubmitAction } from "@slack/bolt";
 import type { ProcurementField, ProcurementForm } from "../../../checks/procurement-plan.ts";
-import { decideProcurement } from "../../../usecases/decide-procurement.ts";
-import { submitProcurementRequest } from "../../../usecases/request-gpus.ts";
+import { decideProcurement } from "../../../usecases/procurement/decide-procurement.ts";
+import { submitProcurementRequest } from "../../../usecases/procurement/request-gpus.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import {
   PROCUREMENT_INPUTS,
   procurementFormMetadataSchema,
   procurementReasonMetadataSchema,
 } from "../../ids.ts";
-import { formErrors, procurementRefusalText, procurementWords } from "../../views/procurement-messages.ts";
+import {
+  formErrors,
+  procurementRefusalText,
+  procurementWords,
+} from "../../views/procurement/procurement-messages.ts";
 
 type ViewListener = Middleware<SlackViewMiddlewareArgs<ViewSubmitAction>>;
 

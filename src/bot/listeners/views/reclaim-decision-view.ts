@@ -1,8 +1,8 @@
 import type { Middleware, SlackViewMiddlewareArgs, ViewSubmitAction } from "@slack/bolt";
-import { decideReclaim, type ReclaimDecision } from "../../../usecases/decide-reclaim.ts";
+import { decideReclaim, type ReclaimDecision } from "../../../usecases/warden/decide-reclaim.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { RECLAIM_INPUTS, reclaimViewMetadataSchema } from "../../ids.ts";
-import { reclaimDecidedMessage, reclaimRefusalText } from "../../views/reclaim-messages.ts";
+import { reclaimDecidedMessage, reclaimRefusalText } from "../../views/warden/reclaim-messages.ts";
 
 /**
  * Submitting the lend or keep modal: the decision is made before the ack, so a problem (nothing

@@ -1,0 +1,77 @@
+import type { OutboxRoute } from "../../store/outbox-store.ts";
+import { afterOf, paceKeyOf } from "./outbox-pacing.ts";
+
+/** A conversation's oldest pending item: only it may be sent now. */
+export interface ConversationHead {
+  id: number;
+  notBeforeMs: number;
+  conversation: string;
+  /** The channel whose post rate it counts against (see `paceKeyOf`). */
+  paceKey: string | null;
+  /** A conversation that must be empty before this one goes on (see `afterOf`). */
+  after: string | null;
+}
+
+interface Known {
+  conversation: string;
+  paceKey: string | null;
+  after: string | null;
+}
+
+/**
+ * The conversation an outbox item belongs to; order is kept within one, never across them.
+ * - An alert's post, its updates and its thread replies: `alert:<id>` (an update or a reply needs
+ *   the post's ts, and Slack shows the replies in the order they were sent).
+ * - A reply in a thread known by its ts: `thread:<channel>/<ts>`.
+ * - Anything else to a channel or a person's DM: `channel:<id>`; a Home tab: `home:<user>`.
+ */
+export function conversationOf(route: OutboxRoute): string {
+  const alertId = route.alertId ?? route.placeholderAlertId;
+  if (alertId !== null) return `alert:${alertId}`;
+  if (route.method === "views.publish" && route.user !== null) return `home:${route.user}`;
+  if (route.channel !== null) {
+    return route.threadTs === null ? `channel:${route.channel}` : `thread:${route.channel}/${route.threadTs}`;
+  }
+  return `method:${route.method}`;
+}
+
+/**
+ * Remembers each pending item's conversation (it never changes), so the worker finds the heads of
+ * the conversations from ids alone: the arguments of an item are read once, not at every step.
+ */
+export class ConversationIndex {
+  readonly #conversations = new Map<number, Known>();
+
+  /**
+   * The oldest item of each conversation, oldest first: only these may be sent now. A later item of
+   * a conversation waits for its head (sent or set aside), whatever happens elsewhere.
+   */
+  heads(
+    schedule: ReadonlyArray<{ id: number; notBeforeMs: number }>,
+    routesFrom: (minId: number) => OutboxRoute[],
+  ): ConversationHead[] {
+    const pending = new Set(schedule.map((item) => item.id));
+    for (const id of this.#conversations.keys()) if (!pending.has(id)) this.#conversations.delete(id);
+    const firstUnknown = schedule.find((item) => !this.#conversations.has(item.id));
+    if (firstUnknown !== undefined) {
+      for (const route of routesFrom(firstUnknown.id))
+        this.#conversations.set(route.id, {
+          conversation: conversationOf(route),
+          paceKey: paceKeyOf(route),
+          after: afterOf(route),
+        });
+    }
+    const seen = new Set<string>();
+    const heads: ConversationHead[] = [];
+    for (const item of schedule) {
+      const known = this.#conversations.get(item.id);
+      // NOTE: cannot happen (both reads are synchronous); were it to, nothing after it may overtake it.
+      if (known === undefined) break;
+      if (seen.has(known.conversation)) continue;
+      seen.add(known.conversation);
+      if (known.after !== null && seen.has(known.after)) continue;
+      heads.push({ ...item, ...known });
+    }
+    return heads;
+  }
+}

@@ -1,0 +1,108 @@
+import type { Cadence } from "../../checks/cadence.ts";
+import type { Config } from "../../config/schema.ts";
+import { shiftLocalDays } from "../../reports/local-days.ts";
+import {
+  buildSummaryModel,
+  type ContainerReport,
+  type Period,
+  type ReclaimListing,
+  type SummaryModel,
+  type SummaryPricing,
+} from "../../reports/summary-model.ts";
+import { suspectSpans } from "../../reports/suspect-spans.ts";
+import type { Logger } from "../../shared/logger.ts";
+import type { PrometheusClient } from "../../sources/prometheus-api.ts";
+import type { ClaimStore } from "../../store/claim-store.ts";
+import type { MetricsStore } from "../../store/metrics-types.ts";
+import type { ReclaimStore } from "../../store/reclaim-store.ts";
+import type { SummaryStore } from "../../store/summary-store.ts";
+import { SUSPECT_AUDIT, SUSPECT_ENDED_AUDIT } from "../alerts/suspect-notices.ts";
+import { readContainerUsage } from "./summary-containers.ts";
+import { summaryPricing } from "./summary-pricing.ts";
+
+/** What the summary reads. */
+export interface SummaryDeps {
+  config: Config;
+  metrics: Pick<MetricsStore, "hosts">;
+  /** Every hour before this instant is rolled up; `null` before the first rollup. */
+  rolledUpToMs(): number | null;
+  /** Rolls up the hours completed since the last rollup before the summary reads them. */
+  rollUp?: (() => void) | undefined;
+  summaries: SummaryStore;
+  claims: Pick<ClaimStore, "overlapping">;
+  reclaims: Pick<ReclaimStore, "allOpen">;
+  /** For the container section; `null` when no Prometheus source queries containers. */
+  prometheus: PrometheusClient | null;
+  logger: Logger;
+  /** Default: {@link summaryPricing} of the config. */
+  pricing?: SummaryPricing;
+}
+
+export const SUMMARY_DAYS = 14;
+
+const ISO_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
+
+/** The summary's cadence from the config: every 14 days at `summary.time`, team time zone. */
+export function summaryCadence(config: Pick<Config, "summary" | "team">): Cadence {
+  return {
+    weekday: ISO_WEEKDAYS.indexOf(config.summary.weekday) + 1,
+    time: config.summary.time,
+    startDate: config.summary.start_date,
+    timezone: config.team.timezone,
+    everyDays: SUMMARY_DAYS,
+  };
+}
+
+/** The 14 local days before `slotMs` (the same local time of day at both ends). */
+export function summaryPeriod(slotMs: number, timezone: string): Period {
+  return { fromMs: shiftLocalDays(slotMs, -SUMMARY_DAYS, timezone), toMs: slotMs };
+}
+
+/**
+ * The summary model of `period` (and the period before it, for the trend) from the rollups, the
+ * claims, the audit, Prometheus and the open reclaim cases. A Prometheus that fails leaves the
+ * container section saying so; the rest of the summary does not depend on it.
+ */
+export async function buildSummary(deps: SummaryDeps, period: Period): Promise<SummaryModel> {
+  const { config } = deps;
+  const zone = config.team.timezone;
+  deps.rollUp?.();
+  const previous = summaryPeriod(period.fromMs, zone);
+  const containers = await containerReport(deps, period);
+  const reclaim: ReclaimListing[] = deps.reclaims.allOpen().map((entry) => ({
+    host: entry.host,
+    state: entry.state === "due" ? "due" : "pending",
+    sinceMs: entry.startedAtMs,
+    untilMs: entry.state === "due" ? (entry.dueAtMs ?? entry.observeUntilMs) : entry.observeUntilMs,
+    windowMeanPct: entry.windowMeanPct,
+  }));
+  const suspectAudit = deps.summaries.auditBetween([SUSPECT_AUDIT, SUSPECT_ENDED_AUDIT], 0, period.toMs);
+  const model = buildSummaryModel({
+    period,
+    previous,
+    dataUntilMs: Math.min(period.toMs, deps.rolledUpToMs() ?? period.fromMs),
+    timezone: zone,
+    hosts: deps.metrics.hosts(),
+    rollups: deps.summaries.hourRows(period.fromMs, period.toMs),
+    previousTotals: deps.summaries.gpuTotals(previous.fromMs, previous.toMs),
+    claims: deps.claims.overlapping(period.fromMs, period.toMs),
+    audit: deps.summaries.auditBetween(["stop", "keep"], period.fromMs, period.toMs),
+    pricing: deps.pricing ?? summaryPricing(config),
+    paidByTheHour: (host) => config.hosts[host]?.cost_per_hour !== undefined,
+    containers,
+    reclaim,
+    renewalBelowPct: config.reclaim.do_not_renew_below_pct,
+  });
+  return { ...model, suspect: suspectSpans(suspectAudit, period, SUSPECT_AUDIT, SUSPECT_ENDED_AUDIT) };
+}
+
+async function containerReport(deps: SummaryDeps, period: Period): Promise<ContainerReport> {
+  if (deps.prometheus === null) return { status: "off" };
+  try {
+    return { status: "ok", groups: await readContainerUsage(deps.prometheus, period) };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    deps.logger.warn({ err: error }, `summary: container usage not available: ${message}`);
+    return { status: "failed", message };
+  }
+}

@@ -1,0 +1,73 @@
+import { workloadLookup } from "../../checks/allocate-projects.ts";
+import { projectRollups } from "../../checks/project-rollups.ts";
+import {
+  buildWeekProfiles,
+  busyShares,
+  PROFILE_WEEKS,
+  profileWindow,
+  type WeekProfiles,
+} from "../../checks/week-profile.ts";
+import { workloadProjectResolver } from "../../checks/workload-project.ts";
+import type { Config } from "../../config/schema.ts";
+import type { Claim } from "../../domain/claim.ts";
+import type { WorkloadHour } from "../../domain/workload-hour.ts";
+import type { HeatmapInput, HeatmapRow } from "../../reports/heatmap-chart.ts";
+import { type EtaDeps, readWeekProfiles } from "../queue/read-queue-eta.ts";
+import { claimSpan } from "./project-report.ts";
+
+type HeatmapDeps = EtaDeps & { config: { team: { timezone: string; currency: string } } };
+
+/**
+ * What the summary's hour-of-week heatmap draws at `atMs`: per host, its GPUs' busy share in each
+ * hour-of-week over the last {@link PROFILE_WEEKS} weeks (hosts without a known hour left out).
+ */
+export function readHeatmap(deps: HeatmapDeps, atMs: number): HeatmapInput {
+  return heatmapOf(deps, readWeekProfiles(deps, atMs));
+}
+
+/** What a project's heatmap reads besides the rollups. */
+export interface ProjectHeatmapDeps extends HeatmapDeps {
+  config: HeatmapDeps["config"] & Pick<Config, "projects">;
+  claims: { overlapping(fromMs: number, toMs: number): Claim[] };
+  workloads: { between(fromMs: number, toMs: number): WorkloadHour[] };
+}
+
+/**
+ * `/gpu heatmap project=X`: {@link readHeatmap} over `project`'s GPU time only, attributed as the
+ * cost allocation does (its claims, then its namespaces, label and logins: see {@link projectRollups}),
+ * per host it used.
+ */
+export function readProjectHeatmap(deps: ProjectHeatmapDeps, atMs: number, project: string): HeatmapInput {
+  const window = profileWindow(atMs);
+  const resolve = workloadProjectResolver(deps.config.projects);
+  const workloads = deps.workloads.between(window.fromMs, window.toMs);
+  const lookup = workloadLookup(workloads.map((hour) => ({ ...hour, project: resolve(hour) })));
+  const claims = deps.claims.overlapping(window.fromMs, window.toMs).map((claim) => claimSpan(claim, atMs));
+  const rollups = projectRollups(
+    deps.metrics.rollupsBetween(window.fromMs, window.toMs),
+    claims,
+    lookup,
+    project,
+  );
+  const profiles = buildWeekProfiles(rollups, new Map(), window, deps.config.team.timezone);
+  return { ...heatmapOf(deps, profiles), project };
+}
+
+function heatmapOf(deps: HeatmapDeps, profiles: WeekProfiles): HeatmapInput {
+  const hosts = [...new Set(profiles.gpus.map((gpu) => gpu.host))];
+  const rows = hosts.flatMap((host): HeatmapRow[] => {
+    const gpus = profiles.gpus.filter((gpu) => gpu.host === host);
+    const shares = busyShares(gpus);
+    return shares.every((share) => share === null)
+      ? []
+      : [{ name: host, gpus: gpus.length, busyShares: shares }];
+  });
+  return {
+    fromMs: profiles.fromMs,
+    toMs: profiles.toMs,
+    weeks: PROFILE_WEEKS,
+    timezone: deps.config.team.timezone,
+    currency: deps.config.team.currency,
+    rows,
+  };
+}
