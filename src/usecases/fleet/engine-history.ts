@@ -24,17 +24,25 @@ const ASKED_AGAIN_AFTER_MS = 30 * MINUTE_MS;
 export function historyWanted(run: AlertRun, result: Pick<PollResult, "atMs" | "observations">): string[] {
   const reachMs =
     result.atMs - run.policy.idleForMinutes * MINUTE_MS + run.config.poll.interval_seconds * 1000;
+  let openIds: Map<string, number> | undefined;
   return result.observations
     .filter((observation) => observation.ok && observation.source === "prometheus")
     .map((observation) => observation.host)
     .filter((host) => {
       const asked = run.engineHistory.get(host);
       if (asked !== undefined && result.atMs - asked.atMs < ASKED_AGAIN_AFTER_MS) return false;
-      const open = run.store.alerts.openFor(host, "idle");
-      if (open !== null) return !run.sparklineReadings.has(open.id);
+      openIds ??= openIdleAlertIds(run);
+      const openId = openIds.get(host);
+      if (openId !== undefined) return !run.sparklineReadings.has(openId);
       const idleSinceMs = run.states.get(host)?.idleSinceMs ?? null;
       return idleSinceMs !== null && idleSinceMs <= reachMs;
     });
+}
+
+function openIdleAlertIds(run: AlertRun): Map<string, number> {
+  const ids = new Map<string, number>();
+  for (const alert of run.store.alerts.allOpen()) if (alert.kind === "idle") ids.set(alert.host, alert.id);
+  return ids;
 }
 
 /** Keeps what the engine said, for the sparklines drawn next (see `recentUtil`). */
