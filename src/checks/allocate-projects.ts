@@ -170,9 +170,10 @@ function lastRate(
 }
 
 /** Claims by host, then GPU index (`-1`: whole-host claims). */
-type ClaimIndex = Map<string, Map<number, ClaimSpan[]>>;
+export type ClaimIndex = Map<string, Map<number, ClaimSpan[]>>;
 
-function claimsByGpu(claims: readonly ClaimSpan[]): ClaimIndex {
+/** {@link ClaimIndex} of `claims`, each list in the claims' order. */
+export function claimsByGpu(claims: readonly ClaimSpan[]): ClaimIndex {
   const byHost: ClaimIndex = new Map();
   for (const claim of claims) {
     let byGpu = byHost.get(claim.host);
@@ -190,35 +191,27 @@ function claimsByGpu(claims: readonly ClaimSpan[]): ClaimIndex {
 
 const NO_CLAIMS: readonly ClaimSpan[] = [];
 
-function priceSpan(
-  input: AllocationInput,
-  span: GpuSpanUse,
-  rate: Rate | undefined,
+/**
+ * How a GPU's span is split among the claims on its host: the claims on the GPU first, then
+ * whole-host claims, each covering its overlap's share of the span, at most the whole span in all.
+ * `visit` sees each covering claim with its share; returns the share covered. Pure.
+ */
+export function coverByClaims(
+  span: { host: string; index: number; fromMs: number; toMs: number },
   claimsOf: ClaimIndex,
-  row: (project: string | null) => ProjectAllocation,
-): void {
-  if (rate === undefined || span.toMs <= span.fromMs) return;
+  visit: (claim: ClaimSpan, share: number) => void,
+): number {
   const byGpu = claimsOf.get(span.host);
-  let claimedShare = 0;
-  if (byGpu !== undefined) {
-    claimedShare = priceClaimed(span, rate, byGpu.get(span.index) ?? NO_CLAIMS, 0, row);
-    claimedShare = priceClaimed(span, rate, byGpu.get(-1) ?? NO_CLAIMS, claimedShare, row);
-  }
-  const rest = 1 - claimedShare;
-  if (rest <= 0 || span.busyMinutes === 0) return;
-  const hourMs = span.fromMs - (span.fromMs % HOUR_MS);
-  const target = row(input.workloadProject(span.host, span.index, hourMs));
-  target.busyGpuHours += (span.busyMinutes * rest) / 60;
-  target.usedCost += span.busyMinutes * rest * rate.busy;
+  if (byGpu === undefined) return 0;
+  const covered = coverWith(span, byGpu.get(span.index) ?? NO_CLAIMS, 0, visit);
+  return coverWith(span, byGpu.get(-1) ?? NO_CLAIMS, covered, visit);
 }
 
-/** Prices the share of `span` that `claims` cover (after `claimedShare` already); returns the new share. */
-function priceClaimed(
-  span: GpuSpanUse,
-  rate: Rate,
+function coverWith(
+  span: { fromMs: number; toMs: number },
   claims: readonly ClaimSpan[],
   claimedShare: number,
-  row: (project: string | null) => ProjectAllocation,
+  visit: (claim: ClaimSpan, share: number) => void,
 ): number {
   let covered = claimedShare;
   for (const claim of claims) {
@@ -227,12 +220,31 @@ function priceClaimed(
     if (overlapMs <= 0) continue;
     const share = Math.min(overlapMs / (span.toMs - span.fromMs), 1 - covered);
     covered += share;
+    visit(claim, share);
+  }
+  return covered;
+}
+
+function priceSpan(
+  input: AllocationInput,
+  span: GpuSpanUse,
+  rate: Rate | undefined,
+  claimsOf: ClaimIndex,
+  row: (project: string | null) => ProjectAllocation,
+): void {
+  if (rate === undefined || span.toMs <= span.fromMs) return;
+  const claimedShare = coverByClaims(span, claimsOf, (claim, share) => {
     const target = row(claim.project);
     target.busyGpuHours += (span.busyMinutes * share) / 60;
     target.usedCost += span.busyMinutes * share * rate.busy;
     if (claim.project !== null) target.idleCost += span.idleMinutes * share * rate.idle;
-  }
-  return covered;
+  });
+  const rest = 1 - claimedShare;
+  if (rest <= 0 || span.busyMinutes === 0) return;
+  const hourMs = span.fromMs - (span.fromMs % HOUR_MS);
+  const target = row(input.workloadProject(span.host, span.index, hourMs));
+  target.busyGpuHours += (span.busyMinutes * rest) / 60;
+  target.usedCost += span.busyMinutes * rest * rate.busy;
 }
 
 /**

@@ -1,5 +1,11 @@
 import type { GpuHourRollup } from "../domain/metrics.ts";
-import type { AllocationInput, ClaimSpan } from "./allocate-projects.ts";
+import {
+  type AllocationInput,
+  type ClaimIndex,
+  type ClaimSpan,
+  claimsByGpu,
+  coverByClaims,
+} from "./allocate-projects.ts";
 
 const HOUR_MS = 3_600_000;
 
@@ -16,12 +22,11 @@ export function projectRollups(
   workloadProject: AllocationInput["workloadProject"],
   project: string,
 ): GpuHourRollup[] {
-  const byHost = new Map<string, ClaimSpan[]>();
-  for (const claim of claims) byHost.set(claim.host, [...(byHost.get(claim.host) ?? []), claim]);
+  const claimsOf = claimsByGpu(claims);
   const out: GpuHourRollup[] = [];
   const used = new Set<string>();
   for (const row of rollups) {
-    const share = projectShare(row, byHost.get(row.host) ?? [], workloadProject, project);
+    const share = projectShare(row, claimsOf, workloadProject, project);
     if (share > 0) used.add(row.host);
     const busyMinutes = row.busyMinutes * share;
     out.push({ ...row, busyMinutes, idleMinutes: row.idleMinutes + row.busyMinutes - busyMinutes });
@@ -32,25 +37,15 @@ export function projectRollups(
 /** The share of the GPU-hour that counts for `project`. */
 function projectShare(
   row: GpuHourRollup,
-  claims: readonly ClaimSpan[],
+  claimsOf: ClaimIndex,
   workloadProject: AllocationInput["workloadProject"],
   project: string,
 ): number {
-  const toMs = row.hourMs + HOUR_MS;
-  let covered = 0;
   let mine = 0;
-  const ordered = [
-    ...claims.filter((claim) => claim.gpuIndex === row.index),
-    ...claims.filter((claim) => claim.gpuIndex === null),
-  ];
-  for (const claim of ordered) {
-    if (covered >= 1) break;
-    const overlapMs = Math.min(claim.toMs, toMs) - Math.max(claim.fromMs, row.hourMs);
-    if (overlapMs <= 0) continue;
-    const share = Math.min(overlapMs / HOUR_MS, 1 - covered);
-    covered += share;
+  const hour = { host: row.host, index: row.index, fromMs: row.hourMs, toMs: row.hourMs + HOUR_MS };
+  const covered = coverByClaims(hour, claimsOf, (claim, share) => {
     if (claim.project === project) mine += share;
-  }
+  });
   const rest = 1 - covered;
   if (rest > 0 && workloadProject(row.host, row.index, row.hourMs) === project) mine += rest;
   return mine;
