@@ -40,9 +40,20 @@ export interface ClaimDecision {
  * long enough to matter yet (younger than the nudge, counting from "still using it").
  */
 export function idleLookbackFromMs(claim: ClaimTimes, rules: ClaimRules, nowMs: number): number | null {
-  const startMs = Math.max(claim.fromMs, claim.stillUsingAtMs ?? Number.NEGATIVE_INFINITY);
-  if (nowMs - startMs < rules.nudgeMs) return null;
-  return Math.max(startMs, nowMs - Math.max(rules.nudgeMs, rules.releaseMs ?? 0));
+  if (nowMs - claimIdleStartMs(claim) < rules.nudgeMs) return null;
+  return lookbackStartMs(claim, rules, nowMs);
+}
+
+/**
+ * Where the claim's idle samples begin to matter: its start (or its "still using it"), at most the
+ * longest of the nudge and the release back from `nowMs`; {@link idleLookbackFromMs} without the age test.
+ */
+export function lookbackStartMs(claim: ClaimTimes, rules: ClaimRules, nowMs: number): number {
+  return Math.max(claimIdleStartMs(claim), nowMs - Math.max(rules.nudgeMs, rules.releaseMs ?? 0));
+}
+
+function claimIdleStartMs(claim: ClaimTimes): number {
+  return Math.max(claim.fromMs, claim.stillUsingAtMs ?? Number.NEGATIVE_INFINITY);
 }
 
 /**

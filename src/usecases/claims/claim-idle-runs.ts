@@ -1,4 +1,4 @@
-import { idleLookbackFromMs } from "../../checks/claim-due.ts";
+import { idleLookbackFromMs, lookbackStartMs } from "../../checks/claim-due.ts";
 import type { ClaimGroup } from "../../checks/claim-groups.ts";
 import { advanceIdleRun, claimRunsIdleSinceMs, type GpuIdleRun } from "../../checks/claim-idle.ts";
 import type { ClaimIdleRecord } from "../../domain/gpu-idle-run.ts";
@@ -19,13 +19,11 @@ export function claimIdleSince(
 ): Map<ClaimGroup, number | null> {
   const { state, idlePolicy } = deps;
   const rules = claimRulesOf(deps.config);
-  const longestMs = Math.max(rules.nudgeMs, rules.releaseMs ?? 0);
   const maxGapMs = idlePolicy.staleAfterMinutes * MINUTE_MS;
   const idleRules = { idleUtilPct: idlePolicy.idleUtilPct, maxGapMs };
   const keptFrom = new Map<string, number>();
   for (const group of groups) {
-    const startMs = Math.max(group.fromMs, group.stillUsingAtMs ?? Number.NEGATIVE_INFINITY);
-    const fromMs = Math.max(startMs, nowMs - longestMs);
+    const fromMs = lookbackStartMs(group, rules, nowMs);
     keptFrom.set(group.host, Math.min(keptFrom.get(group.host) ?? fromMs, fromMs));
   }
   const kept = new Map(state.claimIdle.all().map((record) => [record.host, record]));
