@@ -34,6 +34,7 @@ export function readTrackedPlans(deps: TrackPlansDeps): TrackedPlan[] {
   const taken = new Set<string>();
   const gpus = deps.metrics.hosts().flatMap((host) => host.gpus.map((gpu) => ({ host: host.name, gpu })));
   gpus.sort((a, b) => a.gpu.firstSeenMs - b.gpu.firstSeenMs);
+  const busyOf = monthBusy(deps);
   return deps.procurement.approved().map((request) => {
     const mine = gpus
       .filter(({ host, gpu }) => !taken.has(`${host}:${gpu.index}`) && isPlanGpu(request, gpu))
@@ -44,7 +45,7 @@ export function readTrackedPlans(deps: TrackPlansDeps): TrackedPlan[] {
     const keys = mine.map(({ host, gpu }) => `${host}:${gpu.index}`);
     for (const key of keys) taken.add(key);
     const sinceMs = Math.max(...mine.map(({ gpu }) => gpu.firstSeenMs));
-    const actual = actualByMonth(deps, request, new Set(keys), sinceMs);
+    const actual = actualByMonth(deps, request, new Set(keys), sinceMs, busyOf);
     return { request, gpus: keys, inFleetSinceMs: sinceMs, tracking: trackPlan(request.months, actual) };
   });
 }
@@ -66,6 +67,7 @@ function actualByMonth(
   request: ProcurementRequest,
   keys: ReadonlySet<string>,
   sinceMs: number,
+  busyOf: (fromMs: number, toMs: number) => ReadonlyMap<string, number>,
 ): Map<string, number> {
   const zone = deps.config.team.timezone;
   const nowMs = deps.clock.now();
@@ -75,11 +77,27 @@ function actualByMonth(
     const fromMs = localDayBounds(first, zone).startMs;
     const toMs = localDayBounds(last, zone).endMs;
     if (fromMs < sinceMs || toMs > nowMs) continue;
-    const busy = deps.metrics
-      .rollupTotals(fromMs, toMs)
-      .filter((row) => keys.has(`${row.host}:${row.index}`))
-      .reduce((sum, row) => sum + row.busyMinutes / 60, 0);
+    let busy = 0;
+    for (const [key, minutes] of busyOf(fromMs, toMs)) if (keys.has(key)) busy += minutes / 60;
     actual.set(month, busy);
   }
   return actual;
+}
+
+/** Busy minutes per GPU (`host:index`) between two instants, each span's totals read once. */
+function monthBusy(deps: TrackPlansDeps): (fromMs: number, toMs: number) => ReadonlyMap<string, number> {
+  const read = new Map<string, Map<string, number>>();
+  return (fromMs, toMs) => {
+    const span = `${fromMs}-${toMs}`;
+    let busy = read.get(span);
+    if (busy === undefined) {
+      busy = new Map();
+      for (const row of deps.metrics.rollupTotals(fromMs, toMs)) {
+        const key = `${row.host}:${row.index}`;
+        busy.set(key, (busy.get(key) ?? 0) + row.busyMinutes);
+      }
+      read.set(span, busy);
+    }
+    return busy;
+  };
 }
