@@ -5,6 +5,11 @@ import type { HostCostBasis } from "./cost-model.ts";
 /** A GPU's memory counts toward a floor when it is within this share of it (`24g`: a 4090's 24,564 MiB). */
 export const MEMORY_FLOOR_SLACK = 0.97;
 
+/** Whether a GPU with `memTotalMiB` (`null`: unknown) has `floorMiB` of memory, within {@link MEMORY_FLOOR_SLACK}. Pure. */
+export function meetsMemoryFloor(memTotalMiB: number | null, floorMiB: number): boolean {
+  return memTotalMiB !== null && memTotalMiB >= floorMiB * MEMORY_FLOOR_SLACK;
+}
+
 /** One GPU as placement sees it: its state now, its memory and its host's price per GPU-hour. */
 export interface PlacementSeat {
   host: string;
@@ -42,9 +47,7 @@ export function placeByPrice(
 ): PlacementResult {
   const wholeHost = new Set(claims.filter((claim) => claim.gpuIndex === null).map((claim) => claim.host));
   const taken = new Set(claims.map((claim) => `${claim.host}:${claim.gpuIndex}`));
-  const fitting = seats.filter(
-    (seat) => seat.memTotalMiB !== null && seat.memTotalMiB >= floorMiB * MEMORY_FLOOR_SLACK,
-  );
+  const fitting = seats.filter((seat) => meetsMemoryFloor(seat.memTotalMiB, floorMiB));
   const free = fitting.filter(
     (seat) => seat.state === "idle" && !wholeHost.has(seat.host) && !taken.has(`${seat.host}:${seat.index}`),
   );

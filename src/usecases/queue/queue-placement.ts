@@ -1,3 +1,4 @@
+import { meetsMemoryFloor } from "../../checks/placement.ts";
 import { tariffOf } from "../../checks/tariff-price.ts";
 import { valleyNow, valleyOf } from "../../checks/valley-window.ts";
 import type { QueueWant } from "../../domain/queue-request.ts";
@@ -13,8 +14,9 @@ export interface QueueSeats {
 
 /**
  * What a request's placement words allow during one grant pass: with a memory floor, only whole GPUs
- * known to have at least that much memory; with `valley`, nothing outside the tariff's valley window
- * and a grant that ends with it (`null`: not now). Tariff and stored memory are read once per pass.
+ * known to have that much memory (counted as `/gpu claim` does at once: `meetsMemoryFloor`); with
+ * `valley`, nothing outside the tariff's valley window and a grant that ends with it (`null`: not
+ * now). Tariff and stored memory are read once per pass.
  */
 export function queueSeatsFor(
   deps: Pick<ClaimDeps, "config" | "metrics">,
@@ -45,7 +47,7 @@ export function queueSeatsFor(
     const floor = want.floorMiB;
     if (floor === undefined) return { seats, endMs };
     const fitting = seats.filter(
-      (seat) => migParts(seat.index) === null && (memOf(seat) ?? Number.NEGATIVE_INFINITY) >= floor,
+      (seat) => migParts(seat.index) === null && meetsMemoryFloor(memOf(seat), floor),
     );
     return { seats: fitting, endMs };
   };

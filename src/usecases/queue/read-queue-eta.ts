@@ -1,4 +1,5 @@
 import { matchModels } from "../../checks/claim-model.ts";
+import { meetsMemoryFloor } from "../../checks/placement.ts";
 import { placeInLine } from "../../checks/queue-competes.ts";
 import {
   type Estimate,
@@ -122,7 +123,7 @@ function demandOf(request: QueueRequest, modelsOf: (query: string) => string[], 
   };
 }
 
-/** Whether a GPU's stored memory reaches `floorMiB` (always, without a floor). */
+/** Whether a GPU's stored memory reaches `floorMiB` (`meetsMemoryFloor`; always, without a floor). */
 function memoryFloor(
   deps: EtaDeps,
   floorMiB: number | undefined,
@@ -133,7 +134,7 @@ function memoryFloor(
       .hosts()
       .flatMap((host) => host.gpus.map((gpu) => [`${host.name}:${gpu.index}`, gpu.memTotalMiB])),
   );
-  return (gpu) => (memory.get(`${gpu.host}:${gpu.index}`) ?? Number.NEGATIVE_INFINITY) >= floorMiB;
+  return (gpu) => meetsMemoryFloor(memory.get(`${gpu.host}:${gpu.index}`) ?? null, floorMiB);
 }
 
 function hostGpuCount(deps: EtaDeps, want: Extract<QueueWant, { kind: "slots" }>): number {
