@@ -11,7 +11,7 @@ import { valleyNow, valleyOf } from "../../checks/valley-window.ts";
 import { migParts } from "../../shared/gpu-slot.ts";
 import { type ClaimDeps, claimRulesOf } from "./claim-deps.ts";
 import { type ClaimGpusResult, claimGpus } from "./claim-gpus.ts";
-import { fleetGpusNow } from "./claim-seats.ts";
+import { fleetGpusNow, storedMemory } from "./claim-seats.ts";
 
 /** `/gpu claim <n> gpus>=<memory> [--valley]`: any `count` GPUs with enough memory, the cheapest. */
 export interface PlacedClaimRequest {
@@ -100,11 +100,7 @@ export function claimPlaced(deps: ClaimDeps, request: PlacedClaimRequest): Place
 
 /** Every whole GPU of the fleet now with its memory and its host's price per GPU-hour. */
 function placementSeats(deps: ClaimDeps, nowMs: number, pricePerKWh: number): PlacementSeat[] {
-  const stored = new Map(
-    deps.metrics
-      .hosts()
-      .flatMap((host) => host.gpus.map((gpu) => [`${host.name}:${gpu.index}`, gpu.memTotalMiB])),
-  );
+  const stored = storedMemory(deps);
   return [...fleetGpusNow(deps, nowMs).entries()].flatMap(([host, gpus]) => {
     const whole = gpus.filter((gpu) => migParts(gpu.index) === null);
     const basis = hostCostBasis(deps.config.hosts[host], deps.config.costs);

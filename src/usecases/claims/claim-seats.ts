@@ -2,6 +2,7 @@ import type { GpuSeat } from "../../checks/claim-pick.ts";
 import { classifyGpu } from "../../checks/classify-gpu.ts";
 import type { GpuReading } from "../../domain/observation.ts";
 import { MINUTE_MS } from "../../shared/clock.ts";
+import type { MetricsStore } from "../../store/metrics-types.ts";
 import { knownHosts } from "../fleet/known-hosts.ts";
 import type { ClaimDeps } from "./claim-deps.ts";
 
@@ -68,4 +69,13 @@ function storedGpus(
   deps: Pick<ClaimDeps, "metrics">,
 ): Map<string, ReadonlyArray<{ index: number; model: string | null }>> {
   return new Map(deps.metrics.hosts().map((record) => [record.name, record.gpus]));
+}
+
+/** Each stored GPU's total memory (`host:index` → MiB; `null`: never reported), in one read. */
+export function storedMemory(deps: { metrics: Pick<MetricsStore, "hosts"> }): Map<string, number | null> {
+  return new Map(
+    deps.metrics
+      .hosts()
+      .flatMap((host) => host.gpus.map((gpu) => [`${host.name}:${gpu.index}`, gpu.memTotalMiB])),
+  );
 }

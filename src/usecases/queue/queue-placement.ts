@@ -4,7 +4,7 @@ import { valleyNow, valleyOf } from "../../checks/valley-window.ts";
 import type { QueueWant } from "../../domain/queue-request.ts";
 import { migParts } from "../../shared/gpu-slot.ts";
 import type { ClaimDeps } from "../claims/claim-deps.ts";
-import type { GpuNow } from "../claims/claim-seats.ts";
+import { type GpuNow, storedMemory } from "../claims/claim-seats.ts";
 
 /** The seats a waiting request may be granted now, and when its grant must end (`null`: no limit). */
 export interface QueueSeats {
@@ -33,11 +33,7 @@ export function queueSeatsFor(
     return valleyEnd;
   };
   const memOf = (seat: GpuNow): number | null => {
-    memory ??= new Map(
-      deps.metrics
-        .hosts()
-        .flatMap((host) => host.gpus.map((gpu) => [`${host.name}:${gpu.index}`, gpu.memTotalMiB])),
-    );
+    memory ??= storedMemory(deps);
     return seat.reading?.memTotalMiB ?? memory.get(`${seat.host}:${seat.index}`) ?? null;
   };
   return (want, seats) => {

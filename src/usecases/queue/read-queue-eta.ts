@@ -15,6 +15,7 @@ import { HOUR_MS } from "../../shared/clock.ts";
 import type { ClaimStore } from "../../store/claim-store.ts";
 import type { MetricsStore } from "../../store/metrics-types.ts";
 import type { QueueStore } from "../../store/queue-store.ts";
+import { storedMemory } from "../claims/claim-seats.ts";
 
 /** What the estimates read: the hourly rollups and the stored GPUs, in the team zone. */
 export interface EtaDeps {
@@ -129,11 +130,7 @@ function memoryFloor(
   floorMiB: number | undefined,
 ): (gpu: { host: string; index: number }) => boolean {
   if (floorMiB === undefined) return () => true;
-  const memory = new Map(
-    deps.metrics
-      .hosts()
-      .flatMap((host) => host.gpus.map((gpu) => [`${host.name}:${gpu.index}`, gpu.memTotalMiB])),
-  );
+  const memory = storedMemory(deps);
   return (gpu) => meetsMemoryFloor(memory.get(`${gpu.host}:${gpu.index}`) ?? null, floorMiB);
 }
 
