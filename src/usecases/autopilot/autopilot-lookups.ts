@@ -1,5 +1,5 @@
 import type { AlertRun } from "../alerts/idle-alert-run.ts";
-import { allReservations, reservedSoon } from "../queue/reservations.ts";
+import { reservedSoonHosts } from "../queue/reservations.ts";
 
 /** What the autopilot looks up per host, read for the whole fleet once per poll. */
 export interface AutopilotLookups {
@@ -35,11 +35,11 @@ export function autopilotLookups(run: AlertRun, nowMs: number): AutopilotLookups
     ]),
   );
   const kept = new Map(store.snoozes.allActiveAt(nowMs).map((snooze) => [snooze.host, snooze.untilMs]));
-  const anyReservation = allReservations(run.deps).length > 0;
+  const reserved = reservedSoonHosts(run.deps);
   return {
     alertIdOf: (host) => alerts.get(host) ?? null,
     claimantsOf: (host) => [...(claimants.get(host) ?? [])],
-    reservedSoon: (host) => anyReservation && reservedSoon(run.deps, host) !== null,
+    reservedSoon: (host) => reserved.has(host),
     keptUntilMs: (host) => kept.get(host) ?? null,
   };
 }

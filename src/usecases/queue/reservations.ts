@@ -298,6 +298,19 @@ export function reservedSoon(deps: ReservationDeps, host: string): ReservationWi
   return hostReservation(deps, host, RESERVED_SOON_MS);
 }
 
+/** The hosts {@link reservedSoon} holds now, from one read of the reservations (a pass over the fleet). */
+export function reservedSoonHosts(deps: ReservationDeps): Set<string> {
+  const nowMs = deps.clock.now();
+  const zone = deps.config.team.timezone;
+  const hosts = new Set<string>();
+  for (const reservation of allReservations(deps)) {
+    if (hosts.has(reservation.host)) continue;
+    if (windowsBetween(reservation, nowMs, nowMs + RESERVED_SOON_MS, zone).length > 0)
+      hosts.add(reservation.host);
+  }
+  return hosts;
+}
+
 /** Reservations read once for a grant pass: the seats a person may be granted, and how long. */
 export interface GrantReservations {
   /** `seats` without those someone else's window holds now. */
