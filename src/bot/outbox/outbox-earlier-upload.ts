@@ -47,7 +47,7 @@ export async function findEarlierUpload(
 }
 
 /** The names of the files an upload shares, sorted; `undefined` when one has no `filename`. */
-export function uploadedNames(args: Record<string, unknown>): string[] | undefined {
+function uploadedNames(args: Record<string, unknown>): string[] | undefined {
   const uploads = Array.isArray(args.file_uploads) ? (args.file_uploads as unknown[]) : [args];
   const names = uploads.map((upload) => stringArg((upload as { filename?: unknown } | null)?.filename));
   if (names.length === 0 || names.some((name) => name === undefined)) return undefined;

@@ -3,7 +3,7 @@ import { todayLocal } from "../ledger/ledger-report.ts";
 import { type ProjectReportDeps, readProjectAllocation } from "../ledger/project-report.ts";
 
 /** How many complete months before this one the request form shows. */
-export const FACT_MONTHS = 3;
+const FACT_MONTHS = 3;
 
 /** One past month of a project's use, as the request form shows it. */
 export interface ProjectMonthUse {

@@ -9,7 +9,7 @@ import { escapeMrkdwn } from "../alerts/alert-format.ts";
 import { context, section } from "../reply-message.ts";
 
 /** The longest text a free-text field of the request takes. */
-export const MAX_FIELD_CHARS = 2_000;
+const MAX_FIELD_CHARS = 2_000;
 
 /** What the request form shows: the project and its last months, and this month (`YYYY-MM`). */
 export interface RequestFormFacts {
