@@ -6,6 +6,12 @@ import { observed } from "../checks/builders.ts";
 import { ALICE, BotHarness, CAROL, CHANNEL, DAVE, EVE, standardConfig, T0 } from "../helpers/bot-harness.ts";
 import { actionIds, shownText } from "../helpers/shown-blocks.ts";
 
+/** The request form once it is filled in (it opens first with a line saying the months are being read). */
+function isForm(modals: readonly { view: { blocks?: unknown } }[]): boolean {
+  const blocks = (modals[0]?.view.blocks ?? []) as { block_id?: string }[];
+  return modals.length === 1 && blocks.some((block) => block.block_id === "procurement_model");
+}
+
 const DEC_1 = Date.UTC(2025, 11, 1, 9, 0);
 const RULE =
   "No plan, no new GPUs: add the tasks with dates, the GPU-hours per month for at least the next 3 months and the acceptance criteria, or use on-demand cloud instead.";
@@ -40,7 +46,7 @@ describe("/gpu request over the real Bolt app: the form, the red line, the decis
   };
   const open = async (user: string, text = "request") => {
     await h.user.slashCommand({ user, text });
-    await h.emulator.waitFor(() => h.emulator.modals(user).length === 1, "the request form");
+    await h.emulator.waitFor(() => isForm(h.emulator.modals(user)), "the request form, filled in");
     return h.emulator.modals(user)[0]!;
   };
 
@@ -73,6 +79,12 @@ describe("/gpu request over the real Bolt app: the form, the red line, the decis
 
   test("the form shows the rule and the project's last three months, the plan pre-filled", async () => {
     const modal = await open(ALICE);
+    const [opened] = h.emulator.calls("views.open");
+    assert.equal(
+      shownText((opened?.args.view as { blocks: unknown[] }).blocks),
+      "Gathering the last 3 months of use…",
+      "the form opens at once, before the months are read (a trigger_id lasts 3 s)",
+    );
     const shown = shownText(modal.view.blocks as unknown[]);
     assert.match(shown, /^\*The red line:\* new GPUs need a plan for at least the next 3 months/);
     assert.match(
@@ -262,7 +274,7 @@ describe("/gpu request in Chinese (team.language: zh-CN)", { timeout: 60_000 }, 
       ),
     });
     await h.user.slashCommand({ user: ALICE, text: "request" });
-    await h.emulator.waitFor(() => h.emulator.modals(ALICE).length === 1, "the request form");
+    await h.emulator.waitFor(() => isForm(h.emulator.modals(ALICE)), "the request form, filled in");
     const modal = h.emulator.modals(ALICE)[0]!;
     assert.equal((modal.view.title as { text: string }).text, "申请 GPU");
     assert.match(shownText(modal.view.blocks as unknown[]), /^\*红线：\* 新 GPU 需要至少未来 3 个月的计划/);

@@ -3,6 +3,7 @@ export const procurement = {
   "procurement.modal.title": "Request GPUs",
   "procurement.modal.submit": "Send request",
   "procurement.modal.close": "Cancel",
+  "procurement.modal.loading": "Gathering the last {months} months of use…",
   "procurement.modal.rule":
     "*The red line:* new GPUs need a plan for at least the next {months} months (tasks with dates, GPU-hours per month, acceptance criteria). Without one, use on-demand cloud instead.",
   "procurement.modal.factsTitle": "*Project {project}, the last {months} months:*",

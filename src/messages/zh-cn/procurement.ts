@@ -5,6 +5,7 @@ export const procurement: AreaCatalog<typeof en> = {
   "procurement.modal.title": "申请 GPU",
   "procurement.modal.submit": "提交申请",
   "procurement.modal.close": "取消",
+  "procurement.modal.loading": "正在汇总最近 {months} 个月的用量……",
   "procurement.modal.rule":
     "*红线：* 新 GPU 需要至少未来 {months} 个月的计划（带日期的任务、每月 GPU 小时、验收标准）。没有计划，请改用按需云资源。",
   "procurement.modal.factsTitle": "*项目 {project} 最近 {months} 个月：*",

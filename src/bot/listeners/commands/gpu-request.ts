@@ -5,13 +5,13 @@ import type { Translator } from "../../../messages/translator.ts";
 import { todayLocal } from "../../../usecases/ledger/ledger-report.ts";
 import { readProjectUse } from "../../../usecases/procurement/procurement-facts.ts";
 import type { BotDeps } from "../../bot-deps.ts";
-import { requestModal } from "../../views/procurement/procurement-modal.ts";
+import { requestLoadingModal, requestModal } from "../../views/procurement/procurement-modal.ts";
 import { projectProblemReply } from "../../views/queue/priority-messages.ts";
 
 /**
- * `/gpu request [<project>]`: acks at once, then opens the request form pre-filled with the
- * project's (default: the person's) last three months of use. A project the person is not in is
- * answered as `project=X` is.
+ * `/gpu request [<project>]`: acks at once and opens the form at once (while its `trigger_id`
+ * lasts), then fills it in with the project's (default: the person's) last three months of use. A
+ * project the person is not in is answered as `project=X` is.
  */
 export async function gpuRequest(
   deps: BotDeps,
@@ -26,6 +26,10 @@ export async function gpuRequest(
     return;
   }
   await io.ack();
+  const opened = await io.client.views.open({
+    trigger_id: command.trigger_id,
+    view: requestLoadingModal(tr),
+  });
   const project = choice.project?.name ?? null;
   const reportDeps = {
     ...deps.costLedger,
@@ -36,8 +40,8 @@ export async function gpuRequest(
   };
   const use = project === null ? [] : readProjectUse(reportDeps, project);
   const thisMonth = todayLocal(deps.costLedger).slice(0, 7);
-  await io.client.views.open({
-    trigger_id: command.trigger_id,
-    view: requestModal(tr, { project, use, thisMonth }),
-  });
+  const view = requestModal(tr, { project, use, thisMonth });
+  const viewId = opened.view?.id;
+  if (viewId === undefined) throw new Error("views.open answered without the view's id");
+  await io.client.views.update({ view_id: viewId, view });
 }

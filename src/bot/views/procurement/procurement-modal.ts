@@ -19,6 +19,20 @@ export interface RequestFormFacts {
 }
 
 /**
+ * What `/gpu request` opens at once, while it reads the months of use that {@link requestModal}
+ * shows (Slack's `trigger_id` lasts 3 s; reading a large fleet's months may take longer).
+ */
+export function requestLoadingModal(tr: Translator): types.ModalView {
+  return {
+    type: "modal",
+    callback_id: PROCUREMENT_VIEW_IDS.request,
+    title: { type: "plain_text", text: tr.t("procurement.modal.title") },
+    close: { type: "plain_text", text: tr.t("procurement.modal.close") },
+    blocks: [section(tr.t("procurement.modal.loading", { months: PLAN_MIN_MONTHS }))],
+  };
+}
+
+/**
  * `/gpu request`'s modal: the rule, the project's last months of use (GPU-hours used and held,
  * idle share, hours waited), then what, why and the plan. The plan's fields are optional for Slack
  * so that a request without one reaches the bot and is answered with the rule.
