@@ -79,9 +79,9 @@ describe("/gpu request over the real Bolt app: the form, the red line, the decis
 
   test("the form shows the rule and the project's last three months, the plan pre-filled", async () => {
     const modal = await open(ALICE);
-    const [opened] = h.emulator.calls("views.open");
+    const opened = h.emulator.calls("views.open")[0]?.args.view as { blocks: unknown[] } | undefined;
     assert.equal(
-      shownText((opened?.args.view as { blocks: unknown[] }).blocks),
+      shownText(opened?.blocks ?? []),
       "Gathering the last 3 months of use…",
       "the form opens at once, before the months are read (a trigger_id lasts 3 s)",
     );
