@@ -1,4 +1,5 @@
-import { parsePromValue } from "./prom-value.ts";
+import { createQueryAnswerReader } from "./prom-answer-reader.ts";
+import { describeNonJson, oneLine, PrometheusError } from "./prometheus-error.ts";
 
 /**
  * A small client for the Prometheus HTTP query API (`/api/v1/query`, `/api/v1/query_range`), also
@@ -6,33 +7,7 @@ import { parsePromValue } from "./prom-value.ts";
  * one-line message that names the server and what went wrong.
  */
 
-export type PrometheusErrorKind =
-  /** Nothing answered: connection refused, DNS, reset. */
-  | "unreachable"
-  /** No complete answer within the client's timeout. */
-  | "timeout"
-  /** The caller's signal was aborted. */
-  | "aborted"
-  /** A non-2xx answer: a query error (400 bad_data, 422 execution), 503, a proxy's error page. */
-  | "http"
-  /** A 2xx answer that is not the API's JSON (an HTML login page, truncated JSON). */
-  | "bad-response";
-
-export class PrometheusError extends Error {
-  readonly kind: PrometheusErrorKind;
-  /** HTTP status, when an answer came. */
-  readonly status: number | null;
-  /** The API's `errorType` (`bad_data`, `execution`, `timeout`…), when the body carried one. */
-  readonly errorType: string | null;
-
-  constructor(kind: PrometheusErrorKind, message: string, status: number | null, errorType: string | null) {
-    super(message);
-    this.name = "PrometheusError";
-    this.kind = kind;
-    this.status = status;
-    this.errorType = errorType;
-  }
-}
+export { PrometheusError, type PrometheusErrorKind } from "./prometheus-error.ts";
 
 /** One series of an instant vector: its labels (`__name__` included when kept) and its sample. */
 export interface PromVectorSample {
@@ -119,17 +94,27 @@ interface PrometheusTarget {
   doFetch: typeof fetch;
 }
 
-/** POSTs `form` as a form, or GETs `path` when there is none (endpoints that take no POST). */
-async function sendToPrometheus(
+/** How far an answer got: its headers came, and how many bytes of its body. */
+interface Progress {
+  answered: boolean;
+  bytes: number;
+}
+
+/**
+ * POSTs `form` as a form, or GETs `path` when there is none (endpoints that take no POST), and hands the
+ * response to `read` inside the same timeout: a body that stalls or breaks off is a timeout or a failure.
+ */
+async function sendToPrometheus<T>(
   target: PrometheusTarget,
-  path: string,
-  form: URLSearchParams | null,
-  signal?: AbortSignal,
-): Promise<RawAnswer> {
-  const { base, authorization, displayUrl } = target;
+  request: { path: string; form: URLSearchParams | null; signal?: AbortSignal | undefined },
+  read: (response: Response, progress: Progress) => Promise<T>,
+): Promise<T> {
+  const { base, authorization } = target;
+  const { path, form, signal } = request;
   const timeout = AbortSignal.timeout(target.timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
   const url = new URL(path, base);
+  const progress: Progress = { answered: false, bytes: 0 };
   try {
     const response = await target.doFetch(url, {
       method: form ? "POST" : "GET",
@@ -141,29 +126,84 @@ async function sendToPrometheus(
       ...(form ? { body: form.toString() } : {}),
       signal: combined,
     });
-    const status = response.status;
-    const contentType = response.headers.get("content-type");
-    return { status, contentType, body: await response.text() };
+    progress.answered = true;
+    return await read(response, progress);
   } catch (error) {
-    const timeoutS = target.timeoutMs / 1000;
-    if (timeout.aborted) {
-      throw new PrometheusError(
-        "timeout",
-        `Prometheus at ${displayUrl} did not answer within ${timeoutS} s`,
-        null,
-        null,
-      );
-    }
-    if (signal?.aborted) {
-      throw new PrometheusError("aborted", `query to Prometheus at ${displayUrl} was cancelled`, null, null);
-    }
-    throw new PrometheusError(
-      "unreachable",
-      `Prometheus at ${displayUrl} is unreachable: ${networkReason(error)}`,
+    if (error instanceof PrometheusError) throw error;
+    throw sendFailure(error, { target, timeout, signal, progress });
+  }
+}
+
+function sendFailure(
+  error: unknown,
+  context: {
+    target: PrometheusTarget;
+    timeout: AbortSignal;
+    signal?: AbortSignal | undefined;
+    progress: Progress;
+  },
+): PrometheusError {
+  const { target, timeout, signal, progress } = context;
+  const { displayUrl } = target;
+  if (timeout.aborted) {
+    const what = progress.answered ? `finish its answer (${progress.bytes} bytes read)` : "answer";
+    return new PrometheusError(
+      "timeout",
+      `Prometheus at ${displayUrl} did not ${what} within ${target.timeoutMs / 1000} s`,
       null,
       null,
     );
   }
+  if (signal?.aborted) {
+    return new PrometheusError("aborted", `query to Prometheus at ${displayUrl} was cancelled`, null, null);
+  }
+  if (progress.answered) {
+    return new PrometheusError(
+      "unreachable",
+      `Prometheus at ${displayUrl} broke off its answer after ${progress.bytes} bytes: ${networkReason(error)}`,
+      null,
+      null,
+    );
+  }
+  return new PrometheusError(
+    "unreachable",
+    `Prometheus at ${displayUrl} is unreachable: ${networkReason(error)}`,
+    null,
+    null,
+  );
+}
+
+/** The whole body as text, for small answers (flags, series, errors). */
+async function readWhole(response: Response, progress: Progress): Promise<RawAnswer> {
+  const body = await response.text();
+  progress.bytes = body.length;
+  return { status: response.status, contentType: response.headers.get("content-type"), body };
+}
+
+/** A query answer read as it arrives; a non-2xx answer (small: an error) is read whole. */
+async function streamQueryAnswer(
+  response: Response,
+  progress: Progress,
+  displayUrl: string,
+): Promise<PromQueryResult> {
+  if (response.status < 200 || response.status >= 300 || !response.body) {
+    const answer = await readWhole(response, progress);
+    return parseQueryResponse(answer.status, answer.contentType, answer.body, displayUrl);
+  }
+  const reader = createQueryAnswerReader(response.status, response.headers.get("content-type"), displayUrl);
+  const decoder = new TextDecoder();
+  const chunks = response.body.getReader();
+  try {
+    for (let next = await chunks.read(); !next.done; next = await chunks.read()) {
+      progress.bytes += next.value.byteLength;
+      reader.write(decoder.decode(next.value, { stream: true }));
+    }
+  } catch (error) {
+    chunks.cancel().catch(() => {});
+    throw error;
+  }
+  reader.write(decoder.decode());
+  return reader.end();
 }
 
 export function createPrometheusClient(options: PrometheusClientOptions): PrometheusClient {
@@ -177,16 +217,18 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
 
   const target: PrometheusTarget = { base, authorization, displayUrl, timeoutMs: options.timeoutMs, doFetch };
   const send = (path: string, form: URLSearchParams | null, signal?: AbortSignal) =>
-    sendToPrometheus(target, path, form, signal);
+    sendToPrometheus(target, { path, form, signal }, readWhole);
+  const sendQuery = (path: string, form: URLSearchParams, signal?: AbortSignal) =>
+    sendToPrometheus(target, { path, form, signal }, (response, progress) =>
+      streamQueryAnswer(response, progress, displayUrl),
+    );
 
   return {
     displayUrl,
     query(promql, queryOptions = {}) {
       const form = new URLSearchParams({ query: promql });
       if (queryOptions.atMs !== undefined) form.set("time", formatSeconds(queryOptions.atMs));
-      return send("api/v1/query", form, queryOptions.signal).then((answer) =>
-        parseAnswer(answer, displayUrl),
-      );
+      return sendQuery("api/v1/query", form, queryOptions.signal);
     },
     async queryVector(promql, queryOptions = {}) {
       const result = await this.query(promql, queryOptions);
@@ -207,9 +249,7 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
         end: formatSeconds(range.endMs),
         step: String(range.stepSeconds),
       });
-      return send("api/v1/query_range", form, queryOptions.signal).then((answer) =>
-        parseAnswer(answer, displayUrl),
-      );
+      return sendQuery("api/v1/query_range", form, queryOptions.signal);
     },
     async series(selector, range, queryOptions = {}) {
       const form = new URLSearchParams({
@@ -242,10 +282,6 @@ interface RawAnswer {
   body: string;
 }
 
-function parseAnswer(answer: RawAnswer, displayUrl: string): PromQueryResult {
-  return parseQueryResponse(answer.status, answer.contentType, answer.body, displayUrl);
-}
-
 /** Turns an answer from `/api/v1/series` into label sets, or throws like {@link parseQueryResponse}. */
 export function parseSeriesResponse(
   status: number,
@@ -275,19 +311,10 @@ export function parseQueryResponse(
   body: string,
   displayUrl = "the server",
 ): PromQueryResult {
-  const json = readEnvelope(status, contentType, body, displayUrl);
-  if (!isRecord(json.data)) {
-    throw new PrometheusError(
-      "bad-response",
-      `Prometheus at ${displayUrl} answered HTTP ${status} with JSON that is not a query API response`,
-      status,
-      null,
-    );
-  }
-  const warnings = Array.isArray(json.warnings) ? json.warnings.map(String) : [];
-  const partial = json.isPartial === true;
-  const { data, skippedHistograms } = readData(json.data, displayUrl);
-  return { data, skippedHistograms, warnings, partial };
+  if (status < 200 || status >= 300) readEnvelope(status, contentType, body, displayUrl);
+  const reader = createQueryAnswerReader(status, contentType, displayUrl);
+  reader.write(body);
+  return reader.end();
 }
 
 /** The API's `{"status":"success",…}` object, or a {@link PrometheusError} for anything else. */
@@ -337,80 +364,6 @@ function readEnvelope(
   return json;
 }
 
-function readData(
-  data: Record<string, unknown>,
-  displayUrl: string,
-): { data: PromQueryData; skippedHistograms: number } {
-  const bad = (what: string) =>
-    new PrometheusError("bad-response", `Prometheus at ${displayUrl} sent a malformed ${what}`, 200, null);
-  const { resultType, result } = data;
-  switch (resultType) {
-    case "vector": {
-      if (!Array.isArray(result)) throw bad("vector");
-      const series: PromVectorSample[] = [];
-      let skippedHistograms = 0;
-      for (const item of result as unknown[]) {
-        if (!isRecord(item) || !isRecord(item.metric)) throw bad("vector element");
-        if (item.value === undefined && item.histogram !== undefined) {
-          skippedHistograms++;
-          continue;
-        }
-        const point = readPoint(item.value);
-        if (!point) throw bad("vector sample");
-        series.push({ labels: item.metric as Record<string, string>, atMs: point.atMs, value: point.value });
-      }
-      return { data: { resultType, series }, skippedHistograms };
-    }
-    case "matrix": {
-      if (!Array.isArray(result)) throw bad("matrix");
-      const series: PromRangeSeries[] = [];
-      let skippedHistograms = 0;
-      for (const item of result as unknown[]) {
-        if (!isRecord(item) || !isRecord(item.metric)) throw bad("matrix element");
-        if (item.values === undefined && item.histograms !== undefined) {
-          skippedHistograms++;
-          continue;
-        }
-        if (!Array.isArray(item.values)) throw bad("matrix element");
-        const points: PromPoint[] = [];
-        for (const value of item.values as unknown[]) {
-          const point = readPoint(value);
-          if (!point) throw bad("matrix sample");
-          points.push(point);
-        }
-        series.push({ labels: item.metric as Record<string, string>, points });
-      }
-      return { data: { resultType, series }, skippedHistograms };
-    }
-    case "scalar": {
-      const point = readPoint(result);
-      if (!point) throw bad("scalar");
-      return { data: { resultType, atMs: point.atMs, value: point.value }, skippedHistograms: 0 };
-    }
-    case "string": {
-      if (!Array.isArray(result) || typeof result[0] !== "number" || typeof result[1] !== "string") {
-        throw bad("string");
-      }
-      return {
-        data: { resultType, atMs: Math.round(result[0] * 1000), value: result[1] },
-        skippedHistograms: 0,
-      };
-    }
-    default:
-      throw bad(`result (resultType ${JSON.stringify(resultType)})`);
-  }
-}
-
-/** `[1435781451.781, "1"]` (or an integer timestamp, as VictoriaMetrics writes) → a point. */
-function readPoint(raw: unknown): PromPoint | null {
-  if (!Array.isArray(raw) || raw.length !== 2) return null;
-  const [seconds, text] = raw as [unknown, unknown];
-  if (typeof seconds !== "number" || typeof text !== "string") return null;
-  const value = parsePromValue(text);
-  if (value === null) return null;
-  return { atMs: Math.round(seconds * 1000), value };
-}
-
 function tryParseJson(body: string): unknown {
   const start = body.trimStart()[0];
   if (start !== "{" && start !== "[") return undefined;
@@ -419,17 +372,6 @@ function tryParseJson(body: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function describeNonJson(contentType: string | null, body: string): string {
-  const type = (contentType ?? "").split(";")[0]!.trim() || "no content type";
-  if (/html/i.test(type) || /^\s*<(!doctype|html)/i.test(body)) {
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1];
-    const what = title ? ` ("${oneLine(title, 80)}")` : "";
-    return `with an HTML page${what}, not the query API's JSON; check the URL or the proxy in front of it`;
-  }
-  if (body.trim() === "") return `with an empty ${type} body, not the query API's JSON`;
-  return `with ${type}, not the query API's JSON: "${oneLine(body, 120)}"`;
 }
 
 function networkReason(error: unknown): string {
@@ -441,11 +383,6 @@ function networkReason(error: unknown): string {
     return oneLine(code && !cause.message.includes(code) ? `${code} ${cause.message}` : cause.message, 160);
   }
   return oneLine(String(cause), 160);
-}
-
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
 }
 
 function formatSeconds(ms: number): string {

@@ -1,0 +1,111 @@
+import { parsePromValue } from "./prom-value.ts";
+import type { PromPoint, PromQueryData, PromRangeSeries, PromVectorSample } from "./prometheus-api.ts";
+import { PrometheusError } from "./prometheus-error.ts";
+
+/**
+ * The `data` of a query API answer, built one `result` element at a time: vector and matrix elements are
+ * reduced to samples as they come, so the raw element is garbage as soon as the next one is read.
+ */
+export interface QueryDataBuilder {
+  /** `data.resultType`, once read (Prometheus and VictoriaMetrics write it before `result`). */
+  setResultType(resultType: unknown): void;
+  /** `data.result` when it is not an array (a malformed answer). */
+  setResult(result: unknown): void;
+  /** One element of `data.result`. */
+  addItem(item: unknown): void;
+  finish(): { data: PromQueryData; skippedHistograms: number };
+}
+
+/** A {@link QueryDataBuilder} whose malformed parts throw a `bad-response` that names `displayUrl`. */
+export function createQueryDataBuilder(displayUrl: string): QueryDataBuilder {
+  const bad = (what: string) =>
+    new PrometheusError("bad-response", `Prometheus at ${displayUrl} sent a malformed ${what}`, 200, null);
+  let resultType: unknown;
+  let result: unknown;
+  const series: (PromVectorSample | PromRangeSeries)[] = [];
+  const unread: unknown[] = [];
+  let skippedHistograms = 0;
+  const add = (item: unknown) => {
+    const read = resultType === "vector" ? readVectorItem(item, bad) : readMatrixItem(item, bad);
+    if (read === null) skippedHistograms++;
+    else series.push(read);
+  };
+  return {
+    setResultType(type) {
+      resultType = type;
+    },
+    setResult(value) {
+      result = value;
+    },
+    addItem(item) {
+      result ??= [];
+      if (resultType === "vector" || resultType === "matrix") add(item);
+      else unread.push(item);
+    },
+    finish() {
+      if (resultType === "vector" || resultType === "matrix") {
+        if (!Array.isArray(result)) throw bad(resultType);
+        for (const item of unread.splice(0)) add(item);
+        return { data: { resultType, series } as PromQueryData, skippedHistograms };
+      }
+      return {
+        data: readOther(resultType, Array.isArray(result) ? unread : result, bad),
+        skippedHistograms: 0,
+      };
+    },
+  };
+}
+
+type Bad = (what: string) => PrometheusError;
+
+/** A vector element as a sample; null for a native-histogram element. */
+function readVectorItem(item: unknown, bad: Bad): PromVectorSample | null {
+  if (!isRecord(item) || !isRecord(item.metric)) throw bad("vector element");
+  if (item.value === undefined && item.histogram !== undefined) return null;
+  const point = readPoint(item.value);
+  if (!point) throw bad("vector sample");
+  return { labels: item.metric as Record<string, string>, atMs: point.atMs, value: point.value };
+}
+
+/** A matrix element as a series; null for a native-histogram element. */
+function readMatrixItem(item: unknown, bad: Bad): PromRangeSeries | null {
+  if (!isRecord(item) || !isRecord(item.metric)) throw bad("matrix element");
+  if (item.values === undefined && item.histograms !== undefined) return null;
+  if (!Array.isArray(item.values)) throw bad("matrix element");
+  const points: PromPoint[] = [];
+  for (const value of item.values as unknown[]) {
+    const point = readPoint(value);
+    if (!point) throw bad("matrix sample");
+    points.push(point);
+  }
+  return { labels: item.metric as Record<string, string>, points };
+}
+
+function readOther(resultType: unknown, result: unknown, bad: Bad): PromQueryData {
+  if (resultType === "scalar") {
+    const point = readPoint(result);
+    if (!point) throw bad("scalar");
+    return { resultType, atMs: point.atMs, value: point.value };
+  }
+  if (resultType === "string") {
+    if (!Array.isArray(result) || typeof result[0] !== "number" || typeof result[1] !== "string") {
+      throw bad("string");
+    }
+    return { resultType, atMs: Math.round(result[0] * 1000), value: result[1] };
+  }
+  throw bad(`result (resultType ${JSON.stringify(resultType)})`);
+}
+
+/** `[1435781451.781, "1"]` (or an integer timestamp, as VictoriaMetrics writes) → a point. */
+function readPoint(raw: unknown): PromPoint | null {
+  if (!Array.isArray(raw) || raw.length !== 2) return null;
+  const [seconds, text] = raw as [unknown, unknown];
+  if (typeof seconds !== "number" || typeof text !== "string") return null;
+  const value = parsePromValue(text);
+  if (value === null) return null;
+  return { atMs: Math.round(seconds * 1000), value };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
