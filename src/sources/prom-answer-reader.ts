@@ -54,7 +54,11 @@ export function createQueryAnswerReader(
     },
     end() {
       if (!json) throw notJson();
-      feed(none as unknown as string);
+      try {
+        feed(none as unknown as string);
+      } catch (error) {
+        if (walker.closed()) throw error;
+      }
       if (!walker.closed()) {
         throw new PrometheusError(
           "bad-response",
