@@ -25,8 +25,9 @@ export function createQueryDataBuilder(displayUrl: string): QueryDataBuilder {
   const series: (PromVectorSample | PromRangeSeries)[] = [];
   const unread: unknown[] = [];
   let skippedHistograms = 0;
+  const labels = createLabelCopier();
   const add = (item: unknown) => {
-    const read = resultType === "vector" ? readVectorItem(item, bad) : readMatrixItem(item, bad);
+    const read = resultType === "vector" ? readVectorItem(item, bad, labels) : readMatrixItem(item, bad, labels);
     if (read === null) skippedHistograms++;
     else series.push(read);
   };
@@ -58,17 +59,41 @@ export function createQueryDataBuilder(displayUrl: string): QueryDataBuilder {
 
 type Bad = (what: string) => PrometheusError;
 
+type LabelCopier = (metric: Record<string, unknown>) => Record<string, string>;
+
+/**
+ * Copies a label set with each value held once per answer: most values repeat across series (model,
+ * job, namespace, driver), and a value cut from the parser's text would keep that whole piece of the
+ * body alive, so each distinct value is copied out of it once.
+ */
+function createLabelCopier(): LabelCopier {
+  const held = new Map<string, string>();
+  const hold = (value: string) => {
+    let kept = held.get(value);
+    if (kept === undefined) {
+      kept = JSON.parse(JSON.stringify(value)) as string;
+      held.set(kept, kept);
+    }
+    return kept;
+  };
+  return (metric) => {
+    const copy: Record<string, string> = {};
+    for (const name in metric) copy[name] = hold(String(metric[name]));
+    return copy;
+  };
+}
+
 /** A vector element as a sample; null for a native-histogram element. */
-function readVectorItem(item: unknown, bad: Bad): PromVectorSample | null {
+function readVectorItem(item: unknown, bad: Bad, labels: LabelCopier): PromVectorSample | null {
   if (!isRecord(item) || !isRecord(item.metric)) throw bad("vector element");
   if (item.value === undefined && item.histogram !== undefined) return null;
   const point = readPoint(item.value);
   if (!point) throw bad("vector sample");
-  return { labels: item.metric as Record<string, string>, atMs: point.atMs, value: point.value };
+  return { labels: labels(item.metric), atMs: point.atMs, value: point.value };
 }
 
 /** A matrix element as a series; null for a native-histogram element. */
-function readMatrixItem(item: unknown, bad: Bad): PromRangeSeries | null {
+function readMatrixItem(item: unknown, bad: Bad, labels: LabelCopier): PromRangeSeries | null {
   if (!isRecord(item) || !isRecord(item.metric)) throw bad("matrix element");
   if (item.values === undefined && item.histograms !== undefined) return null;
   if (!Array.isArray(item.values)) throw bad("matrix element");
@@ -78,7 +103,7 @@ function readMatrixItem(item: unknown, bad: Bad): PromRangeSeries | null {
     if (!point) throw bad("matrix sample");
     points.push(point);
   }
-  return { labels: item.metric as Record<string, string>, points };
+  return { labels: labels(item.metric), points };
 }
 
 function readOther(resultType: unknown, result: unknown, bad: Bad): PromQueryData {
