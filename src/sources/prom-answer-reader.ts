@@ -1,30 +1,67 @@
 import { none } from "stream-chain/defs.js";
 import Assembler from "stream-json/assembler.js";
 import { jsonParser, type Token } from "stream-json/parser.js";
-import { createQueryDataBuilder, type QueryDataBuilder } from "./prom-query-data.ts";
+import { createQueryDataBuilder } from "./prom-query-data.ts";
 import type { PromQueryResult } from "./prometheus-api.ts";
 import { describeNonJson, oneLine, PrometheusError } from "./prometheus-error.ts";
 
 /**
- * Reads a 2xx answer of the query API as it arrives: `write` each decoded piece of the body, then `end`.
- * Each element of `data.result` is assembled alone and reduced to a sample or a series at once, so neither
- * the body's text nor its whole parsed tree is ever held. Throws a {@link PrometheusError} like a whole
- * read would: non-JSON, an `"status":"error"` answer, malformed data, or JSON that stops short.
+ * Where the pieces of an answer's `data` go as they are read: `data` is an object whose `result` array
+ * is handed on one element at a time (query answers), or itself an array handed on one element at a
+ * time (`listData`: the series endpoint). Every other value is small and given whole to `setField`.
  */
+export interface AnswerDataBuilder<T> {
+  readonly listData: boolean;
+  /** A field of `data` other than the `result` array (`resultType`, or a `result` that is no array). */
+  setField(key: string, value: unknown): void;
+  /** `data.result` is an array (query answers); its elements follow through `addItem`. */
+  startResult(): void;
+  addItem(item: unknown): void;
+  finish(): T;
+}
+
+/**
+ * Reads a 2xx answer of the HTTP API as it arrives: `write` each decoded piece of the body, then `end`.
+ * Each element of the data's list is assembled alone and handed on at once, so neither the body's text
+ * nor its whole parsed tree is ever held. Throws a {@link PrometheusError} like a whole read would:
+ * non-JSON, an `"status":"error"` answer, malformed data, or JSON that stops short.
+ */
+export interface AnswerReader<T> {
+  write(text: string): void;
+  end(): { data: T; warnings: string[]; partial: boolean };
+}
+
+/** An {@link AnswerReader} of a query answer (`/api/v1/query`, `/api/v1/query_range`). */
 export interface QueryAnswerReader {
   write(text: string): void;
   end(): PromQueryResult;
 }
-
-const HEAD_CHARS = 4_096;
 
 export function createQueryAnswerReader(
   status: number,
   contentType: string | null,
   displayUrl: string,
 ): QueryAnswerReader {
+  const reader = createAnswerReader(status, contentType, displayUrl, createQueryDataBuilder(displayUrl));
+  return {
+    write: reader.write,
+    end() {
+      const { data, warnings, partial } = reader.end();
+      return { data: data.data, skippedHistograms: data.skippedHistograms, warnings, partial };
+    },
+  };
+}
+
+const HEAD_CHARS = 4_096;
+
+export function createAnswerReader<T>(
+  status: number,
+  contentType: string | null,
+  displayUrl: string,
+  builder: AnswerDataBuilder<T>,
+): AnswerReader<T> {
   const tokenize = jsonParser({ streamValues: false });
-  const walker = createEnvelopeWalker(createQueryDataBuilder(displayUrl));
+  const walker = createEnvelopeWalker(builder);
   let head = "";
   let received = 0;
   let json: boolean | null = null;
@@ -79,17 +116,17 @@ function startsJson(head: string): boolean | null {
   return first === "{" || first === "[";
 }
 
-interface EnvelopeWalker {
+interface EnvelopeWalker<T> {
   take(token: Token): void;
   closed(): boolean;
-  finish(status: number, displayUrl: string): PromQueryResult;
+  finish(status: number, displayUrl: string): { data: T; warnings: string[]; partial: boolean };
 }
 
 /**
- * Follows the tokens of `{"status":…,"data":{"resultType":…,"result":[…]},…}`: every value outside
- * `data.result` is assembled whole (they are small), each element of `data.result` alone.
+ * Follows the tokens of `{"status":…,"data":{"resultType":…,"result":[…]},…}` (or `"data":[…]`): every
+ * value outside the data's list is assembled whole (they are small), each element of the list alone.
  */
-function createEnvelopeWalker(builder: QueryDataBuilder): EnvelopeWalker {
+function createEnvelopeWalker<T>(builder: AnswerDataBuilder<T>): EnvelopeWalker<T> {
   const envelope: Record<string, unknown> = {};
   let depth = 0;
   let topKey = "";
@@ -103,16 +140,17 @@ function createEnvelopeWalker(builder: QueryDataBuilder): EnvelopeWalker {
       if (!opensObject) throw notApi();
       return null;
     }
-    if (depth === 1 && topKey === "data" && opensObject) {
-      sawData = true;
-      return null;
+    if (depth === 1 && topKey === "data") {
+      sawData = builder.listData ? token.name === "startArray" : opensObject;
+      if (sawData) return null;
     }
     if (depth === 1) return (value) => (envelope[topKey] = value);
+    if (builder.listData) return (value) => builder.addItem(value);
     if (depth === 2 && dataKey === "result" && token.name === "startArray") {
-      builder.setResult([]);
+      builder.startResult();
       return null;
     }
-    if (depth === 2) return (value) => saveDataField(builder, dataKey, value);
+    if (depth === 2) return (value) => builder.setField(dataKey, value);
     return (value) => builder.addItem(value);
   };
   return {
@@ -140,11 +178,6 @@ function createEnvelopeWalker(builder: QueryDataBuilder): EnvelopeWalker {
       return finishAnswer(envelope, sawData, builder, status, displayUrl);
     },
   };
-}
-
-function saveDataField(builder: QueryDataBuilder, key: string, value: unknown): void {
-  if (key === "resultType") builder.setResultType(value);
-  else if (key === "result") builder.setResult(value);
 }
 
 /** Feeds one value's tokens to an {@link Assembler}; `take` is true once the value is whole. */
@@ -203,13 +236,13 @@ function notApiResponse(status: number, displayUrl: string): PrometheusError {
   );
 }
 
-function finishAnswer(
+function finishAnswer<T>(
   envelope: Record<string, unknown>,
   sawData: boolean,
-  builder: QueryDataBuilder,
+  builder: AnswerDataBuilder<T>,
   status: number,
   displayUrl: string,
-): PromQueryResult {
+): { data: T; warnings: string[]; partial: boolean } {
   if (envelope.status === "error") {
     const errorType = typeof envelope.errorType === "string" ? envelope.errorType : null;
     const detail = typeof envelope.error === "string" ? envelope.error : "no error message";
@@ -223,6 +256,5 @@ function finishAnswer(
   if (envelope.status !== "success" || !sawData) throw notApiResponse(status, displayUrl);
   const warnings = Array.isArray(envelope.warnings) ? envelope.warnings.map(String) : [];
   const partial = envelope.isPartial === true;
-  const { data, skippedHistograms } = builder.finish();
-  return { data, skippedHistograms, warnings, partial };
+  return { data: builder.finish(), warnings, partial };
 }

@@ -1,23 +1,21 @@
+import type { AnswerDataBuilder } from "./prom-answer-reader.ts";
 import { parsePromValue } from "./prom-value.ts";
 import type { PromPoint, PromQueryData, PromRangeSeries, PromVectorSample } from "./prometheus-api.ts";
 import { PrometheusError } from "./prometheus-error.ts";
 
-/**
- * The `data` of a query API answer, built one `result` element at a time: vector and matrix elements are
- * reduced to samples as they come, so the raw element is garbage as soon as the next one is read.
- */
-export interface QueryDataBuilder {
-  /** `data.resultType`, once read (Prometheus and VictoriaMetrics write it before `result`). */
-  setResultType(resultType: unknown): void;
-  /** `data.result` when it is not an array (a malformed answer). */
-  setResult(result: unknown): void;
-  /** One element of `data.result`. */
-  addItem(item: unknown): void;
-  finish(): { data: PromQueryData; skippedHistograms: number };
+/** What a query answer's `data` reads as: the result, and how many native-histogram series were left out. */
+export interface QueryData {
+  data: PromQueryData;
+  skippedHistograms: number;
 }
 
-/** A {@link QueryDataBuilder} whose malformed parts throw a `bad-response` that names `displayUrl`. */
-export function createQueryDataBuilder(displayUrl: string): QueryDataBuilder {
+/**
+ * The `data` of a query answer, built one `result` element at a time: vector and matrix elements are
+ * reduced to samples as they come (Prometheus and VictoriaMetrics write `resultType` before `result`;
+ * elements that come before it are reduced at the end). Malformed parts throw a `bad-response` that
+ * names `displayUrl`.
+ */
+export function createQueryDataBuilder(displayUrl: string): AnswerDataBuilder<QueryData> {
   const bad = (what: string) =>
     new PrometheusError("bad-response", `Prometheus at ${displayUrl} sent a malformed ${what}`, 200, null);
   let resultType: unknown;
@@ -27,19 +25,21 @@ export function createQueryDataBuilder(displayUrl: string): QueryDataBuilder {
   let skippedHistograms = 0;
   const labels = createLabelCopier();
   const add = (item: unknown) => {
-    const read = resultType === "vector" ? readVectorItem(item, bad, labels) : readMatrixItem(item, bad, labels);
+    const read =
+      resultType === "vector" ? readVectorItem(item, bad, labels) : readMatrixItem(item, bad, labels);
     if (read === null) skippedHistograms++;
     else series.push(read);
   };
   return {
-    setResultType(type) {
-      resultType = type;
+    listData: false,
+    setField(key, value) {
+      if (key === "resultType") resultType = value;
+      else if (key === "result") result = value;
     },
-    setResult(value) {
-      result = value;
+    startResult() {
+      result = [];
     },
     addItem(item) {
-      result ??= [];
       if (resultType === "vector" || resultType === "matrix") add(item);
       else unread.push(item);
     },
@@ -60,6 +60,29 @@ export function createQueryDataBuilder(displayUrl: string): QueryDataBuilder {
 type Bad = (what: string) => PrometheusError;
 
 type LabelCopier = (metric: Record<string, unknown>) => Record<string, string>;
+
+/** The label sets of a `/api/v1/series` answer, each copied as it is read. */
+export function createSeriesListBuilder(displayUrl: string): AnswerDataBuilder<Record<string, string>[]> {
+  const labels = createLabelCopier();
+  const list: Record<string, string>[] = [];
+  return {
+    listData: true,
+    setField() {},
+    startResult() {},
+    addItem(item) {
+      if (!isRecord(item)) {
+        throw new PrometheusError(
+          "bad-response",
+          `Prometheus at ${displayUrl} sent a malformed series list`,
+          200,
+          null,
+        );
+      }
+      list.push(labels(item));
+    },
+    finish: () => list,
+  };
+}
 
 /**
  * Copies a label set with each value held once per answer: most values repeat across series (model,

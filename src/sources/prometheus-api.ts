@@ -1,4 +1,5 @@
-import { createQueryAnswerReader } from "./prom-answer-reader.ts";
+import { createAnswerReader, createQueryAnswerReader } from "./prom-answer-reader.ts";
+import { createSeriesListBuilder } from "./prom-query-data.ts";
 import { describeNonJson, oneLine, PrometheusError } from "./prometheus-error.ts";
 
 /**
@@ -180,30 +181,38 @@ async function readWhole(response: Response, progress: Progress): Promise<RawAns
   return { status: response.status, contentType: response.headers.get("content-type"), body };
 }
 
-/** A query answer read as it arrives; a non-2xx answer (small: an error) is read whole. */
-async function streamQueryAnswer(
+/** A 2xx answer read as it arrives into `reader`; a non-2xx answer (small: an error) is read whole by `whole`. */
+async function streamAnswer<T>(
   response: Response,
   progress: Progress,
-  displayUrl: string,
-): Promise<PromQueryResult> {
+  reader: (status: number, contentType: string | null) => { write(text: string): void; end(): T },
+  whole: (answer: RawAnswer) => T,
+): Promise<T> {
   if (response.status < 200 || response.status >= 300 || !response.body) {
-    const answer = await readWhole(response, progress);
-    return parseQueryResponse(answer.status, answer.contentType, answer.body, displayUrl);
+    return whole(await readWhole(response, progress));
   }
-  const reader = createQueryAnswerReader(response.status, response.headers.get("content-type"), displayUrl);
+  const answer = reader(response.status, response.headers.get("content-type"));
   const decoder = new TextDecoder();
   const chunks = response.body.getReader();
   try {
     for (let next = await chunks.read(); !next.done; next = await chunks.read()) {
       progress.bytes += next.value.byteLength;
-      reader.write(decoder.decode(next.value, { stream: true }));
+      answer.write(decoder.decode(next.value, { stream: true }));
     }
   } catch (error) {
     chunks.cancel().catch(() => {});
     throw error;
   }
-  reader.write(decoder.decode());
-  return reader.end();
+  answer.write(decoder.decode());
+  return answer.end();
+}
+
+/** A reader of `/api/v1/series` answers: the label sets, each copied as it is read. */
+function seriesReader(displayUrl: string) {
+  return (status: number, contentType: string | null) => {
+    const reader = createAnswerReader(status, contentType, displayUrl, createSeriesListBuilder(displayUrl));
+    return { write: reader.write, end: () => reader.end().data };
+  };
 }
 
 export function createPrometheusClient(options: PrometheusClientOptions): PrometheusClient {
@@ -220,7 +229,12 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
     sendToPrometheus(target, { path, form, signal }, readWhole);
   const sendQuery = (path: string, form: URLSearchParams, signal?: AbortSignal) =>
     sendToPrometheus(target, { path, form, signal }, (response, progress) =>
-      streamQueryAnswer(response, progress, displayUrl),
+      streamAnswer(
+        response,
+        progress,
+        (status, contentType) => createQueryAnswerReader(status, contentType, displayUrl),
+        (answer) => parseQueryResponse(answer.status, answer.contentType, answer.body, displayUrl),
+      ),
     );
 
   return {
@@ -257,8 +271,14 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
         start: formatSeconds(range.startMs),
         end: formatSeconds(range.endMs),
       });
-      const answer = await send("api/v1/series", form, queryOptions.signal);
-      return parseSeriesResponse(answer.status, answer.contentType, answer.body, displayUrl);
+      return sendToPrometheus(
+        target,
+        { path: "api/v1/series", form, signal: queryOptions.signal },
+        (response, progress) =>
+          streamAnswer(response, progress, seriesReader(displayUrl), (answer) =>
+            parseSeriesResponse(answer.status, answer.contentType, answer.body, displayUrl),
+          ),
+      );
     },
     async flags(queryOptions = {}) {
       const answer = await send("api/v1/status/flags", null, queryOptions.signal);
@@ -289,16 +309,10 @@ export function parseSeriesResponse(
   body: string,
   displayUrl = "the server",
 ): Record<string, string>[] {
-  const json = readEnvelope(status, contentType, body, displayUrl);
-  if (!Array.isArray(json.data) || !json.data.every(isRecord)) {
-    throw new PrometheusError(
-      "bad-response",
-      `Prometheus at ${displayUrl} sent a malformed series list`,
-      status,
-      null,
-    );
-  }
-  return json.data as Record<string, string>[];
+  if (status < 200 || status >= 300) readEnvelope(status, contentType, body, displayUrl);
+  const reader = seriesReader(displayUrl)(status, contentType);
+  reader.write(body);
+  return reader.end();
 }
 
 /**

@@ -8,12 +8,14 @@ import { after, before, describe, test } from "node:test";
 import { sourceSchema } from "../../src/config/schema.ts";
 import { ManualClock, MINUTE_MS } from "../../src/shared/clock.ts";
 import { createLogger } from "../../src/shared/logger.ts";
-import { createQueryAnswerReader } from "../../src/sources/prom-answer-reader.ts";
+import { createAnswerReader, createQueryAnswerReader } from "../../src/sources/prom-answer-reader.ts";
+import { createSeriesListBuilder } from "../../src/sources/prom-query-data.ts";
 import {
   createPrometheusClient,
   PrometheusError,
   type PromQueryResult,
   parseQueryResponse,
+  parseSeriesResponse,
 } from "../../src/sources/prometheus-api.ts";
 import { createPrometheusSource, type PrometheusSourceConfig } from "../../src/sources/prometheus-source.ts";
 import { FIXTURES_DIR } from "../helpers/fixtures.ts";
@@ -91,6 +93,48 @@ describe("a query answer read in pieces", () => {
         partial: true,
       });
     }
+  });
+
+  test("a series list (/api/v1/series) in pieces reads as the whole list; an element that is no label set is malformed", () => {
+    const list = [
+      {
+        __name__: "DCGM_FI_DEV_FB_USED",
+        Hostname: "gpu-a",
+        gpu: "0",
+        UUID: "GPU-bc5610b9-79c8-fedd-8899-07539c7f868a",
+      },
+      {
+        __name__: "DCGM_FI_DEV_FB_USED",
+        Hostname: "gpu-b",
+        gpu: "0",
+        UUID: "GPU-04d228d3-3b5a-3534-f5cf-969706647d56",
+      },
+    ];
+    const body = JSON.stringify({ status: "success", data: list });
+    for (const size of [1, 3, 64]) {
+      const reader = createAnswerReader(
+        200,
+        "application/json",
+        "http://prom:9090",
+        createSeriesListBuilder("http://prom:9090"),
+      );
+      const bytes = Buffer.from(body);
+      for (let at = 0; at < bytes.length; at += size) reader.write(bytes.subarray(at, at + size).toString());
+      assert.deepEqual(reader.end().data, list);
+    }
+    assert.throws(
+      () =>
+        parseSeriesResponse(
+          200,
+          "application/json",
+          '{"status":"success","data":[{"a":"1"},"x"]}',
+          "http://prom:9090",
+        ),
+      {
+        kind: "bad-response",
+        message: "Prometheus at http://prom:9090 sent a malformed series list",
+      },
+    );
   });
 
   test("result written before resultType still reads", () => {
