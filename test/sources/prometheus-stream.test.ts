@@ -217,8 +217,7 @@ describe("a query answer streamed by a server, in pieces and broken off", () => 
 
   const writeInPieces = async (res: ServerResponse, body: string, upTo = body.length) => {
     for (let at = 0; at < upTo; at += 97) {
-      res.write(body.slice(at, Math.min(at + 97, upTo)));
-      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => res.write(body.slice(at, Math.min(at + 97, upTo)), resolve));
     }
   };
 
@@ -314,9 +313,9 @@ describe("a query answer streamed by a server, in pieces and broken off", () => 
 
   test("an answer that stalls mid-body: the client's timeout, and the caller's signal, still end it", async () => {
     mode = "stall";
-    await assert.rejects(client(300).query("up"), {
+    await assert.rejects(client(2_000).query("up"), {
       kind: "timeout",
-      message: `Prometheus at ${base} did not finish its answer (${half} bytes read) within 0.3 s`,
+      message: `Prometheus at ${base} did not finish its answer (${half} bytes read) within 2 s`,
     });
     const controller = new AbortController();
     const pending = client(10_000).query("up", { signal: controller.signal });
@@ -347,7 +346,7 @@ describe("a query answer streamed by a server, in pieces and broken off", () => 
     const config = sourceSchema.parse({
       kind: "prometheus",
       url: base,
-      timeout_seconds: 0.5,
+      timeout_seconds: 2,
     }) as PrometheusSourceConfig;
     const clock = new ManualClock(1773114089444);
     const source = createPrometheusSource(config, { clock, logger });
@@ -374,7 +373,7 @@ describe("a query answer streamed by a server, in pieces and broken off", () => 
       {
         mode: "stall",
         cause: "timeout",
-        detail: `Prometheus at ${base} did not finish its answer (${half} bytes read) within 0.5 s`,
+        detail: `Prometheus at ${base} did not finish its answer (${half} bytes read) within 2 s`,
       },
       { mode: "error", cause: "http-error", detail: `Prometheus at ${base} answered HTTP 200 (execution)` },
     ] as const;
