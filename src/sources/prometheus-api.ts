@@ -1,5 +1,5 @@
 import { createAnswerReader, createQueryAnswerReader } from "./prom-answer-reader.ts";
-import { createSeriesListBuilder } from "./prom-query-data.ts";
+import { createQueryDataBuilder, createSeriesListBuilder } from "./prom-query-data.ts";
 import { describeNonJson, oneLine, PrometheusError } from "./prometheus-error.ts";
 
 /**
@@ -84,6 +84,8 @@ export interface PrometheusClientOptions {
   url: string;
   timeoutMs: number;
   fetch?: typeof fetch;
+  /** Answers longer than this are parsed as they arrive; {@link STREAM_ABOVE_BYTES} by default. */
+  streamAboveBytes?: number;
 }
 
 /** Where and how queries go: the URL without credentials, basic auth, the timeout and the fetch to use. */
@@ -181,30 +183,52 @@ async function readWhole(response: Response, progress: Progress): Promise<RawAns
   return { status: response.status, contentType: response.headers.get("content-type"), body };
 }
 
-/** A 2xx answer read as it arrives into `reader`; a non-2xx answer (small: an error) is read whole by `whole`. */
+/** Answers up to this many bytes are parsed whole (native `JSON.parse`, faster); longer ones as they arrive. */
+export const STREAM_ABOVE_BYTES = 2 * 1024 * 1024;
+
+type AnswerWriter<T> = { write(text: string): void; end(): T };
+
+/**
+ * A 2xx answer: held and parsed whole by `whole` while it stays within `streamAbove` bytes, else read
+ * as it arrives into `reader` (what was held first), so no answer is held whole past that size. A
+ * non-2xx answer (small: an error) is read whole.
+ */
 async function streamAnswer<T>(
   response: Response,
   progress: Progress,
-  reader: (status: number, contentType: string | null) => { write(text: string): void; end(): T },
-  whole: (answer: RawAnswer) => T,
+  parse: {
+    reader: (status: number, contentType: string | null) => AnswerWriter<T>;
+    whole: (answer: RawAnswer) => T;
+  },
+  streamAbove: number,
 ): Promise<T> {
-  if (response.status < 200 || response.status >= 300 || !response.body) {
-    return whole(await readWhole(response, progress));
-  }
-  const answer = reader(response.status, response.headers.get("content-type"));
+  const { status } = response;
+  const contentType = response.headers.get("content-type");
+  if (status < 200 || status >= 300 || !response.body)
+    return parse.whole(await readWhole(response, progress));
+  let streaming: AnswerWriter<T> | null = null;
+  const held: string[] = [];
+  const take = (text: string) => {
+    if (streaming) return streaming.write(text);
+    held.push(text);
+    if (progress.bytes <= streamAbove) return;
+    streaming = parse.reader(status, contentType);
+    for (const piece of held.splice(0)) streaming.write(piece);
+  };
   const decoder = new TextDecoder();
   const chunks = response.body.getReader();
   try {
     for (let next = await chunks.read(); !next.done; next = await chunks.read()) {
       progress.bytes += next.value.byteLength;
-      answer.write(decoder.decode(next.value, { stream: true }));
+      take(decoder.decode(next.value, { stream: true }));
     }
   } catch (error) {
     chunks.cancel().catch(() => {});
     throw error;
   }
-  answer.write(decoder.decode());
-  return answer.end();
+  take(decoder.decode());
+  const streamed = streaming as AnswerWriter<T> | null;
+  return streamed ? streamed.end() : parse.whole({ status, contentType, body: held.join("") });
 }
 
 /** A reader of `/api/v1/series` answers: the label sets, each copied as it is read. */
@@ -223,6 +247,7 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
   const base = withoutCredentials(given);
   const displayUrl = base.toString().replace(/\/$/, "");
   const doFetch = options.fetch ?? fetch;
+  const streamAbove = options.streamAboveBytes ?? STREAM_ABOVE_BYTES;
 
   const target: PrometheusTarget = { base, authorization, displayUrl, timeoutMs: options.timeoutMs, doFetch };
   const send = (path: string, form: URLSearchParams | null, signal?: AbortSignal) =>
@@ -232,8 +257,11 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
       streamAnswer(
         response,
         progress,
-        (status, contentType) => createQueryAnswerReader(status, contentType, displayUrl),
-        (answer) => parseQueryResponse(answer.status, answer.contentType, answer.body, displayUrl),
+        {
+          reader: (status, contentType) => createQueryAnswerReader(status, contentType, displayUrl),
+          whole: (answer) => parseQueryResponse(answer.status, answer.contentType, answer.body, displayUrl),
+        },
+        streamAbove,
       ),
     );
 
@@ -275,8 +303,15 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
         target,
         { path: "api/v1/series", form, signal: queryOptions.signal },
         (response, progress) =>
-          streamAnswer(response, progress, seriesReader(displayUrl), (answer) =>
-            parseSeriesResponse(answer.status, answer.contentType, answer.body, displayUrl),
+          streamAnswer(
+            response,
+            progress,
+            {
+              reader: seriesReader(displayUrl),
+              whole: (answer) =>
+                parseSeriesResponse(answer.status, answer.contentType, answer.body, displayUrl),
+            },
+            streamAbove,
           ),
       );
     },
@@ -310,6 +345,12 @@ export function parseSeriesResponse(
   displayUrl = "the server",
 ): Record<string, string>[] {
   if (status < 200 || status >= 300) readEnvelope(status, contentType, body, displayUrl);
+  const json = tryParseJson(body);
+  if (isRecord(json) && json.status === "success" && Array.isArray(json.data)) {
+    const builder = createSeriesListBuilder(displayUrl);
+    for (const item of json.data as unknown[]) builder.addItem(item);
+    return builder.finish();
+  }
   const reader = seriesReader(displayUrl)(status, contentType);
   reader.write(body);
   return reader.end();
@@ -326,9 +367,28 @@ export function parseQueryResponse(
   displayUrl = "the server",
 ): PromQueryResult {
   if (status < 200 || status >= 300) readEnvelope(status, contentType, body, displayUrl);
+  const json = tryParseJson(body);
+  if (isRecord(json) && json.status === "success" && isRecord(json.data))
+    return readQueryJson(json, displayUrl);
   const reader = createQueryAnswerReader(status, contentType, displayUrl);
   reader.write(body);
   return reader.end();
+}
+
+/** A whole, parsed `"status":"success"` query answer as a result, through the same builder as a streamed one. */
+function readQueryJson(json: Record<string, unknown>, displayUrl: string): PromQueryResult {
+  const builder = createQueryDataBuilder(displayUrl);
+  for (const [key, value] of Object.entries(json.data as Record<string, unknown>)) {
+    if (key !== "result" || !Array.isArray(value)) {
+      builder.setField(key, value);
+      continue;
+    }
+    builder.startResult();
+    for (const item of value as unknown[]) builder.addItem(item);
+  }
+  const { data, skippedHistograms } = builder.finish();
+  const warnings = Array.isArray(json.warnings) ? json.warnings.map(String) : [];
+  return { data, skippedHistograms, warnings, partial: json.isPartial === true };
 }
 
 /** The API's `{"status":"success",…}` object, or a {@link PrometheusError} for anything else. */

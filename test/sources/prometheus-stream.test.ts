@@ -16,6 +16,7 @@ import {
   type PromQueryResult,
   parseQueryResponse,
   parseSeriesResponse,
+  STREAM_ABOVE_BYTES,
 } from "../../src/sources/prometheus-api.ts";
 import { createPrometheusSource, type PrometheusSourceConfig } from "../../src/sources/prometheus-source.ts";
 import { FIXTURES_DIR } from "../helpers/fixtures.ts";
@@ -210,14 +211,19 @@ describe("a query answer read in pieces", () => {
 });
 
 describe("a query answer streamed by a server, in pieces and broken off", () => {
-  const vectorBody = read("query-vector__DCGM_FI_DEV_GPU_UTIL__16xH100-2nodes__aicr.json");
+  // 5 MiB of blanks inside the JSON: past STREAM_ABOVE_BYTES before the middle, so the client streams it.
+  const padding = " ".repeat(5 * 1024 * 1024);
+  const vectorBody = read("query-vector__DCGM_FI_DEV_GPU_UTIL__16xH100-2nodes__aicr.json").replace(
+    "{",
+    `{${padding}`,
+  );
   let server: Server;
   let base = "";
   let mode: "pieces" | "reset" | "cut" | "stall" | "error" = "pieces";
 
   const writeInPieces = async (res: ServerResponse, body: string, upTo = body.length) => {
-    for (let at = 0; at < upTo; at += 97) {
-      await new Promise((resolve) => res.write(body.slice(at, Math.min(at + 97, upTo)), resolve));
+    for (let at = 0; at < upTo; at += 16_384) {
+      await new Promise((resolve) => res.write(body.slice(at, Math.min(at + 16_384, upTo)), resolve));
     }
   };
 
@@ -282,7 +288,8 @@ describe("a query answer streamed by a server, in pieces and broken off", () => 
   const client = (timeoutMs = 5_000) => createPrometheusClient({ url: base, timeoutMs });
   const half = Buffer.byteLength(vectorBody.slice(0, Math.floor(vectorBody.length / 2)));
 
-  test("an answer sent in 97-byte pieces reads as the whole body", async () => {
+  test("an answer past STREAM_ABOVE_BYTES, sent in 16 KiB pieces, reads as the whole body", async () => {
+    assert.ok(Math.floor(vectorBody.length / 2) > STREAM_ABOVE_BYTES);
     mode = "pieces";
     assert.deepEqual(
       await client().query("up"),
