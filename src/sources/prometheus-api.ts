@@ -1,4 +1,6 @@
-import { parsePromValue } from "./prom-value.ts";
+import { createAnswerReader, createQueryAnswerReader } from "./prom-answer-reader.ts";
+import { createQueryDataBuilder, createSeriesListBuilder } from "./prom-query-data.ts";
+import { describeNonJson, oneLine, PrometheusError } from "./prometheus-error.ts";
 
 /**
  * A small client for the Prometheus HTTP query API (`/api/v1/query`, `/api/v1/query_range`), also
@@ -6,33 +8,7 @@ import { parsePromValue } from "./prom-value.ts";
  * one-line message that names the server and what went wrong.
  */
 
-export type PrometheusErrorKind =
-  /** Nothing answered: connection refused, DNS, reset. */
-  | "unreachable"
-  /** No complete answer within the client's timeout. */
-  | "timeout"
-  /** The caller's signal was aborted. */
-  | "aborted"
-  /** A non-2xx answer: a query error (400 bad_data, 422 execution), 503, a proxy's error page. */
-  | "http"
-  /** A 2xx answer that is not the API's JSON (an HTML login page, truncated JSON). */
-  | "bad-response";
-
-export class PrometheusError extends Error {
-  readonly kind: PrometheusErrorKind;
-  /** HTTP status, when an answer came. */
-  readonly status: number | null;
-  /** The API's `errorType` (`bad_data`, `execution`, `timeout`…), when the body carried one. */
-  readonly errorType: string | null;
-
-  constructor(kind: PrometheusErrorKind, message: string, status: number | null, errorType: string | null) {
-    super(message);
-    this.name = "PrometheusError";
-    this.kind = kind;
-    this.status = status;
-    this.errorType = errorType;
-  }
-}
+export { PrometheusError, type PrometheusErrorKind } from "./prometheus-error.ts";
 
 /** One series of an instant vector: its labels (`__name__` included when kept) and its sample. */
 export interface PromVectorSample {
@@ -108,6 +84,8 @@ export interface PrometheusClientOptions {
   url: string;
   timeoutMs: number;
   fetch?: typeof fetch;
+  /** Answers longer than this many bytes are parsed as they arrive (16 MiB by default). */
+  streamAboveBytes?: number;
 }
 
 /** Where and how queries go: the URL without credentials, basic auth, the timeout and the fetch to use. */
@@ -119,17 +97,27 @@ interface PrometheusTarget {
   doFetch: typeof fetch;
 }
 
-/** POSTs `form` as a form, or GETs `path` when there is none (endpoints that take no POST). */
-async function sendToPrometheus(
+/** How far an answer got: its headers came, and how many bytes of its body. */
+interface Progress {
+  answered: boolean;
+  bytes: number;
+}
+
+/**
+ * POSTs `form` as a form, or GETs `path` when there is none (endpoints that take no POST), and hands the
+ * response to `read` inside the same timeout: a body that stalls or breaks off is a timeout or a failure.
+ */
+async function sendToPrometheus<T>(
   target: PrometheusTarget,
-  path: string,
-  form: URLSearchParams | null,
-  signal?: AbortSignal,
-): Promise<RawAnswer> {
-  const { base, authorization, displayUrl } = target;
+  request: { path: string; form: URLSearchParams | null; signal?: AbortSignal | undefined },
+  read: (response: Response, progress: Progress) => Promise<T>,
+): Promise<T> {
+  const { base, authorization } = target;
+  const { path, form, signal } = request;
   const timeout = AbortSignal.timeout(target.timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
   const url = new URL(path, base);
+  const progress: Progress = { answered: false, bytes: 0 };
   try {
     const response = await target.doFetch(url, {
       method: form ? "POST" : "GET",
@@ -141,29 +129,118 @@ async function sendToPrometheus(
       ...(form ? { body: form.toString() } : {}),
       signal: combined,
     });
-    const status = response.status;
-    const contentType = response.headers.get("content-type");
-    return { status, contentType, body: await response.text() };
+    progress.answered = true;
+    return await read(response, progress);
   } catch (error) {
-    const timeoutS = target.timeoutMs / 1000;
-    if (timeout.aborted) {
-      throw new PrometheusError(
-        "timeout",
-        `Prometheus at ${displayUrl} did not answer within ${timeoutS} s`,
-        null,
-        null,
-      );
-    }
-    if (signal?.aborted) {
-      throw new PrometheusError("aborted", `query to Prometheus at ${displayUrl} was cancelled`, null, null);
-    }
-    throw new PrometheusError(
-      "unreachable",
-      `Prometheus at ${displayUrl} is unreachable: ${networkReason(error)}`,
+    if (error instanceof PrometheusError) throw error;
+    throw sendFailure(error, { target, timeout, signal, progress });
+  }
+}
+
+function sendFailure(
+  error: unknown,
+  context: {
+    target: PrometheusTarget;
+    timeout: AbortSignal;
+    signal?: AbortSignal | undefined;
+    progress: Progress;
+  },
+): PrometheusError {
+  const { target, timeout, signal, progress } = context;
+  const { displayUrl } = target;
+  if (timeout.aborted) {
+    const what = progress.answered ? `finish its answer (${progress.bytes} bytes read)` : "answer";
+    return new PrometheusError(
+      "timeout",
+      `Prometheus at ${displayUrl} did not ${what} within ${target.timeoutMs / 1000} s`,
       null,
       null,
     );
   }
+  if (signal?.aborted) {
+    return new PrometheusError("aborted", `query to Prometheus at ${displayUrl} was cancelled`, null, null);
+  }
+  if (progress.answered) {
+    return new PrometheusError(
+      "unreachable",
+      `Prometheus at ${displayUrl} broke off its answer after ${progress.bytes} bytes: ${networkReason(error)}`,
+      null,
+      null,
+    );
+  }
+  return new PrometheusError(
+    "unreachable",
+    `Prometheus at ${displayUrl} is unreachable: ${networkReason(error)}`,
+    null,
+    null,
+  );
+}
+
+/** The whole body as text, for small answers (flags, series, errors). */
+async function readWhole(response: Response, progress: Progress): Promise<RawAnswer> {
+  const body = await response.text();
+  progress.bytes = body.length;
+  return { status: response.status, contentType: response.headers.get("content-type"), body };
+}
+
+/**
+ * Answers up to this many bytes are parsed whole (native `JSON.parse`, 2–3× faster than the streaming
+ * tokenizer); longer ones as they arrive, so no answer holds more. A poll's answers are aggregated: a
+ * few MB at 80,000 GPUs.
+ */
+const STREAM_ABOVE_BYTES = 16 * 1024 * 1024;
+
+type AnswerWriter<T> = { write(text: string): void; end(): T };
+
+/**
+ * A 2xx answer: held and parsed whole by `whole` while it stays within `streamAbove` bytes, else read
+ * as it arrives into `reader` (what was held first), so no answer is held whole past that size. A
+ * non-2xx answer (small: an error) is read whole.
+ */
+async function streamAnswer<T>(
+  response: Response,
+  progress: Progress,
+  parse: {
+    reader: (status: number, contentType: string | null) => AnswerWriter<T>;
+    whole: (answer: RawAnswer) => T;
+  },
+  streamAbove: number,
+): Promise<T> {
+  const { status } = response;
+  const contentType = response.headers.get("content-type");
+  if (status < 200 || status >= 300 || !response.body)
+    return parse.whole(await readWhole(response, progress));
+  let streaming: AnswerWriter<T> | null = null;
+  const held: string[] = [];
+  const take = (text: string) => {
+    if (streaming) return streaming.write(text);
+    held.push(text);
+    if (progress.bytes <= streamAbove) return;
+    streaming = parse.reader(status, contentType);
+    for (const piece of held.splice(0)) streaming.write(piece);
+  };
+  const decoder = new TextDecoder();
+  const chunks = response.body.getReader();
+  try {
+    for (let next = await chunks.read(); !next.done; next = await chunks.read()) {
+      progress.bytes += next.value.byteLength;
+      take(decoder.decode(next.value, { stream: true }));
+    }
+  } catch (error) {
+    chunks.cancel().catch(() => {});
+    throw error;
+  }
+  take(decoder.decode());
+  const streamed = streaming as AnswerWriter<T> | null;
+  return streamed ? streamed.end() : parse.whole({ status, contentType, body: held.join("") });
+}
+
+/** A reader of `/api/v1/series` answers: the label sets, each copied as it is read. */
+function seriesReader(displayUrl: string) {
+  return (status: number, contentType: string | null) => {
+    const reader = createAnswerReader(status, contentType, displayUrl, createSeriesListBuilder(displayUrl));
+    return { write: reader.write, end: () => reader.end().data };
+  };
 }
 
 export function createPrometheusClient(options: PrometheusClientOptions): PrometheusClient {
@@ -174,19 +251,30 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
   const base = withoutCredentials(given);
   const displayUrl = base.toString().replace(/\/$/, "");
   const doFetch = options.fetch ?? fetch;
+  const streamAbove = options.streamAboveBytes ?? STREAM_ABOVE_BYTES;
 
   const target: PrometheusTarget = { base, authorization, displayUrl, timeoutMs: options.timeoutMs, doFetch };
   const send = (path: string, form: URLSearchParams | null, signal?: AbortSignal) =>
-    sendToPrometheus(target, path, form, signal);
+    sendToPrometheus(target, { path, form, signal }, readWhole);
+  const sendQuery = (path: string, form: URLSearchParams, signal?: AbortSignal) =>
+    sendToPrometheus(target, { path, form, signal }, (response, progress) =>
+      streamAnswer(
+        response,
+        progress,
+        {
+          reader: (status, contentType) => createQueryAnswerReader(status, contentType, displayUrl),
+          whole: (answer) => parseQueryResponse(answer.status, answer.contentType, answer.body, displayUrl),
+        },
+        streamAbove,
+      ),
+    );
 
   return {
     displayUrl,
     query(promql, queryOptions = {}) {
       const form = new URLSearchParams({ query: promql });
       if (queryOptions.atMs !== undefined) form.set("time", formatSeconds(queryOptions.atMs));
-      return send("api/v1/query", form, queryOptions.signal).then((answer) =>
-        parseAnswer(answer, displayUrl),
-      );
+      return sendQuery("api/v1/query", form, queryOptions.signal);
     },
     async queryVector(promql, queryOptions = {}) {
       const result = await this.query(promql, queryOptions);
@@ -207,9 +295,7 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
         end: formatSeconds(range.endMs),
         step: String(range.stepSeconds),
       });
-      return send("api/v1/query_range", form, queryOptions.signal).then((answer) =>
-        parseAnswer(answer, displayUrl),
-      );
+      return sendQuery("api/v1/query_range", form, queryOptions.signal);
     },
     async series(selector, range, queryOptions = {}) {
       const form = new URLSearchParams({
@@ -217,8 +303,21 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
         start: formatSeconds(range.startMs),
         end: formatSeconds(range.endMs),
       });
-      const answer = await send("api/v1/series", form, queryOptions.signal);
-      return parseSeriesResponse(answer.status, answer.contentType, answer.body, displayUrl);
+      return sendToPrometheus(
+        target,
+        { path: "api/v1/series", form, signal: queryOptions.signal },
+        (response, progress) =>
+          streamAnswer(
+            response,
+            progress,
+            {
+              reader: seriesReader(displayUrl),
+              whole: (answer) =>
+                parseSeriesResponse(answer.status, answer.contentType, answer.body, displayUrl),
+            },
+            streamAbove,
+          ),
+      );
     },
     async flags(queryOptions = {}) {
       const answer = await send("api/v1/status/flags", null, queryOptions.signal);
@@ -242,10 +341,6 @@ interface RawAnswer {
   body: string;
 }
 
-function parseAnswer(answer: RawAnswer, displayUrl: string): PromQueryResult {
-  return parseQueryResponse(answer.status, answer.contentType, answer.body, displayUrl);
-}
-
 /** Turns an answer from `/api/v1/series` into label sets, or throws like {@link parseQueryResponse}. */
 export function parseSeriesResponse(
   status: number,
@@ -253,16 +348,16 @@ export function parseSeriesResponse(
   body: string,
   displayUrl = "the server",
 ): Record<string, string>[] {
-  const json = readEnvelope(status, contentType, body, displayUrl);
-  if (!Array.isArray(json.data) || !json.data.every(isRecord)) {
-    throw new PrometheusError(
-      "bad-response",
-      `Prometheus at ${displayUrl} sent a malformed series list`,
-      status,
-      null,
-    );
+  if (status < 200 || status >= 300) readEnvelope(status, contentType, body, displayUrl);
+  const json = tryParseJson(body);
+  if (isRecord(json) && json.status === "success" && Array.isArray(json.data)) {
+    const builder = createSeriesListBuilder(displayUrl);
+    for (const item of json.data as unknown[]) builder.addItem(item);
+    return builder.finish();
   }
-  return json.data as Record<string, string>[];
+  const reader = seriesReader(displayUrl)(status, contentType);
+  reader.write(body);
+  return reader.end();
 }
 
 /**
@@ -275,19 +370,29 @@ export function parseQueryResponse(
   body: string,
   displayUrl = "the server",
 ): PromQueryResult {
-  const json = readEnvelope(status, contentType, body, displayUrl);
-  if (!isRecord(json.data)) {
-    throw new PrometheusError(
-      "bad-response",
-      `Prometheus at ${displayUrl} answered HTTP ${status} with JSON that is not a query API response`,
-      status,
-      null,
-    );
+  if (status < 200 || status >= 300) readEnvelope(status, contentType, body, displayUrl);
+  const json = tryParseJson(body);
+  if (isRecord(json) && json.status === "success" && isRecord(json.data))
+    return readQueryJson(json, displayUrl);
+  const reader = createQueryAnswerReader(status, contentType, displayUrl);
+  reader.write(body);
+  return reader.end();
+}
+
+/** A whole, parsed `"status":"success"` query answer as a result, through the same builder as a streamed one. */
+function readQueryJson(json: Record<string, unknown>, displayUrl: string): PromQueryResult {
+  const builder = createQueryDataBuilder(displayUrl);
+  for (const [key, value] of Object.entries(json.data as Record<string, unknown>)) {
+    if (key !== "result" || !Array.isArray(value)) {
+      builder.setField(key, value);
+      continue;
+    }
+    builder.startResult();
+    for (const item of value as unknown[]) builder.addItem(item);
   }
+  const { data, skippedHistograms } = builder.finish();
   const warnings = Array.isArray(json.warnings) ? json.warnings.map(String) : [];
-  const partial = json.isPartial === true;
-  const { data, skippedHistograms } = readData(json.data, displayUrl);
-  return { data, skippedHistograms, warnings, partial };
+  return { data, skippedHistograms, warnings, partial: json.isPartial === true };
 }
 
 /** The API's `{"status":"success",…}` object, or a {@link PrometheusError} for anything else. */
@@ -337,80 +442,6 @@ function readEnvelope(
   return json;
 }
 
-function readData(
-  data: Record<string, unknown>,
-  displayUrl: string,
-): { data: PromQueryData; skippedHistograms: number } {
-  const bad = (what: string) =>
-    new PrometheusError("bad-response", `Prometheus at ${displayUrl} sent a malformed ${what}`, 200, null);
-  const { resultType, result } = data;
-  switch (resultType) {
-    case "vector": {
-      if (!Array.isArray(result)) throw bad("vector");
-      const series: PromVectorSample[] = [];
-      let skippedHistograms = 0;
-      for (const item of result as unknown[]) {
-        if (!isRecord(item) || !isRecord(item.metric)) throw bad("vector element");
-        if (item.value === undefined && item.histogram !== undefined) {
-          skippedHistograms++;
-          continue;
-        }
-        const point = readPoint(item.value);
-        if (!point) throw bad("vector sample");
-        series.push({ labels: item.metric as Record<string, string>, atMs: point.atMs, value: point.value });
-      }
-      return { data: { resultType, series }, skippedHistograms };
-    }
-    case "matrix": {
-      if (!Array.isArray(result)) throw bad("matrix");
-      const series: PromRangeSeries[] = [];
-      let skippedHistograms = 0;
-      for (const item of result as unknown[]) {
-        if (!isRecord(item) || !isRecord(item.metric)) throw bad("matrix element");
-        if (item.values === undefined && item.histograms !== undefined) {
-          skippedHistograms++;
-          continue;
-        }
-        if (!Array.isArray(item.values)) throw bad("matrix element");
-        const points: PromPoint[] = [];
-        for (const value of item.values as unknown[]) {
-          const point = readPoint(value);
-          if (!point) throw bad("matrix sample");
-          points.push(point);
-        }
-        series.push({ labels: item.metric as Record<string, string>, points });
-      }
-      return { data: { resultType, series }, skippedHistograms };
-    }
-    case "scalar": {
-      const point = readPoint(result);
-      if (!point) throw bad("scalar");
-      return { data: { resultType, atMs: point.atMs, value: point.value }, skippedHistograms: 0 };
-    }
-    case "string": {
-      if (!Array.isArray(result) || typeof result[0] !== "number" || typeof result[1] !== "string") {
-        throw bad("string");
-      }
-      return {
-        data: { resultType, atMs: Math.round(result[0] * 1000), value: result[1] },
-        skippedHistograms: 0,
-      };
-    }
-    default:
-      throw bad(`result (resultType ${JSON.stringify(resultType)})`);
-  }
-}
-
-/** `[1435781451.781, "1"]` (or an integer timestamp, as VictoriaMetrics writes) → a point. */
-function readPoint(raw: unknown): PromPoint | null {
-  if (!Array.isArray(raw) || raw.length !== 2) return null;
-  const [seconds, text] = raw as [unknown, unknown];
-  if (typeof seconds !== "number" || typeof text !== "string") return null;
-  const value = parsePromValue(text);
-  if (value === null) return null;
-  return { atMs: Math.round(seconds * 1000), value };
-}
-
 function tryParseJson(body: string): unknown {
   const start = body.trimStart()[0];
   if (start !== "{" && start !== "[") return undefined;
@@ -419,17 +450,6 @@ function tryParseJson(body: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function describeNonJson(contentType: string | null, body: string): string {
-  const type = (contentType ?? "").split(";")[0]!.trim() || "no content type";
-  if (/html/i.test(type) || /^\s*<(!doctype|html)/i.test(body)) {
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1];
-    const what = title ? ` ("${oneLine(title, 80)}")` : "";
-    return `with an HTML page${what}, not the query API's JSON; check the URL or the proxy in front of it`;
-  }
-  if (body.trim() === "") return `with an empty ${type} body, not the query API's JSON`;
-  return `with ${type}, not the query API's JSON: "${oneLine(body, 120)}"`;
 }
 
 function networkReason(error: unknown): string {
@@ -441,11 +461,6 @@ function networkReason(error: unknown): string {
     return oneLine(code && !cause.message.includes(code) ? `${code} ${cause.message}` : cause.message, 160);
   }
   return oneLine(String(cause), 160);
-}
-
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
 }
 
 function formatSeconds(ms: number): string {
