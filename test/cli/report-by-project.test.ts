@@ -2,40 +2,16 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable, Writable } from "node:stream";
 import { after, describe, it } from "node:test";
-import { runCli } from "../../src/cli.ts";
 import { createBotStateStore } from "../../src/store/bot-state-store.ts";
 import { createMetricsStore } from "../../src/store/metrics-store.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
+import { runCliHere } from "../helpers/run-cli-here.ts";
 import { gpu } from "../store/store-fixtures.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gw-by-project-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-async function gpuWarden(args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const sink = (write: (text: string) => void) =>
-    new Writable({
-      write(chunk, _encoding, done) {
-        write(String(chunk));
-        done();
-      },
-    });
-  const code = await runCli(args, {
-    stdout: sink((text) => {
-      stdout += text;
-    }),
-    stderr: sink((text) => {
-      stderr += text;
-    }),
-    stdin: Readable.from([]),
-    env: { LOG_LEVEL: "silent", PATH: "/usr/bin:/bin" },
-    cwd: dir,
-  });
-  return { code, stdout, stderr };
-}
+const gpuWarden = (args: string[]) => runCliHere(args, { cwd: dir });
 
 describe("gpu-warden report --by project", () => {
   const DAY_MS = 86_400_000;

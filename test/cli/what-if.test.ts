@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
-import { Readable } from "node:stream";
 import { after, describe, it } from "node:test";
-import { runCli } from "../../src/cli.ts";
 import type { GpuReading } from "../../src/domain/observation.ts";
 import type { WhatIfReport } from "../../src/domain/what-if-report.ts";
+import { runCliHere } from "../helpers/run-cli-here.ts";
 import { gpu, okHost, openStore, tempDir } from "../store/store-fixtures.ts";
 
 const MIN = 60_000;
@@ -79,31 +78,11 @@ for (let minute = 0; minute < MINUTES; minute++) {
 }
 history.close();
 
-function sink(write: (text: string) => void): NodeJS.WritableStream {
-  return {
-    write(text: string) {
-      write(text);
-      return true;
-    },
-  } as unknown as NodeJS.WritableStream;
-}
-
-async function whatIfWith(config: string, ...args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const io = {
-    stdout: sink((text) => {
-      stdout += text;
-    }),
-    stderr: sink((text) => {
-      stderr += text;
-    }),
-    stdin: Readable.from([]),
-    env: { LOG_LEVEL: "silent" },
+function whatIfWith(config: string, ...args: string[]) {
+  return runCliHere(["what-if", "--since", "2026-03-02", "--config", config, ...args], {
     cwd: dir.file(""),
-  };
-  const code = await runCli(["what-if", "--since", "2026-03-02", "--config", config, ...args], io);
-  return { code, stdout, stderr };
+    env: { LOG_LEVEL: "silent" },
+  });
 }
 
 const whatIf = (...args: string[]) => whatIfWith(configPath, ...args);

@@ -4,11 +4,10 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable, Writable } from "node:stream";
 import { after, before, describe, test } from "node:test";
-import { runCli } from "../../src/cli.ts";
 import { parseConfig } from "../../src/config/load-config.ts";
 import { runAction } from "../../src/executors/run-action.ts";
+import { runCliHere } from "../helpers/run-cli-here.ts";
 
 const context = { host: "gpu-a", actor: "U0ALICE", reason: "test", forced: false, atMs: 0 };
 
@@ -39,21 +38,8 @@ function recorder(): Promise<{
 
 /** `gpu-warden check-config --config FILE` in this process: its exit code and everything it printed. */
 async function checkConfig(file: string): Promise<{ code: number; out: string }> {
-  let out = "";
-  const sink = new Writable({
-    write: (chunk: Buffer, _encoding, callback) => {
-      out += chunk.toString("utf8");
-      callback();
-    },
-  });
-  const code = await runCli(["check-config", "--config", file], {
-    stdout: sink,
-    stderr: sink,
-    stdin: Readable.from([]),
-    env: {},
-    cwd: tmpdir(),
-  });
-  return { code, out };
+  const run = await runCliHere(["check-config", "--config", file], { cwd: tmpdir(), env: {} });
+  return { code: run.code, out: run.output };
 }
 
 describe("webhook secrets from the environment or a file", () => {

@@ -2,10 +2,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable, Writable } from "node:stream";
 import { after, before, describe, test } from "node:test";
 import { workloadHoursOf } from "../../src/checks/workload-project.ts";
-import { runCli } from "../../src/cli.ts";
 import { sourceSchema } from "../../src/config/schema.ts";
 import { HOUR_MS, ManualClock, MINUTE_MS } from "../../src/shared/clock.ts";
 import { createLogger } from "../../src/shared/logger.ts";
@@ -17,6 +15,7 @@ import { openDatabase } from "../../src/store/open-database.ts";
 import { FIXTURES_DIR } from "../helpers/fixtures.ts";
 import { parsePromText } from "../helpers/parse-prom-text.ts";
 import { type HistorySeries, type RunningPrometheus, startPrometheus } from "../helpers/prometheus.ts";
+import { runCliHere } from "../helpers/run-cli-here.ts";
 
 const ZONE = "Europe/Berlin";
 const STEP = 5 * MINUTE_MS;
@@ -89,30 +88,6 @@ function expectedBusy(): Map<string, number> {
   return new Map([...hours].map(([key, minutes]) => [key, minutes / 60]));
 }
 
-async function gpuWarden(args: string[], cwd: string) {
-  let stdout = "";
-  let stderr = "";
-  const sink = (write: (text: string) => void) =>
-    new Writable({
-      write(chunk, _encoding, done) {
-        write(String(chunk));
-        done();
-      },
-    });
-  const code = await runCli(args, {
-    stdout: sink((text) => {
-      stdout += text;
-    }),
-    stderr: sink((text) => {
-      stderr += text;
-    }),
-    stdin: Readable.from([]),
-    env: { LOG_LEVEL: "silent", PATH: "/usr/bin:/bin" },
-    cwd,
-  });
-  return { code, stdout, stderr };
-}
-
 describe("GPU time attributed to projects through Prometheus labels, across a month boundary", {
   timeout: 240_000,
 }, () => {
@@ -170,9 +145,11 @@ describe("GPU time attributed to projects through Prometheus labels, across a mo
     const db = openDatabase(store);
     try {
       for (const month of [MONTH_BEFORE, MONTH_AFTER]) {
-        const csv = await gpuWarden(
+        const csv = await runCliHere(
           ["report", "--by", "project", "--month", month, "--csv", "--config", file],
-          dir,
+          {
+            cwd: dir,
+          },
         );
         assert.equal(csv.code, 0, csv.stderr);
         const rows = csv.stdout
