@@ -16,6 +16,7 @@ import {
   type LiveSample,
   startPrometheus,
 } from "../test/helpers/prometheus.ts";
+import { dcgmFamilies } from "./dcgm-families.ts";
 import { median, report, round } from "./report.ts";
 
 // One full poll cycle of the Prometheus source for 1,000 hosts × 8 GPUs against a real local Prometheus.
@@ -68,15 +69,7 @@ const ksm = { job: "kube-state-metrics", instance: "10.255.0.2:8080" };
 
 function staticSeries(): LiveSample[] {
   const out: LiveSample[] = [];
-  const gpuFamilies: [string, (h: number, g: number) => number][] = [
-    ["DCGM_FI_DEV_FB_USED", used],
-    ["DCGM_FI_DEV_GPU_UTIL", util],
-    ["DCGM_FI_DEV_FB_FREE", (h, g) => 81559 - 512 - used(h, g)],
-    ["DCGM_FI_DEV_FB_RESERVED", () => 512],
-    ["DCGM_FI_DEV_POWER_USAGE", (h, g) => 70 + util(h, g) * 6.3],
-    ["DCGM_FI_DEV_GPU_TEMP", (h, g) => 30 + util(h, g) / 3],
-    ["DCGM_FI_PROF_GR_ENGINE_ACTIVE", (h, g) => util(h, g) / 100],
-  ];
+  const gpuFamilies = dcgmFamilies(util, used);
   for (const [name, value] of gpuFamilies) {
     for (let h = 0; h < HOSTS; h++) {
       for (let g = 0; g < GPUS; g++) out.push({ name, labels: gpuLabels(h, g), value: value(h, g) });

@@ -15,6 +15,7 @@ import {
   type LiveSample,
   type RunningPrometheus,
 } from "../test/helpers/prometheus.ts";
+import { dcgmFamilies } from "./dcgm-families.ts";
 import { report, round } from "./report.ts";
 
 // The fleet at scale: `--hosts=N` hosts × 8 GPUs in `--clusters=4` clusters (one engine per cluster, each
@@ -79,15 +80,7 @@ function* history(hosts: number[], endMs: number): Generator<HistorySeries> {
 
 function exposition(hosts: number[]): string {
   const out: LiveSample[] = [];
-  const families: [string, (h: number, g: number) => number][] = [
-    ["DCGM_FI_DEV_FB_USED", used],
-    ["DCGM_FI_DEV_GPU_UTIL", util],
-    ["DCGM_FI_DEV_FB_FREE", (h, g) => 81559 - 512 - used(h, g)],
-    ["DCGM_FI_DEV_FB_RESERVED", () => 512],
-    ["DCGM_FI_DEV_POWER_USAGE", (h, g) => 70 + util(h, g) * 6.3],
-    ["DCGM_FI_DEV_GPU_TEMP", (h, g) => 30 + util(h, g) / 3],
-    ["DCGM_FI_PROF_GR_ENGINE_ACTIVE", (h, g) => util(h, g) / 100],
-  ];
+  const families = dcgmFamilies(util, used);
   for (const [name, value] of families) {
     for (const h of hosts)
       for (let g = 0; g < GPUS; g++) out.push({ name, labels: gpuLabels(h, g), value: value(h, g) });
