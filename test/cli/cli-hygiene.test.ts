@@ -1,24 +1,15 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { ensureBuilt } from "../helpers/built-bin.ts";
+import { ensureBuilt, runBuiltBin } from "../helpers/built-bin.ts";
 
 const bin = ensureBuilt();
 const dir = mkdtempSync(join(tmpdir(), "gw-cli-hygiene-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-function gpuWarden(args: string[]) {
-  const result = spawnSync(process.execPath, [bin, ...args], {
-    cwd: dir,
-    encoding: "utf8",
-    env: { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent", TZ: "UTC" },
-    timeout: 60_000,
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const gpuWarden = (args: string[]) => runBuiltBin(bin, args, dir);
 
 describe("gpu-warden hygiene", () => {
   it("says which hosts it can reach, and exits 2 for one it cannot or when there is none", () => {

@@ -1,27 +1,18 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { createMetricsStore } from "../../src/store/metrics-store.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
-import { ensureBuilt } from "../helpers/built-bin.ts";
+import { ensureBuilt, runBuiltBin } from "../helpers/built-bin.ts";
 import { gpu } from "../store/store-fixtures.ts";
 
 const bin = ensureBuilt();
 const dir = mkdtempSync(join(tmpdir(), "gw-cli-lang-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-function gpuWarden(args: string[]) {
-  const result = spawnSync(process.execPath, [bin, ...args], {
-    cwd: dir,
-    encoding: "utf8",
-    env: { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent", TZ: "UTC" },
-    timeout: 60_000,
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const gpuWarden = (args: string[]) => runBuiltBin(bin, args, dir);
 
 function config(name: string, text: string): string {
   const file = join(dir, name);
