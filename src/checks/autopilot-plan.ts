@@ -1,7 +1,7 @@
 import type { AutopilotEvidence, AutopilotPlan, StaleHolder } from "../domain/autopilot-plan.ts";
 import type { HostObservation } from "../domain/observation.ts";
 import type { HostStatus } from "./idle-episode.ts";
-import { isWorkingTime, nextOffHoursAt, type TeamCalendar } from "./working-hours.ts";
+import { mayStopSessionAt, nextSessionStopAt, type TeamCalendar } from "./working-hours.ts";
 
 export type {
   AutopilotEvidence,
@@ -21,8 +21,10 @@ export type {
  *   hour;
  * - `stale`: in an idle episode whose GPUs have been idle for `staleHours`, with only processes or
  *   sessions left whose input is at least `staleHours` old: warned in the evening (`warningMinutes`
- *   before working hours end, or at once outside them), then stopped at the first instant outside
- *   working hours at least `warningMinutes` after the warning.
+ *   before a working day's hours end, or at once in such an evening), then stopped at the first instant
+ *   at least `warningMinutes` after the warning in the evening of a working day — never in the night
+ *   or morning before working hours, nor on a day off (see `mayStopSessionAt`): a session left on a
+ *   Friday waits for Monday evening, when its person has had a working day to come back to it.
  * Anything else (a GPU busy, a login with recent input or of unknown age, no data, a stall, a stage
  * gap inside protection) is never the autopilot's: the episode is not idle or the evidence fails.
  * A claim, a reservation starting within the hour or a Keep holds every class.
@@ -109,7 +111,7 @@ export function planAutopilot(input: AutopilotInput): AutopilotDecision {
   const why = hold ?? (evidence === null || evidence.class !== plan.evidence.class ? "in-use" : null);
   if (why !== null) return { kind: "cancel", plan, hold: why };
   if (input.nowMs < plan.stopAtMs) return { kind: "wait", plan };
-  if (plan.evidence.class === "stale" && isWorkingTime(input.calendar, input.nowMs)) {
+  if (plan.evidence.class === "stale" && !mayStopSessionAt(input.calendar, input.nowMs)) {
     return { kind: "wait", plan };
   }
   return { kind: "stop", plan: { ...plan, evidence: evidence ?? plan.evidence } };
@@ -163,16 +165,27 @@ function evidenceOf(input: AutopilotInput): AutopilotEvidence | null {
   const idleSinceMs = input.episode?.idleSinceMs ?? null;
   const staleMinutes = policy.staleHours * 60;
   if (idleSinceMs === null || nowMs - idleSinceMs < staleMinutes * MINUTE_MS) return null;
+  if (!onlyStaleInput(latest, policy.staleHours)) return null;
   const sessions = latest.sessions ?? [];
-  if (!sessions.every((session) => session.idleMinutes !== null && session.idleMinutes >= staleMinutes)) {
-    return null;
-  }
   return {
     class: "stale",
     idleSinceMs,
     holders: holdersOf(latest),
     sessions: sessions.map(({ user, line, idleMinutes }) => ({ user, line, idleMinutes: idleMinutes! })),
   };
+}
+
+/**
+ * Nobody has typed on the host for `staleHours`: every login session's last input is known and at
+ * least that old (a source that cannot see sessions leaves it to the GPUs). With the GPUs idle for as
+ * long, what is left is the autopilot's `stale` class.
+ */
+export function onlyStaleInput(latest: HostObservation, staleHours: number): boolean {
+  if (!latest.ok) return false;
+  const staleMinutes = staleHours * 60;
+  return (latest.sessions ?? []).every(
+    (session) => session.idleMinutes !== null && session.idleMinutes >= staleMinutes,
+  );
 }
 
 function holdersOf(latest: Extract<HostObservation, { ok: true }>): StaleHolder[] {
@@ -198,15 +211,15 @@ function holdersOf(latest: Extract<HostObservation, { ok: true }>): StaleHolder[
   return [...byProcess.values()].sort((a, b) => (b.memMiB ?? 0) - (a.memMiB ?? 0));
 }
 
-/** A stale session is warned in the evening: no sooner than `warningMinutes` before working hours end. */
+/** A stale session is warned in the evening: no sooner than `warningMinutes` before it may be stopped. */
 function warnNow(input: AutopilotInput, evidence: AutopilotEvidence): boolean {
   if (evidence.class === "empty") return true;
-  const offMs = nextOffHoursAt(input.calendar, input.nowMs);
-  return offMs - input.nowMs <= input.policy.warningMinutes * MINUTE_MS;
+  const stopMs = nextSessionStopAt(input.calendar, input.nowMs);
+  return stopMs - input.nowMs <= input.policy.warningMinutes * MINUTE_MS;
 }
 
 function newPlan(input: AutopilotInput, alertId: number, evidence: AutopilotEvidence): AutopilotPlan {
   const earliestMs = input.nowMs + input.policy.warningMinutes * MINUTE_MS;
-  const stopAtMs = evidence.class === "empty" ? earliestMs : nextOffHoursAt(input.calendar, earliestMs);
+  const stopAtMs = evidence.class === "empty" ? earliestMs : nextSessionStopAt(input.calendar, earliestMs);
   return { host: input.host, alertId, evidence, warnedAtMs: input.nowMs, stopAtMs };
 }

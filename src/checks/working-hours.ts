@@ -37,6 +37,36 @@ export function nextOffHoursAt(calendar: TeamCalendar, atMs: number): number {
   return workingSpan(calendar, localDayOf(atMs, calendar.timezone)).toMs;
 }
 
+/**
+ * Whether a session left on a host may be stopped at `atMs`: in the evening of a working day, from
+ * when its working hours end until midnight. Never in the night or morning before working hours (its
+ * person may be back within hours), nor on a day off: a session left on a Friday or before a holiday
+ * has had no working day for its person to come back to, and they cannot be asked at home.
+ */
+export function mayStopSessionAt(calendar: TeamCalendar, atMs: number): boolean {
+  const day = localDayOf(atMs, calendar.timezone);
+  return eveningOf(calendar, day) !== null && atMs >= workingSpan(calendar, day).toMs;
+}
+
+/**
+ * The first instant at or after `atMs` at which {@link mayStopSessionAt} holds: `atMs` itself, or the
+ * end of the next working day's hours.
+ */
+export function nextSessionStopAt(calendar: TeamCalendar, atMs: number): number {
+  if (mayStopSessionAt(calendar, atMs)) return atMs;
+  let day = localDayOf(atMs, calendar.timezone);
+  for (let i = 0; i < 15; i++, day = addDays(day, 1)) {
+    const evening = eveningOf(calendar, day);
+    if (evening !== null && evening >= atMs) return evening;
+  }
+  return atMs;
+}
+
+/** The evening of `day` (when its working hours end) if it is a working day; else `null`. */
+function eveningOf(calendar: TeamCalendar, day: string): number | null {
+  return isWorkingDay(calendar, day) ? workingSpan(calendar, day).toMs : null;
+}
+
 /** The start of the next working period after `atMs` (within two weeks; `null` when there is none). */
 export function nextWorkingStartAt(calendar: TeamCalendar, atMs: number): number | null {
   let day = localDayOf(atMs, calendar.timezone);
@@ -46,6 +76,18 @@ export function nextWorkingStartAt(calendar: TeamCalendar, atMs: number): number
     if (fromMs > atMs) return fromMs;
   }
   return null;
+}
+
+/**
+ * The first working day (`YYYY-MM-DD`) after the local day of `atMs`, within two weeks; the next
+ * calendar day when there is none (a calendar without working days).
+ */
+export function nextWorkingDayAfter(calendar: TeamCalendar, atMs: number): string {
+  const today = localDayOf(atMs, calendar.timezone);
+  for (let day = addDays(today, 1), i = 0; i < 15; i++, day = addDays(day, 1)) {
+    if (isWorkingDay(calendar, day)) return day;
+  }
+  return addDays(today, 1);
 }
 
 /** The working hours of the `count` working days before the one `atMs` falls on, latest first. */

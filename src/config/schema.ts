@@ -360,7 +360,10 @@ export const configSchema = z.strictObject({
         .positive()
         .max(24 * 90)
         .default(72),
-      /** The local time "Keep until tomorrow" runs to, in the team time zone. */
+      /**
+       * The local time "Keep until tomorrow" runs to, in the team time zone, on the next working day
+       * (`team.working_hours`, `team.holidays`): pressed on a Friday, it runs to Monday.
+       */
       keep_until_tomorrow_at: z
         .string()
         .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "a time of day such as 09:00")
@@ -377,7 +380,11 @@ export const configSchema = z.strictObject({
           enabled: z.boolean().default(true),
           /** Nothing on the host (no GPU process or memory, no login) for this long: warn, then stop. */
           empty_minutes: z.number().int().min(5).max(MINUTES_PER_WEEK).default(30),
-          /** GPUs idle and no input on the host for this long (a forgotten notebook): warn, then stop outside working hours. */
+          /**
+           * GPUs idle and no input on the host for this long (a forgotten notebook): warn in a working
+           * day's evening, then stop after working hours that evening — never at the weekend, on a
+           * holiday or in the night before work, and nobody is escalated to about it meanwhile.
+           */
           stale_hours: z
             .number()
             .min(1)

@@ -1,4 +1,10 @@
-import { ACTION_IDS, claimIdsValueSchema, hostActionValueSchema } from "../bot/ids.ts";
+import {
+  ACTION_IDS,
+  claimIdsValueSchema,
+  hostActionValueSchema,
+  KEEP_ACTION_IDS,
+  keepActionValueSchema,
+} from "../bot/ids.ts";
 import { HOUR_MS, MINUTE_MS } from "../shared/clock.ts";
 import { keepHost } from "../usecases/alerts/keep-host.ts";
 import { authorityFor, mayAct } from "../usecases/authorise.ts";
@@ -7,19 +13,24 @@ import { claimHost } from "../usecases/claims/claim-host.ts";
 import { claimStillUsing } from "../usecases/claims/claim-still-using.ts";
 import { releaseClaims } from "../usecases/claims/release-claims.ts";
 import { previewStop, type StopHostDeps, stopHost } from "../usecases/power/stop-host.ts";
-import { buttonsOf, type Delivery } from "./simulated-slack.ts";
+import { buttonsOf, type Delivery, type SeenButton } from "./simulated-slack.ts";
 import type { TeamEvent } from "./team-events.ts";
 import { Rng } from "./team-random.ts";
 import type { TeamWorld } from "./team-world.ts";
 
 const STREAM_ANSWERS = 9;
+/** The autopilot warnings' own stream: reading them leaves every other answer's draws as they were. */
+const STREAM_WARNING_ANSWERS = 11;
 
 /** A button press (or `/gpu` command) a person makes; run after the minute's poll. */
 export type Click = () => Promise<void> | void;
 
 /** What the simulated people read in Slack and answer, through the use-cases the listeners call. */
 export interface TeamAnswers {
-  /** New alerts, notices, DMs and claim nudges delivered by the outbox: each answered later, or never. */
+  /**
+   * New alerts, notices, DMs, claim nudges and the autopilot's warning DMs delivered by the outbox:
+   * each answered later, or never.
+   */
   read(deliveries: readonly Delivery[]): void;
   /** Alerts escalated to the cost warden since the last call: the warden answers like anyone else. */
   readEscalations(): void;
@@ -28,7 +39,8 @@ export interface TeamAnswers {
 /**
  * The people's side of the bot: who has a stake in an alert, when they answer (a delay drawn per
  * message), and what they press — Keep (or Claim) if they still need the host, Stop if it is theirs
- * to stop; *Still using it* or *Release* on a claim nudge. Presses are queued in `clicks`.
+ * to stop; *Still using it* or *Release* on a claim nudge; on the autopilot's warning DM, its Keep if
+ * they still need the host (else they let it stop). Presses are queued in `clicks`.
  */
 export function createTeamAnswers(input: {
   world: TeamWorld;
@@ -39,6 +51,7 @@ export function createTeamAnswers(input: {
   const { state, config } = deps;
   const params = world.params;
   const answers = Rng.keyed(params.seed, STREAM_ANSWERS);
+  const warningAnswers = Rng.keyed(params.seed, STREAM_WARNING_ANSWERS);
   const escalationsSeen = new Set<number>();
   const alertsSeen = new Set<number>();
 
@@ -49,12 +62,12 @@ export function createTeamAnswers(input: {
    * When `person` acts on a message sent now: within minutes (while awake, 07:00–23:00 local; at
    * night it waits for the morning), the next working morning, or never; every delay × `slowdown`.
    */
-  function answerAtMs(person: number): number | null {
+  function answerAtMs(person: number, draws: Rng = answers): number | null {
     const a = params.answers;
     const cal = world.calendar;
-    const draw = answers.next();
-    const delayMs = answers.logNormal(a.quickMedianMin, a.quickSigma) * MINUTE_MS;
-    const morningMs = answers.next() * 30 * MINUTE_MS;
+    const draw = draws.next();
+    const delayMs = draws.logNormal(a.quickMedianMin, a.quickSigma) * MINUTE_MS;
+    const morningMs = draws.next() * 30 * MINUTE_MS;
     if (a.nobody || draw >= a.quickShare + a.nextMorningShare) return null;
     const nowMs = world.nowMs;
     const quickMs = nowMs + Math.max(MINUTE_MS, delayMs * a.slowdown);
@@ -64,8 +77,8 @@ export function createTeamAnswers(input: {
     return arrival === null ? null : nowMs + (arrival + morningMs - nowMs) * a.slowdown;
   }
 
-  function later(person: number, click: Click): void {
-    const atMs = answerAtMs(person);
+  function later(person: number, click: Click, draws: Rng = answers): void {
+    const atMs = answerAtMs(person, draws);
     if (atMs !== null) world.schedule(Math.round(atMs), () => clicks.push(click));
   }
 
@@ -169,16 +182,55 @@ export function createTeamAnswers(input: {
     });
   }
 
+  /**
+   * The autopilot's warning DM ("it stops at … unless you keep it"): read after the same delay as any
+   * message; a person who still needs the host presses its Keep (the DM's only keep, until tomorrow),
+   * one who does not lets it stop. Read after the plan is gone (stopped, called off), it is moot.
+   */
+  function onWarning(user: string, host: string, alertId: number): void {
+    const person = world.personIndex(user);
+    if (person < 0) return;
+    later(
+      person,
+      () => {
+        if (state.autopilot.get(host)?.alertId !== alertId) return;
+        if (!world.needsHost(person, host)) {
+          log({
+            kind: "answer",
+            atMs: world.nowMs,
+            person: user,
+            host,
+            action: "nothing",
+            outcome: "lets it stop",
+          });
+          return;
+        }
+        const kept = keepHost(deps, { host, actor: user, span: { kind: "tomorrow" }, alertId });
+        log({ kind: "answer", atMs: world.nowMs, person: user, host, action: "keep", outcome: kept.kind });
+      },
+      warningAnswers,
+    );
+  }
+
+  function readDm(user: string, buttons: readonly SeenButton[]): void {
+    log({ kind: "message", atMs: world.nowMs, to: user, what: "dm" });
+    const nudge = buttons.find((b) => b.actionId === ACTION_IDS.claimStillUsing);
+    const claims = nudge === undefined ? null : claimIdsValueSchema.safeParse(nudge.value);
+    if (claims?.success) onNudge(user, claims.data.claims);
+    const keep = buttons.find((b) => b.actionId === KEEP_ACTION_IDS.tomorrow);
+    const warning = keep === undefined ? null : keepActionValueSchema.safeParse(keep.value);
+    if (warning?.success && warning.data.alertId !== undefined) {
+      onWarning(user, warning.data.host, warning.data.alertId);
+    }
+  }
+
   function read(deliveries: readonly Delivery[]): void {
     for (const { method, args } of deliveries) {
       if (method !== "chat.postMessage") continue;
       const channel = String(args.channel);
       const buttons = buttonsOf(args);
       if (channel.startsWith("U")) {
-        log({ kind: "message", atMs: world.nowMs, to: channel, what: "dm" });
-        const nudge = buttons.find((b) => b.actionId === ACTION_IDS.claimStillUsing);
-        const parsed = nudge === undefined ? null : claimIdsValueSchema.safeParse(nudge.value);
-        if (parsed?.success) onNudge(channel, parsed.data.claims);
+        readDm(channel, buttons);
         continue;
       }
       if (args.thread_ts !== undefined) continue;

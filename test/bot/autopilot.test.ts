@@ -22,6 +22,13 @@ import { lastDm, shownText } from "../helpers/shown-blocks.ts";
 const TO_NIGHT_MS = 15 * HOUR_MS;
 /** Monday 13:00 in Berlin. */
 const TO_AFTERNOON_MS = 3 * HOUR_MS;
+const DAY = 24 * HOUR_MS;
+/** Monday 12 January 2026 09:00 in Berlin: "tomorrow" for a Keep pressed on Friday 9 or at that weekend. */
+const MONDAY_0900 = Date.UTC(2026, 0, 12, 8, 0);
+/** Sunday 11 January 2026 10:00 in Berlin. */
+const SUNDAY_1000 = Date.UTC(2026, 0, 11, 9, 0);
+/** Monday 12 January 2026 17:30 in Berlin. */
+const MONDAY_1730 = Date.UTC(2026, 0, 12, 16, 30);
 
 /** A notebook kernel on GPU 0 holding 20 GiB at 0 %, and alice's login whose last input was `idleMinutes(atMs)` ago. */
 const notebookHost =
@@ -177,6 +184,79 @@ describe("the autopilot, over the real Bolt app and a real store", { timeout: 12
           ),
         ),
     );
+  });
+
+  test("a stale kernel on a Friday: the evening DM's Keep runs to Monday 09:00 and says so", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig(
+        { "gpu-a": { owners: [ALICE], stop: "script" } },
+        { policy: { idle_for_minutes: 5, autopilot: { stale_hours: 2 } } },
+      ),
+    });
+    h.clock.advance(4 * DAY + TO_AFTERNOON_MS);
+    const host = notebookHost("gpu-a", h.clock.now(), 60, true);
+    h.pollFor(271, allHosts(host));
+    await h.settle();
+    assert.equal(autopilotDms(h, ALICE).length, 1, "the Friday evening DM");
+    const dm = lastDm(h, ALICE);
+    assert.match(JSON.stringify(dm.blocks), /"text":"Keep until Mon 09:00"/);
+    assert.match(
+      JSON.stringify(h.alertMessage("gpu-a").blocks),
+      /"text":"Keep until Mon 09:00"/,
+      "the alert's button says the same",
+    );
+    await h.user.clickButton({ user: ALICE, message: dm, actionId: "keep_host_tomorrow" });
+    await h.emulator.waitFor(() => h.state.snoozes.activeAt("gpu-a", h.clock.now()) !== null, "the keep");
+    await h.settle();
+    const thread = h.threadTexts("gpu-a");
+    assert.ok(
+      thread.some((text) => /kept by <@U0ALICE> until Mon, Jan 12 09:00/.test(text)),
+      thread.join("\n"),
+    );
+    assert.equal(h.state.snoozes.activeAt("gpu-a", h.clock.now())?.untilMs, MONDAY_0900);
+    h.pollFor(31, allHosts(host));
+    await h.settle();
+    assert.deepEqual(poweroffRuns(h), [], "kept: not stopped at 18:00");
+  });
+
+  test("a stale kernel left over the weekend: neither the warden nor the autopilot stops it before Monday's evening", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig(
+        { "gpu-a": { owners: [ALICE], stop: "script" }, "gpu-b": { owners: [BOB], stop: "script" } },
+        { policy: { idle_for_minutes: 5, autopilot: { stale_hours: 2 } } },
+      ),
+    });
+    h.clock.advance(SUNDAY_1000 - h.clock.now());
+    const stale = notebookHost("gpu-a", h.clock.now(), 60, true);
+    const recent = notebookHost("gpu-b", h.clock.now(), 20, false);
+    const hosts = allHosts(stale, recent);
+    const pollUntil = async (atMs: number) => {
+      while (h.clock.now() < atMs) {
+        h.pollFor(Math.min(60, (atMs - h.clock.now()) / MINUTE_MS), hosts);
+        await h.settle();
+      }
+    };
+    const escalations = (host: string) =>
+      h.threadTexts(host).filter((text) => text.includes("As cost warden, please stop it or keep it"));
+    await pollUntil(SUNDAY_1000 + 12 * HOUR_MS);
+    assert.deepEqual(autopilotDms(h, ALICE), [], "Sunday: no warning");
+    assert.equal(h.state.autopilot.get("gpu-a"), null);
+    assert.deepEqual(
+      escalations("gpu-a"),
+      [],
+      "nobody typed there for stale_hours: the autopilot's, not the warden's",
+    );
+    assert.equal(escalations("gpu-b").length, 1, "recent input: the warden is asked");
+    await pollUntil(MONDAY_1730);
+    assert.deepEqual(autopilotDms(h, ALICE), [], "nor in the night and morning before work");
+    assert.deepEqual(poweroffRuns(h), []);
+    await pollUntil(MONDAY_1730 + MINUTE_MS);
+    assert.match(autopilotDms(h, ALICE)[0] ?? "", /it stops at 18:00 unless you keep it$/, "Monday evening");
+    assert.equal(autopilotDms(h, CAROL).length, 1, "the cost warden hears of it here");
+    await pollUntil(MONDAY_1730 + 32 * MINUTE_MS);
+    assert.deepEqual(poweroffRuns(h), ["gpu-a"], "Monday 18:00");
   });
 
   test("Keep pressed in the warning DM holds the host", async () => {

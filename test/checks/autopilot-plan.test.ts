@@ -9,7 +9,9 @@ import {
 import {
   defaultCalendar,
   isWorkingTime,
+  mayStopSessionAt,
   nextOffHoursAt,
+  nextSessionStopAt,
   nextWorkingStartAt,
 } from "../../src/checks/working-hours.ts";
 import { gpuProcess, MINUTE_MS, observed, reading, session } from "./builders.ts";
@@ -63,6 +65,30 @@ describe("the team calendar", () => {
     assert.equal(nextOffHoursAt(CALENDAR, AFTERNOON), Date.UTC(2026, 0, 6, 17, 0), "18:00 Berlin");
     assert.equal(nextOffHoursAt(CALENDAR, NIGHT), NIGHT);
     assert.equal(nextWorkingStartAt(CALENDAR, AFTERNOON), Date.UTC(2026, 0, 8, 8, 0), "past the holiday");
+  });
+
+  test("a session may be stopped in a working day's evening, not in the night before work nor on a day off", () => {
+    const berlin = (day: number, hour: number) => Date.UTC(2026, 0, day, hour - 1, 0);
+    const cases: Array<[number, boolean, string]> = [
+      [berlin(5, 17), false, "Monday, working hours"],
+      [berlin(5, 18), true, "Monday evening"],
+      [berlin(5, 23), true, "Monday night, before midnight"],
+      [berlin(6, 3), false, "Tuesday night, before working hours"],
+      [berlin(7, 19), false, "a holiday"],
+      [berlin(9, 20), true, "Friday evening"],
+      [berlin(10, 19), false, "Saturday evening"],
+      [berlin(11, 19), false, "Sunday evening"],
+      [berlin(12, 6), false, "Monday morning"],
+    ];
+    for (const [atMs, expected, why] of cases) assert.equal(mayStopSessionAt(CALENDAR, atMs), expected, why);
+    assert.equal(nextSessionStopAt(CALENDAR, berlin(10, 12)), berlin(12, 18), "Saturday: Monday evening");
+    assert.equal(nextSessionStopAt(CALENDAR, berlin(6, 3)), berlin(6, 18), "the night: that evening");
+    assert.equal(
+      nextSessionStopAt(CALENDAR, berlin(7, 12)),
+      berlin(8, 18),
+      "a holiday: the next working day",
+    );
+    assert.equal(nextSessionStopAt(CALENDAR, berlin(9, 20)), berlin(9, 20));
   });
 });
 
@@ -151,11 +177,29 @@ describe("planAutopilot", () => {
     assert.equal(planAutopilot(input(later, { latest, emptySinceMs: null, episode, plan })).kind, "wait");
     const off = Date.UTC(2026, 0, 6, 17, 0);
     assert.equal(planAutopilot(input(off, { latest, emptySinceMs: null, episode, plan })).kind, "stop");
-    const night = NIGHT + 24 * HOUR_MS;
+    for (const [atMs, why] of [
+      [NIGHT, "the night before a working day: warned that evening"],
+      [NIGHT + 24 * HOUR_MS, "a holiday"],
+      [Date.UTC(2026, 0, 10, 16, 40), "a Saturday evening"],
+      [Date.UTC(2026, 0, 11, 10, 0), "a Sunday"],
+    ] as const) {
+      assert.deepEqual(
+        planAutopilot(input(atMs, { latest, emptySinceMs: null, episode })),
+        { kind: "none", hold: "not-yet" },
+        why,
+      );
+    }
+    const lateFriday = Date.UTC(2026, 0, 9, 22, 45);
+    const warnedLate = planAutopilot(input(lateFriday, { latest, emptySinceMs: null, episode }));
+    assert.equal(warnedLate.kind, "warn", "in a working day's evening: at once");
+    const mondayEvening = Date.UTC(2026, 0, 12, 17, 0);
+    const latePlan = (warnedLate as { plan: AutopilotPlan }).plan;
+    assert.equal(latePlan.stopAtMs, mondayEvening, "due after midnight: not at the weekend");
+    const due = { ...latePlan, stopAtMs: lateFriday + HOUR_MS };
     assert.equal(
-      planAutopilot(input(night, { latest, emptySinceMs: null, episode })).kind,
-      "warn",
-      "at once outside working hours",
+      planAutopilot(input(lateFriday + HOUR_MS, { latest, emptySinceMs: null, episode, plan: due })).kind,
+      "wait",
+      "a plan due on the Saturday waits for Monday evening",
     );
     const touched = withKernel(off, 1);
     assert.deepEqual(planAutopilot(input(off, { latest: touched, emptySinceMs: null, episode, plan })), {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import { keepReplyText } from "../../src/bot/views/power/reply-keep.ts";
+import { defaultCalendar } from "../../src/checks/working-hours.ts";
 import { HOUR_MS, MINUTE_MS } from "../../src/shared/clock.ts";
 import { type KeepResult, keepHost, keepUntilMs } from "../../src/usecases/alerts/keep-host.ts";
 import { observed } from "../checks/builders.ts";
@@ -40,6 +41,20 @@ describe("keepUntilMs: 'until tomorrow' in the team's zone", () => {
       iso(keepUntilMs(tomorrow, Date.parse("2027-03-27T12:00:00Z"), "Europe/Berlin", "02:30")),
       "2027-03-28T01:30:00.000Z",
     );
+  });
+
+  test("with the team's calendar, it is the next working day: Friday and the weekend run to Monday, a holiday is skipped", () => {
+    const calendar = { ...defaultCalendar("Europe/Berlin"), holidays: ["2026-01-12"] };
+    const at = (nowIso: string) =>
+      iso(keepUntilMs(tomorrow, Date.parse(nowIso), "Europe/Berlin", "09:00", calendar));
+    assert.equal(at("2026-01-07T16:00:00Z"), "2026-01-08T08:00:00.000Z", "Wednesday: Thursday");
+    assert.equal(
+      at("2026-01-09T16:00:00Z"),
+      "2026-01-13T08:00:00.000Z",
+      "Friday: past the weekend and Monday's holiday",
+    );
+    assert.equal(at("2026-01-10T16:00:00Z"), "2026-01-13T08:00:00.000Z", "Saturday");
+    assert.equal(at("2026-01-16T16:00:00Z"), "2026-01-19T08:00:00.000Z", "the next Friday: Monday");
   });
 
   test("a duration is just added", () => {

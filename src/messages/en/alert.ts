@@ -47,6 +47,7 @@ export const alert = {
   "alert.button.keep1h": "Keep 1 h",
   "alert.button.keep4h": "Keep 4 h",
   "alert.button.keepTomorrow": "Keep until tomorrow {at}",
+  "alert.button.keepUntil": "Keep until {day}",
   "alert.button.claim": "Claim it",
   "alert.confirm.title": "Stop {host}?",
   "alert.confirm.checks": "The bot checks that {host} is still idle, then runs its stop action.",

@@ -18,6 +18,7 @@ export const autopilot = {
   "autopilot.dryRun": "Dry run: the stop only shows what it would run.",
   "autopilot.button.keep": "Keep",
   "autopilot.button.keepTomorrow": "Keep until tomorrow {at}",
+  "autopilot.button.keepUntil": "Keep until {day}",
   "autopilot.button.stopNow": "Stop now",
   "autopilot.stopping.empty":
     "🤖 Autopilot: nothing on {host} since {since} ({duration}): no GPU process, no memory held, no login, no claim, no reservation within the hour; nobody kept it.",

@@ -21,7 +21,7 @@ export const whatIf = {
   "whatIf.ownerUnknown": "unknown (the store keeps the processes of the latest poll only)",
   "whatIf.unpriced": "— no price for {hosts}: set cost_per_hour or purchase_price under hosts.<name>",
   "whatIf.seam":
-    "autopilot: its empty-host and stale-session rules as specified (30 min + 30 min warning; 18 h, outside Mon–Fri 09:00–18:00)",
+    "autopilot: its empty-host and stale-session rules as specified (30 min + 30 min warning; 18 h, stopped in the evening after Mon–Fri 09:00–18:00, never on a day off)",
   "whatIf.badPolicy":
     "unknown policy {policy}: use autopilot, process-autostop-N, skypilot-autostop-N, nightly or nightly-smart",
   "whatIf.badSince": "--since {typed} is not a span or a date: use 30d, 12h or YYYY-MM-DD",

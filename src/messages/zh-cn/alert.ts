@@ -49,6 +49,7 @@ export const alert: AreaCatalog<typeof en> = {
   "alert.button.keep1h": "保留 1 小时",
   "alert.button.keep4h": "保留 4 小时",
   "alert.button.keepTomorrow": "保留到明天 {at}",
+  "alert.button.keepUntil": "保留到{day}",
   "alert.button.claim": "认领",
   "alert.confirm.title": "将 {host} 停机？",
   "alert.confirm.checks": "机器人会先确认 {host} 仍然闲置，再执行它的停机操作。",

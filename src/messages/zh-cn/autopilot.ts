@@ -19,6 +19,7 @@ export const autopilot: AreaCatalog<typeof en> = {
   "autopilot.dryRun": "试运行：停机只显示将要执行的操作。",
   "autopilot.button.keep": "保留",
   "autopilot.button.keepTomorrow": "保留到明天 {at}",
+  "autopilot.button.keepUntil": "保留到{day}",
   "autopilot.button.stopNow": "立即停机",
   "autopilot.stopping.empty":
     "🤖 自动驾驶：{host} 自 {since} 起（{duration}）上面什么都没有：没有 GPU 进程、没有占用显存、没有登录、没有认领、一小时内没有预留；无人保留。",

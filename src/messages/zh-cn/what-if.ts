@@ -21,7 +21,7 @@ export const whatIf: AreaCatalog<typeof en> = {
   "whatIf.ownerUnknown": "未知（存储只保留最近一次轮询的进程）",
   "whatIf.unpriced": "— 主机 {hosts} 没有价格：请在 hosts.<name> 下设置 cost_per_hour 或 purchase_price",
   "whatIf.seam":
-    "autopilot：按规格的空闲主机与陈旧会话规则（30 分钟 + 30 分钟警告；18 小时，周一至周五 09:00–18:00 以外）",
+    "autopilot：按规格的空闲主机与陈旧会话规则（30 分钟 + 30 分钟警告；18 小时，在周一至周五 09:00–18:00 之后的晚上停机，休息日不停）",
   "whatIf.badPolicy":
     "未知策略 {policy}：请用 autopilot、process-autostop-N、skypilot-autostop-N、nightly 或 nightly-smart",
   "whatIf.badSince": "`--since {typed}` 不是时长或日期：请用 `30d`、`12h` 或 `YYYY-MM-DD`",

@@ -48,6 +48,11 @@ export interface AutopilotWarningView {
   nowMs: number;
   /** `policy.keep_until_tomorrow_at`, e.g. `09:00`. */
   keepUntilTomorrowAt: string;
+  /**
+   * When *Keep until tomorrow* pressed now would end: `keep_until_tomorrow_at` on the next working
+   * day (the button names the day when that is not tomorrow); absent: tomorrow.
+   */
+  keepTomorrowUntilMs?: number | undefined;
   /** The stop would only show what it runs. */
   dryRun: boolean;
   /** The host has a `pre_stop` hook (a checkpoint), run before the stop. */
@@ -115,6 +120,11 @@ export interface IdleAlertView {
   stopping: { actor: string } | null;
   /** `policy.keep_until_tomorrow_at`, e.g. `09:00`. */
   keepUntilTomorrowAt: string;
+  /**
+   * When *Keep until tomorrow* pressed now would end: `keep_until_tomorrow_at` on the next working
+   * day (the button names the day when that is not tomorrow); absent: tomorrow.
+   */
+  keepTomorrowUntilMs?: number | undefined;
   /** The stop would only show what it runs. */
   dryRun: boolean;
   /** An earlier stop of this host after which it kept reporting; `null`: none. */

@@ -9,6 +9,7 @@ import { reservedSoon } from "../queue/reservations.ts";
 import type { AlertGpu, IdleAlertView } from "./alert-words.ts";
 import type { AlertRun } from "./idle-alert-run.ts";
 import { claimantsOf, latestByHost, SPARKLINE_MARKS, SPARKLINE_MINUTES } from "./idle-alert-run.ts";
+import { keepTomorrowUntilMs } from "./keep-host.ts";
 
 /** One GPU utilisation reading for the sparkline. */
 export interface UtilReading {
@@ -127,6 +128,7 @@ export function idleView(run: AlertRun, facts: AlertFacts, nowMs: number): IdleA
     escalatedTo: facts.escalatedTo,
     stopping: facts.stopping,
     keepUntilTomorrowAt: config.policy.keep_until_tomorrow_at,
+    keepTomorrowUntilMs: keepTomorrowUntilMs(config, nowMs),
     dryRun: settingsOf(alert.host)?.dry_run ?? config.dry_run,
     stopDoubt: facts.stopDoubt,
     recentInput: recentInputOf(observation ?? null, config.policy.autopilot.stale_hours * 60),

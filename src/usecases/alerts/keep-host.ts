@@ -1,10 +1,15 @@
+import { nextWorkingDayAfter, type TeamCalendar } from "../../checks/working-hours.ts";
 import { HOUR_MS, MINUTE_MS } from "../../shared/clock.ts";
 import { dayjs, localDayNumber } from "../../shared/time.ts";
 import { authorityFor, type HostActionDeps, type HostAuthority, mayAct } from "../authorise.ts";
+import { teamCalendarOf } from "../autopilot/autopilot-policy.ts";
 import { unknownHostFacts } from "../fleet/known-hosts.ts";
 import type { UnknownHost } from "../power/action-text.ts";
 
-/** How long to keep a host: a duration, or until `policy.keep_until_tomorrow_at` on the next local day. */
+/**
+ * How long to keep a host: a duration, or until `policy.keep_until_tomorrow_at` on the next working
+ * day (the next local day when no team calendar is given).
+ */
 export type KeepSpan = { kind: "for"; ms: number } | { kind: "tomorrow" };
 
 export interface KeepRequest {
@@ -38,13 +43,37 @@ export type KeepResult =
 
 /**
  * When a keep ends, before the cap. `tomorrow` is `atLocal` (`HH:mm`) on the calendar day after
- * today in `zone`, computed from the local date so a DST change in between cannot shift it; a local
- * time that does not exist that day (spring forward) moves forward to the first one that does.
+ * today in `zone` or, given the team's `calendar`, on the first working day after today (a Keep
+ * until tomorrow pressed on a Friday evening or at the weekend runs to Monday morning, not into the
+ * weekend when nobody is there to keep it again). Computed from the local date so a DST change in
+ * between cannot shift it; a local time that does not exist that day (spring forward) moves forward
+ * to the first one that does.
  */
-export function keepUntilMs(span: KeepSpan, nowMs: number, zone: string, atLocal: string): number {
+export function keepUntilMs(
+  span: KeepSpan,
+  nowMs: number,
+  zone: string,
+  atLocal: string,
+  calendar?: TeamCalendar,
+): number {
   if (span.kind === "for") return nowMs + span.ms;
-  const tomorrow = new Date((localDayNumber(nowMs, zone) + 1) * 86_400_000).toISOString().slice(0, 10);
-  return dayjs.tz(`${tomorrow} ${atLocal}`, zone).valueOf();
+  const day =
+    calendar === undefined
+      ? new Date((localDayNumber(nowMs, zone) + 1) * 86_400_000).toISOString().slice(0, 10)
+      : nextWorkingDayAfter(calendar, nowMs);
+  return dayjs.tz(`${day} ${atLocal}`, zone).valueOf();
+}
+
+/** When *Keep until tomorrow* pressed at `nowMs` ends (before the cap): the next working day's `keep_until_tomorrow_at`. */
+export function keepTomorrowUntilMs(config: HostActionDeps["config"], nowMs: number): number {
+  const calendar = teamCalendarOf(config);
+  return keepUntilMs(
+    { kind: "tomorrow" },
+    nowMs,
+    calendar.timezone,
+    config.policy.keep_until_tomorrow_at,
+    calendar,
+  );
 }
 
 /**
@@ -58,7 +87,6 @@ export function keepHost(deps: HostActionDeps, request: KeepRequest): KeepResult
   const { config, state, clock } = deps;
   const { host, actor } = request;
   const nowMs = clock.now();
-  const zone = config.team.timezone;
   const unknown = unknownHostFacts(deps, host);
   if (unknown !== null) return { kind: "refused", reason: "unknown-host", host, unknown };
   const authority = authorityFor(deps, host, nowMs);
@@ -69,7 +97,8 @@ export function keepHost(deps: HostActionDeps, request: KeepRequest): KeepResult
     return { kind: "refused", reason: "not-allowed", host, authority };
   }
   if (config.hosts[host]?.never_stop === true) return { kind: "refused", reason: "never-stop", host };
-  const wantedMs = keepUntilMs(request.span, nowMs, zone, config.policy.keep_until_tomorrow_at);
+  const wantedMs =
+    request.span.kind === "tomorrow" ? keepTomorrowUntilMs(config, nowMs) : nowMs + request.span.ms;
   const maxMs = config.policy.max_keep_hours * HOUR_MS;
   const capped = wantedMs - nowMs > maxMs;
   const untilMs = capped ? nowMs + maxMs : wantedMs;

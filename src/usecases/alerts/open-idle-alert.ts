@@ -1,12 +1,14 @@
+import { onlyStaleInput } from "../../checks/autopilot-plan.ts";
 import type { IdleEpisodeState } from "../../checks/idle-episode.ts";
+import { mayStopSessionAt } from "../../checks/working-hours.ts";
 import type { AlertRecord } from "../../domain/alert-record.ts";
 import { MINUTE_MS } from "../../shared/clock.ts";
-import { autopilotPolicyOf } from "../autopilot/autopilot-policy.ts";
+import { autopilotPolicyOf, teamCalendarOf } from "../autopilot/autopilot-policy.ts";
 import { reservedSoon } from "../queue/reservations.ts";
 import { postInAlertThread, sendUpdate } from "./alert-thread.ts";
 import type { AlertDirectMessageView } from "./alert-words.ts";
 import type { AlertRun } from "./idle-alert-run.ts";
-import { ALERT_REFRESH_MS, AUTO_STOP_WARNING_MS } from "./idle-alert-run.ts";
+import { ALERT_REFRESH_MS, AUTO_STOP_WARNING_MS, latestByHost } from "./idle-alert-run.ts";
 import { factsKey, factsOf, idleView } from "./idle-alert-view.ts";
 
 /** Opens the host's idle alert (once): sets its automatic stop, posts it, DMs owners and claimants. */
@@ -97,13 +99,16 @@ export function continueIdle(run: AlertRun, host: string, nowMs: number): void {
 
 /**
  * Hands the alert to the cost warden once it has been open `escalate_after_minutes`, unless the
- * autopilot settles the host without anyone: not while its stop is planned, nor while the host has
- * nothing on it and the autopilot is on for it (it plans that stop after `empty_minutes`).
+ * autopilot settles the host without anyone: not while its stop is planned, nor, where the autopilot
+ * is on for the host, while it has nothing on it (it plans that stop after `empty_minutes`), nor
+ * while nobody has typed on it for `stale_hours` at a time the autopilot would not stop a session
+ * (working hours, the night before them, a day off): the warden is asked in a working day's evening,
+ * not at the weekend about a session its person may come back to on Monday morning.
  */
 export function escalate(run: AlertRun, alert: AlertRecord, nowMs: number): AlertRecord {
   const { store, warden, logger, alertWords, currency, escalateAfterMs, costOf, transaction } = run;
   if (alert.escalated || nowMs - alert.openedAtMs < escalateAfterMs) return alert;
-  if (autopilotSettles(run, alert)) return alert;
+  if (autopilotSettles(run, alert, nowMs)) return alert;
   const who = warden.current(nowMs);
   transaction(() => {
     store.alerts.markEscalated(alert.id);
@@ -123,9 +128,14 @@ export function escalate(run: AlertRun, alert: AlertRecord, nowMs: number): Aler
   return { ...alert, escalated: true };
 }
 
-function autopilotSettles(run: AlertRun, alert: AlertRecord): boolean {
+function autopilotSettles(run: AlertRun, alert: AlertRecord, nowMs: number): boolean {
   if (run.store.autopilot.get(alert.host)?.alertId === alert.id) return true;
-  return run.emptySince.has(alert.host) && autopilotPolicyOf(run.config, alert.host).enabled;
+  const policy = autopilotPolicyOf(run.config, alert.host);
+  if (!policy.enabled) return false;
+  if (run.emptySince.has(alert.host)) return true;
+  if (mayStopSessionAt(teamCalendarOf(run.config), nowMs)) return false;
+  const latest = latestByHost(run).get(alert.host)?.observation ?? null;
+  return latest !== null && onlyStaleInput(latest, policy.staleHours);
 }
 
 /** Starts the automatic stop once it is due, unless the host is kept or a stop for the alert ran. */

@@ -6,6 +6,7 @@ import {
 } from "../../checks/autopilot-plan.ts";
 import { postInAlertThread } from "../alerts/alert-thread.ts";
 import { type AlertRun, claimantsOf, latestByHost, stoppedAtMs } from "../alerts/idle-alert-run.ts";
+import { keepTomorrowUntilMs } from "../alerts/keep-host.ts";
 import { refreshIdle } from "../alerts/open-idle-alert.ts";
 import { BOT_ACTOR } from "../power/action-text.ts";
 import { type AutopilotLookups, autopilotLookups } from "./autopilot-lookups.ts";
@@ -119,13 +120,15 @@ function warn(run: AlertRun, plan: AutopilotPlan, nowMs: number): void {
       host: plan.host,
       detail: { alertId: plan.alertId, evidence: plan.evidence, stopAtMs: plan.stopAtMs },
     });
+    const keepUntilTomorrowAt = config.policy.keep_until_tomorrow_at;
+    const keepUntilMs = keepTomorrowUntilMs(config, nowMs);
     for (const reader of readersOf(run, plan, nowMs)) {
-      const keepUntilTomorrowAt = config.policy.keep_until_tomorrow_at;
       const message = alertWords.autopilotWarning({
         reader,
         plan,
         nowMs,
         keepUntilTomorrowAt,
+        keepTomorrowUntilMs: keepUntilMs,
         dryRun,
         preStop,
       });

@@ -58,6 +58,22 @@ describe("the autopilot's words", () => {
     );
   });
 
+  test("Keep until tomorrow names the day when the keep runs past tomorrow (a Friday evening, before a holiday)", () => {
+    const friday = Date.UTC(2026, 0, 9, 10, 0);
+    const monday = Date.UTC(2026, 0, 12, 1, 0);
+    const at = (nowMs: number, keepTomorrowUntilMs: number | undefined) =>
+      JSON.stringify(autopilotWarningMessage(EN, { ...view(stale), nowMs, keepTomorrowUntilMs }).blocks);
+    assert.match(at(friday, monday), /"text":"Keep until Mon 09:00"/);
+    assert.match(at(NOW, NOW + 15 * 60 * MINUTE_MS), /"text":"Keep until tomorrow 09:00"/);
+    assert.match(at(NOW, undefined), /"text":"Keep until tomorrow 09:00"/);
+    assert.match(
+      JSON.stringify(
+        autopilotWarningMessage(ZH, { ...view(stale), nowMs: friday, keepTomorrowUntilMs: monday }).blocks,
+      ),
+      /"text":"保留到周一 09:00"/,
+    );
+  });
+
   test("the thread says what evidence a stop acted on", () => {
     assert.equal(
       autopilotStoppingText(EN, { plan: empty, nowMs: NOW }),

@@ -1,3 +1,4 @@
+import { addDays, localDayOf } from "../../../checks/local-day.ts";
 import { formatMoney as formatMoneyIn } from "../../../messages/formatters.ts";
 import type { Translator } from "../../../messages/translator.ts";
 import { mention, slackEscape } from "../../../shared/slack-text.ts";
@@ -32,6 +33,27 @@ export function alertWhen(tr: Translator, ms: number, nowMs: number): string {
   if (at.year === now.year) return tr.t("alert.when.year", { at: ms });
   return tr.t("alert.when.older", { at: ms });
 }
+
+/**
+ * The *Keep until tomorrow* button's words: "Keep until tomorrow 09:00", or, when the keep runs to a
+ * later working day (pressed on a Friday, at the weekend, before a holiday), the day it ends: "Keep
+ * until Mon 09:00".
+ */
+export function keepTomorrowLabel(
+  tr: Translator,
+  keys: { tomorrow: KeepTomorrowKey; until: KeepUntilKey },
+  view: { nowMs: number; keepUntilTomorrowAt: string; keepTomorrowUntilMs?: number | undefined },
+): string {
+  const untilMs = view.keepTomorrowUntilMs;
+  const tomorrow = addDays(localDayOf(view.nowMs, tr.timeZone), 1);
+  if (untilMs === undefined || localDayOf(untilMs, tr.timeZone) === tomorrow) {
+    return tr.t(keys.tomorrow, { at: view.keepUntilTomorrowAt });
+  }
+  return tr.t(keys.until, { day: alertWhen(tr, untilMs, view.nowMs) });
+}
+
+type KeepTomorrowKey = "alert.button.keepTomorrow" | "autopilot.button.keepTomorrow";
+type KeepUntilKey = "alert.button.keepUntil" | "autopilot.button.keepUntil";
 
 /** `by <@U1>`, `automatically` for the bot itself (any non-user actor), `by someone` without one. */
 export function byWords(tr: Translator, actor: string | null): string {

@@ -16,6 +16,7 @@ import {
   formatGiB,
   isUser,
   joinLines,
+  keepTomorrowLabel,
   mention,
   truncate,
   truncateMiddle,
@@ -265,7 +266,14 @@ function actions(tr: Translator, view: IdleAlertView): types.ActionsBlock {
       },
       keep("1h", tr.t("alert.button.keep1h")),
       keep("4h", tr.t("alert.button.keep4h")),
-      keep("tomorrow", tr.t("alert.button.keepTomorrow", { at: view.keepUntilTomorrowAt })),
+      keep(
+        "tomorrow",
+        keepTomorrowLabel(
+          tr,
+          { tomorrow: "alert.button.keepTomorrow", until: "alert.button.keepUntil" },
+          view,
+        ),
+      ),
       {
         type: "button",
         action_id: ACTION_IDS.claimHost,

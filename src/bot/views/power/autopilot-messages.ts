@@ -3,7 +3,14 @@ import type { AutopilotPlan, StaleHolder } from "../../../checks/autopilot-plan.
 import type { Translator } from "../../../messages/translator.ts";
 import type { AutopilotStopView, AutopilotWarningView } from "../../../usecases/alerts/alert-words.ts";
 import { ACTION_IDS, KEEP_ACTION_IDS, keepValue, stopValue } from "../../ids.ts";
-import { alertDuration, alertWhen, escapeMrkdwn, formatGiB, truncate } from "../alerts/alert-format.ts";
+import {
+  alertDuration,
+  alertWhen,
+  escapeMrkdwn,
+  formatGiB,
+  keepTomorrowLabel,
+  truncate,
+} from "../alerts/alert-format.ts";
 import type { SlackMessage } from "../alerts/alert-message.ts";
 
 const LEFT_MAX = 3;
@@ -19,9 +26,13 @@ export function autopilotWarningMessage(tr: Translator, view: AutopilotWarningVi
   const at = alertWhen(tr, plan.stopAtMs, nowMs);
   const keepTomorrow = keepButton(
     plan,
-    tr.t(plan.evidence.class === "empty" ? "autopilot.button.keep" : "autopilot.button.keepTomorrow", {
-      at: view.keepUntilTomorrowAt,
-    }),
+    plan.evidence.class === "empty"
+      ? tr.t("autopilot.button.keep")
+      : keepTomorrowLabel(
+          tr,
+          { tomorrow: "autopilot.button.keepTomorrow", until: "autopilot.button.keepUntil" },
+          view,
+        ),
   );
   let text: string;
   let body: string;
