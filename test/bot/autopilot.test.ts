@@ -259,6 +259,26 @@ describe("the autopilot, over the real Bolt app and a real store", { timeout: 12
     assert.deepEqual(poweroffRuns(h), ["gpu-a"], "Monday 18:00");
   });
 
+  test("a host nobody typed on for stale_hours is escalated in a working day's evening, before the autopilot's stale rule holds", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig(
+        { "gpu-a": { owners: [ALICE], stop: "script" } },
+        { policy: { idle_for_minutes: 5, escalate_after_minutes: 10, autopilot: { stale_hours: 2 } } },
+      ),
+    });
+    h.clock.advance(DAY + 8 * HOUR_MS);
+    h.pollFor(30, allHosts(notebookHost("gpu-a", h.clock.now(), 200, true)));
+    await h.settle();
+    assert.equal(
+      h.threadTexts("gpu-a").filter((text) => text.includes("As cost warden, please stop it or keep it"))
+        .length,
+      1,
+      "Tuesday evening: the warden is asked",
+    );
+    assert.equal(h.state.autopilot.get("gpu-a"), null, "GPUs idle for less than stale_hours: no plan yet");
+  });
+
   test("Keep pressed in the warning DM holds the host", async () => {
     h = await BotHarness.start({
       transport: "socket",
