@@ -16,7 +16,8 @@ export const help = {
   "help.command.reserveList": "the reservations to come; cancel: drop one of yours",
   "help.command.extend": "hold your claim longer",
   "help.command.mine": "your claims, with Extend and Release buttons",
-  "help.command.keep": "snooze idle alerts and auto-stop for a host (30m, 4h, 2d, or 'tomorrow' for 09:00)",
+  "help.command.keep":
+    "snooze idle alerts and auto-stop for a host (30m, 4h, 2d, or 'tomorrow' for 09:00 on the next working day)",
   "help.command.stop": "stop an idle host (owners, claimants, the cost warden and admins)",
   "help.command.start":
     "start a stopped host again (owners, claimants, project members, the cost warden and admins)",

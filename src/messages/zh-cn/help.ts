@@ -19,7 +19,7 @@ export const help: AreaCatalog<typeof en> = {
   "help.command.extend": "延长你的认领",
   "help.command.mine": "你的认领，带“延长”和“释放”按钮",
   "help.command.keep":
-    "保留一台主机：暂停提醒，闲置提醒和自动停机都暂停（30m、4h、2d，或 'tomorrow' 到次日 09:00）",
+    "保留一台主机：暂停提醒，闲置提醒和自动停机都暂停（30m、4h、2d，或 'tomorrow' 到下一个工作日 09:00）",
   "help.command.stop": "让一台闲置主机停机（负责人、认领者、成本看守人和管理员可用）",
   "help.command.start": "让一台已停机的主机重新开机（负责人、认领者、项目成员、成本看守人和管理员可用）",
   "help.command.heatmap":
