@@ -383,7 +383,8 @@ export const configSchema = z.strictObject({
           /**
            * GPUs idle and no input on the host for this long (a forgotten notebook): warn in a working
            * day's evening, then stop after working hours that evening — never at the weekend, on a
-           * holiday or in the night before work, and nobody is escalated to about it meanwhile.
+           * holiday or in the night before work; the cost warden is asked about such a host only in
+           * a working day's evening too.
            */
           stale_hours: z
             .number()

@@ -189,27 +189,19 @@ export function createTeamAnswers(input: {
    */
   function onWarning(user: string, host: string, alertId: number): void {
     const person = world.personIndex(user);
-    if (person < 0) return;
-    later(
-      person,
-      () => {
-        if (state.autopilot.get(host)?.alertId !== alertId) return;
-        if (!world.needsHost(person, host)) {
-          log({
-            kind: "answer",
-            atMs: world.nowMs,
-            person: user,
-            host,
-            action: "nothing",
-            outcome: "lets it stop",
-          });
-          return;
-        }
-        const kept = keepHost(deps, { host, actor: user, span: { kind: "tomorrow" }, alertId });
-        log({ kind: "answer", atMs: world.nowMs, person: user, host, action: "keep", outcome: kept.kind });
-      },
-      warningAnswers,
-    );
+    if (person >= 0) later(person, () => answerWarning(person, host, alertId), warningAnswers);
+  }
+
+  function answerWarning(person: number, host: string, alertId: number): void {
+    if (state.autopilot.get(host)?.alertId !== alertId) return;
+    const actor = personId(person);
+    const answer = (action: "keep" | "nothing", outcome: string) =>
+      log({ kind: "answer", atMs: world.nowMs, person: actor, host, action, outcome });
+    if (!world.needsHost(person, host)) {
+      answer("nothing", "lets it stop");
+      return;
+    }
+    answer("keep", keepHost(deps, { host, actor, span: { kind: "tomorrow" }, alertId }).kind);
   }
 
   function readDm(user: string, buttons: readonly SeenButton[]): void {
