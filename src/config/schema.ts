@@ -292,6 +292,11 @@ export const configSchema = z.strictObject({
         .prefault({}),
       /** Local days (`2026-12-24`) without working hours. */
       holidays: z.array(z.iso.date()).max(1000).default([]),
+      /**
+       * Each person's login names on the hosts (`U024BE7LH: [alice]`): the autopilot's warning about a
+       * stale session also goes to the people whose processes or sessions it names.
+       */
+      logins: z.record(slackUserId, z.array(z.string().min(1).max(64)).max(100)).default({}),
     })
     .prefault({}),
   slack: z

@@ -8,7 +8,8 @@ export const SIM_START_URL = "http://simulated-fleet.invalid/start";
 
 /**
  * The gpu-warden configuration of the simulated team: its hosts with owners, prices and a stop
- * webhook and a start webhook, the team's time zone, the warden roster; every rule at its default. `autoStop` adds
+ * webhook and a start webhook, the team's time zone, each person's login (`team.logins`), the warden
+ * roster; every rule at its default. `autoStop` adds
  * `auto_stop` (30 min, the least allowed) to every host.
  */
 export function teamConfig(params: TeamParams, options: { autoStop: boolean; storePath?: string }): Config {
@@ -25,7 +26,12 @@ export function teamConfig(params: TeamParams, options: { autoStop: boolean; sto
     };
   }
   return configSchema.parse({
-    team: { name: "simulated team", timezone: params.timezone, currency: params.currency },
+    team: {
+      name: "simulated team",
+      timezone: params.timezone,
+      currency: params.currency,
+      logins: Object.fromEntries(params.people.map((person) => [person.id, [person.login]])),
+    },
     slack: { channel: "C0SIMGPU" },
     store: { path: options.storePath ?? ":memory:" },
     warden: { roster: params.wardenRoster },

@@ -11,6 +11,7 @@ import {
   BOB,
   BotHarness,
   CAROL,
+  EVE,
   type HostAt,
   idleHost,
   poweroffRuns,
@@ -277,6 +278,35 @@ describe("the autopilot, over the real Bolt app and a real store", { timeout: 12
       "Tuesday evening: the warden is asked",
     );
     assert.equal(h.state.autopilot.get("gpu-a"), null, "GPUs idle for less than stale_hours: no plan yet");
+  });
+
+  test("a stale kernel on someone else's host: its person (team.logins) hears at 17:30 and may keep it; a colleague may not", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig(
+        { "gpu-a": { owners: [BOB], stop: "script" } },
+        {
+          team: { timezone: "Europe/Berlin", logins: { [ALICE]: ["alice"], [EVE]: ["eve"] } },
+          policy: { idle_for_minutes: 5, autopilot: { stale_hours: 2 } },
+        },
+      ),
+    });
+    h.clock.advance(TO_AFTERNOON_MS);
+    const host = notebookHost("gpu-a", h.clock.now(), 60, true);
+    h.pollFor(271, allHosts(host));
+    await h.settle();
+    assert.equal(autopilotDms(h, BOB).length, 1, "the owner hears");
+    assert.equal(autopilotDms(h, ALICE).length, 1, "alice's notebook: alice hears");
+    assert.deepEqual(autopilotDms(h, EVE), [], "eve has nothing on gpu-a");
+    const refused = await h.user.slashCommand({ user: EVE, text: "keep gpu-a tomorrow" });
+    assert.match(String(refused.ackPayload?.text), /^Only the owner of gpu-a \(<@U0BOB>\).* can keep it\.$/);
+    assert.equal(h.state.snoozes.activeAt("gpu-a", h.clock.now()), null);
+    await h.user.clickButton({ user: ALICE, message: lastDm(h, ALICE), actionId: "keep_host_tomorrow" });
+    await h.emulator.waitFor(() => h.state.snoozes.activeAt("gpu-a", h.clock.now()) !== null, "the keep");
+    assert.equal(h.state.snoozes.activeAt("gpu-a", h.clock.now())?.byUser, ALICE);
+    h.pollFor(31, allHosts(host));
+    await h.settle();
+    assert.deepEqual(poweroffRuns(h), [], "kept by the notebook's person: not stopped at 18:00");
   });
 
   test("Keep pressed in the warning DM holds the host", async () => {

@@ -1,3 +1,4 @@
+import { loginsOn, peopleOfLogins } from "../../checks/login-people.ts";
 import { nextWorkingDayAfter, type TeamCalendar } from "../../checks/working-hours.ts";
 import { HOUR_MS, MINUTE_MS } from "../../shared/clock.ts";
 import { dayjs, localDayNumber } from "../../shared/time.ts";
@@ -78,7 +79,8 @@ export function keepTomorrowUntilMs(config: HostActionDeps["config"], nowMs: num
 
 /**
  * Keeps (snoozes) a host: no idle alert and no automatic stop until the end of the span, capped at
- * `policy.max_keep_hours`. Allowed for the host's owners, claimants, the cost warden and admins.
+ * `policy.max_keep_hours`. Allowed for the host's owners, claimants, the cost warden, admins and the
+ * people whose processes or sessions are on the host now (`team.logins`).
  * Writes the snooze, audits it, posts `gpu-a kept by @x until 18:00` in the alert thread and
  * resolves the open idle alert as snoozed. Asking again for the same end (to the minute) while
  * nothing is alerting changes nothing and says so. Synchronous.
@@ -90,7 +92,7 @@ export function keepHost(deps: HostActionDeps, request: KeepRequest): KeepResult
   const unknown = unknownHostFacts(deps, host);
   if (unknown !== null) return { kind: "refused", reason: "unknown-host", host, unknown };
   const authority = authorityFor(deps, host, nowMs);
-  if (!mayAct(actor, authority)) {
+  if (!mayAct(actor, authority) && !holdsSessionOn(deps, host, actor)) {
     const { owners, claimants, warden, admins } = authority;
     const detail = { reason: "not-allowed", owners, claimants, warden, admins };
     state.audit.record({ atMs: nowMs, actor, action: "keep-refused", host, detail });
@@ -134,4 +136,10 @@ export function keepHost(deps: HostActionDeps, request: KeepRequest): KeepResult
     if (alert !== null) deps.alerts.resolve(host, "snoozed");
   });
   return { kind: "kept", host, untilMs, nowMs, capped, maxMs, already: false, byUser: actor };
+}
+
+/** `actor`'s login names (`team.logins`) hold a process or a session on the host now. */
+function holdsSessionOn(deps: HostActionDeps, host: string, actor: string): boolean {
+  const logins = loginsOn(deps.fleet.latest(host)?.observation ?? null);
+  return peopleOfLogins(deps.config.team.logins, logins).includes(actor);
 }

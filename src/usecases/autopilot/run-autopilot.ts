@@ -4,6 +4,7 @@ import {
   nextEmptySinceMs,
   planAutopilot,
 } from "../../checks/autopilot-plan.ts";
+import { peopleOfLogins } from "../../checks/login-people.ts";
 import { postInAlertThread } from "../alerts/alert-thread.ts";
 import { type AlertRun, claimantsOf, latestByHost, stoppedAtMs } from "../alerts/idle-alert-run.ts";
 import { keepTomorrowUntilMs } from "../alerts/keep-host.ts";
@@ -22,7 +23,7 @@ export const AUTOPILOT_REASONS = {
  * The autopilot after a poll (the idle checks and alerts have run): for every host, the check's
  * decision ({@link planAutopilot}), then what follows from it: a new plan is recorded, shown on the
  * alert as its countdown and sent once to the owners (and claimants; for a stale session also the
- * cost warden) with Keep; a plan that no longer holds is dropped; a due plan is stopped through the
+ * people whose sessions it names and the cost warden) with Keep; a plan that no longer holds is dropped; a due plan is stopped through the
  * stop use-case (re-checked, run once, audited), after the alert's thread is told the evidence.
  */
 export function runAutopilot(run: AlertRun, nowMs: number): void {
@@ -98,11 +99,19 @@ function inputFor(
   };
 }
 
-/** Who hears of the plan: owners and claimants; for a stale session, the cost warden too. */
+/**
+ * Who hears of the plan: owners and claimants; for a stale session also the people whose processes
+ * or sessions it names (`team.logins`) and the cost warden.
+ */
 function readersOf(run: AlertRun, plan: AutopilotPlan, nowMs: number): string[] {
   const people = [...run.ownersOf(plan.host), ...claimantsOf(run, plan.host, nowMs)];
-  const warden = plan.evidence.class === "stale" ? run.warden.current(nowMs) : null;
-  return [...new Set(warden === null ? people : [...people, warden])];
+  if (plan.evidence.class !== "stale") return [...new Set(people)];
+  const { holders, sessions } = plan.evidence;
+  const logins = new Set(sessions.map((session) => session.user));
+  for (const holder of holders) if (holder.user !== null) logins.add(holder.user);
+  const holding = peopleOfLogins(run.config.team.logins, logins);
+  const warden = run.warden.current(nowMs);
+  return [...new Set([...people, ...holding, ...(warden === null ? [] : [warden])])];
 }
 
 function warn(run: AlertRun, plan: AutopilotPlan, nowMs: number): void {
