@@ -88,10 +88,8 @@ export function samplesFromEngine(
   for (const observation of observations) {
     if (previousMs !== null) {
       for (let atMs = previousMs + stepMs; atMs < observation.atMs; atMs += stepMs) {
-        const message = `${observation.host}: no data in the time-series engine`;
-        out.push(
-          classifyHost(failed(observation.host, observation.source, atMs, "missing", message), idlePolicy),
-        );
+        const gap = failed(observation.host, observation.source, atMs, "missing", GAP_MESSAGE);
+        out.push(classifyHost(gap, idlePolicy));
       }
     }
     previousMs = observation.atMs;
@@ -99,6 +97,9 @@ export function samplesFromEngine(
   }
   return out;
 }
+
+/** A replay's gap sample is never shown to anyone. */
+const GAP_MESSAGE = "no data"; // words-ok: never shown, the replay only counts it as unknown
 
 function slotsOf(observations: readonly HostObservation[]): Map<number, GpuReading> {
   const slots = new Map<number, GpuReading>();
