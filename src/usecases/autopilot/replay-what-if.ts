@@ -21,7 +21,7 @@ import type { MetricsStore } from "../../store/metrics-types.ts";
 import { idlePolicyOf } from "../alerts/alert-policy.ts";
 import { teamCalendarOf } from "./autopilot-policy.ts";
 import { canReplay, engineSpan, readEngineGroups } from "./what-if-engine.ts";
-import { type ReplayPricing, replayHostOf, samplesFromEngine, storeReplayHost } from "./what-if-hosts.ts";
+import { engineSampler, type ReplayPricing, replayHostOf, storeReplayHost } from "./what-if-hosts.ts";
 
 /**
  * What a replay reads: the configuration (prices, time zone, idle rules), the store's readings, and the
@@ -124,8 +124,8 @@ async function replayEngines(
   for (const source of sources) {
     try {
       const hosts = (await source.hostsIn(span, signal)).filter((host) => !replayed.has(host));
-      await readEngineGroups(source, hosts, { span, gpusOf, signal }, (host, observations) => {
-        const samples = samplesFromEngine(observations, span.stepMs, run.pricing.idlePolicy);
+      const sampler = () => engineSampler(span.stepMs, run.pricing.idlePolicy);
+      await readEngineGroups(source, hosts, { span, gpusOf, signal }, sampler, (host, samples) => {
         const observation = latest.get(host) ?? null;
         replayed.add(host);
         run.add(

@@ -18,7 +18,7 @@ export interface EngineSpan {
 /** GPU readings (GPUs × steps) of one group of hosts held at once: what bounds a long replay's memory. */
 export const GROUP_GPU_STEPS = 1_000_000;
 /** GPU readings one request asks for at most (its answer is held whole while it is read). */
-export const REQUEST_GPU_STEPS = 250_000;
+export const REQUEST_GPU_STEPS = 100_000;
 /** Hosts named in one request (one regex matcher). */
 const MAX_GROUP_HOSTS = 500;
 /** GPUs a host is assumed to have when the store does not know it. */
@@ -35,28 +35,30 @@ export function engineSpan(sinceMs: number, untilMs: number, stepMs: number): En
 
 /**
  * Reads the hosts' history from `source` in groups of hosts (about {@link GROUP_GPU_STEPS} GPU readings
- * each), each group in requests of about {@link REQUEST_GPU_STEPS}, and hands each host's observations
- * to `each` when its group is read, so memory does not grow with the fleet or the span.
+ * each), each group in requests of about {@link REQUEST_GPU_STEPS}: each request's observations go to
+ * the host's `sampler` and are dropped, and each host's samples go to `each` when its group is read, so
+ * memory does not grow with the fleet, and with the span only as the samples of one group.
  */
-export async function readEngineGroups(
+export async function readEngineGroups<T>(
   source: ReplaySource,
   hosts: readonly string[],
   options: { span: EngineSpan; gpusOf: (host: string) => number | null; signal: AbortSignal },
-  each: (host: string, observations: HostObservation[]) => void,
+  sampler: () => { add(observation: HostObservation): void; finish(): T },
+  each: (host: string, samples: T) => void,
 ): Promise<void> {
   const { span, signal } = options;
   const steps = Math.floor((span.toMs - span.fromMs) / span.stepMs) + 1;
   for (const group of hostGroups(hosts, steps, options.gpusOf)) {
-    const byHost = new Map<string, HostObservation[]>(group.hosts.map((host) => [host, []]));
+    const byHost = new Map(group.hosts.map((host) => [host, sampler()]));
     const perRequest = Math.max(1, Math.floor(REQUEST_GPU_STEPS / group.gpus));
     for (let fromMs = span.fromMs; fromMs <= span.toMs; fromMs += perRequest * span.stepMs) {
       const toMs = Math.min(span.toMs, fromMs + (perRequest - 1) * span.stepMs);
       const answer = await source.readingsHistory(group.hosts, { fromMs, toMs, stepMs: span.stepMs }, signal);
-      for (const observation of answer) byHost.get(observation.host)?.push(observation);
+      for (const observation of answer) byHost.get(observation.host)?.add(observation);
     }
-    for (const [host, observations] of byHost) {
+    for (const [host, samples] of byHost) {
       byHost.delete(host);
-      each(host, observations);
+      each(host, samples.finish());
     }
   }
 }

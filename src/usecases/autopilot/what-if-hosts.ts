@@ -1,3 +1,4 @@
+import { classifyGpu } from "../../checks/classify-gpu.ts";
 import { classifyHost, type HostSample } from "../../checks/classify-host.ts";
 import { hostCostBasis, hostHourCost } from "../../checks/cost-model.ts";
 import type { IdlePolicy } from "../../checks/idle-policy.ts";
@@ -70,52 +71,55 @@ export function storeReplayHost(
   return replayHostOf(pricing, { name: record.name, source: record.source, samples, latest }, sinceMs);
 }
 
+/** One host's samples built from an engine's observations as they come, in time order. */
+export interface EngineSampler {
+  add(observation: HostObservation): void;
+  /** The samples, each with every GPU the host had in the span (a silent one without a reading). */
+  finish(): HostSample[];
+}
+
 /**
- * The idle checks' samples of one host from an engine's history (`readingsHistory`, time order, one
- * step apart where the engine had data). Unknown is never idle: a step between two of the host's
- * observations with none is a failed sample, and a GPU the host had in the span but that has no data
- * at a step is a GPU without a reading there. The engine shows no login sessions (`null`): the GPUs
- * alone decide, as they do for the live bot's Prometheus hosts.
+ * The idle checks' samples of one host from an engine's history (`readingsHistory`, one step apart
+ * where the engine had data), built as the observations come so they need not be held. Unknown is
+ * never idle: a step between two of the host's observations with none is a failed sample, and a GPU
+ * the host had in the span but that has no data at a step is a GPU without a reading there. The
+ * engine shows no login sessions (`null`): the GPUs alone decide, as for the live bot's Prometheus hosts.
  */
-export function samplesFromEngine(
-  observations: readonly HostObservation[],
-  stepMs: number,
-  idlePolicy: IdlePolicy,
-): HostSample[] {
-  const slots = slotsOf(observations);
+export function engineSampler(stepMs: number, idlePolicy: IdlePolicy): EngineSampler {
+  const slots = new Map<number, GpuReading>();
   const out: HostSample[] = [];
   let previousMs: number | null = null;
-  for (const observation of observations) {
-    if (previousMs !== null) {
-      for (let atMs = previousMs + stepMs; atMs < observation.atMs; atMs += stepMs) {
-        const gap = failed(observation.host, observation.source, atMs, "missing", GAP_MESSAGE);
-        out.push(classifyHost(gap, idlePolicy));
+  return {
+    add(observation) {
+      if (previousMs !== null) {
+        for (let atMs = previousMs + stepMs; atMs < observation.atMs; atMs += stepMs) {
+          const gap = failed(observation.host, observation.source, atMs, "missing", GAP_MESSAGE);
+          out.push(classifyHost(gap, idlePolicy));
+        }
       }
-    }
-    previousMs = observation.atMs;
-    out.push(classifyHost(withEverySlot(observation, slots), idlePolicy));
-  }
-  return out;
+      previousMs = observation.atMs;
+      if (observation.ok)
+        for (const gpu of observation.gpus) if (!slots.has(gpu.index)) slots.set(gpu.index, gpu);
+      out.push(classifyHost(observation, idlePolicy));
+    },
+    finish() {
+      const silent = [...slots.values()].map((gpu) =>
+        classifyGpu(
+          { ...gpu, utilPct: null, memUsedMiB: null, powerW: null, tempC: null, processes: [] },
+          idlePolicy.idleUtilPct,
+        ),
+      );
+      for (let i = 0; i < out.length; i++) {
+        const sample = out[i]!;
+        if (!sample.ok || sample.gpus.length === slots.size) continue;
+        const present = new Set(sample.gpus.map((gpu) => gpu.index));
+        const gpus = [...sample.gpus, ...silent.filter((gpu) => !present.has(gpu.index))];
+        out[i] = { ...sample, gpus: gpus.sort((a, b) => a.index - b.index) };
+      }
+      return out;
+    },
+  };
 }
 
 /** A replay's gap sample is never shown to anyone. */
 const GAP_MESSAGE = "no data"; // words-ok: never shown, the replay only counts it as unknown
-
-function slotsOf(observations: readonly HostObservation[]): Map<number, GpuReading> {
-  const slots = new Map<number, GpuReading>();
-  for (const observation of observations) {
-    if (!observation.ok) continue;
-    for (const gpu of observation.gpus) if (!slots.has(gpu.index)) slots.set(gpu.index, gpu);
-  }
-  return slots;
-}
-
-function withEverySlot(observation: HostObservation, slots: Map<number, GpuReading>): HostObservation {
-  if (!observation.ok || observation.gpus.length === slots.size) return observation;
-  const present = new Set(observation.gpus.map((gpu) => gpu.index));
-  const silent = [...slots.values()]
-    .filter((gpu) => !present.has(gpu.index))
-    .map((gpu) => ({ ...gpu, utilPct: null, memUsedMiB: null, powerW: null, tempC: null, processes: [] }));
-  const gpus = [...observation.gpus, ...silent].sort((a, b) => a.index - b.index);
-  return { ...observation, gpus };
-}
