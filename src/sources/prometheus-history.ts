@@ -9,7 +9,6 @@ import {
   prometheusObservation,
   slotOf,
   splitMigGpus,
-  workloadOf,
 } from "./prometheus-gpus.ts";
 import { hostFromLabel } from "./prometheus-hosts.ts";
 import type { DcgmField } from "./prometheus-queries.ts";
@@ -171,8 +170,7 @@ export function rangeChunks(
 }
 
 /**
- * Range-query answers as one observation per host and step, oldest first; an `fbUsed` series' Kubernetes
- * workload labels make the workload a process of its GPU at the steps the series has. Series-major: each series'
+ * Range-query answers as one observation per host and step, oldest first. Series-major: each series'
  * labels are read once, however many steps it has.
  */
 export function historyObservations(
@@ -184,8 +182,6 @@ export function historyObservations(
     for (const series of list) {
       const where = slotOf(series.labels, hostLabel);
       if (where === null) continue;
-      const workload = field === "fbUsed" ? workloadOf(series.labels) : null;
-      const workloadKey = workload && `${workload.namespace}/${workload.pod}/${workload.container}`;
       for (const point of series.points) {
         let hosts = steps.get(point.atMs);
         if (!hosts) {
@@ -193,7 +189,6 @@ export function historyObservations(
           steps.set(point.atMs, hosts);
         }
         const gpu = accumulatorIn(hosts, where);
-        if (workload !== null) gpu.workloads.set(workloadKey!, workload);
         const value = point.value;
         if (Number.isFinite(value) && !isDcgmBlank(value))
           gpu.fields[field] = Math.max(gpu.fields[field] ?? value, value);

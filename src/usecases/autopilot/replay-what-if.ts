@@ -16,6 +16,7 @@ import type {
   WhatIfReport,
   WhatIfStop,
 } from "../../domain/what-if-report.ts";
+import { HOUR_MS } from "../../shared/clock.ts";
 import { localParts } from "../../shared/time.ts";
 import type { MetricsStore } from "../../store/metrics-types.ts";
 import { idlePolicyOf } from "../alerts/alert-policy.ts";
@@ -202,10 +203,17 @@ function policyReport(name: string, stops: WhatIfStop[], unpriced: ReadonlySet<s
 /** Team time for the replay: its time zone, and its working week (`team.working_hours`, `team.holidays`). */
 function calendarOf(config: Config): ReplayCalendar {
   const zone = config.team.timezone;
+  const hourStarts = new Map<number, number>();
   return {
     minuteOfDay(atMs) {
-      const parts = localParts(atMs, zone);
-      return parts.hour * 60 + parts.minute;
+      const hourMs = Math.floor(atMs / HOUR_MS) * HOUR_MS;
+      let start = hourStarts.get(hourMs);
+      if (start === undefined) {
+        const parts = localParts(hourMs, zone);
+        start = parts.hour * 60 + parts.minute;
+        hourStarts.set(hourMs, start);
+      }
+      return (start + Math.floor((atMs - hourMs) / 60_000)) % 1440;
     },
     team: teamCalendarOf(config),
   };
