@@ -16,9 +16,9 @@ export interface EngineSpan {
 }
 
 /** GPU readings (GPUs × steps) of one group of hosts held at once: what bounds a long replay's memory. */
-export const GROUP_GPU_STEPS = 1_000_000;
+export const GROUP_GPU_STEPS = 500_000;
 /** GPU readings one request asks for at most (its answer is held whole while it is read). */
-export const REQUEST_GPU_STEPS = 100_000;
+export const REQUEST_GPU_STEPS = 80_000;
 /** Hosts named in one request (one regex matcher). */
 const MAX_GROUP_HOSTS = 500;
 /** GPUs a host is assumed to have when the store does not know it. */
