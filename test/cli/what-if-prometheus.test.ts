@@ -29,7 +29,9 @@ const IDLE: Reading = { util: 0, mem: 0, power: 60, pod: null };
  * - gpu-a (cloud, 10/h): busy 09:00–17:00 every day, with a 20-minute stage gap at 12:00 on odd days;
  * - gpu-b (1 GPU, Kubernetes): a notebook pod holds 20 GB at 0 % until day 20, then nothing;
  * - gpu-c (2 GPUs): busy 01:00–03:00 every night; GPU 1 has no data on day 10, and the whole host
- *   none on day 15 from 00:00 to 06:00 (unknown: never idle).
+ *   none on day 15 from 00:00 to 06:00 (unknown: never idle);
+ * - gpu-m (one GPU in MIG mode, two instances: the "GPUs" 0 and 1 here): instance 0 busy 09:00–12:00
+ *   with 3 GB, instance 1 idle; GR_ENGINE_ACTIVE per instance (no GPU_UTIL), power for the whole GPU.
  */
 const FLEET: Record<string, (gpu: number, i: number) => Reading | null> = {
   "gpu-a": (_gpu, i) => {
@@ -45,8 +47,13 @@ const FLEET: Record<string, (gpu: number, i: number) => Reading | null> = {
     const m = i % 1440;
     return m >= 60 && m < 180 ? BUSY : IDLE;
   },
+  "gpu-m": (g, i) => {
+    const m = i % 1440;
+    return g === 0 && m >= 9 * 60 && m < 12 * 60 ? { ...BUSY, mem: 3000 } : IDLE;
+  },
 };
-const GPUS: Record<string, number> = { "gpu-a": 1, "gpu-b": 1, "gpu-c": 2 };
+const GPUS: Record<string, number> = { "gpu-a": 1, "gpu-b": 1, "gpu-c": 2, "gpu-m": 2 };
+const MIG = new Set(["gpu-m"]);
 
 /** Points half a minute after each minute, so no lookback boundary falls on a sample. */
 const pointAt = (i: number) => D0 + i * MIN + 30_000;
@@ -58,23 +65,32 @@ function backfill(): HistorySeries[] {
     ["DCGM_FI_DEV_FB_USED", (r: Reading) => r.mem],
     ["DCGM_FI_DEV_POWER_USAGE", (r: Reading) => r.power],
   ] as const;
-  for (const [name, value] of fields) {
+  for (const [field, value] of fields) {
     for (const [host, reading] of Object.entries(FLEET)) {
+      const mig = MIG.has(host);
+      const name = mig && field === "DCGM_FI_DEV_GPU_UTIL" ? "DCGM_FI_PROF_GR_ENGINE_ACTIVE" : field;
+      const scale = name === "DCGM_FI_PROF_GR_ENGINE_ACTIVE" ? 0.01 : 1;
       for (let g = 0; g < GPUS[host]!; g++) {
+        if (mig && field === "DCGM_FI_DEV_POWER_USAGE" && g > 0) continue;
         const byPod = new Map<string | null, [number, number][]>();
         for (let i = 0; i < MINUTES; i++) {
           const r = reading(g, i);
           if (r === null) continue;
           const pod = name === "DCGM_FI_DEV_FB_USED" ? r.pod : null;
           if (!byPod.has(pod)) byPod.set(pod, []);
-          byPod.get(pod)!.push([pointAt(i), value(r)]);
+          byPod.get(pod)!.push([pointAt(i), value(r) * scale]);
         }
         for (const [pod, points] of byPod) {
+          const instance =
+            mig && field !== "DCGM_FI_DEV_POWER_USAGE"
+              ? { GPU_I_ID: String(g + 1), GPU_I_PROFILE: "3g.40gb" }
+              : {};
           const labels = {
             Hostname: host,
-            gpu: String(g),
-            UUID: `GPU-${host}-${g}`,
+            gpu: mig ? "0" : String(g),
+            UUID: `GPU-${host}-${mig ? 0 : g}`,
             modelName: "NVIDIA H100",
+            ...instance,
           };
           const podLabels = pod === null ? {} : { pod, namespace: "team-x", container: "jupyter" };
           out.push({ name, labels: { ...labels, ...podLabels }, points });
@@ -233,14 +249,14 @@ describe("gpu-warden what-if over a Prometheus source's history", { timeout: 300
     assert.equal(result.code, 0, result.stderr);
     const report = JSON.parse(result.stdout) as WhatIfReport;
     assert.deepEqual(report.history, {
-      engineHosts: 3,
+      engineHosts: 4,
       engineStepMs: MIN,
       storeHosts: 1,
       engineFailures: [],
     });
-    assert.deepEqual(report.hosts, ["gpu-a", "gpu-b", "gpu-c", "ws-1"]);
+    assert.deepEqual(report.hosts, ["gpu-a", "gpu-b", "gpu-c", "gpu-m", "ws-1"]);
     assert.equal(report.fromMs, D0 + MIN, "the first step with a sample within the lookback");
-    for (const host of ["gpu-a", "gpu-b", "gpu-c"]) {
+    for (const host of Object.keys(FLEET)) {
       for (const n of [5, 30]) {
         const got = asSteps(stopsOf(report, `process-autostop-${n}`, host));
         assert.deepEqual(got, quietStops(host, n), `process-autostop-${n} ${host}`);
@@ -258,6 +274,8 @@ describe("gpu-warden what-if over a Prometheus source's history", { timeout: 300
     // minute later than the samples: a step sees the sample half a minute before it).
     assert.equal(quietStops("gpu-a", 30).length, 1 + DAYS);
     assert.equal(quietStops("gpu-a", 5).length, 1 + DAYS + 15);
+    // gpu-m's instances are its slots (the whole GPU, with power only, is not one): stopped at 12:31.
+    assert.equal(quietStops("gpu-m", 30).length, 1 + DAYS);
     const gap = stopsOf(report, "process-autostop-5", "gpu-a").find(
       (s) => s.atMs === D0 + hm(1, 12, 6) * MIN,
     );
@@ -300,7 +318,7 @@ describe("gpu-warden what-if over a Prometheus source's history", { timeout: 300
     assert.equal(result.code, 0, result.stderr);
     assert.match(
       result.stdout,
-      /\n3 hosts from the time-series engine's history, a step every 60 s: per GPU its utilisation, memory, power and Kubernetes pods; the engine keeps no login sessions and no process owners, so the GPUs alone decide \(as for the live bot\), and a step without data is unknown, never idle\n1 host from the store's raw readings\n/,
+      /\n4 hosts from the time-series engine's history, a step every 60 s: per GPU its utilisation, memory, power and Kubernetes pods; the engine keeps no login sessions and no process owners, so the GPUs alone decide \(as for the live bot\), and a step without data is unknown, never idle\n1 host from the store's raw readings\n/,
     );
   });
 
