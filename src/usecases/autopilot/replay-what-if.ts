@@ -16,7 +16,7 @@ import type {
   WhatIfReport,
   WhatIfStop,
 } from "../../domain/what-if-report.ts";
-import { HOUR_MS } from "../../shared/clock.ts";
+import { HOUR_MS, MINUTE_MS } from "../../shared/clock.ts";
 import { localParts } from "../../shared/time.ts";
 import type { MetricsStore } from "../../store/metrics-types.ts";
 import { idlePolicyOf } from "../alerts/alert-policy.ts";
@@ -78,7 +78,7 @@ export function whatIfPolicyOf(name: string, config: Pick<Config, "policy">): Wh
  * Replays the fleet's history in `[sinceMs, untilMs]` under each policy, nobody answering: the stops each
  * would have made, the capacity freed, the money saved, and each would-be false stop. The hosts of a
  * source that keeps history (a Prometheus-compatible engine) are read from the engine at the poll
- * interval, a group of hosts at a time; every other host, and an engine's host it did not give, from the
+ * interval (a minute at least: the policies count minutes), a group of hosts at a time; every other host, and an engine's host it did not give, from the
  * store's raw readings.
  */
 export async function replayWhatIf(
@@ -119,7 +119,8 @@ async function replayEngines(
   const replayed = new Set<string>();
   const failures: string[] = [];
   if (sources.length === 0) return { replayed, stepMs: null, failures };
-  const span = engineSpan(input.sinceMs, input.untilMs, deps.config.poll.interval_seconds * 1000);
+  const stepMs = Math.max(MINUTE_MS, deps.config.poll.interval_seconds * 1000);
+  const span = engineSpan(input.sinceMs, input.untilMs, stepMs);
   const signal = deps.signal ?? new AbortController().signal;
   const gpusOf = (host: string) => records.get(host)?.gpus.length || null;
   for (const source of sources) {
