@@ -233,7 +233,7 @@ async function projectReportCommand(run: CliRun): Promise<number> {
   }
 }
 
-/** `what-if`: the store's readings replayed under each policy, as a table, JSON or CSV. */
+/** `what-if`: the fleet's history (the store's readings, an engine's history) replayed under each policy, as a table, JSON or CSV. */
 async function whatIfCommand(run: CliRun): Promise<number> {
   const { io, tr, context, values } = run;
   const { whatIfOnce, WhatIfSinceError } = await import("./main/what-if-once.ts");
@@ -242,7 +242,7 @@ async function whatIfCommand(run: CliRun): Promise<number> {
   );
   const policies = values.policy?.flatMap((name) => name.split(",")) ?? [...DEFAULT_WHAT_IF_POLICIES];
   try {
-    const report = whatIfOnce(context, { since: values.since, policies });
+    const report = await whatIfOnce(context, { since: values.since, policies });
     if (values.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else if (values.csv) io.stdout.write(whatIfCsv(tr, report));
     else io.stdout.write(whatIfTable(tr, report));

@@ -55,6 +55,23 @@ export interface HistorySource extends Source {
     request: HistoryRequest,
     signal: AbortSignal,
   ): Promise<HostObservation[]>;
+  /**
+   * The hosts with GPU series in `[fromMs, toMs]`, from the engine's index (one query, no samples read):
+   * the hosts a replay of that span asks about.
+   */
+  hostsIn?(span: { fromMs: number; toMs: number }, signal: AbortSignal): Promise<string[]>;
+  /**
+   * What polls would have seen of the given hosts at each step, per GPU: utilisation, memory used, power
+   * and the Kubernetes workloads on it where the exporter labels them (as processes without pid or user);
+   * no login sessions (`null`), CPU or containers. Ok observations in time order; a host without data at a
+   * step has no observation there, and a GPU without data at a step is missing from it. A few queries per
+   * call for all the hosts, never one per host.
+   */
+  readingsHistory?(
+    hosts: readonly string[],
+    request: HistoryRequest,
+    signal: AbortSignal,
+  ): Promise<HostObservation[]>;
   /** Each host's busiest-GPU utilisation per step, for long look-backs (compact: one number a step). */
   busiestHistory(request: HistoryRequest, signal: AbortSignal): Promise<Map<string, HostUtilHistory>>;
   /** How far back `busiestHistory` is meant to be asked (the source's configured look-back), ms; 0: not at all. */

@@ -37,9 +37,24 @@ export interface WhatIfPolicyReport {
   falseStops: number;
 }
 
-/** `gpu-warden what-if`: what each policy would have done over the store's readings. */
+/** Where a replay's history came from, and so what it could see. */
+export interface WhatIfHistory {
+  /**
+   * Hosts replayed from a time-series engine's history (a Prometheus-compatible source): per GPU its
+   * utilisation, memory, power and Kubernetes pods at each step; no login sessions and no process owners.
+   */
+  engineHosts: number;
+  /** The step the engine was read at, ms; `null` when no engine was read. */
+  engineStepMs: number | null;
+  /** Hosts replayed from the store's raw readings (local and SSH sources; an engine's hosts it did not give). */
+  storeHosts: number;
+  /** Why an engine did not answer: its hosts were replayed from the store, which keeps hours of them by default. */
+  engineFailures: string[];
+}
+
+/** `gpu-warden what-if`: what each policy would have done over the fleet's history. */
 export interface WhatIfReport {
-  /** The span replayed: the oldest raw sample in the span asked, to the newest. `null` without samples. */
+  /** The span replayed: the oldest sample in the span asked, to the newest. `null` without samples. */
   fromMs: number | null;
   toMs: number | null;
   /** The start of the span asked (`--since`). */
@@ -47,5 +62,6 @@ export interface WhatIfReport {
   timezone: string;
   currency: string;
   hosts: string[];
+  history: WhatIfHistory;
   policies: WhatIfPolicyReport[];
 }

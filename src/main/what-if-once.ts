@@ -1,9 +1,10 @@
 import { isLocalDay, localDayStartMs } from "../checks/local-day.ts";
-import type { LoadedConfig } from "../config/load-config.ts";
 import type { WhatIfReport } from "../domain/what-if-report.ts";
+import type { BotContext } from "../main.ts";
 import { type Clock, DAY_MS, HOUR_MS, systemClock } from "../shared/clock.ts";
+import { createSources } from "../sources/create-sources.ts";
 import { replayWhatIf } from "../usecases/autopilot/replay-what-if.ts";
-import { withStoreFile } from "./with-store-file.ts";
+import { withStoreFileAsync } from "./with-store-file.ts";
 
 /** `--since` that is neither a span (`30d`, `12h`) nor a date (`YYYY-MM-DD`). */
 export class WhatIfSinceError extends Error {
@@ -23,18 +24,21 @@ export function whatIfSinceMs(typed: string, nowMs: number, zone: string): numbe
 }
 
 /**
- * `gpu-warden what-if`: the store's readings since `since` (default 30 days) replayed under each
- * policy. Throws {@link StoreMissingError} without a store, `StoreProblemError` for one it cannot
- * open, {@link WhatIfSinceError} and `WhatIfPolicyError` for bad options.
+ * `gpu-warden what-if`: the fleet's history since `since` (default 30 days) replayed under each
+ * policy; the hosts of a Prometheus-compatible source from the engine's history, the others from the
+ * store's readings. Throws {@link StoreMissingError} without a store, `StoreProblemError` for one it
+ * cannot open, {@link WhatIfSinceError} and `WhatIfPolicyError` for bad options.
  */
 export function whatIfOnce(
-  context: { loaded: Pick<LoadedConfig, "config">; clock?: Clock },
+  context: Pick<BotContext, "loaded" | "logger" | "hostName" | "pathEnv"> & { clock?: Clock },
   options: { since: string | undefined; policies: readonly string[] },
-): WhatIfReport {
+): Promise<WhatIfReport> {
   const { config } = context.loaded;
-  const nowMs = (context.clock ?? systemClock).now();
+  const clock = context.clock ?? systemClock;
+  const nowMs = clock.now();
   const sinceMs = whatIfSinceMs(options.since ?? "30d", nowMs, config.team.timezone);
-  return withStoreFile(config, (_db, metrics) =>
-    replayWhatIf({ config, metrics }, { sinceMs, policies: options.policies }),
+  const sources = createSources(config, { ...context, clock });
+  return withStoreFileAsync(config, (_db, metrics) =>
+    replayWhatIf({ config, metrics, sources }, { sinceMs, untilMs: nowMs, policies: options.policies }),
   );
 }

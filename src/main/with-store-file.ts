@@ -17,6 +17,31 @@ export class StoreMissingError extends Error {
  * cannot open.
  */
 export function withStoreFile<T>(config: Config, read: (db: Database, metrics: MetricsStore) => T): T {
+  const db = openStoreFile(config);
+  try {
+    return read(db, createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 }));
+  } finally {
+    db.close();
+  }
+}
+
+/** {@link withStoreFile} for a `read` that awaits: the store closes when it settles. */
+export async function withStoreFileAsync<T>(
+  config: Config,
+  read: (db: Database, metrics: MetricsStore) => Promise<T>,
+): Promise<T> {
+  const db = openStoreFile(config);
+  try {
+    return await read(
+      db,
+      createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 }),
+    );
+  } finally {
+    db.close();
+  }
+}
+
+function openStoreFile(config: Config): Database {
   const path = config.store.path;
   if (!existsSync(path)) {
     throw new StoreMissingError(
@@ -30,9 +55,5 @@ export function withStoreFile<T>(config: Config, read: (db: Database, metrics: M
   } catch (error) {
     throw storeProblemOf(path, error);
   }
-  try {
-    return read(db, createMetricsStore(db, { sampleSpanMaxMs: 2 * config.poll.interval_seconds * 1000 }));
-  } finally {
-    db.close();
-  }
+  return db;
 }

@@ -18,6 +18,7 @@ export function whatIfTable(tr: Translator, report: WhatIfReport): string {
   const out = [tr.t("whatIf.title", { from: at(report.fromMs), to: at(report.toMs), zone, currency })];
   if (report.fromMs - report.askedFromMs > 60 * 60_000)
     out.push(tr.t("whatIf.shorter", { from: at(report.fromMs) }));
+  out.push(...historyLines(tr, report));
   out.push("", ...summaryRows(tr, report), "", tr.t("whatIf.seam"));
   for (const policy of report.policies) out.push("", ...stopLines(tr, policy, at));
   const falseStops = report.policies
@@ -30,6 +31,18 @@ export function whatIfTable(tr: Translator, report: WhatIfReport): string {
   const unpriced = [...new Set(report.policies.flatMap((policy) => policy.unpricedHosts))];
   if (unpriced.length > 0) out.push("", tr.t("whatIf.unpriced", { hosts: unpriced.join(", ") }));
   return `${out.join("\n")}\n`;
+}
+
+/** Where the hosts' history came from, and what an engine's history cannot show. */
+function historyLines(tr: Translator, report: WhatIfReport): string[] {
+  const { engineHosts, engineStepMs, storeHosts, engineFailures } = report.history;
+  const lines: string[] = [];
+  if (engineHosts > 0)
+    lines.push(tr.t("whatIf.fromEngine", { hosts: engineHosts, seconds: (engineStepMs ?? 0) / 1000 }));
+  if (engineHosts > 0 || engineFailures.length > 0)
+    lines.push(tr.t("whatIf.fromStore", { hosts: storeHosts }));
+  for (const error of engineFailures) lines.push(tr.t("whatIf.engineFailed", { error }));
+  return lines;
 }
 
 function summaryRows(tr: Translator, report: WhatIfReport): string[] {

@@ -38,9 +38,17 @@ export function inCluster(source: Source, cluster: string): Source {
     history: async (request, signal) => rename(await source.history(request, signal)),
     ...(source.hostsHistory && {
       hostsHistory: async (hosts, request, signal) => {
-        const prefix = clusterHost(cluster, "");
-        const own = hosts.filter((host) => host.startsWith(prefix)).map((host) => host.slice(prefix.length));
+        const own = ownHosts(cluster, hosts);
         return own.length === 0 ? [] : rename(await source.hostsHistory!(own, request, signal));
+      },
+    }),
+    ...(source.hostsIn && {
+      hostsIn: async (span, signal) => (await source.hostsIn!(span, signal)).map(name),
+    }),
+    ...(source.readingsHistory && {
+      readingsHistory: async (hosts, request, signal) => {
+        const own = ownHosts(cluster, hosts);
+        return own.length === 0 ? [] : rename(await source.readingsHistory!(own, request, signal));
       },
     }),
     busiestHistory: async (request, signal) => {
@@ -49,4 +57,10 @@ export function inCluster(source: Source, cluster: string): Source {
     },
   };
   return withHistory;
+}
+
+/** The hosts of `cluster` among `hosts`, by their names in the cluster. */
+function ownHosts(cluster: string, hosts: readonly string[]): string[] {
+  const prefix = clusterHost(cluster, "");
+  return hosts.filter((host) => host.startsWith(prefix)).map((host) => host.slice(prefix.length));
 }

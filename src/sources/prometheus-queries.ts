@@ -59,6 +59,15 @@ export interface PrometheusQueries {
   /** {@link PrometheusQueries.historyInstant} for the given raw host-label values only. */
   historyOf(rawHostValues: readonly string[]): string;
   /**
+   * For range queries of the given raw host-label values, what a replay reads per GPU slot: utilisation
+   * (GR_ENGINE_ACTIVE where a slot has none: MIG), memory used with its series' Kubernetes workload
+   * labels (a pod on a GPU stands for its process), and power (for the suspect-reading check).
+   * NOTE: plain selectors, the series' highest value per slot taken by the reader: in Prometheus 2.42 a
+   * `max by (…)` of the same series cost three to four times as much per range query (0.1 s against
+   * 0.3–0.5 s for 16 GPUs × 10,000 steps), and a month's replay is mostly the engine's time.
+   */
+  readingsOf(rawHostValues: readonly string[]): Record<"util" | "grActive" | "fbUsed" | "power", string>;
+  /**
    * For a range query, per host: the highest utilisation % of any of its GPU slots within each step
    * (`max_over_time` over the step), and how many slots had a sample in it.
    * NOTE: per host, not per GPU: a week at 5-minute steps is 2,016 points a series, and 8,000 GPU series
@@ -110,11 +119,20 @@ export function prometheusQueries(config: PrometheusSourceConfig): PrometheusQue
     historyInstant:
       `max by (${gpuBy}) (${DCGM_METRICS.util})` + ` or 100 * max by (${gpuBy}) (${DCGM_METRICS.grActive})`,
     historyOf: (rawHostValues) => {
-      const only = `{${host}=~${promString(`(${rawHostValues.map(escapeRegex).join("|")})(:[0-9]+)?`)}}`;
+      const only = hostsMatcher(host, rawHostValues);
       return (
         `max by (${gpuBy}) (${DCGM_METRICS.util}${only})` +
         ` or 100 * max by (${gpuBy}) (${DCGM_METRICS.grActive}${only})`
       );
+    },
+    readingsOf: (rawHostValues) => {
+      const only = hostsMatcher(host, rawHostValues);
+      return {
+        util: `${DCGM_METRICS.util}${only}`,
+        grActive: `${DCGM_METRICS.grActive}${only}`,
+        fbUsed: `${DCGM_METRICS.fbUsed}${only}`,
+        power: `${DCGM_METRICS.power}${only}`,
+      };
     },
     historyMax: (stepSeconds) => {
       const over = (metric: string) => `max_over_time(${metric}[${stepSeconds}s])`;
@@ -126,6 +144,11 @@ export function prometheusQueries(config: PrometheusSourceConfig): PrometheusQue
       return `max by (${host}) (max_over_time(timestamp(${DCGM_METRICS.fbUsed}{${host}=~${promString(regex)}})[${forgetS}s:30s]))`;
     },
   };
+}
+
+/** `{host=~"(a|b)(:[0-9]+)?"}`: the series of these hosts, with or without a port. */
+function hostsMatcher(hostLabel: string, rawHostValues: readonly string[]): string {
+  return `{${hostLabel}=~${promString(`(${rawHostValues.map(escapeRegex).join("|")})(:[0-9]+)?`)}}`;
 }
 
 export function escapeRegex(text: string): string {

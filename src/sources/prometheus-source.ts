@@ -8,6 +8,7 @@ import { type GpuFleet, prometheusObservation, readGpus } from "./prometheus-gpu
 import { busiestHistory, history, hostsHistory } from "./prometheus-history.ts";
 import { containersByNode, HostIndex, hostFromLabel, hostIndex } from "./prometheus-hosts.ts";
 import { DCGM_FIELDS, type PrometheusSourceConfig } from "./prometheus-queries.ts";
+import { hostsIn, readingsHistory } from "./prometheus-readings-history.ts";
 import {
   createPromState,
   errorMessage,
@@ -60,6 +61,8 @@ export function createPrometheusSource(
     history: (request, signal) => history(s, request, signal),
     busiestHistory: (request, signal) => busiestHistory(s, request, signal),
     hostsHistory: (hosts, request, signal) => hostsHistory(s, hosts, request, signal),
+    hostsIn: (span, signal) => hostsIn(s, span, signal),
+    readingsHistory: (hosts, request, signal) => readingsHistory(s, hosts, request, signal),
   };
 }
 

@@ -1,4 +1,4 @@
-import { hostCostBasis, hostHourCost } from "../../checks/cost-model.ts";
+import type { IdlePolicy } from "../../checks/idle-policy.ts";
 import { tariffOf } from "../../checks/tariff-price.ts";
 import {
   type ReplayCalendar,
@@ -8,17 +8,31 @@ import {
 } from "../../checks/what-if-replay.ts";
 import type { Config } from "../../config/schema.ts";
 import type { HostRecord } from "../../domain/metrics.ts";
-import type { WhatIfPolicyReport, WhatIfReport, WhatIfStop } from "../../domain/what-if-report.ts";
+import type { HostObservation } from "../../domain/observation.ts";
+import type { Source } from "../../domain/source.ts";
+import type {
+  WhatIfHistory,
+  WhatIfPolicyReport,
+  WhatIfReport,
+  WhatIfStop,
+} from "../../domain/what-if-report.ts";
+import { HOUR_MS, MINUTE_MS } from "../../shared/clock.ts";
 import { localParts } from "../../shared/time.ts";
 import type { MetricsStore } from "../../store/metrics-types.ts";
-import { samplesFromHistory } from "../alerts/alert-history.ts";
 import { idlePolicyOf } from "../alerts/alert-policy.ts";
 import { teamCalendarOf } from "./autopilot-policy.ts";
+import { canReplay, engineSpan, readEngineGroups } from "./what-if-engine.ts";
+import { engineSampler, type ReplayPricing, replayHostOf, storeReplayHost } from "./what-if-hosts.ts";
 
-/** What a replay reads: the configuration (prices, time zone, idle rules) and the store's readings. */
+/**
+ * What a replay reads: the configuration (prices, time zone, idle rules), the store's readings, and the
+ * configured sources (those that keep history are asked for their hosts' past).
+ */
 export interface WhatIfDeps {
   config: Config;
   metrics: Pick<MetricsStore, "hosts" | "hostSamplesSince" | "gpuSamplesSince" | "latestObservations">;
+  sources?: readonly Source[];
+  signal?: AbortSignal;
 }
 
 /** The policies a replay runs when none is named. */
@@ -61,84 +75,121 @@ export function whatIfPolicyOf(name: string, config: Pick<Config, "policy">): Wh
 }
 
 /**
- * Replays the store's raw readings since `sinceMs` under each policy, nobody answering: the stops
- * each would have made, the capacity freed, the money saved, and each would-be false stop.
+ * Replays the fleet's history in `[sinceMs, untilMs]` under each policy, nobody answering: the stops each
+ * would have made, the capacity freed, the money saved, and each would-be false stop. The hosts of a
+ * source that keeps history (a Prometheus-compatible engine) are read from the engine at the poll
+ * interval (a minute at least: the policies count minutes), a group of hosts at a time; every other host, and an engine's host it did not give, from the
+ * store's raw readings.
  */
-export function replayWhatIf(
+export async function replayWhatIf(
   deps: WhatIfDeps,
-  input: { sinceMs: number; policies: readonly string[] },
-): WhatIfReport {
-  const { config } = deps;
-  const policies = input.policies.map((name) => ({ name, policy: whatIfPolicyOf(name, config) }));
-  const hosts = replayHosts(deps, input.sinceMs);
-  const times = hosts.flatMap((host) =>
-    host.samples.length === 0 ? [] : [host.samples[0]!.atMs, host.samples.at(-1)!.atMs],
-  );
-  const calendar = calendarOf(config);
-  const idlePolicy = idlePolicyOf(config);
-  return {
-    fromMs: times.length === 0 ? null : Math.min(...times),
-    toMs: times.length === 0 ? null : Math.max(...times),
-    askedFromMs: input.sinceMs,
-    timezone: config.team.timezone,
-    currency: config.team.currency,
-    hosts: hosts.map((host) => host.host),
-    policies: policies.map(({ name, policy }) =>
-      policyReport(
-        name,
-        hosts.flatMap((host) => replayHost(host, policy, idlePolicy, calendar)),
-        hosts,
-      ),
-    ),
-  };
-}
-
-function replayHosts(deps: WhatIfDeps, sinceMs: number): ReplayHost[] {
+  input: { sinceMs: number; untilMs: number; policies: readonly string[] },
+): Promise<WhatIfReport> {
   const { config, metrics } = deps;
+  const run = replayRun(config, input.policies);
   const latest = new Map(metrics.latestObservations().map((l) => [l.observation.host, l.observation]));
-  const idlePolicy = idlePolicyOf(config);
-  const tariff = tariffOf(config.costs.electricity, config.team.timezone);
-  return metrics.hosts().map((record: HostRecord) => {
-    const observation = latest.get(record.name) ?? null;
-    const samples = samplesFromHistory(
-      {
-        record,
-        hostSamples: metrics.hostSamplesSince(record.name, sinceMs),
-        gpuSamples: metrics.gpuSamplesSince(record.name, sinceMs),
-        latest: observation,
-      },
-      idlePolicy,
-    );
-    const basis = hostCostBasis(config.hosts[record.name], config.costs);
-    const onPerHour = hostHourCost(basis, tariff, samples[0]?.atMs ?? sinceMs);
-    const offPerHour =
-      basis.kind === "owned"
-        ? basis.capitalPerHour + basis.upkeepPerHour
-        : basis.kind === "rate" && basis.billedWhenOff
-          ? basis.costPerHour
-          : 0;
-    const holders = observation?.ok
-      ? [
-          ...observation.gpus.flatMap((gpu) =>
-            gpu.processes.flatMap((p) => (p.user === null ? [] : [p.user])),
-          ),
-          ...(observation.sessions ?? []).map((session) => session.user),
-        ]
-      : [];
-    return {
-      host: record.name,
-      source: record.source,
-      samples,
-      onPerHour,
-      savedPerHour: onPerHour === null ? null : Math.max(0, onPerHour - offPerHour),
-      latestHolders: [...new Set(holders)].sort(),
-    };
+  const records = new Map(metrics.hosts().map((record) => [record.name, record]));
+  const engine = await replayEngines(deps, input, { run, latest, records });
+  let storeHosts = 0;
+  for (const record of records.values()) {
+    if (engine.replayed.has(record.name)) continue;
+    storeHosts++;
+    run.add(storeReplayHost(run.pricing, metrics, record, latest.get(record.name) ?? null, input.sinceMs));
+  }
+  return run.report(input.sinceMs, {
+    engineHosts: engine.replayed.size,
+    engineStepMs: engine.stepMs,
+    storeHosts,
+    engineFailures: engine.failures,
   });
 }
 
-function policyReport(name: string, stops: WhatIfStop[], hosts: readonly ReplayHost[]): WhatIfPolicyReport {
+/** The hosts of every source that can replay, read from its engine; failures leave hosts to the store. */
+async function replayEngines(
+  deps: WhatIfDeps,
+  input: { sinceMs: number; untilMs: number },
+  context: {
+    run: ReplayRun;
+    latest: Map<string, HostObservation>;
+    records: Map<string, HostRecord>;
+  },
+): Promise<{ replayed: Set<string>; stepMs: number | null; failures: string[] }> {
+  const { run, latest, records } = context;
+  const sources = (deps.sources ?? []).filter(canReplay);
+  const replayed = new Set<string>();
+  const failures: string[] = [];
+  if (sources.length === 0) return { replayed, stepMs: null, failures };
+  const stepMs = Math.max(MINUTE_MS, deps.config.poll.interval_seconds * 1000);
+  const span = engineSpan(input.sinceMs, input.untilMs, stepMs);
+  const signal = deps.signal ?? new AbortController().signal;
+  const gpusOf = (host: string) => records.get(host)?.gpus.length || null;
+  for (const source of sources) {
+    try {
+      const hosts = (await source.hostsIn(span, signal)).filter((host) => !replayed.has(host));
+      const sampler = () => engineSampler(span.stepMs, run.pricing.idlePolicy);
+      await readEngineGroups(source, hosts, { span, gpusOf, signal }, sampler, (host, samples) => {
+        const observation = latest.get(host) ?? null;
+        replayed.add(host);
+        run.add(
+          replayHostOf(
+            run.pricing,
+            { name: host, source: source.kind, samples, latest: observation },
+            input.sinceMs,
+          ),
+        );
+      });
+    } catch (error) {
+      failures.push(error instanceof Error ? error.message : String(error));
+    }
+  }
+  return { replayed, stepMs: span.stepMs, failures };
+}
+
+/** The replay's running totals: each host is replayed under every policy as it comes, then dropped. */
+interface ReplayRun {
+  pricing: ReplayPricing & { idlePolicy: IdlePolicy };
+  add(host: ReplayHost): void;
+  report(askedFromMs: number, history: WhatIfHistory): WhatIfReport;
+}
+
+function replayRun(config: Config, names: readonly string[]): ReplayRun {
+  const policies = names.map((name) => ({ name, policy: whatIfPolicyOf(name, config) }));
+  const calendar = calendarOf(config);
+  const idlePolicy = idlePolicyOf(config);
+  const pricing = { config, tariff: tariffOf(config.costs.electricity, config.team.timezone), idlePolicy };
+  const stops = policies.map((): WhatIfStop[] => []);
+  const hosts: string[] = [];
+  const unpriced = new Set<string>();
+  let fromMs: number | null = null;
+  let toMs: number | null = null;
+  return {
+    pricing,
+    add(host) {
+      hosts.push(host.host);
+      if (host.onPerHour === null) unpriced.add(host.host);
+      const first = host.samples[0]?.atMs;
+      const last = host.samples.at(-1)?.atMs;
+      if (first !== undefined) fromMs = fromMs === null ? first : Math.min(fromMs, first);
+      if (last !== undefined) toMs = toMs === null ? last : Math.max(toMs, last);
+      policies.forEach(({ policy }, i) => {
+        for (const stop of replayHost(host, policy, idlePolicy, calendar)) stops[i]!.push(stop);
+      });
+    },
+    report: (askedFromMs, history) => ({
+      fromMs,
+      toMs,
+      askedFromMs,
+      timezone: config.team.timezone,
+      currency: config.team.currency,
+      hosts: hosts.sort(),
+      history,
+      policies: policies.map(({ name }, i) => policyReport(name, stops[i]!, unpriced)),
+    }),
+  };
+}
+
+function policyReport(name: string, stops: WhatIfStop[], unpriced: ReadonlySet<string>): WhatIfPolicyReport {
   stops.sort((a, b) => a.atMs - b.atMs || a.host.localeCompare(b.host));
-  const unpriced = new Set(hosts.filter((h) => h.onPerHour === null).map((h) => h.host));
   return {
     policy: name,
     stops,
@@ -153,10 +204,17 @@ function policyReport(name: string, stops: WhatIfStop[], hosts: readonly ReplayH
 /** Team time for the replay: its time zone, and its working week (`team.working_hours`, `team.holidays`). */
 function calendarOf(config: Config): ReplayCalendar {
   const zone = config.team.timezone;
+  const hourStarts = new Map<number, number>();
   return {
     minuteOfDay(atMs) {
-      const parts = localParts(atMs, zone);
-      return parts.hour * 60 + parts.minute;
+      const hourMs = Math.floor(atMs / HOUR_MS) * HOUR_MS;
+      let start = hourStarts.get(hourMs);
+      if (start === undefined) {
+        const parts = localParts(hourMs, zone);
+        start = parts.hour * 60 + parts.minute;
+        hourStarts.set(hourMs, start);
+      }
+      return (start + Math.floor((atMs - hourMs) / 60_000)) % 1440;
     },
     team: teamCalendarOf(config),
   };
