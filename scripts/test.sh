@@ -17,18 +17,25 @@ npx biome check . >"$logs/biome" 2>&1 &
 biome_pid=$!
 # NOTE: tsc --noEmit above checks src/ too, so the build only emits.
 node scripts/build.mjs --no-check
-# NOTE: the longest files start first, so that none of them is left running alone at the end.
+# NOTE: the longest files (in wall time: many wait on a child process, Prometheus, sshd or the browser)
+# start first, so that their waits overlap the others' work and none of them is left running alone at the end.
 slow_first=(
   test/crash/crash-campaign.test.ts
   test/repo/deploy.test.ts
-  test/repo/package-install.test.ts
   test/playground/playground-browser.test.ts
+  test/usecases/post-summary.test.ts
+  test/repo/package-install.test.ts
+  test/main-slack.test.ts
+  test/playground/playground-keyboard.test.ts
   test/simulation/protection.property.test.ts
   test/simulation/team-month.test.ts
-  test/usecases/post-summary.test.ts
-  test/cli/start-store-problems.test.ts
-  test/cli/cli.test.ts
-  test/cli/backup-restore.test.ts
+  test/sources/ssh-source.test.ts
+  test/bot/storm-digest.test.ts
+  test/bot/start-host.test.ts
+  test/usecases/seed-history.test.ts
+  test/main-restart.test.ts
+  test/bot/stop-crash.test.ts
+  test/cli/start-one-instance.test.ts
 )
 mapfile -t files < <(
   for file in "${slow_first[@]}"; do [ -f "$file" ] && echo "$file"; done

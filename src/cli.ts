@@ -15,7 +15,7 @@ import { type LintFormat, lintReport } from "./reports/lint-report.ts";
 import { projectCsv, projectTable } from "./reports/project-table.ts";
 import { whatIfCsv } from "./reports/what-if-csv.ts";
 import { whatIfTable } from "./reports/what-if-table.ts";
-import { systemClock } from "./shared/clock.ts";
+import { type Clock, systemClock } from "./shared/clock.ts";
 import { type HeldStream, heldStream } from "./shared/held-stream.ts";
 import { createLogger, type Logger } from "./shared/logger.ts";
 import { NothingToWatchError, nothingToWatch, slackTokensSet } from "./sources/nothing-to-watch.ts";
@@ -80,10 +80,26 @@ With no --config, ./gpu-warden.yaml is read when present; otherwise the embedded
 (the local GPUs when nvidia-smi is on the PATH, else a simulated fleet; with Slack tokens set,
 'start' needs a sources: list or nvidia-smi, and never posts a simulated fleet to the team channel).
 Environment: SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode),
-SLACK_API_URL, PORT, LOG_LEVEL (trace|debug|info|warn|error|silent).
+SLACK_API_URL, PORT, LOG_LEVEL (trace|debug|info|warn|error|silent); for tests and replays only,
+GPU_WARDEN_NOW (an ISO 8601 instant such as 2026-03-05T12:00:00Z: the clock starts there).
 `;
 
 class UsageError extends Error {}
+
+/**
+ * The CLI's clock: the system's, or with `GPU_WARDEN_NOW` (tests and replays) one that starts at that
+ * ISO 8601 instant and runs at the system's pace. `"bad"` when the variable is not such an instant.
+ */
+export function clockFrom(env: Record<string, string | undefined>): Clock | "bad" {
+  const typed = env.GPU_WARDEN_NOW?.trim();
+  if (typed === undefined || typed === "") return systemClock;
+  const startMs = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(typed)
+    ? Date.parse(typed)
+    : Number.NaN;
+  if (!Number.isFinite(startMs)) return "bad";
+  const offsetMs = startMs - systemClock.now();
+  return { now: () => systemClock.now() + offsetMs };
+}
 
 /** Usage problems come before the configuration (and its language) is read: English. */
 
@@ -101,6 +117,11 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
     return 2;
   }
   const { command, values } = parsed;
+  const clock = clockFrom(io.env);
+  if (clock === "bad") {
+    io.stderr.write(`${ENGLISH.t("cli.usage.badNow", { typed: io.env.GPU_WARDEN_NOW ?? "" })}\n`);
+    return 2;
+  }
   if (command === "help" || values.help) {
     io.stdout.write(USAGE);
     return 0;
@@ -128,7 +149,14 @@ export async function runCli(argv: readonly string[], io = defaultIo()): Promise
     loaded.env.logFormat ?? ((io.stderr as { isTTY?: boolean }).isTTY === true ? "pretty" : "json");
   const logs = format === "pretty" && command === "start" ? heldStream(io.stderr) : null;
   const logger = createLogger(loaded.env.logLevel, logs ?? io.stderr, format);
-  const context = { loaded, logger, pathEnv: io.env.PATH ?? "", hostName: hostname(), stdout: io.stdout };
+  const context = {
+    loaded,
+    logger,
+    pathEnv: io.env.PATH ?? "",
+    hostName: hostname(),
+    stdout: io.stdout,
+    clock,
+  };
 
   const run: CliRun = {
     io,
@@ -178,6 +206,7 @@ interface CliRun {
     pathEnv: string;
     hostName: string;
     stdout: NodeJS.WritableStream;
+    clock: Clock;
   };
   values: ReturnType<typeof parse>["values"];
   loaded: LoadedConfig;
@@ -336,7 +365,7 @@ async function lintCommand(run: CliRun): Promise<number> {
     }
   }
   const { lintOnce } = await import("./main/lint-once.ts");
-  const outcome = await lintOnce(files, loaded.config, systemClock.now());
+  const outcome = await lintOnce(files, loaded.config, run.context.clock.now());
   if (typeof outcome.usage === "object")
     io.stderr.write(`${tr.t("lint.usageFailed", { detail: outcome.usage.failed })}\n`);
   io.stdout.write(lintReport(tr, outcome.findings, files.length, format as LintFormat));
@@ -356,7 +385,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 async function hygieneCommand(run: CliRun): Promise<number> {
   const { io, tr, values, loaded, context } = run;
   const { hygieneOnce } = await import("./main/hygiene-once.ts");
-  const done = await hygieneOnce(loaded.config, context.hostName, systemClock, values.host ?? []);
+  const done = await hygieneOnce(loaded.config, context.hostName, context.clock, values.host ?? []);
   if (done.known.length === 0) {
     io.stderr.write(`${tr.t("hygiene.noHosts")}\n`);
     return 2;

@@ -1,4 +1,4 @@
-import { dayjs, localParts } from "../shared/time.ts";
+import { localParts, zonedMs } from "../shared/time.ts";
 
 /**
  * Local calendar days (`YYYY-MM-DD`) in a time zone, as instants. A day runs from its local
@@ -36,7 +36,7 @@ export function daysBetween(from: string, to: string): number {
 
 /** The instant of local midnight starting `day` in `zone`. */
 export function localDayStartMs(day: string, zone: string): number {
-  return dayjs.tz(`${day}T00:00:00`, zone).valueOf();
+  return zonedMs(`${day}T00:00:00`, zone);
 }
 
 /** `[startMs, endMs)` of the local day: 23, 24 or 25 hours. */

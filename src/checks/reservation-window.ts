@@ -1,5 +1,5 @@
 import type { Reservation, ReservationWindow } from "../domain/reservation.ts";
-import { clockText, dayjs } from "../shared/time.ts";
+import { clockText, zonedMs } from "../shared/time.ts";
 import { addDays, localDayOf } from "./local-day.ts";
 
 export type { Reservation, ReservationWindow } from "../domain/reservation.ts";
@@ -9,7 +9,7 @@ const WEEK_DAYS = 7;
 /** The instant of `minutes` after local midnight of `day` in `zone` (DST-aware). */
 export function localMinuteMs(day: string, minutes: number, zone: string): number {
   if (minutes >= 1440) return localMinuteMs(addDays(day, 1), minutes - 1440, zone);
-  return dayjs.tz(`${day}T${clockText(minutes)}:00`, zone).valueOf();
+  return zonedMs(`${day}T${clockText(minutes)}:00`, zone);
 }
 
 /** ISO weekday (1 Monday … 7 Sunday) of a local day. */

@@ -1,4 +1,4 @@
-import { dayjs } from "../shared/time.ts";
+import { zonedMs } from "../shared/time.ts";
 import { addDays, localDayOf, localDayStartMs } from "./local-day.ts";
 import { isoWeekday } from "./reservation-window.ts";
 
@@ -128,5 +128,5 @@ function wallClock(day: string, minute: number, zone: string): number {
   if (minute >= 24 * 60) return localDayStartMs(addDays(day, 1), zone);
   const hh = String(Math.floor(minute / 60)).padStart(2, "0");
   const mm = String(minute % 60).padStart(2, "0");
-  return dayjs.tz(`${day}T${hh}:${mm}:00`, zone).valueOf();
+  return zonedMs(`${day}T${hh}:${mm}:00`, zone);
 }

@@ -25,7 +25,7 @@ export interface RunningPlayground {
 }
 
 export interface PlaygroundOptions {
-  /** Where the clock starts; default now. */
+  /** Where the clock starts; default now (on `context.clock` when given). */
   startMs?: number;
   /** Simulated ms per real ms at start; default 60. */
   rate?: number;
@@ -42,7 +42,7 @@ export async function startPlayground(
   context: BotContext,
   options: PlaygroundOptions = {},
 ): Promise<RunningPlayground> {
-  const startMs = options.startMs ?? Date.now();
+  const startMs = options.startMs ?? context.clock?.now() ?? Date.now();
   const clock = new PlaygroundClock(startMs, options.rate ?? 60);
   const emulator = await startSlackEmulator({
     users: PLAYGROUND_USERS.map((user) => ({ id: user.id, name: user.name, realName: user.name })),

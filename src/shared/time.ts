@@ -106,6 +106,22 @@ function formatParts(ms: number, zone: string): LocalParts {
   return parts;
 }
 
+// NOTE: and one instant per zone and local time: working hours, local midnights and reservation
+// windows ask for the same few local times on every poll, and dayjs' tz() formats several times a call.
+const wallTimes = new Map<string, number>();
+
+/** The instant of the local time `local` (`YYYY-MM-DDTHH:mm[:ss]`, as dayjs.tz reads it) in `zone`, cached. */
+export function zonedMs(local: string, zone: string): number {
+  const key = `${zone}|${local}`;
+  let ms = wallTimes.get(key);
+  if (ms === undefined) {
+    if (wallTimes.size >= RECENT_PARTS_MAX) wallTimes.clear();
+    ms = dayjs.tz(local, zone).valueOf();
+    wallTimes.set(key, ms);
+  }
+  return ms;
+}
+
 /** The zone's offset from UTC at an instant, in minutes (`120` for Berlin in summer). */
 export function utcOffsetMinutes(ms: number, zone: string): number {
   const at = localParts(ms, zone);

@@ -18,6 +18,7 @@ import { parseConfig } from "../../src/config/load-config.ts";
 import { ManualClock, MINUTE_MS } from "../../src/shared/clock.ts";
 import { migrations } from "../../src/store/migrations.ts";
 import { startConsoleBot } from "../helpers/console-bot.ts";
+import { runCliHere } from "../helpers/run-cli-here.ts";
 
 const bin = resolve("bin/gpu-warden.js");
 const dir = mkdtempSync(join(tmpdir(), "gw-backup-"));
@@ -33,6 +34,11 @@ function gpuWarden(args: string[]) {
     timeout: 60_000,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The same in this process (`runCli`), for what does not need the process boundary. */
+function inProcess(args: string[]) {
+  return runCliHere(args, { cwd: dir, env });
 }
 
 /** The same, without blocking this process (the bot under test runs in it). */
@@ -162,7 +168,7 @@ describe("gpu-warden backup and restore", () => {
     const copy = join(dir, "copy-of-backup.db");
     copyFileSync(backup, copy);
     const since = "2026-11-01";
-    const fromStore = gpuWarden([
+    const fromStore = await inProcess([
       "report",
       "--since",
       since,
@@ -172,7 +178,7 @@ describe("gpu-warden backup and restore", () => {
       "--config",
       config,
     ]);
-    const fromCopy = gpuWarden([
+    const fromCopy = await inProcess([
       "report",
       "--since",
       since,
@@ -190,11 +196,11 @@ describe("gpu-warden backup and restore", () => {
     assert.equal(fromStore.stdout, fromCopy.stdout, "the same ledger");
   });
 
-  it("explains what is wrong in one line", () => {
-    const noFile = gpuWarden(["backup", "--config", config]);
+  it("explains what is wrong in one line", async () => {
+    const noFile = await inProcess(["backup", "--config", config]);
     assert.equal(noFile.code, 2);
     assert.match(noFile.stderr, /^backup needs a FILE\n/);
-    const missing = gpuWarden(["restore", join(dir, "nope.db"), "--config", config]);
+    const missing = await inProcess(["restore", join(dir, "nope.db"), "--config", config]);
     assert.equal(missing.code, 2);
     assert.equal(
       missing.stderr,
@@ -202,16 +208,16 @@ describe("gpu-warden backup and restore", () => {
     );
     const junk = join(dir, "junk.db");
     writeFileSync(junk, "not a backup\n");
-    const notStore = gpuWarden(["restore", junk, "--config", config]);
+    const notStore = await inProcess(["restore", junk, "--config", config]);
     assert.equal(notStore.code, 1);
     assert.equal(
       notStore.stderr,
       `${junk} is not a gpu-warden store: give a file written by 'gpu-warden backup'\n`,
     );
-    const self = gpuWarden(["backup", store, "--config", config]);
+    const self = await inProcess(["backup", store, "--config", config]);
     assert.equal(self.code, 2);
     assert.match(self.stderr, /is the store itself/);
-    const noStore = gpuWarden([
+    const noStore = await inProcess([
       "backup",
       join(dir, "b.db"),
       "--config",

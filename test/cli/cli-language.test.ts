@@ -6,13 +6,22 @@ import { after, describe, it } from "node:test";
 import { createMetricsStore } from "../../src/store/metrics-store.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
 import { ensureBuilt, runBuiltBin } from "../helpers/built-bin.ts";
+import { runCliHere } from "../helpers/run-cli-here.ts";
 import { gpu } from "../store/store-fixtures.ts";
 
 const bin = ensureBuilt();
 const dir = mkdtempSync(join(tmpdir(), "gw-cli-lang-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const gpuWarden = (args: string[]) => runBuiltBin(bin, args, dir);
+/** The instant the report runs at (`GPU_WARDEN_NOW`): the same complete days at any hour. */
+const NOW = "2026-03-05T12:00:00Z";
+const gpuWarden = (args: string[]) => runBuiltBin(bin, args, dir, { GPU_WARDEN_NOW: NOW });
+/** The same in this process (`runCli`): the words do not depend on the process boundary. */
+const inProcess = (args: string[]) =>
+  runCliHere(args, {
+    cwd: dir,
+    env: { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent", GPU_WARDEN_NOW: NOW },
+  });
 
 function config(name: string, text: string): string {
   const file = join(dir, name);
@@ -41,9 +50,9 @@ describe("the CLI's human output follows team.language (the built bin)", () => {
     assert.doesNotMatch(result.stdout, /configuration OK|sources:|policy:|poll:/);
   });
 
-  it("collect --once prints the table in Chinese", () => {
+  it("collect --once prints the table in Chinese", async () => {
     const file = config("zh-collect.yaml", `${ZH}sources:\n  - kind: simulated\n    hosts: 3\n`);
-    const result = gpuWarden(["collect", "--once", "--config", file]);
+    const result = await inProcess(["collect", "--once", "--config", file]);
     assert.equal(result.code, 0, result.stderr);
     const lines = result.stdout.trimEnd().split("\n");
     assert.match(
@@ -55,9 +64,9 @@ describe("the CLI's human output follows team.language (the built bin)", () => {
     assert.doesNotMatch(result.stdout, /HOST|SOURCE|\bok\b|n\/a/);
   });
 
-  it("report prints the cost ledger, its CSV headers and a bad date in Chinese", () => {
+  it("report prints the cost ledger, its CSV headers and a bad date in Chinese", async () => {
     const DAY_MS = 86_400_000;
-    const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+    const today = Math.floor(Date.parse(NOW) / DAY_MS) * DAY_MS;
     const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
     const [first, second] = [day(today - 2 * DAY_MS), day(today - DAY_MS)];
     const store = join(dir, "zh-ledger.db");
@@ -102,27 +111,27 @@ describe("the CLI's human output follows team.language (the built bin)", () => {
     assert.equal(lines[5], "按月实际使用率（忙碌 GPU 小时 / 开机 GPU 小时）：");
     assert.match(lines[6] ?? "", /^ {2}\d{4}-\d{2} {3}50 % {2}（开机 \d+\.0 GPU 小时中忙碌 \d+\.0）$/);
     assert.doesNotMatch(result.stdout, /cost ledger|host|total|GPU-hours/);
-    const csv = gpuWarden(["report", "--since", first, "--csv", "--config", file]);
+    const csv = await inProcess(["report", "--since", first, "--csv", "--config", file]);
     assert.equal(csv.code, 0, csv.stderr);
     assert.match(
       csv.stdout,
       /^日期,主机,小时,开机_小时,GPU_数,忙碌_GPU_小时,闲置_GPU_小时,未知_GPU_小时,使用率,/,
     );
-    const bad = gpuWarden(["report", "--since", "2026-13-01", "--config", file]);
+    const bad = await inProcess(["report", "--since", "2026-13-01", "--config", file]);
     assert.equal(bad.code, 2);
     assert.equal(bad.stderr, "--since 2026-13-01 不是日期：请用 YYYY-MM-DD，例如 2026-01-31\n");
   });
 
-  it("a configuration that cannot be read is explained in English", () => {
+  it("a configuration that cannot be read is explained in English", async () => {
     const file = config("broken.yaml", `${ZH}poll: { interval_seconds: -1 }\n`);
-    const result = gpuWarden(["check-config", "--config", file]);
+    const result = await inProcess(["check-config", "--config", file]);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /broken\.yaml: 1 problem\n {2}at poll\.interval_seconds/);
   });
 
-  it("an English configuration still reads English", () => {
+  it("an English configuration still reads English", async () => {
     const file = config("en.yaml", "sources:\n  - kind: simulated\n    hosts: 2\n");
-    const result = gpuWarden(["check-config", "--config", file]);
+    const result = await inProcess(["check-config", "--config", file]);
     assert.match(result.stdout, /^configuration OK: .*en\.yaml\n/);
   });
 });

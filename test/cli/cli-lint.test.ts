@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { ensureBuilt } from "../helpers/built-bin.ts";
+import { runCliHere } from "../helpers/run-cli-here.ts";
 
 const bin = ensureBuilt();
 const repo = fileURLToPath(new URL("../..", import.meta.url));
@@ -18,6 +19,15 @@ function lint(args: string[], input?: string) {
     timeout: 60_000,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The same in this process (`runCli`), for what does not need the process boundary. */
+function lintHere(args: string[], input?: string) {
+  return runCliHere(["lint", ...args, "--config", "/dev/null"], {
+    cwd: repo,
+    env: { PATH: "/usr/bin:/bin", LOG_LEVEL: "silent" },
+    ...(input === undefined ? {} : { stdin: input }),
+  });
 }
 
 describe("gpu-warden lint", () => {
@@ -43,8 +53,8 @@ describe("gpu-warden lint", () => {
     ]);
   });
 
-  it("JSON for machines; exit 2 on a broken document or a file it cannot read, 0 when all is well", () => {
-    const broken = lint(["test/fixtures/manifests/broken.yaml", "--format", "json"]);
+  it("JSON for machines; exit 2 on a broken document or a file it cannot read, 0 when all is well", async () => {
+    const broken = await lintHere(["test/fixtures/manifests/broken.yaml", "--format", "json"]);
     assert.equal(broken.code, 2);
     const parsed = JSON.parse(broken.stdout) as { files: number; findings: { rule: string; line: number }[] };
     assert.deepEqual(parsed.findings[0], {
@@ -52,10 +62,10 @@ describe("gpu-warden lint", () => {
       rule: "unparsable",
       line: 23,
     });
-    const missing = lint(["no-such.yaml"]);
+    const missing = await lintHere(["no-such.yaml"]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /no-such\.yaml: cannot read it \(ENOENT\)/);
-    const clean = lint(
+    const clean = await lintHere(
       ["-"],
       "apiVersion: v1\nkind: Pod\nmetadata: {name: cpu-only}\nspec:\n  containers: [{name: a, image: busybox}]\n",
     );

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, describe, it } from "node:test";
+import { runCliHere } from "../helpers/run-cli-here.ts";
 
 const bin = resolve("bin/gpu-warden.js");
 const dir = mkdtempSync(join(tmpdir(), "gw-cli-playground-"));
@@ -66,20 +67,12 @@ describe("gpu-warden start: the playground", () => {
     for (const name of readdirSync(dir)) rmSync(join(dir, name), { force: true });
   });
 
-  it("refuses both flags at once, and either with another command", () => {
-    const both = spawnSync(process.execPath, [bin, "start", "--playground", "--no-playground"], {
-      cwd: dir,
-      encoding: "utf8",
-      env: baseEnv,
-    });
-    assert.equal(both.status, 2);
+  it("refuses both flags at once, and either with another command", async () => {
+    const both = await runCliHere(["start", "--playground", "--no-playground"], { cwd: dir, env: baseEnv });
+    assert.equal(both.code, 2);
     assert.match(both.stderr, /--playground or --no-playground, not both/);
-    const other = spawnSync(process.execPath, [bin, "collect", "--once", "--playground"], {
-      cwd: dir,
-      encoding: "utf8",
-      env: baseEnv,
-    });
-    assert.equal(other.status, 2);
+    const other = await runCliHere(["collect", "--once", "--playground"], { cwd: dir, env: baseEnv });
+    assert.equal(other.code, 2);
     assert.match(other.stderr, /go with 'start'/);
   });
 });

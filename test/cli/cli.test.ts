@@ -7,6 +7,7 @@ import { after, describe, it } from "node:test";
 import { createMetricsStore } from "../../src/store/metrics-store.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
 import { ensureBuilt } from "../helpers/built-bin.ts";
+import { runCliHere } from "../helpers/run-cli-here.ts";
 import { gpu } from "../store/store-fixtures.ts";
 
 const bin = ensureBuilt();
@@ -23,6 +24,20 @@ function gpuWarden(args: string[], env: Record<string, string> = {}) {
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+/**
+ * The same command run in this process (`runCli`), for what does not need the process boundary
+ * (exit codes, streams and PATH lookups are checked through the real bin above).
+ */
+function inProcess(args: string[], env: Record<string, string> = {}) {
+  return runCliHere(args, {
+    cwd: dir,
+    env: { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent", ...env },
+  });
+}
+
+/** The instant the report tests run at (`GPU_WARDEN_NOW`): the same days at any hour of the real clock. */
+const NOW = "2026-03-05T12:00:00Z";
 
 function config(name: string, text: string): string {
   const file = join(dir, name);
@@ -47,12 +62,12 @@ describe("gpu-warden CLI", () => {
     assert.match(result.stderr, /usage:/);
   });
 
-  it("check-config summarises a valid file", () => {
+  it("check-config summarises a valid file", async () => {
     const file = config(
       "ok.yaml",
       "sources:\n  - kind: ssh\n    hosts: [gpu-a, gpu-b]\n  - kind: simulated\n    hosts: 4\nslack: { channel: '#ml' }\n",
     );
-    const result = gpuWarden(["check-config", "--config", file]);
+    const result = await inProcess(["check-config", "--config", file]);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^configuration OK: .*ok\.yaml\n/);
     assert.match(result.stdout, /ssh to 2 host\(s\): gpu-a, gpu-b/);
@@ -77,9 +92,9 @@ describe("gpu-warden CLI", () => {
     assert.match(result.stderr, /at sources\.0\.url/);
   });
 
-  it("collect --once --json prints one observation per host with models, memory, utilisation and processes", () => {
+  it("collect --once --json prints one observation per host with models, memory, utilisation and processes", async () => {
     const file = config("sim.yaml", "sources:\n  - kind: simulated\n    hosts: 12\n    seed: 7\n");
-    const result = gpuWarden(["collect", "--once", "--json", "--config", file]);
+    const result = await inProcess(["collect", "--once", "--json", "--config", file]);
     assert.equal(result.code, 0, result.stderr);
     const observations = JSON.parse(result.stdout) as {
       host: string;
@@ -120,8 +135,8 @@ describe("gpu-warden CLI", () => {
     );
   });
 
-  it("collect --once prints a table for people, and uses the simulated fleet without nvidia-smi", () => {
-    const result = gpuWarden(["collect", "--once"]);
+  it("collect --once prints a table for people, and uses the simulated fleet without nvidia-smi", async () => {
+    const result = await inProcess(["collect", "--once"]);
     assert.equal(result.code, 0, result.stderr);
     const lines = result.stdout.trimEnd().split("\n");
     assert.match(
@@ -156,9 +171,10 @@ describe("gpu-warden CLI", () => {
 
 describe("gpu-warden report", () => {
   const DAY_MS = 86_400_000;
-  const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+  const today = Math.floor(Date.parse(NOW) / DAY_MS) * DAY_MS;
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   const [first, second] = [day(today - 2 * DAY_MS), day(today - DAY_MS)];
+  const at = { GPU_WARDEN_NOW: NOW };
   const store = join(dir, "ledger.db");
   const file = config(
     "ledger.yaml",
@@ -191,7 +207,7 @@ describe("gpu-warden report", () => {
   db.close();
 
   it("prints the ledger of complete local days per host, with the total and the monthly usage rate", () => {
-    const result = gpuWarden(["report", "--since", first, "--until", second, "--config", file]);
+    const result = gpuWarden(["report", "--since", first, "--until", second, "--config", file], at);
     assert.equal(result.code, 0, result.stderr);
     const lines = result.stdout.split("\n");
     assert.deepEqual(lines.slice(0, 4), [
@@ -204,8 +220,8 @@ describe("gpu-warden report", () => {
     assert.match(lines[6] ?? "", /^ {2}\d{4}-\d{2} {3}50 % {2}\(\d+\.0 of \d+\.0 GPU-hours on\)$/);
   });
 
-  it("--csv prints one row per host and day; --until defaults to yesterday", () => {
-    const result = gpuWarden(["report", "--since", first, "--csv", "--config", file]);
+  it("--csv prints one row per host and day; --until defaults to yesterday", async () => {
+    const result = await inProcess(["report", "--since", first, "--csv", "--config", file], at);
     assert.equal(result.code, 0, result.stderr);
     assert.equal(
       result.stdout,
@@ -218,23 +234,37 @@ describe("gpu-warden report", () => {
     );
   });
 
-  it("refuses bad dates, a missing --since and a missing store with a clear message", () => {
-    const bad = gpuWarden(["report", "--since", "2026-13-01", "--config", file]);
+  it("refuses bad dates, a missing --since and a missing store with a clear message", async () => {
+    const bad = await inProcess(["report", "--since", "2026-13-01", "--config", file], at);
     assert.equal(bad.code, 2);
     assert.equal(bad.stderr, "--since 2026-13-01 is not a date: use YYYY-MM-DD, e.g. 2026-01-31\n");
-    const reversed = gpuWarden(["report", "--since", second, "--until", first, "--config", file]);
+    const reversed = await inProcess(["report", "--since", second, "--until", first, "--config", file], at);
     assert.equal(reversed.code, 2);
     assert.equal(reversed.stderr, `--until ${first} is before --since ${second}\n`);
-    const missing = gpuWarden(["report", "--config", file]);
+    const missing = await inProcess(["report", "--config", file], at);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /^report needs --since YYYY-MM-DD \(a local day in UTC\)\n/);
-    const misplaced = gpuWarden(["collect", "--once", "--csv"]);
+    const misplaced = await inProcess(["collect", "--once", "--csv"]);
     assert.equal(misplaced.code, 2);
     assert.match(misplaced.stderr, /--since, --until and --csv go with 'report', not 'collect'/);
     const nowhere = config("nowhere.yaml", `store: { path: ${join(dir, "none.db")} }\n`);
-    const noStore = gpuWarden(["report", "--since", first, "--config", nowhere]);
+    const noStore = await inProcess(["report", "--since", first, "--config", nowhere], at);
     assert.equal(noStore.code, 1);
     assert.match(noStore.stderr, /^no store at .*none\.db: it is written by 'gpu-warden start'/);
+  });
+
+  it("GPU_WARDEN_NOW moves the report's clock, and must be an instant", async () => {
+    const later = await inProcess(["report", "--since", first, "--csv", "--config", file], {
+      GPU_WARDEN_NOW: "2026-03-04T12:00:00Z",
+    });
+    assert.equal(later.code, 0, later.stderr);
+    assert.equal(later.stdout.trimEnd().split("\r\n").length, 2, "only the day before is complete then");
+    const bad = await inProcess(["report", "--since", first, "--config", file], { GPU_WARDEN_NOW: "noon" });
+    assert.equal(bad.code, 2);
+    assert.equal(
+      bad.stderr,
+      "GPU_WARDEN_NOW=noon is not an instant: use ISO 8601 with a zone, e.g. 2026-03-05T12:00:00Z\n",
+    );
   });
 });
 
@@ -254,8 +284,12 @@ describe("gpu-warden collect --once when hosts cannot be read", () => {
     assert.match(result.stdout, /\sunknown\s/);
   });
 
-  it("escapes control bytes in the table as the JSON form does", () => {
-    const table = gpuWarden(["collect", "--once"], env).stdout;
+  it("escapes control bytes in the table as the JSON form does", async () => {
+    const local = config(
+      "broken-local.yaml",
+      `sources:\n  - kind: local\n    nvidia_smi: ${binDir}/nvidia-smi\n`,
+    );
+    const table = (await inProcess(["collect", "--once", "--config", local])).stdout;
     assert.doesNotMatch(
       table,
       /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/,
@@ -264,7 +298,7 @@ describe("gpu-warden collect --once when hosts cannot be read", () => {
     assert.equal(table.trimEnd().split("\n").length, 2, "one header and one host row");
     assert.match(table, /\\u001b\[2J\\u001b\[31mNVIDIA-SMI has failed\\u0007/);
     assert.match(table, /\\u009bH/);
-    const json = gpuWarden(["collect", "--once", "--json"], env);
+    const json = await inProcess(["collect", "--once", "--json", "--config", local]);
     assert.equal(json.code, 1);
     assert.match(json.stdout, /\\u001b\[2J/);
   });

@@ -11,11 +11,14 @@ import { gpu } from "../store/store-fixtures.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gw-by-project-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
-const gpuWarden = (args: string[]) => runCliHere(args, { cwd: dir });
+/** The instant the reports run at (`GPU_WARDEN_NOW`): yesterday is complete at any hour of the real clock. */
+const NOW = "2026-03-05T12:00:00Z";
+const gpuWarden = (args: string[]) =>
+  runCliHere(args, { cwd: dir, env: { LOG_LEVEL: "silent", PATH: "/usr/bin:/bin", GPU_WARDEN_NOW: NOW } });
 
 describe("gpu-warden report --by project", () => {
   const DAY_MS = 86_400_000;
-  const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+  const today = Math.floor(Date.parse(NOW) / DAY_MS) * DAY_MS;
   const month = new Date(today - DAY_MS).toISOString().slice(0, 7);
   const store = join(dir, "ledger.db");
   const file = join(dir, "gpu-warden.yaml");

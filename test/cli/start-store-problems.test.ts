@@ -19,6 +19,7 @@ import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
 import BetterSqlite3 from "better-sqlite3";
 import { openDatabase } from "../../src/store/open-database.ts";
+import { runCliHere } from "../helpers/run-cli-here.ts";
 
 const bin = resolve("bin/gpu-warden.js");
 const dir = mkdtempSync(join(tmpdir(), "gw-store-problems-"));
@@ -90,18 +91,17 @@ describe("gpu-warden start with a store it cannot use", () => {
     assert.deepEqual(readdirSync(folder), ["notes.db"]);
   });
 
-  it("report says the same about a file that is not SQLite", () => {
+  it("report says the same about a file that is not SQLite", async () => {
     const folder = mkdtempSync(join(dir, "junk-report-"));
     const store = join(folder, "notes.db");
     writeFileSync(store, "meeting notes, not a database\n");
     const config = join(folder, "report.yaml");
     writeFileSync(config, `store: { path: ${JSON.stringify(store)} }\n`);
-    const result = spawnSync(process.execPath, [bin, "report", "--since", "2026-11-01", "--config", config], {
+    const result = await runCliHere(["report", "--since", "2026-11-01", "--config", config], {
       cwd: dir,
-      encoding: "utf8",
-      env: { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent", TZ: "UTC" },
+      env: { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent" },
     });
-    assert.equal(result.status, 1);
+    assert.equal(result.code, 1);
     assert.match(
       oneLine(result.stderr),
       new RegExp(`^store ${store} is not an SQLite database \\(left untouched\\)`),
@@ -227,25 +227,18 @@ describe("gpu-warden start with Slack tokens and nothing to watch", () => {
     assert.equal(existsSync(store), false);
   });
 
-  it("check-config says the same before anything is deployed", () => {
+  it("check-config says the same before anything is deployed", async () => {
     const config = join(dir, "tokens-no-sources.yaml");
     writeFileSync(config, "slack: { channel: '#ml' }\n");
-    const result = spawnSync(process.execPath, [bin, "check-config", "--config", config], {
-      cwd: dir,
-      encoding: "utf8",
-      env: { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent", ...tokens },
-    });
-    assert.equal(result.status, 2);
+    const env = { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent", ...tokens };
+    const result = await runCliHere(["check-config", "--config", config], { cwd: dir, env });
+    assert.equal(result.code, 2);
     assert.equal(result.stdout, "");
     assert.match(oneLine(result.stderr), /^nothing to watch: no sources: in .*tokens-no-sources\.yaml/);
     const withSources = join(dir, "tokens-simulated.yaml");
     writeFileSync(withSources, "sources: [{ kind: simulated }]\n");
-    const ok = spawnSync(process.execPath, [bin, "check-config", "--config", withSources], {
-      cwd: dir,
-      encoding: "utf8",
-      env: { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent", ...tokens },
-    });
-    assert.equal(ok.status, 0, ok.stderr);
+    const ok = await runCliHere(["check-config", "--config", withSources], { cwd: dir, env });
+    assert.equal(ok.code, 0, ok.stderr);
   });
 });
 

@@ -9,6 +9,7 @@ import { describeConfigError, MAX_PROBLEMS_SHOWN } from "../../src/config/descri
 import { ConfigError, loadConfig } from "../../src/config/load-config.ts";
 import { configSchema } from "../../src/config/schema.ts";
 import { cronForInterval } from "../../src/shared/cron-for-interval.ts";
+import { runCliHere } from "../helpers/run-cli-here.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gw-config-bounds-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,7 +31,8 @@ function problemsOf(text: string): ConfigError {
   assert.fail("expected the configuration to be rejected");
 }
 
-function checkConfig(text: string) {
+/** `gpu-warden check-config` on `text` through the real bin: what a person sees, stack traces included. */
+function checkConfigBin(text: string) {
   const result = spawnSync(process.execPath, [bin, "check-config", "--config", write(text)], {
     cwd: dir,
     encoding: "utf8",
@@ -38,6 +40,14 @@ function checkConfig(text: string) {
     timeout: 60_000,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The same in this process (`runCli`). */
+function checkConfig(text: string) {
+  return runCliHere(["check-config", "--config", write(text)], {
+    cwd: dir,
+    env: { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent" },
+  });
 }
 
 /** Every leaf of the schema with its dotted path (`*` for list items and map values). */
@@ -97,7 +107,7 @@ describe("config bounds", () => {
     assert.deepEqual(unbounded, []);
   });
 
-  it("refuses a poll interval that is negative, zero, too short or too long; the loop cannot spin", () => {
+  it("refuses a poll interval that is negative, zero, too short or too long; the loop cannot spin", async () => {
     for (const seconds of [-60, 0, 1, 7, 7200]) {
       const error = problemsOf(`poll: { interval_seconds: ${seconds} }\n`);
       assert.deepEqual(
@@ -110,7 +120,7 @@ describe("config bounds", () => {
     assert.equal(cronForInterval(-60), null);
     assert.equal(cronForInterval(0), null);
     assert.equal(cronForInterval(0.5), null);
-    const result = checkConfig("poll: { interval_seconds: -60 }\n");
+    const result = await checkConfig("poll: { interval_seconds: -60 }\n");
     assert.equal(result.code, 2);
     assert.doesNotMatch(result.stdout, /every -60 s/);
   });
@@ -163,7 +173,7 @@ describe("config bounds", () => {
         hint: "write the values out, or use fewer nested anchors",
       },
     ]);
-    const result = checkConfig(bomb);
+    const result = checkConfigBin(bomb);
     assert.equal(result.code, 2);
     assert.doesNotMatch(result.stderr, /\n\s+at .*:\d+:\d+\)?\n/, "no stack trace");
   });
@@ -206,19 +216,19 @@ describe("config bounds", () => {
     assert.deepEqual(config.hosts["gpu-b"]?.owners, ["U024BE7LH"]);
   });
 
-  it(`shows at most ${MAX_PROBLEMS_SHOWN} problems and how many more there are`, () => {
+  it(`shows at most ${MAX_PROBLEMS_SHOWN} problems and how many more there are`, async () => {
     const junk = `hosts:\n${Array.from({ length: 400 }, (_, i) => `  h${i}: { bogus: ${i} }`).join("\n")}\n`;
-    const result = checkConfig(junk);
+    const result = await checkConfig(junk);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /: 400 problems\n/);
     assert.equal(result.stderr.match(/^ {2}at /gm)?.length, MAX_PROBLEMS_SHOWN);
     assert.match(result.stderr, /\n {2}… and 350 more \(is this the right file\?\)\n$/);
   });
 
-  it("says when the file is empty and every value is a default", () => {
+  it("says when the file is empty and every value is a default", async () => {
     const empty = write("# nothing here yet\n");
     assert.equal(loadConfig({}, { file: empty, cwd: dir }).empty, true);
-    const result = checkConfig("");
+    const result = await checkConfig("");
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^configuration OK: .*\.yaml \(empty: all defaults\)\n/);
   });

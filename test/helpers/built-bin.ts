@@ -43,12 +43,12 @@ export function ensureBuilt(): string {
   return BIN;
 }
 
-/** `gpu-warden ARGS` from the built `bin` in `dir` (its HOME too), on a bare environment in UTC. */
-export function runBuiltBin(bin: string, args: string[], dir: string) {
+/** `gpu-warden ARGS` from the built `bin` in `dir` (its HOME too), on a bare environment in UTC plus `env`. */
+export function runBuiltBin(bin: string, args: string[], dir: string, env: Record<string, string> = {}) {
   const result = spawnSync(process.execPath, [bin, ...args], {
     cwd: dir,
     encoding: "utf8",
-    env: { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent", TZ: "UTC" },
+    env: { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent", TZ: "UTC", ...env },
     timeout: 60_000,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };

@@ -9,10 +9,10 @@ export interface CliRun {
   output: string;
 }
 
-/** `gpu-warden ARGS` in this process (`runCli`), with no input, in `cwd`, with only `env`. */
+/** `gpu-warden ARGS` in this process (`runCli`), with `stdin` as input (none by default), in `cwd`, with only `env`. */
 export async function runCliHere(
   args: string[],
-  options: { cwd: string; env?: Record<string, string> },
+  options: { cwd: string; env?: Record<string, string>; stdin?: string },
 ): Promise<CliRun> {
   const run = { stdout: "", stderr: "", output: "" };
   const sink = (stream: "stdout" | "stderr") =>
@@ -26,7 +26,7 @@ export async function runCliHere(
   const code = await runCli(args, {
     stdout: sink("stdout"),
     stderr: sink("stderr"),
-    stdin: Readable.from([]),
+    stdin: Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
     env: options.env ?? { LOG_LEVEL: "silent", PATH: "/usr/bin:/bin" },
     cwd: options.cwd,
   });

@@ -54,9 +54,18 @@ const CONFIG = {
   },
 };
 
+const workHoursByHour = new Map<number, boolean>();
+
+/** Mon–Fri 09:00–17:00 in the zone (whole-hour offsets: one answer per clock hour). */
 function workHours(atMs: number): boolean {
-  const local = dayjs(atMs).tz(ZONE);
-  return local.isoWeekday() <= 5 && local.hour() >= 9 && local.hour() < 17;
+  const hour = Math.floor(atMs / H);
+  let work = workHoursByHour.get(hour);
+  if (work === undefined) {
+    const local = dayjs(hour * H).tz(ZONE);
+    work = local.isoWeekday() <= 5 && local.hour() >= 9 && local.hour() < 17;
+    workHoursByHour.set(hour, work);
+  }
+  return work;
 }
 
 /** The fleet's history: the truth both the store and the expected figures are computed from. */
@@ -261,16 +270,19 @@ function* history(): Generator<HistorySeries> {
  */
 function promRate(pod: Pod, t: number): number | null {
   const startMs = t - 5 * MIN;
-  const samples = minutesOf(pod).filter((atMs) => atMs >= startMs && atMs <= t);
-  if (samples.length < 2) return null;
-  const first = samples[0]!;
-  const last = samples.at(-1)!;
+  // NOTE: the samples of minutesOf(pod) inside [startMs, t], by arithmetic rather than a filter of them all.
+  const firstStep = Math.ceil((Math.max(startMs, pod.fromMs) - pod.fromMs) / MIN);
+  const lastStep = Math.floor((Math.min(t, pod.toMs) - pod.fromMs) / MIN);
+  const count = lastStep - firstStep + 1;
+  if (count < 2) return null;
+  const first = pod.fromMs + firstStep * MIN;
+  const last = pod.fromMs + lastStep * MIN;
   const sampled = (last - first) / 1000;
   const delta = (pod.cpuRate * (last - first)) / 1000;
   const firstValue = 1e6 + (pod.cpuRate * (first - pod.fromMs)) / 1000;
   let toStart = (first - startMs) / 1000;
   const toEnd = (t - last) / 1000;
-  const average = sampled / (samples.length - 1);
+  const average = sampled / (count - 1);
   const toZero = sampled * (firstValue / delta);
   if (toZero < toStart) toStart = toZero;
   const threshold = average * 1.1;

@@ -27,10 +27,23 @@ export const CONFIG = {
   },
 };
 
+const workByHour = new Map<number, boolean>();
+
+/** Weekdays 9–17 in the zone (whole-hour offsets: one answer per clock hour). */
+function workHours(atMs: number): boolean {
+  const hour = Math.floor(atMs / H);
+  let work = workByHour.get(hour);
+  if (work === undefined) {
+    const local = dayjs(hour * H).tz(ZONE);
+    work = local.isoWeekday() <= 5 && local.hour() >= 9 && local.hour() < 17;
+    workByHour.set(hour, work);
+  }
+  return work;
+}
+
 /** gpu-a trains on weekdays 9–17 on one of its GPUs; cloud-b idles at 4 %. */
 export function observe(atMs: number): HostObservation[] {
-  const local = dayjs(atMs).tz(ZONE);
-  const work = local.isoWeekday() <= 5 && local.hour() >= 9 && local.hour() < 17;
+  const work = workHours(atMs);
   return [host("gpu-a", atMs, [work ? 85 : 0, 0, 3, 1]), host("cloud-b", atMs, [4, 4])];
 }
 

@@ -48,5 +48,7 @@ export const cli = {
   "cli.usage.needsFile": "{command} needs a FILE",
   "cli.usage.unexpected": "unexpected argument ''{argument}''",
   "cli.usage.optionsGoWith": "{options} go with ''{owner}'', not ''{command}''",
+  "cli.usage.badNow":
+    "GPU_WARDEN_NOW={typed} is not an instant: use ISO 8601 with a zone, e.g. 2026-03-05T12:00:00Z",
   "cli.usage.notBoth": "{first} or {second}, not both",
 } as const satisfies Record<string, string>;

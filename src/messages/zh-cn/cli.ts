@@ -46,5 +46,6 @@ export const cli: AreaCatalog<typeof en> = {
   "cli.usage.needsFile": "{command} 需要一个文件参数 FILE",
   "cli.usage.unexpected": "多余的参数 ''{argument}''",
   "cli.usage.optionsGoWith": "{options} 只能与 ''{owner}'' 一起用，不能与 ''{command}'' 一起用",
+  "cli.usage.badNow": "GPU_WARDEN_NOW={typed} 不是时刻：请用带时区的 ISO 8601，例如 2026-03-05T12:00:00Z",
   "cli.usage.notBoth": "{first} 和 {second} 只能选一个",
 };
