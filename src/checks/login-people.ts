@@ -20,3 +20,15 @@ export function peopleOfLogins(
     .filter(([, names]) => names.some((name) => logins.has(name)))
     .map(([user]) => user);
 }
+
+/**
+ * The login names holding the host, when every process and session on it has a known login and there
+ * is at least one; `null` otherwise (nothing on it, a process of unknown owner, no reading).
+ */
+export function holdersIfAllKnown(observation: HostObservation | null): Set<string> | null {
+  if (observation === null || !observation.ok) return null;
+  const processes = observation.gpus.flatMap((gpu) => gpu.processes);
+  if (processes.some((process) => process.user === null)) return null;
+  const logins = loginsOn(observation);
+  return logins.size === 0 ? null : logins;
+}

@@ -7,7 +7,7 @@ import {
 } from "../bot/ids.ts";
 import { HOUR_MS, MINUTE_MS } from "../shared/clock.ts";
 import { keepHost } from "../usecases/alerts/keep-host.ts";
-import { authorityFor, mayAct } from "../usecases/authorise.ts";
+import { authorityFor, holdsEverythingOn, mayAct } from "../usecases/authorise.ts";
 import type { ClaimDeps } from "../usecases/claims/claim-deps.ts";
 import { claimHost } from "../usecases/claims/claim-host.ts";
 import { claimStillUsing } from "../usecases/claims/claim-still-using.ts";
@@ -126,7 +126,8 @@ export function createTeamAnswers(input: {
       return;
     }
     const authority = authorityFor(deps, host, world.nowMs);
-    if (!asWarden && (!mayAct(actor, authority) || othersHoldMemory(host, params.people[person]!.login))) {
+    const mine = mayAct(actor, authority) && !othersHoldMemory(host, params.people[person]!.login);
+    if (!asWarden && !mine && !holdsEverythingOn(deps, host, actor, world.nowMs)) {
       answer("nothing", "not mine to stop");
       return;
     }

@@ -1,3 +1,4 @@
+import { holdersIfAllKnown, loginsOn, peopleOfLogins } from "../checks/login-people.ts";
 import type { Config, HostSettings } from "../config/schema.ts";
 import type { Claim } from "../domain/claim.ts";
 import type { Clock } from "../shared/clock.ts";
@@ -77,4 +78,22 @@ export function mayAct(user: string, authority: HostAuthority): boolean {
 
 export function isAdmin(user: string, config: Pick<Config, "slack">): boolean {
   return config.slack.admins.includes(user);
+}
+
+/** `user`'s login names (`team.logins`) hold a process or a session on the host now. */
+export function holdsSomethingOn(deps: HostActionDeps, host: string, user: string): boolean {
+  const logins = loginsOn(deps.fleet.latest(host)?.observation ?? null);
+  return peopleOfLogins(deps.config.team.logins, logins).includes(user);
+}
+
+/**
+ * Everything on the host now is `user`'s (`team.logins`): every process and session, with no claim of
+ * anyone else. Such a person may stop the host: only their own work is on it.
+ */
+export function holdsEverythingOn(deps: HostActionDeps, host: string, user: string, atMs: number): boolean {
+  const holders = holdersIfAllKnown(deps.fleet.latest(host)?.observation ?? null);
+  if (holders === null) return false;
+  const own = new Set(deps.config.team.logins[user] ?? []);
+  if (![...holders].every((login) => own.has(login))) return false;
+  return deps.state.claims.activeOn(host, atMs).every((claim) => claim.user === user);
 }

@@ -309,6 +309,39 @@ describe("the autopilot, over the real Bolt app and a real store", { timeout: 12
     assert.deepEqual(poweroffRuns(h), [], "kept by the notebook's person: not stopped at 18:00");
   });
 
+  test("a person whose notebook is all that is on someone else's host may stop it; not with a colleague's kernel there too", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig(
+        { "gpu-a": { owners: [BOB], stop: "script" }, "gpu-b": { owners: [BOB], stop: "script" } },
+        { team: { timezone: "Europe/Berlin", logins: { [ALICE]: ["alice"], [EVE]: ["eve"] } } },
+      ),
+    });
+    const alone = notebookHost("gpu-a", h.clock.now(), 60, true);
+    const shared: HostAt = (atMs) => {
+      const base = notebookHost("gpu-b", h.clock.now(), 60, true)(atMs);
+      if (!base.ok) return base;
+      const other = { memUsedMiB: 10_240, processes: [gpuProcess("eve", "python", 10_240)] };
+      return { ...base, gpus: [base.gpus[0]!, reading(1, 0, other), ...base.gpus.slice(2)] };
+    };
+    h.pollFor(6, allHosts(alone, shared));
+    await h.settle();
+    const refusals = [];
+    for (const [user, host] of [
+      [EVE, "gpu-a"],
+      [ALICE, "gpu-b"],
+    ] as const) {
+      const ack = await h.user.slashCommand({ user, text: `stop ${host}` });
+      refusals.push(String(ack.ackPayload?.text ?? h.latestEphemeral(user).text));
+    }
+    for (const text of refusals) assert.match(text, /^Only the owner of gpu-[ab] \(<@U0BOB>\)/);
+    await h.user.slashCommand({ user: ALICE, text: "stop gpu-a" });
+    assert.equal(h.latestEphemeral(ALICE).text, "Stop gpu-a?");
+    await h.user.clickButton({ user: ALICE, message: h.latestEphemeral(ALICE), actionId: "stop_host" });
+    await h.emulator.waitFor(() => h.state.stopRuns.latestFor("gpu-a")?.state === "done", "the stop");
+    assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
+  });
+
   test("Keep pressed in the warning DM holds the host", async () => {
     h = await BotHarness.start({
       transport: "socket",

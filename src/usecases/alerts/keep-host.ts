@@ -1,8 +1,13 @@
-import { loginsOn, peopleOfLogins } from "../../checks/login-people.ts";
 import { nextWorkingDayAfter, type TeamCalendar } from "../../checks/working-hours.ts";
 import { HOUR_MS, MINUTE_MS } from "../../shared/clock.ts";
 import { dayjs, localDayNumber } from "../../shared/time.ts";
-import { authorityFor, type HostActionDeps, type HostAuthority, mayAct } from "../authorise.ts";
+import {
+  authorityFor,
+  type HostActionDeps,
+  type HostAuthority,
+  holdsSomethingOn,
+  mayAct,
+} from "../authorise.ts";
 import { teamCalendarOf } from "../autopilot/autopilot-policy.ts";
 import { unknownHostFacts } from "../fleet/known-hosts.ts";
 import type { UnknownHost } from "../power/action-text.ts";
@@ -92,7 +97,7 @@ export function keepHost(deps: HostActionDeps, request: KeepRequest): KeepResult
   const unknown = unknownHostFacts(deps, host);
   if (unknown !== null) return { kind: "refused", reason: "unknown-host", host, unknown };
   const authority = authorityFor(deps, host, nowMs);
-  if (!mayAct(actor, authority) && !holdsSessionOn(deps, host, actor)) {
+  if (!mayAct(actor, authority) && !holdsSomethingOn(deps, host, actor)) {
     const { owners, claimants, warden, admins } = authority;
     const detail = { reason: "not-allowed", owners, claimants, warden, admins };
     state.audit.record({ atMs: nowMs, actor, action: "keep-refused", host, detail });
@@ -136,10 +141,4 @@ export function keepHost(deps: HostActionDeps, request: KeepRequest): KeepResult
     if (alert !== null) deps.alerts.resolve(host, "snoozed");
   });
   return { kind: "kept", host, untilMs, nowMs, capped, maxMs, already: false, byUser: actor };
-}
-
-/** `actor`'s login names (`team.logins`) hold a process or a session on the host now. */
-function holdsSessionOn(deps: HostActionDeps, host: string, actor: string): boolean {
-  const logins = loginsOn(deps.fleet.latest(host)?.observation ?? null);
-  return peopleOfLogins(deps.config.team.logins, logins).includes(actor);
 }

@@ -5,7 +5,7 @@ import type { LatestObservation } from "../../domain/metrics.ts";
 import type { GpuReading } from "../../domain/observation.ts";
 import type { StopRun } from "../../domain/stop-run.ts";
 import { type ActionOutcome, describeAction, runAction } from "../../executors/run-action.ts";
-import { authorityFor, type HostActionDeps, isAdmin, mayAct } from "../authorise.ts";
+import { authorityFor, type HostActionDeps, holdsEverythingOn, isAdmin, mayAct } from "../authorise.ts";
 import { unknownHostFacts } from "../fleet/known-hosts.ts";
 import { BOT_ACTOR } from "./action-text.ts";
 import { assessHostNow } from "./assess-host-now.ts";
@@ -103,7 +103,8 @@ export type StopResult =
 
 /**
  * The synchronous half of a stop: the checks, then the exactly-once key. Checks, in order: the host
- * exists; it is not `never_stop`; the actor may stop it (owners, claimants, warden, admins); it has
+ * exists; it is not `never_stop`; the actor may stop it (owners, claimants, warden, admins, or a person
+ * whose logins hold everything on it, `team.logins`); it has
  * a `stop` action; nobody is stopping it or has stopped it since it was last seen; and the latest
  * observation shows it idle now (an admin may force past busy, in use or no data). Automatic stops
  * also need the host in an idle episode, not kept and not claimed.
@@ -216,7 +217,9 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
   if (settings?.never_stop === true) return refusal("never-stop", host, { reason: "never-stop" });
   if (!automatic) {
     const authority = authorityFor(deps, host, nowMs);
-    if (!mayAct(actor, authority)) return refusal("not-allowed", host, { reason: "not-allowed", authority });
+    if (!mayAct(actor, authority) && !holdsEverythingOn(deps, host, actor, nowMs)) {
+      return refusal("not-allowed", host, { reason: "not-allowed", authority });
+    }
   }
   const stop = settings?.stop;
   if (stop === undefined) return refusal("no-stop-action", host, { reason: "no-stop-action" });
