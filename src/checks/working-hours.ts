@@ -23,20 +23,6 @@ export function defaultCalendar(timezone: string): TeamCalendar {
   return { timezone, workingDays: [1, 2, 3, 4, 5], fromMinute: 9 * 60, toMinute: 18 * 60, holidays: [] };
 }
 
-/** Whether `atMs` falls inside the team's working hours. */
-export function isWorkingTime(calendar: TeamCalendar, atMs: number): boolean {
-  const day = localDayOf(atMs, calendar.timezone);
-  if (!isWorkingDay(calendar, day)) return false;
-  const { fromMs, toMs } = workingSpan(calendar, day);
-  return atMs >= fromMs && atMs < toMs;
-}
-
-/** The first instant at or after `atMs` outside working hours (`atMs` itself when it is). */
-export function nextOffHoursAt(calendar: TeamCalendar, atMs: number): number {
-  if (!isWorkingTime(calendar, atMs)) return atMs;
-  return workingSpan(calendar, localDayOf(atMs, calendar.timezone)).toMs;
-}
-
 /**
  * Whether a session left on a host may be stopped at `atMs`: in the evening of a working day, from
  * when its working hours end until midnight. Never in the night or morning before working hours (its
