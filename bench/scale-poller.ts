@@ -47,6 +47,7 @@ try {
     hostName: "bench",
     pathEnv: "",
   });
+  if (process.env.SCALE_TRACE) traceHeap(sources);
   const lookBack = job.historyDays > 0 ? await timedLookBack(config, sources, store) : null;
   const cycleMs: number[] = [];
   const cpuMs: number[] = [];
@@ -161,4 +162,27 @@ function tableBytes(db: ReturnType<typeof openDatabase>, prefixes: string[]): nu
   const names = rows.filter((row) => prefixes.includes(row.tbl_name)).map((row) => row.name);
   const size = db.prepare("SELECT coalesce(sum(pgsize), 0) AS bytes FROM dbstat WHERE name = ?");
   return names.reduce((sum, name) => sum + (size.get(name) as { bytes: number }).bytes, 0);
+}
+
+/** SCALE_TRACE=1: each history call's start and end with the heap's high-water mark, on stderr. */
+function traceHeap(sources: ReturnType<typeof createSources>): void {
+  let high = 0;
+  setInterval(() => {
+    high = Math.max(high, process.memoryUsage().heapUsed);
+  }, 20).unref();
+  for (const source of sources as unknown as Record<string, unknown>[]) {
+    for (const name of ["history", "busiestHistory"]) {
+      const call = source[name] as ((...args: unknown[]) => Promise<unknown>) | undefined;
+      if (!call) continue;
+      source[name] = async (...args: unknown[]) => {
+        high = 0;
+        const started = performance.now();
+        const out = await call(...args);
+        process.stderr.write(
+          `${name} ${Math.round(performance.now() - started)} ms, heap high ${Math.round(high / 2 ** 20)} MB\n`,
+        );
+        return out;
+      };
+    }
+  }
 }

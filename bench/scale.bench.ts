@@ -212,7 +212,7 @@ async function measure(backend: MetricsBackend, hosts: number): Promise<Measured
       historyDays: HISTORY_DAYS,
     };
     const engineCpuBefore = engines.reduce((sum, engine) => sum + cpuMsOf(engine.pid), 0);
-    const { stdout } = await promisify(execFile)(
+    const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
       [
         ...START_FLAGS,
@@ -225,6 +225,7 @@ async function measure(backend: MetricsBackend, hosts: number): Promise<Measured
       ],
       { maxBuffer: 1 << 20, timeout: 1_800_000 },
     );
+    process.stderr.write(stderr);
     const measured = JSON.parse(stdout.trim().split("\n").at(-1)!) as Measured;
     const engineCpuMs = engines.reduce((sum, engine) => sum + cpuMsOf(engine.pid), 0) - engineCpuBefore;
     measured.engine_cpu_ms = engineCpuMs / (CYCLES + 1);

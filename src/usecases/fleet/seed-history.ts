@@ -58,10 +58,12 @@ export const HISTORY_DEADLINE_MS = 5 * MINUTE_MS;
 
 /**
  * GPU readings (slots × steps) of the restore window held at once: it is read one step first, which
- * tells the fleet's size, then in as many steps as fit (50 at 8,000 GPUs, 5 at 80,000), each read
+ * tells the fleet's size, then in as many steps as fit (25 at 8,000 GPUs, 2 at 80,000), each read
  * written to the store before the next, so a start holds about this many readings whatever the fleet.
+ * NOTE: at 80,000 GPUs, 5 steps a read (400,000 readings, with their answers and observations) ran
+ * past `npm start`'s 192 MB heap.
  */
-export const RECENT_SLOT_STEPS_PER_READ = 400_000;
+export const RECENT_SLOT_STEPS_PER_READ = 200_000;
 
 /** Older history is read in steps of this long (a week is 2,016 steps). */
 export const PRIOR_STEP_MS = 5 * MINUTE_MS;
