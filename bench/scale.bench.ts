@@ -42,9 +42,14 @@ const HISTORY_DAYS = Number(args.get("history-days") ?? 0);
 const COARSE_STEP_MS = Number(args.get("coarse-step-minutes") ?? 60) * MINUTE_MS;
 const CYCLES = Number(args.get("cycles") ?? 5);
 const BACKENDS = (args.get("backends")?.split(",") ?? [...METRICS_BACKENDS]) as MetricsBackend[];
-/** `--start-flags=1`: the poller runs under the heap limits `npm start` gives the bot (package.json). */
+/**
+ * `--start-flags=1`: the poller runs under the heap limits `npm start` gives the bot (package.json);
+ * `--semi-space=MB` changes its young generation's semi-space (2 MB there).
+ */
 const START_FLAGS =
-  args.get("start-flags") === "1" ? ["--max-semi-space-size=2", "--max-old-space-size=192"] : [];
+  args.get("start-flags") === "1"
+    ? [`--max-semi-space-size=${args.get("semi-space") ?? 2}`, "--max-old-space-size=192"]
+    : [];
 /** `--cpu-prof=DIR`: the poller writes a V8 CPU profile (`node --cpu-prof`) into DIR. */
 const CPU_PROF = args.has("cpu-prof") ? ["--cpu-prof", `--cpu-prof-dir=${args.get("cpu-prof")}`] : [];
 const GPUS = 8;

@@ -57,9 +57,10 @@ export interface SeededHistory {
 export const HISTORY_DEADLINE_MS = 5 * MINUTE_MS;
 
 /**
- * GPU readings (slots × steps) of the restore window held at once: it is read one step first, which
- * tells the fleet's size, then in as many steps as fit (25 at 8,000 GPUs, 2 at 80,000), each read
- * written to the store before the next, so a start holds about this many readings whatever the fleet.
+ * GPU readings (slots × steps) of the restore window held at once: its last step is read first, which
+ * tells the fleet's size, then the window in as many steps as fit (25 at 8,000 GPUs, 2 at 80,000), each
+ * read written to the store before the next, so a start holds about this many readings whatever the
+ * fleet. NOTE: not its first step, which may be older than the fine history and read as nobody there.
  * NOTE: at 80,000 GPUs, 5 steps a read (400,000 readings, with their answers and observations) ran
  * past `npm start`'s 192 MB heap.
  */
@@ -144,27 +145,34 @@ export async function seedHistory(
 }
 
 /**
- * The restore window read and written as poll cycles: one step first, which tells the fleet's size,
- * then {@link RECENT_SLOT_STEPS_PER_READ} readings at a time, each read written before the next.
+ * The restore window read and written as poll cycles, {@link RECENT_SLOT_STEPS_PER_READ} readings at a
+ * time, each read written before the next. Its last step is read first (not written), which tells the
+ * fleet's size as it is now; every read that finds a larger step shortens the next.
  */
 async function writeRecent(
   store: CycleWriter,
   readRange: (request: HistoryRequest) => Promise<HostObservation[]>,
   range: HistoryRequest,
 ): Promise<number> {
+  let slotsPerStep = largestStep(await readRange({ ...range, fromMs: range.toMs }));
   let cycles = 0;
-  let stepsPerRead = 1;
   for (let fromMs = range.fromMs; fromMs <= range.toMs; ) {
+    const stepsPerRead = Math.max(1, Math.floor(RECENT_SLOT_STEPS_PER_READ / Math.max(1, slotsPerStep)));
     const toMs = Math.min(range.toMs, fromMs + (stepsPerRead - 1) * range.stepMs);
     const recent = await readRange({ fromMs, toMs, stepMs: range.stepMs });
     cycles += writeCycles(store, recent);
-    if (fromMs === range.fromMs) {
-      const slots = recent.reduce((sum, one) => sum + (one.ok ? one.gpus.length : 0), 0);
-      stepsPerRead = Math.max(1, Math.floor(RECENT_SLOT_STEPS_PER_READ / Math.max(1, slots)));
-    }
+    slotsPerStep = Math.max(slotsPerStep, largestStep(recent));
     fromMs = toMs + range.stepMs;
   }
   return cycles;
+}
+
+/** The most GPU readings any one step of `observations` has. */
+function largestStep(observations: readonly HostObservation[]): number {
+  const byStep = new Map<number, number>();
+  for (const one of observations)
+    if (one.ok) byStep.set(one.atMs, (byStep.get(one.atMs) ?? 0) + one.gpus.length);
+  return Math.max(0, ...byStep.values());
 }
 
 /** Each source's answer, in the sources' order (the first source's observation of a host wins). */
