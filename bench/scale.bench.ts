@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,6 +11,7 @@ import {
   startMetricsBackend,
 } from "../test/helpers/metrics-backend.ts";
 import {
+  buildBlocks,
   formatExposition,
   type HistorySeries,
   type LiveSample,
@@ -24,7 +26,8 @@ import { report, round } from "./report.ts";
 // (one Prometheus source per cluster, hosts named cluster/host) and written to the real SQLite store
 // by a separate process (bench/scale-poller.ts), so that its RSS is the bot's own. One BENCH line per
 // backend, with each figure's ratio to the same run at 8,000 GPUs (1,000 hosts). The issue's size is
-// `--hosts=10000 --history-hours=336`; `--backends=victoriametrics` runs one.
+// `--hosts=10000 --history-days=14` (14 days of GPU_UTIL at hourly steps before the last 3 h; the
+// poller then times the look-back a start over a fresh store runs); `--backends=victoriametrics` runs one.
 const args = new Map(
   process.argv
     .slice(2)
@@ -34,14 +37,25 @@ const args = new Map(
 const HOSTS = Number(args.get("hosts") ?? 2000);
 const CLUSTERS = Number(args.get("clusters") ?? 4);
 const HISTORY_HOURS = Number(args.get("history-hours") ?? 3);
+/** Days of coarser GPU_UTIL history before the `--history-hours` (the issue's 14); the look-back reads them. */
+const HISTORY_DAYS = Number(args.get("history-days") ?? 0);
+const COARSE_STEP_MS = Number(args.get("coarse-step-minutes") ?? 60) * MINUTE_MS;
 const CYCLES = Number(args.get("cycles") ?? 5);
 const BACKENDS = (args.get("backends")?.split(",") ?? [...METRICS_BACKENDS]) as MetricsBackend[];
-/** `--start-flags=1`: the poller runs under the heap limits `npm start` gives the bot (package.json). */
+/**
+ * `--start-flags=1`: the poller runs under the heap limits `npm start` gives the bot (package.json);
+ * `--semi-space=MB` changes its young generation's semi-space (2 MB there).
+ */
 const START_FLAGS =
-  args.get("start-flags") === "1" ? ["--max-semi-space-size=2", "--max-old-space-size=192"] : [];
+  args.get("start-flags") === "1"
+    ? [`--max-semi-space-size=${args.get("semi-space") ?? 2}`, "--max-old-space-size=192"]
+    : [];
+/** `--cpu-prof=DIR`: the poller writes a V8 CPU profile (`node --cpu-prof`) into DIR. */
+const CPU_PROF = args.has("cpu-prof") ? ["--cpu-prof", `--cpu-prof-dir=${args.get("cpu-prof")}`] : [];
 const GPUS = 8;
 const BASELINE_HOSTS = 1000;
 const HISTORY_STEP_MS = 5 * MINUTE_MS;
+const DAY_MS = 24 * 60 * MINUTE_MS;
 /** Hourly rollups of 80,000 GPUs: the store's growth when the engine keeps the raw samples. */
 const FLEET_GPUS = 80_000;
 const HOURS_PER_YEAR = 8760;
@@ -62,8 +76,14 @@ function gpuLabels(h: number, g: number): Record<string, string> {
   };
 }
 
-function* history(hosts: number[], endMs: number): Generator<HistorySeries> {
-  const fromMs = endMs - HISTORY_HOURS * 60 * MINUTE_MS;
+/**
+ * GPU_UTIL and FB_USED of the last `--history-hours` at 5-minute steps; with `--history-days=D`, also
+ * GPU_UTIL (the only family the look-back reads) over the D days before that at `--coarse-step-minutes`
+ * (60: a twelfth of a real fleet's points, so the engines' work per step is the same and their answers
+ * are sparser), from `fromMs` on (an earlier part may come from cached blocks).
+ */
+function* history(hosts: number[], endMs: number, fromMs = coarseFromMs(endMs)): Generator<HistorySeries> {
+  const fineFromMs = endMs - HISTORY_HOURS * 60 * MINUTE_MS;
   for (const [name, value] of [
     ["DCGM_FI_DEV_FB_USED", used],
     ["DCGM_FI_DEV_GPU_UTIL", util],
@@ -71,11 +91,49 @@ function* history(hosts: number[], endMs: number): Generator<HistorySeries> {
     for (const h of hosts) {
       for (let g = 0; g < GPUS; g++) {
         const points: [number, number][] = [];
-        for (let at = fromMs; at <= endMs; at += HISTORY_STEP_MS) points.push([at, value(h, g)]);
+        if (name === "DCGM_FI_DEV_GPU_UTIL")
+          for (let at = fromMs; at < fineFromMs; at += COARSE_STEP_MS) points.push([at, value(h, g)]);
+        for (let at = fineFromMs; at <= endMs; at += HISTORY_STEP_MS) points.push([at, value(h, g)]);
         yield { name, labels: gpuLabels(h, g), points };
       }
     }
   }
+}
+
+/** The coarse history's first instant: `--history-days` before the fine history, on the coarse grid. */
+function coarseFromMs(endMs: number): number {
+  const fineFromMs = endMs - HISTORY_HOURS * 60 * MINUTE_MS;
+  if (HISTORY_DAYS === 0) return fineFromMs;
+  return Math.floor((fineFromMs - HISTORY_DAYS * DAY_MS) / COARSE_STEP_MS) * COARSE_STEP_MS;
+}
+
+/**
+ * Prometheus: the coarse history up to the start of the fine history's UTC day, as TSDB blocks built
+ * once and kept in `.tmp/scale-history/` (promtool takes minutes for 80,000 GPUs × 14 days); the rest
+ * is backfilled at each run. `null` without `--history-days`.
+ */
+async function cachedBlocks(
+  cluster: number,
+  hosts: number[],
+  endMs: number,
+): Promise<{ dir: string; untilMs: number } | null> {
+  if (HISTORY_DAYS === 0) return null;
+  const fromMs = coarseFromMs(endMs);
+  const untilMs = Math.floor((endMs - HISTORY_HOURS * 60 * MINUTE_MS) / DAY_MS) * DAY_MS;
+  const name = `prometheus-${hosts[0]}+${hosts.length}-c${cluster}-${COARSE_STEP_MS / MINUTE_MS}m-${new Date(fromMs).toISOString()}-${new Date(untilMs).toISOString()}`;
+  const dir = join(here, "..", ".tmp", "scale-history", name.replace(/[:.]/g, ""));
+  if (!existsSync(join(dir, "done"))) {
+    rmSync(dir, { recursive: true, force: true });
+    const started = performance.now();
+    const coarseOnly = (function* () {
+      for (const series of history(hosts, untilMs - 1, fromMs))
+        if (series.name === "DCGM_FI_DEV_GPU_UTIL")
+          yield { ...series, points: series.points.filter(([at]) => at < untilMs) };
+    })();
+    const samples = await buildBlocks(coarseOnly, dir);
+    writeFileSync(join(dir, "done"), `${samples} samples in ${Math.round(performance.now() - started)} ms\n`);
+  }
+  return { dir, untilMs };
 }
 
 function exposition(hosts: number[]): string {
@@ -99,8 +157,23 @@ function exposition(hosts: number[]): string {
   return formatExposition(out);
 }
 
+/** The look-back a start over a fresh store runs (`--history-days`): what the history changes. */
+interface LookBack {
+  ms: number;
+  cpu_ms: number;
+  queries: number;
+  hosts: number;
+  cycles: number;
+  rss_mb: number;
+  peak_rss_mb: number;
+}
+
 interface Measured {
   cycle_ms: number;
+  cpu_ms: number;
+  engine_cpu_ms: number;
+  engine_start_s: number[];
+  look_back: LookBack | null;
   write_ms: number;
   heap_mb: number;
   ok_gpus: number;
@@ -117,6 +190,7 @@ async function measure(backend: MetricsBackend, hosts: number): Promise<Measured
   const endMs = Math.floor((Date.now() - 2 * MINUTE_MS) / HISTORY_STEP_MS) * HISTORY_STEP_MS;
   const perCluster = Math.ceil(hosts / CLUSTERS);
   const engines: RunningPrometheus[] = [];
+  const engineStartMs: number[] = [];
   try {
     for (let c = 0; c < CLUSTERS; c++) {
       const own = Array.from(
@@ -124,21 +198,43 @@ async function measure(backend: MetricsBackend, hosts: number): Promise<Measured
         (_, i) => c * perCluster + i,
       );
       const text = exposition(own);
+      const started = performance.now();
+      const blocks = backend === "prometheus" ? await cachedBlocks(c, own, endMs) : null;
       const engine = await startMetricsBackend(backend, {
-        backfill: history(own, endMs),
+        backfill: history(own, endMs, blocks?.untilMs),
+        ...(blocks && { blocks: blocks.dir }),
         exporter: () => text,
         scrapeIntervalSeconds: 15,
       });
       engines.push(engine);
       await engine.waitFor("DCGM_FI_DEV_GPU_TEMP", own.length * GPUS, 180_000);
+      engineStartMs.push(performance.now() - started);
     }
-    const job = { urls: engines.map((engine) => engine.url), cycles: CYCLES, gpus: hosts * GPUS };
-    const { stdout } = await promisify(execFile)(
+    const job = {
+      urls: engines.map((engine) => engine.url),
+      cycles: CYCLES,
+      gpus: hosts * GPUS,
+      historyDays: HISTORY_DAYS,
+    };
+    const engineCpuBefore = engines.reduce((sum, engine) => sum + cpuMsOf(engine.pid), 0);
+    const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
-      [...START_FLAGS, "--import", "tsx", "--expose-gc", join(here, "scale-poller.ts"), JSON.stringify(job)],
+      [
+        ...START_FLAGS,
+        ...CPU_PROF,
+        "--import",
+        "tsx",
+        "--expose-gc",
+        join(here, "scale-poller.ts"),
+        JSON.stringify(job),
+      ],
       { maxBuffer: 1 << 20, timeout: 1_800_000 },
     );
+    process.stderr.write(stderr);
     const measured = JSON.parse(stdout.trim().split("\n").at(-1)!) as Measured;
+    const engineCpuMs = engines.reduce((sum, engine) => sum + cpuMsOf(engine.pid), 0) - engineCpuBefore;
+    measured.engine_cpu_ms = engineCpuMs / (CYCLES + 1);
+    measured.engine_start_s = engineStartMs.map((ms) => round(ms / 1000, 0));
     if (measured.ok_gpus !== hosts * GPUS)
       throw new Error(
         `${backend}: ${measured.ok_gpus} GPUs of ${hosts * GPUS}: ${JSON.stringify(measured.hosts_by_cause)}`,
@@ -147,6 +243,12 @@ async function measure(backend: MetricsBackend, hosts: number): Promise<Measured
   } finally {
     await Promise.all(engines.map((engine) => engine.stop()));
   }
+}
+
+/** A process's user + system CPU time so far (ms), from `/proc/PID/stat` (clock ticks of 10 ms). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -166,8 +268,17 @@ for (const backend of BACKENDS) {
     hosts: HOSTS,
     clusters: CLUSTERS,
     history_hours: HISTORY_HOURS,
+    history_days: HISTORY_DAYS,
+    coarse_step_minutes: COARSE_STEP_MS / MINUTE_MS,
+    engine_start_s: run.engine_start_s,
+    look_back: run.look_back,
+    look_back_ms_per_gpu_ratio:
+      run.look_back && base.look_back ? perGpuRatio(run.look_back.ms, base.look_back.ms) : null,
     cycles: CYCLES,
     write_ms: round(run.write_ms, 0),
+    cpu_ms: round(run.cpu_ms, 0),
+    engine_cpu_ms: round(run.engine_cpu_ms, 0),
+    cpu_ms_per_gpu_ratio: perGpuRatio(run.cpu_ms, base.cpu_ms),
     rss_mb: round(run.rss_mb, 0),
     heap_mb: round(run.heap_mb, 0),
     peak_rss_mb: round(run.peak_rss_mb, 0),

@@ -26,11 +26,12 @@ export interface HistoryRequest {
  * of its busiest GPU within the step that ends there (`[t − stepMs, t]`), so a step is idle only when every
  * sample of every GPU in it was. `NaN`: no sample at all in the step (a gap); {@link SOME_GPU_SILENT}:
  * some GPU the host had within the request had no sample in the step (unknown). Never 0 for no data.
+ * Single precision: 14 days of 10,000 hosts at 5-minute steps are 160 MB.
  */
 export interface HostUtilHistory {
   fromMs: number;
   stepMs: number;
-  utilPct: Float64Array;
+  utilPct: Float32Array;
 }
 
 /** In {@link HostUtilHistory}: a step where some of the host's GPUs reported and some did not. */

@@ -98,14 +98,14 @@ export async function busiestHistory(
       : DEFAULT_STEPS_PER_CHUNK;
   const chunks = rangeChunks(request.fromMs, request.toMs, stepMs, perChunk);
   const max = s.queries.historyMax(stepSeconds);
-  const grids = new Map<string, { highest: Float64Array; slots: Uint16Array }>();
+  const grids = new Map<string, { highest: Float32Array; slots: Uint16Array }>();
   const gridOf = (series: PromRangeSeries) => {
     const raw = series.labels[s.config.host_label];
     if (!raw) return null;
     const host = hostFromLabel(raw);
     let grid = grids.get(host);
     if (!grid) {
-      grid = { highest: new Float64Array(steps).fill(Number.NaN), slots: new Uint16Array(steps) };
+      grid = { highest: new Float32Array(steps).fill(Number.NaN), slots: new Uint16Array(steps) };
       grids.set(host, grid);
     }
     return grid;

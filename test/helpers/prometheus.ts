@@ -1,7 +1,7 @@
 import { type ChildProcess, execFile } from "node:child_process";
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -45,6 +45,11 @@ export interface StartPrometheusOptions {
    * rejected as out of bounds.
    */
   backfill?: Iterable<HistorySeries> | AsyncIterable<HistorySeries>;
+  /**
+   * A folder of TSDB blocks made before (by {@link buildBlocks}), copied into the data folder before the
+   * server starts, beside `backfill`'s: history kept between benchmark runs. VictoriaMetrics ignores it.
+   */
+  blocks?: string;
   /**
    * Exposition text served to the live scrape job (`honor_labels: true`); called at every scrape. A
    * series without its own `job`/`instance` labels gets `job="live"` and the exporter's address, so
@@ -105,17 +110,8 @@ export async function startPrometheus(options: StartPrometheusOptions = {}): Pro
   };
 
   try {
-    let backfilledSamples = 0;
-    if (options.backfill) {
-      const file = join(dir, "history.om");
-      backfilledSamples = await writeOpenMetrics(file, options.backfill, Date.now() - 60_000);
-      await execFileAsync(
-        "promtool",
-        ["tsdb", "create-blocks-from", "openmetrics", "--max-block-duration=1458h", file, dataDir],
-        { timeout: 300_000, maxBuffer: 64 * 1024 * 1024 },
-      );
-      await rm(file, { force: true });
-    }
+    const backfilledSamples = options.backfill ? await buildBlocks(options.backfill, dataDir) : 0;
+    if (options.blocks) await cp(options.blocks, dataDir, { recursive: true });
 
     const scrapeTargets: string[] = [];
     if (render) {
@@ -187,6 +183,30 @@ export async function startPrometheus(options: StartPrometheusOptions = {}): Pro
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/**
+ * Writes history as TSDB blocks into `outDir` (`promtool tsdb create-blocks-from openmetrics`, through
+ * an OpenMetrics file beside it that is removed after); returns the samples written. Every point must
+ * be at least 60 s in the past.
+ */
+export async function buildBlocks(
+  series: Iterable<HistorySeries> | AsyncIterable<HistorySeries>,
+  outDir: string,
+): Promise<number> {
+  await mkdir(outDir, { recursive: true });
+  const file = `${outDir}.om`;
+  try {
+    const samples = await writeOpenMetrics(file, series, Date.now() - 60_000);
+    await execFileAsync(
+      "promtool",
+      ["tsdb", "create-blocks-from", "openmetrics", "--max-block-duration=1458h", file, outDir],
+      { timeout: 1_800_000, maxBuffer: 64 * 1024 * 1024 },
+    );
+    return samples;
+  } finally {
+    await rm(file, { force: true });
   }
 }
 

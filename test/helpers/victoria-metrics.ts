@@ -4,7 +4,6 @@ import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  formatLabels,
   formatValue,
   freePort,
   type HistorySeries,
@@ -28,7 +27,12 @@ import {
  * history imported with millisecond timestamps through `/api/v1/import/prometheus` once it is up, the
  * live exporter scraped by its built-in scraper (`-promscrape.config`, `honor_labels: true`).
  * NOTE: `-search.latencyOffset=0s`: by default the newest 30 s are hidden from queries, and a test that
- * asks right after a scrape would see nothing.
+ * asks right after a scrape would see nothing. `-promscrape.maxScrapeSize`: by default a scrape answer
+ * over 16 MiB is refused, and a benchmark's exporter stands for thousands of hosts (2,500 hosts of
+ * dcgm-exporter series are 23 MB), where a real fleet has one small exporter per host.
+ * `-search.maxQueueDuration=60s`: a query waits up to 10 s by default for one of
+ * `-search.maxConcurrentRequests` (2 × cores: 4 here) and is then answered 503; a poll sends about 10
+ * queries a source at once, and on this machine at 80,000 GPUs some waited longer.
  */
 export async function startVictoriaMetrics(options: StartPrometheusOptions = {}): Promise<RunningPrometheus> {
   const dir = await mkdtemp(join(tmpdir(), "gw-vm-"));
@@ -90,6 +94,8 @@ export async function startVictoriaMetrics(options: StartPrometheusOptions = {})
         `-httpListenAddr=127.0.0.1:${port}`,
         "-search.latencyOffset=0s",
         "-search.disableCache",
+        "-promscrape.maxScrapeSize=1GiB",
+        "-search.maxQueueDuration=60s",
         ...(targets.length > 0 ? [`-promscrape.config=${scrapeFile}`] : []),
         "-loggerLevel=ERROR",
       ],
@@ -116,7 +122,7 @@ export async function startVictoriaMetrics(options: StartPrometheusOptions = {})
       stopServer,
       stop,
     };
-    if (render) await running.waitFor('up{job="live"} == 1', 1, Math.max(30_000, interval * 3_000 + 10_000));
+    if (render) await waitFirstScrape(running, Math.max(30_000, interval * 3_000 + 10_000));
     return running;
   } catch (error) {
     await stop();
@@ -124,7 +130,11 @@ export async function startVictoriaMetrics(options: StartPrometheusOptions = {})
   }
 }
 
-/** Posts history as exposition text with millisecond timestamps, about 4 MB a request, then flushes. */
+/**
+ * Posts history as JSON lines (`/api/v1/import`: one line a series, its values and millisecond
+ * timestamps), about 8 MB a request, then flushes. A series is one line however many points it has,
+ * so 14 days of a large fleet import without a line of text per sample.
+ */
 async function importHistory(
   url: string,
   series: Iterable<HistorySeries> | AsyncIterable<HistorySeries>,
@@ -133,21 +143,43 @@ async function importHistory(
   let body = "";
   const send = async () => {
     if (body.length === 0) return;
-    const response = await fetch(`${url}/api/v1/import/prometheus`, { method: "POST", body });
+    const response = await fetch(`${url}/api/v1/import`, { method: "POST", body });
     if (!response.ok) throw new Error(`import: HTTP ${response.status} ${await response.text()}`);
     body = "";
   };
   for await (const one of series) {
-    const labels = formatLabels(one.labels);
-    for (const [atMs, value] of [...one.points].sort((a, b) => a[0] - b[0])) {
-      body += `${one.name}${labels} ${formatValue(value)} ${Math.round(atMs)}\n`;
-      samples++;
-    }
-    if (body.length > 4 << 20) await send();
+    const points = [...one.points].sort((a, b) => a[0] - b[0]);
+    body += `${JSON.stringify({
+      metric: { __name__: one.name, ...one.labels },
+      values: points.map(([, value]) => jsonValue(value)),
+      timestamps: points.map(([atMs]) => Math.round(atMs)),
+    })}\n`;
+    samples += points.length;
+    if (body.length > 8 << 20) await send();
   }
   await send();
   await fetch(`${url}/internal/force_flush`);
   return samples;
+}
+
+/** A value for VictoriaMetrics' JSON import, which takes `NaN` and `±Inf` as strings. */
+function jsonValue(value: number): number | string {
+  return Number.isFinite(value) ? value : formatValue(value);
+}
+
+/** Waits for the live job's first scrape; on timeout, says the target's last scrape error. */
+async function waitFirstScrape(running: RunningPrometheus, timeoutMs: number): Promise<void> {
+  try {
+    await running.waitFor('up{job="live"} == 1', 1, timeoutMs);
+  } catch (error) {
+    const targets = await fetch(`${running.url}/api/v1/targets`)
+      .then((response) => response.text())
+      .catch((cause: unknown) => String(cause));
+    const lastError = /"lastError":"([^"]*)"/.exec(targets)?.[1] ?? targets.slice(0, 300);
+    throw new Error(
+      `${error instanceof Error ? error.message : String(error)}; last scrape error: ${lastError}`,
+    );
+  }
 }
 
 async function waitHealthy(url: string, timeoutMs: number, logFile: string): Promise<void> {

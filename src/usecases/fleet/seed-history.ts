@@ -3,6 +3,7 @@ import type { IdlePolicy } from "../../checks/idle-policy.ts";
 import type { LatestObservation } from "../../domain/metrics.ts";
 import type { HostObservation } from "../../domain/observation.ts";
 import {
+  type HistoryRequest,
   type HistorySource,
   type HostUtilHistory,
   hasHistory,
@@ -55,13 +56,24 @@ export interface SeededHistory {
 /** Reading the history at start gives up after this long (the bot then starts without it). */
 export const HISTORY_DEADLINE_MS = 5 * MINUTE_MS;
 
+/**
+ * GPU readings (slots × steps) of the restore window held at once: its last step is read first, which
+ * tells the fleet's size, then the window in as many steps as fit (25 at 8,000 GPUs, 2 at 80,000), each
+ * read written to the store before the next, so a start holds about this many readings whatever the
+ * fleet. NOTE: not its first step, which may be older than the fine history and read as nobody there.
+ * NOTE: at 80,000 GPUs, 5 steps a read (400,000 readings, with their answers and observations) ran
+ * past `npm start`'s 192 MB heap.
+ */
+export const RECENT_SLOT_STEPS_PER_READ = 200_000;
+
 /** Older history is read in steps of this long (a week is 2,016 steps). */
 export const PRIOR_STEP_MS = 5 * MINUTE_MS;
 
 /**
  * Asks every source that keeps history (Prometheus, with `history_days` > 0) for the fleet's past:
  * - the restore window after the store's latest cycle, every two poll intervals, written to the store as
- *   poll cycles (what polls would have seen: sparklines, rollups and the idle states read it as theirs);
+ *   poll cycles (what polls would have seen: sparklines, rollups and the idle states read it as theirs),
+ *   in reads of {@link RECENT_SLOT_STEPS_PER_READ} readings;
  * - before that, up to the source's look-back, the highest readings per step, returned as
  *   {@link PriorHistory} for the idle states.
  * A source whose history cannot be read is logged and left out: its hosts start with nothing known.
@@ -104,13 +116,14 @@ export async function seedHistory(
     }
   };
 
-  const recent: HostObservation[] = [];
-  for (const source of sources) {
-    if (recentFromMs >= nowMs) break;
-    const request = { fromMs: recentFromMs, toMs: nowMs - 1, stepMs: recentStepMs };
-    recent.push(...(await read(source, [], () => source.history(request, signal))));
-  }
-  const cycles = writeCycles(deps.store, recent);
+  const cycles =
+    recentFromMs < nowMs
+      ? await writeRecent(
+          deps.store,
+          (request) => readAll(sources, (source) => read(source, [], () => source.history(request, signal))),
+          { fromMs: recentFromMs, toMs: nowMs - 1, stepMs: recentStepMs },
+        )
+      : 0;
 
   const byHost = new Map<string, HostUtilHistory>();
   for (const source of sources) {
@@ -129,6 +142,44 @@ export async function seedHistory(
     "read the fleet's history",
   );
   return { prior: { byHost, stepMs: priorStepMs, untilMs }, cycles, queries };
+}
+
+/**
+ * The restore window read and written as poll cycles, {@link RECENT_SLOT_STEPS_PER_READ} readings at a
+ * time, each read written before the next. Its last step is read first (not written), which tells the
+ * fleet's size as it is now; every read that finds a larger step shortens the next.
+ */
+async function writeRecent(
+  store: CycleWriter,
+  readRange: (request: HistoryRequest) => Promise<HostObservation[]>,
+  range: HistoryRequest,
+): Promise<number> {
+  let slotsPerStep = largestStep(await readRange({ ...range, fromMs: range.toMs }));
+  let cycles = 0;
+  for (let fromMs = range.fromMs; fromMs <= range.toMs; ) {
+    const stepsPerRead = Math.max(1, Math.floor(RECENT_SLOT_STEPS_PER_READ / Math.max(1, slotsPerStep)));
+    const toMs = Math.min(range.toMs, fromMs + (stepsPerRead - 1) * range.stepMs);
+    const recent = await readRange({ fromMs, toMs, stepMs: range.stepMs });
+    cycles += writeCycles(store, recent);
+    slotsPerStep = Math.max(slotsPerStep, largestStep(recent));
+    fromMs = toMs + range.stepMs;
+  }
+  return cycles;
+}
+
+/** The most GPU readings any one step of `observations` has. */
+function largestStep(observations: readonly HostObservation[]): number {
+  const byStep = new Map<number, number>();
+  for (const one of observations)
+    if (one.ok) byStep.set(one.atMs, (byStep.get(one.atMs) ?? 0) + one.gpus.length);
+  return Math.max(0, ...byStep.values());
+}
+
+/** Each source's answer, in the sources' order (the first source's observation of a host wins). */
+async function readAll<S>(sources: readonly S[], ask: (source: S) => Promise<HostObservation[]>) {
+  const all: HostObservation[] = [];
+  for (const source of sources) for (const one of await ask(source)) all.push(one);
+  return all;
 }
 
 /** Writes observations as poll cycles in time order, one host once per cycle (the first source wins). */
