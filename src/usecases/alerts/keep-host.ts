@@ -70,16 +70,15 @@ export function keepUntilMs(
   return dayjs.tz(`${day} ${atLocal}`, zone).valueOf();
 }
 
+/** When a keep of `span` asked at `nowMs` ends (before the cap), in the team's calendar. */
+function teamKeepUntilMs(config: HostActionDeps["config"], span: KeepSpan, nowMs: number): number {
+  const calendar = teamCalendarOf(config);
+  return keepUntilMs(span, nowMs, calendar.timezone, config.policy.keep_until_tomorrow_at, calendar);
+}
+
 /** When *Keep until tomorrow* pressed at `nowMs` ends (before the cap): the next working day's `keep_until_tomorrow_at`. */
 export function keepTomorrowUntilMs(config: HostActionDeps["config"], nowMs: number): number {
-  const calendar = teamCalendarOf(config);
-  return keepUntilMs(
-    { kind: "tomorrow" },
-    nowMs,
-    calendar.timezone,
-    config.policy.keep_until_tomorrow_at,
-    calendar,
-  );
+  return teamKeepUntilMs(config, { kind: "tomorrow" }, nowMs);
 }
 
 /**
@@ -104,8 +103,7 @@ export function keepHost(deps: HostActionDeps, request: KeepRequest): KeepResult
     return { kind: "refused", reason: "not-allowed", host, authority };
   }
   if (config.hosts[host]?.never_stop === true) return { kind: "refused", reason: "never-stop", host };
-  const wantedMs =
-    request.span.kind === "tomorrow" ? keepTomorrowUntilMs(config, nowMs) : nowMs + request.span.ms;
+  const wantedMs = teamKeepUntilMs(config, request.span, nowMs);
   const maxMs = config.policy.max_keep_hours * HOUR_MS;
   const capped = wantedMs - nowMs > maxMs;
   const untilMs = capped ? nowMs + maxMs : wantedMs;
