@@ -2,6 +2,7 @@ import { classifyGpu } from "../../checks/classify-gpu.ts";
 import { classifyHost, type HostSample } from "../../checks/classify-host.ts";
 import { hostCostBasis, hostHourCost } from "../../checks/cost-model.ts";
 import type { IdlePolicy } from "../../checks/idle-policy.ts";
+import { loginsOn } from "../../checks/login-people.ts";
 import type { Tariff } from "../../checks/tariff-price.ts";
 import type { ReplayHost } from "../../checks/what-if-replay.ts";
 import type { Config } from "../../config/schema.ts";
@@ -38,17 +39,8 @@ export function replayHostOf(
     samples: host.samples,
     onPerHour,
     savedPerHour: onPerHour === null ? null : Math.max(0, onPerHour - offPerHour),
-    latestHolders: holdersOf(host.latest),
+    latestHolders: [...loginsOn(host.latest)].sort(),
   };
-}
-
-function holdersOf(observation: HostObservation | null): string[] {
-  if (!observation?.ok) return [];
-  const holders = [
-    ...observation.gpus.flatMap((gpu) => gpu.processes.flatMap((p) => (p.user === null ? [] : [p.user]))),
-    ...(observation.sessions ?? []).map((session) => session.user),
-  ];
-  return [...new Set(holders)].sort();
 }
 
 /** A host of the store replayed from the store's raw readings since `sinceMs`. */
