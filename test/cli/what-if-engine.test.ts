@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import type { WhatIfReport, WhatIfStop } from "../../src/domain/what-if-report.ts";
-import { type HistorySeries, type RunningPrometheus, startPrometheus } from "../helpers/prometheus.ts";
+import { METRICS_BACKENDS, type MetricsBackend, startMetricsBackend } from "../helpers/metrics-backend.ts";
+import type { HistorySeries, RunningPrometheus } from "../helpers/prometheus.ts";
 import { runCliHere } from "../helpers/run-cli-here.ts";
 import { gpu, okHost, openStore, tempDir } from "../store/store-fixtures.ts";
 
@@ -102,15 +103,30 @@ function backfill(): HistorySeries[] {
 }
 
 /**
+ * How many of the minutes before a step a plain selector of a range query reaches back, per engine: the
+ * one difference of the engines' documented semantics this replay sees.
+ * - Prometheus: its lookback delta (`--query.lookback-delta`, 5 min), whatever the step or the samples'
+ *   interval; a series that ends without a staleness marker (backfilled) lingers that long.
+ * - VictoriaMetrics: no fixed lookback; a selector without a window reads the newest sample within
+ *   max(step, the series' sample interval × 1.125) (`-search.maxStalenessInterval` unset; the 0.6-quantile
+ *   of its intervals, plus an eighth above 32 s), here max(60 s, 67.5 s): only the sample half a minute
+ *   before the step. So a pod's series is gone a minute after its last sample, not five, and a silent GPU
+ *   is unknown at the next step. The source caps that window at `stale_after_seconds` (`max_lookback`),
+ *   so VictoriaMetrics never shows a sample older than Prometheus or the live poll would.
+ */
+const LOOKBACK_STEPS: Record<MetricsBackend, number> = { prometheus: 5, victoriametrics: 1 };
+let lookbackSteps = LOOKBACK_STEPS.prometheus;
+
+/**
  * What a poll at step `k` (D0 + k minutes) sees of one GPU, recomputed without the product's code: an
- * instant query returns each series' newest sample at most 5 minutes old (the server's lookback delta;
- * backfilled series end without a staleness marker), so a pod's memory series lingers 5 minutes after
- * its last sample. Memory is the highest of the GPU's series (one per pod).
+ * instant query returns each series' newest sample within the engine's look-back ({@link LOOKBACK_STEPS}),
+ * so a pod's memory series lingers that long after its last sample. Memory is the highest of the GPU's
+ * series (one per pod).
  */
 function seen(host: string, g: number, k: number): { util: number; mem: number } | null {
   let util: number | null = null;
   const memByPod = new Map<string | null, number>();
-  for (let i = k - 1; i >= 0 && i >= k - 5; i--) {
+  for (let i = k - 1; i >= 0 && i >= k - lookbackSteps; i--) {
     const r = i < MINUTES ? FLEET[host]!(g, i) : null;
     if (r === null) continue;
     util ??= r.util;
@@ -183,15 +199,15 @@ function nightlyStops(host: string, smart: boolean) {
   });
 }
 
-const dir = tempDir("gw-what-if-prom-");
-const storePath = dir.file("store.db");
+let dir: ReturnType<typeof tempDir>;
+const storePath = () => dir.file("store.db");
 let prom: RunningPrometheus;
 
 function configFile(name: string, url: string): string {
   const path = dir.file(name);
   writeFileSync(
     path,
-    `store: { path: ${storePath} }\n` +
+    `store: { path: ${storePath()} }\n` +
       `sources:\n  - { kind: prometheus, url: "${url}", containers: false }\n` +
       "hosts:\n  gpu-a: { cost_per_hour: 10 }\n  gpu-b: { cost_per_hour: 4 }\n  gpu-c: { cost_per_hour: 8 }\n" +
       "  ws-1: { cost_per_hour: 2 }\n",
@@ -205,7 +221,7 @@ function configFile(name: string, url: string): string {
  * does not know, with its own readings.
  */
 function writeStore(): void {
-  const history = openStore(storePath, { sampleSpanMaxMs: 2 * MIN });
+  const history = openStore(storePath(), { sampleSpanMaxMs: 2 * MIN });
   const now = Math.floor(Date.now() / MIN) * MIN;
   for (let atMs = now - 3 * 60 * MIN; atMs < now; atMs += MIN) {
     history.store.writeCycle([{ ...okHost("gpu-a", atMs, { sessions: null }), source: "prometheus" }], atMs);
@@ -233,111 +249,120 @@ const asSteps = (stops: readonly WhatIfStop[]) =>
     back: s.backAtMs === null ? null : (s.backAtMs - D0) / MIN,
   }));
 
-describe("gpu-warden what-if over a Prometheus source's history", { timeout: 300_000 }, () => {
-  before(async () => {
-    prom = await startPrometheus({ backfill: backfill() });
-    writeStore();
-  });
-  after(async () => {
-    await prom?.stop();
-    dir.remove();
-  });
-
-  it("replays 30 days of the engine's history, not the store's 3 h: the stops recomputed independently", async () => {
-    const policies = ["process-autostop-5", "process-autostop-30", "nightly", "nightly-smart", "autopilot"];
-    const result = await whatIf(configFile("prom.yaml", prom.url), "--json", "--policy", policies.join(","));
-    assert.equal(result.code, 0, result.stderr);
-    const report = JSON.parse(result.stdout) as WhatIfReport;
-    assert.deepEqual(report.history, {
-      engineHosts: 4,
-      engineStepMs: MIN,
-      storeHosts: 1,
-      engineFailures: [],
+const ONLY = process.env.WHAT_IF_BACKEND as MetricsBackend | undefined;
+for (const backend of METRICS_BACKENDS.filter((b) => ONLY === undefined || b === ONLY))
+  describe(`gpu-warden what-if over a Prometheus source's history: ${backend}`, { timeout: 300_000 }, () => {
+    before(async () => {
+      dir = tempDir(`gw-what-if-${backend}-`);
+      lookbackSteps = LOOKBACK_STEPS[backend];
+      prom = await startMetricsBackend(backend, { backfill: backfill() });
+      writeStore();
     });
-    assert.deepEqual(report.hosts, ["gpu-a", "gpu-b", "gpu-c", "gpu-m", "ws-1"]);
-    assert.equal(report.fromMs, D0 + MIN, "the first step with a sample within the lookback");
-    for (const host of Object.keys(FLEET)) {
-      for (const n of [5, 30]) {
-        const got = asSteps(stopsOf(report, `process-autostop-${n}`, host));
-        assert.deepEqual(got, quietStops(host, n), `process-autostop-${n} ${host}`);
-      }
-      assert.deepEqual(
-        asSteps(stopsOf(report, "nightly", host)),
-        nightlyStops(host, false),
-        `nightly ${host}`,
+    after(async () => {
+      await prom?.stop();
+      dir.remove();
+    });
+
+    it("replays 30 days of the engine's history, not the store's 3 h: the stops recomputed independently", async () => {
+      const policies = ["process-autostop-5", "process-autostop-30", "nightly", "nightly-smart", "autopilot"];
+      const result = await whatIf(
+        configFile("prom.yaml", prom.url),
+        "--json",
+        "--policy",
+        policies.join(","),
       );
-      const smart = asSteps(stopsOf(report, "nightly-smart", host));
-      assert.deepEqual(smart, nightlyStops(host, true), `nightly-smart ${host}`);
-    }
-    // The figures the recomputation must give, so that it cannot agree with a broken replay by accident:
-    // gpu-a is stopped at 17:31 on each of the 30 days, and in the 12:00 stage gap of the 15 odd days (a
-    // minute later than the samples: a step sees the sample half a minute before it).
-    assert.equal(quietStops("gpu-a", 30).length, 1 + DAYS);
-    assert.equal(quietStops("gpu-a", 5).length, 1 + DAYS + 15);
-    // gpu-m's instances are its slots (the whole GPU, with power only, is not one): stopped at 12:31.
-    assert.equal(quietStops("gpu-m", 30).length, 1 + DAYS);
-    const gap = stopsOf(report, "process-autostop-5", "gpu-a").find(
-      (s) => s.atMs === D0 + hm(1, 12, 6) * MIN,
-    );
-    assert.deepEqual(gap?.falseStop, { reason: "work-soon", atMs: D0 + hm(1, 12, 21) * MIN, owners: null });
-    // gpu-c: no stop while GPU 1 is silent (day 10) or the host is (day 15, its 01:00 run unseen).
-    const cStops = quietStops("gpu-c", 30).map((s) => s.at);
-    assert.ok(!cStops.some((at) => at >= hm(10, 3, 30) && at < hm(11, 0)), "unknown GPU is never idle");
-    assert.ok(
-      cStops.some((at) => at > hm(11, 0, 30) && at < hm(11, 1)),
-      "known again: stopped before its run",
-    );
-    // gpu-b: the notebook pod's memory is seen at every step: nightly hits it and nightly-smart waits
-    // until it is gone (day 20). The autopilot, as live with a source that shows no logins, takes the
-    // pod for a stale session once its GPU has been idle 18 h (since 00:01, after working hours end):
-    // warned at 18:01, stopped at 18:31, listed as a would-be false stop (a process held memory).
-    assert.deepEqual(
-      stopsOf(report, "nightly", "gpu-b").map((s) => [s.atMs, s.falseStop?.reason]),
-      [[D0 + hm(0, 19) * MIN, "process"]],
-    );
-    assert.deepEqual(asSteps(stopsOf(report, "nightly-smart", "gpu-b")), [{ at: hm(20, 19), back: null }]);
-    const autopilot = report.policies.find((p) => p.policy === "autopilot")!;
-    assert.deepEqual(
-      autopilot.stops.filter((s) => s.falseStop !== null).map((s) => [s.host, s.atMs, s.falseStop?.reason]),
-      [["gpu-b", D0 + hm(0, 18, 31) * MIN, "process"]],
-    );
-    // gpu-c is stopped by the autopilot each night after its run, but not on day 10 (GPU 1 silent).
-    const cNights = stopsOf(report, "autopilot", "gpu-c").map((s) => Math.floor((s.atMs - D0) / DAY));
-    assert.ok(cNights.includes(9) && cNights.includes(11) && !cNights.includes(10), String(cNights));
-    assert.ok(stopsOf(report, "autopilot", "gpu-a").length >= DAYS);
-    // A replay of the store's 3 h would hold no stop older than today.
-    assert.ok(stopsOf(report, "process-autostop-30", "gpu-a")[0]!.atMs < D0 + DAY);
-    // ws-1 is the store's: busy 10:00–11:00 on day 3, then idle.
-    assert.deepEqual(asSteps(stopsOf(report, "process-autostop-30", "ws-1")), [
-      { at: hm(3, 11, 30), back: null },
-    ]);
-  });
+      assert.equal(result.code, 0, result.stderr);
+      const report = JSON.parse(result.stdout) as WhatIfReport;
+      assert.deepEqual(report.history, {
+        engineHosts: 4,
+        engineStepMs: MIN,
+        storeHosts: 1,
+        engineFailures: [],
+      });
+      assert.deepEqual(report.hosts, ["gpu-a", "gpu-b", "gpu-c", "gpu-m", "ws-1"]);
+      assert.equal(report.fromMs, D0 + MIN, "the first step with a sample within the lookback");
+      for (const host of Object.keys(FLEET)) {
+        for (const n of [5, 30]) {
+          const got = asSteps(stopsOf(report, `process-autostop-${n}`, host));
+          assert.deepEqual(got, quietStops(host, n), `process-autostop-${n} ${host}`);
+        }
+        assert.deepEqual(
+          asSteps(stopsOf(report, "nightly", host)),
+          nightlyStops(host, false),
+          `nightly ${host}`,
+        );
+        const smart = asSteps(stopsOf(report, "nightly-smart", host));
+        assert.deepEqual(smart, nightlyStops(host, true), `nightly-smart ${host}`);
+      }
+      // The figures the recomputation must give, so that it cannot agree with a broken replay by accident:
+      // gpu-a is stopped at 17:31 on each of the 30 days, and in the 12:00 stage gap of the 15 odd days (a
+      // minute later than the samples: a step sees the sample half a minute before it).
+      assert.equal(quietStops("gpu-a", 30).length, 1 + DAYS);
+      assert.equal(quietStops("gpu-a", 5).length, 1 + DAYS + 15);
+      // gpu-m's instances are its slots (the whole GPU, with power only, is not one): stopped at 12:31.
+      assert.equal(quietStops("gpu-m", 30).length, 1 + DAYS);
+      const gap = stopsOf(report, "process-autostop-5", "gpu-a").find(
+        (s) => s.atMs === D0 + hm(1, 12, 6) * MIN,
+      );
+      assert.deepEqual(gap?.falseStop, { reason: "work-soon", atMs: D0 + hm(1, 12, 21) * MIN, owners: null });
+      // gpu-c: no stop while GPU 1 is silent (day 10) or the host is (day 15, its 01:00 run unseen).
+      const cStops = quietStops("gpu-c", 30).map((s) => s.at);
+      assert.ok(!cStops.some((at) => at >= hm(10, 3, 30) && at < hm(11, 0)), "unknown GPU is never idle");
+      assert.ok(
+        cStops.some((at) => at > hm(11, 0, 30) && at < hm(11, 1)),
+        "known again: stopped before its run",
+      );
+      // gpu-b: the notebook pod's memory is seen at every step: nightly hits it and nightly-smart waits
+      // until it is gone (day 20). The autopilot, as live with a source that shows no logins, takes the
+      // pod for a stale session once its GPU has been idle 18 h (since 00:01, after working hours end):
+      // warned at 18:01, stopped at 18:31, listed as a would-be false stop (a process held memory).
+      assert.deepEqual(
+        stopsOf(report, "nightly", "gpu-b").map((s) => [s.atMs, s.falseStop?.reason]),
+        [[D0 + hm(0, 19) * MIN, "process"]],
+      );
+      assert.deepEqual(asSteps(stopsOf(report, "nightly-smart", "gpu-b")), [{ at: hm(20, 19), back: null }]);
+      const autopilot = report.policies.find((p) => p.policy === "autopilot")!;
+      assert.deepEqual(
+        autopilot.stops.filter((s) => s.falseStop !== null).map((s) => [s.host, s.atMs, s.falseStop?.reason]),
+        [["gpu-b", D0 + hm(0, 18, 31) * MIN, "process"]],
+      );
+      // gpu-c is stopped by the autopilot each night after its run, but not on day 10 (GPU 1 silent).
+      const cNights = stopsOf(report, "autopilot", "gpu-c").map((s) => Math.floor((s.atMs - D0) / DAY));
+      assert.ok(cNights.includes(9) && cNights.includes(11) && !cNights.includes(10), String(cNights));
+      assert.ok(stopsOf(report, "autopilot", "gpu-a").length >= DAYS);
+      // A replay of the store's 3 h would hold no stop older than today.
+      assert.ok(stopsOf(report, "process-autostop-30", "gpu-a")[0]!.atMs < D0 + DAY);
+      // ws-1 is the store's: busy 10:00–11:00 on day 3, then idle.
+      assert.deepEqual(asSteps(stopsOf(report, "process-autostop-30", "ws-1")), [
+        { at: hm(3, 11, 30), back: null },
+      ]);
+    });
 
-  it("says in the table what the engine's history can and cannot show", async () => {
-    const result = await whatIf(configFile("prom.yaml", prom.url), "--policy", "nightly");
-    assert.equal(result.code, 0, result.stderr);
-    assert.match(
-      result.stdout,
-      /\n4 hosts from the time-series engine's history, a step every 60 s: per GPU its utilisation, memory, power and Kubernetes pods; the engine keeps no login sessions and no process owners, so the GPUs alone decide \(as for the live bot\), and a step without data is unknown, never idle\n1 host from the store's raw readings\n/,
-    );
-  });
+    it("says in the table what the engine's history can and cannot show", async () => {
+      const result = await whatIf(configFile("prom.yaml", prom.url), "--policy", "nightly");
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(
+        result.stdout,
+        /\n4 hosts from the time-series engine's history, a step every 60 s: per GPU its utilisation, memory, power and Kubernetes pods; the engine keeps no login sessions and no process owners, so the GPUs alone decide \(as for the live bot\), and a step without data is unknown, never idle\n1 host from the store's raw readings\n/,
+      );
+    });
 
-  it("replays the store when the engine does not answer, and says so", async () => {
-    const result = await whatIf(
-      configFile("down.yaml", "http://127.0.0.1:9"),
-      "--json",
-      "--policy",
-      "nightly",
-    );
-    assert.equal(result.code, 0, result.stderr);
-    const report = JSON.parse(result.stdout) as WhatIfReport;
-    assert.equal(report.history.engineHosts, 0);
-    assert.equal(report.history.storeHosts, 2);
-    assert.equal(report.history.engineFailures.length, 1);
-    const table = await whatIf(configFile("down.yaml", "http://127.0.0.1:9"), "--policy", "nightly");
-    assert.match(
-      table.stdout,
-      /the time-series engine did not answer \(.+\): its hosts were replayed from the store, which keeps their raw readings only store\.raw_retention_days \(3 h by default\)/,
-    );
+    it("replays the store when the engine does not answer, and says so", async () => {
+      const result = await whatIf(
+        configFile("down.yaml", "http://127.0.0.1:9"),
+        "--json",
+        "--policy",
+        "nightly",
+      );
+      assert.equal(result.code, 0, result.stderr);
+      const report = JSON.parse(result.stdout) as WhatIfReport;
+      assert.equal(report.history.engineHosts, 0);
+      assert.equal(report.history.storeHosts, 2);
+      assert.equal(report.history.engineFailures.length, 1);
+      const table = await whatIf(configFile("down.yaml", "http://127.0.0.1:9"), "--policy", "nightly");
+      assert.match(
+        table.stdout,
+        /the time-series engine did not answer \(.+\): its hosts were replayed from the store, which keeps their raw readings only store\.raw_retention_days \(3 h by default\)/,
+      );
+    });
   });
-});
