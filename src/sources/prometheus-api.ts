@@ -68,10 +68,14 @@ export interface PrometheusClient {
   ): Promise<Record<string, string>[]>;
   /** The server's command-line flags (`/api/v1/status/flags`), e.g. `query.lookback-delta` → `5m`. */
   flags(options?: { signal?: AbortSignal }): Promise<Record<string, string>>;
-  /** A range query (`/api/v1/query_range`); `stepSeconds` > 0. */
+  /**
+   * A range query (`/api/v1/query_range`); `stepSeconds` > 0. `maxLookbackSeconds` is sent as
+   * VictoriaMetrics' `max_lookback` (the longest window a selector without one may read back;
+   * Prometheus ignores it and keeps its lookback delta).
+   */
   queryRange(
     promql: string,
-    range: { startMs: number; endMs: number; stepSeconds: number },
+    range: { startMs: number; endMs: number; stepSeconds: number; maxLookbackSeconds?: number },
     options?: { signal?: AbortSignal },
   ): Promise<PromQueryResult>;
 }
@@ -295,6 +299,7 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
         end: formatSeconds(range.endMs),
         step: String(range.stepSeconds),
       });
+      if (range.maxLookbackSeconds !== undefined) form.set("max_lookback", `${range.maxLookbackSeconds}s`);
       return sendQuery("api/v1/query_range", form, queryOptions.signal);
     },
     async series(selector, range, queryOptions = {}) {

@@ -18,7 +18,7 @@ import type { PromState } from "./prometheus-state.ts";
 export async function readRange(
   s: PromState,
   promql: string,
-  chunk: { startMs: number; endMs: number },
+  chunk: { startMs: number; endMs: number; maxLookbackSeconds?: number },
   stepSeconds: number,
   signal: AbortSignal,
 ): Promise<PromRangeSeries[]> {

@@ -42,7 +42,10 @@ type ReadField = (typeof FIELDS)[number];
 /**
  * Utilisation, memory (with the Kubernetes workloads on each GPU) and power of the given hosts at each
  * step: four range queries per 10,000 steps, read one chunk after the other; it changes no counter of
- * the source's. Without the heartbeat check: a sample counts at a step within the server's lookback delta.
+ * the source's. Without the heartbeat check: a sample counts at a step within the server's lookback delta
+ * (Prometheus: `--query.lookback-delta`; VictoriaMetrics: a window it picks from the step and the series'
+ * sample interval, capped here at `stale_after_seconds`, so that it never fills a gap the live poll would
+ * call unknown).
  */
 export async function readingsHistory(
   s: PromState,
@@ -54,12 +57,13 @@ export async function readingsHistory(
   const stepSeconds = Math.max(1, Math.round(request.stepMs / 1000));
   const stepMs = stepSeconds * 1000;
   const queries = s.queries.readingsOf(hosts);
+  const maxLookbackSeconds = s.config.stale_after_seconds;
   const out: HostObservation[] = [];
   for (const chunk of rangeChunks(request.fromMs, request.toMs, stepMs, MAX_STEPS_PER_QUERY)) {
     const answers = await Promise.all(
       FIELDS.map(async (field) => ({
         field,
-        series: await readRange(s, queries[field], chunk, stepSeconds, signal),
+        series: await readRange(s, queries[field], { ...chunk, maxLookbackSeconds }, stepSeconds, signal),
       })),
     );
     const columns = readColumns(answers, s.config.host_label, {

@@ -25,6 +25,9 @@ interface Reading {
 const BUSY: Reading = { util: 90, mem: 70_000, power: 300, pod: null };
 const IDLE: Reading = { util: 0, mem: 0, power: 60, pod: null };
 
+/** Minutes between a host's samples (a reading a minute but for gpu-s). */
+const intervalOf = (host: string) => (host === "gpu-s" ? 6 : 1);
+
 /**
  * The fleet's 30 days, one reading a minute (minute `i` since D0; `null`: no data):
  * - gpu-a (cloud, 10/h): busy 09:00–17:00 every day, with a 20-minute stage gap at 12:00 on odd days;
@@ -32,7 +35,9 @@ const IDLE: Reading = { util: 0, mem: 0, power: 60, pod: null };
  * - gpu-c (2 GPUs): busy 01:00–03:00 every night; GPU 1 has no data on day 10, and the whole host
  *   none on day 15 from 00:00 to 06:00 (unknown: never idle);
  * - gpu-m (one GPU in MIG mode, two instances: the "GPUs" 0 and 1 here): instance 0 busy 09:00–12:00
- *   with 3 GB, instance 1 idle; GR_ENGINE_ACTIVE per instance (no GPU_UTIL), power for the whole GPU.
+ *   with 3 GB, instance 1 idle; GR_ENGINE_ACTIVE per instance (no GPU_UTIL), power for the whole GPU;
+ * - gpu-s: idle, but its exporter reports only every 6 minutes, so one step in six has no sample within
+ *   5 minutes (unknown: never idle, so no policy ever stops it).
  */
 const FLEET: Record<string, (gpu: number, i: number) => Reading | null> = {
   "gpu-a": (_gpu, i) => {
@@ -52,8 +57,9 @@ const FLEET: Record<string, (gpu: number, i: number) => Reading | null> = {
     const m = i % 1440;
     return g === 0 && m >= 9 * 60 && m < 12 * 60 ? { ...BUSY, mem: 3000 } : IDLE;
   },
+  "gpu-s": (_gpu, i) => (i % intervalOf("gpu-s") === 0 ? IDLE : null),
 };
-const GPUS: Record<string, number> = { "gpu-a": 1, "gpu-b": 1, "gpu-c": 2, "gpu-m": 2 };
+const GPUS: Record<string, number> = { "gpu-a": 1, "gpu-b": 1, "gpu-c": 2, "gpu-m": 2, "gpu-s": 1 };
 const MIG = new Set(["gpu-m"]);
 
 /** Points half a minute after each minute, so no lookback boundary falls on a sample. */
@@ -99,34 +105,43 @@ function backfill(): HistorySeries[] {
       }
     }
   }
-  return out;
+  return out.sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/** The source's `stale_after_seconds` (its default), in minutes. */
+const STALE_AFTER = 5;
+
 /**
- * How many of the minutes before a step a plain selector of a range query reaches back, per engine: the
- * one difference of the engines' documented semantics this replay sees.
+ * How far back, in minutes, a plain selector of a range query reads at a step, per engine: the one
+ * difference of the engines' documented semantics this replay sees.
  * - Prometheus: its lookback delta (`--query.lookback-delta`, 5 min), whatever the step or the samples'
  *   interval; a series that ends without a staleness marker (backfilled) lingers that long.
  * - VictoriaMetrics: no fixed lookback; a selector without a window reads the newest sample within
- *   max(step, the series' sample interval × 1.125) (`-search.maxStalenessInterval` unset; the 0.6-quantile
- *   of its intervals, plus an eighth above 32 s), here max(60 s, 67.5 s): only the sample half a minute
- *   before the step. So a pod's series is gone a minute after its last sample, not five, and a silent GPU
- *   is unknown at the next step. The source caps that window at `stale_after_seconds` (`max_lookback`),
- *   so VictoriaMetrics never shows a sample older than Prometheus or the live poll would.
+ *   max(step, 1.125 × the series' sample interval) (its `default_rollup` with `-search.maxStalenessInterval`
+ *   unset; the interval is the 0.6-quantile of the gaps between samples, plus an eighth above 32 s), capped
+ *   by the query's `max_lookback`, which the source sets to `stale_after_seconds`. At one sample a minute
+ *   that is 67.5 s: a pod's series is gone a minute after its last sample, not five, and a silent GPU is
+ *   unknown at the next step. At gpu-s's one sample per 6 minutes it would be 6.75 min, longer than
+ *   Prometheus' 5: every step would see a sample and the host would look idle throughout; capped, it is
+ *   unknown one step in six on both engines.
  */
-const LOOKBACK_STEPS: Record<MetricsBackend, number> = { prometheus: 5, victoriametrics: 1 };
-let lookbackSteps = LOOKBACK_STEPS.prometheus;
+function lookbackMinutes(backend: MetricsBackend, host: string): number {
+  if (backend === "prometheus") return 5;
+  return Math.min(Math.max(1, 1.125 * intervalOf(host)), STALE_AFTER);
+}
+let backendNow: MetricsBackend = "prometheus";
 
 /**
  * What a poll at step `k` (D0 + k minutes) sees of one GPU, recomputed without the product's code: an
- * instant query returns each series' newest sample within the engine's look-back ({@link LOOKBACK_STEPS}),
+ * instant query returns each series' newest sample within the engine's look-back ({@link lookbackMinutes}),
  * so a pod's memory series lingers that long after its last sample. Memory is the highest of the GPU's
  * series (one per pod).
  */
 function seen(host: string, g: number, k: number): { util: number; mem: number } | null {
   let util: number | null = null;
   const memByPod = new Map<string | null, number>();
-  for (let i = k - 1; i >= 0 && i >= k - lookbackSteps; i--) {
+  const window = lookbackMinutes(backendNow, host);
+  for (let i = k - 1; i >= 0 && k - (i + 0.5) < window; i--) {
     const r = i < MINUTES ? FLEET[host]!(g, i) : null;
     if (r === null) continue;
     util ??= r.util;
@@ -254,7 +269,7 @@ for (const backend of METRICS_BACKENDS.filter((b) => ONLY === undefined || b ===
   describe(`gpu-warden what-if over a Prometheus source's history: ${backend}`, { timeout: 300_000 }, () => {
     before(async () => {
       dir = tempDir(`gw-what-if-${backend}-`);
-      lookbackSteps = LOOKBACK_STEPS[backend];
+      backendNow = backend;
       prom = await startMetricsBackend(backend, { backfill: backfill() });
       writeStore();
     });
@@ -274,12 +289,12 @@ for (const backend of METRICS_BACKENDS.filter((b) => ONLY === undefined || b ===
       assert.equal(result.code, 0, result.stderr);
       const report = JSON.parse(result.stdout) as WhatIfReport;
       assert.deepEqual(report.history, {
-        engineHosts: 4,
+        engineHosts: 5,
         engineStepMs: MIN,
         storeHosts: 1,
         engineFailures: [],
       });
-      assert.deepEqual(report.hosts, ["gpu-a", "gpu-b", "gpu-c", "gpu-m", "ws-1"]);
+      assert.deepEqual(report.hosts, ["gpu-a", "gpu-b", "gpu-c", "gpu-m", "gpu-s", "ws-1"]);
       assert.equal(report.fromMs, D0 + MIN, "the first step with a sample within the lookback");
       for (const host of Object.keys(FLEET)) {
         for (const n of [5, 30]) {
@@ -312,6 +327,11 @@ for (const backend of METRICS_BACKENDS.filter((b) => ONLY === undefined || b ===
         cStops.some((at) => at > hm(11, 0, 30) && at < hm(11, 1)),
         "known again: stopped before its run",
       );
+      // gpu-s: a step in six has no sample within the look-back on both engines (capped on VictoriaMetrics,
+      // whose own window would reach the sample 6 minutes back): unknown, so no policy ever stops it.
+      for (const policy of policies)
+        assert.deepEqual(stopsOf(report, policy, "gpu-s"), [], `${policy} gpu-s`);
+      assert.deepEqual(quietStops("gpu-s", 5), []);
       // gpu-b: the notebook pod's memory is seen at every step: nightly hits it and nightly-smart waits
       // until it is gone (day 20). The autopilot, as live with a source that shows no logins, takes the
       // pod for a stale session once its GPU has been idle 18 h (since 00:01, after working hours end):
@@ -343,7 +363,7 @@ for (const backend of METRICS_BACKENDS.filter((b) => ONLY === undefined || b ===
       assert.equal(result.code, 0, result.stderr);
       assert.match(
         result.stdout,
-        /\n4 hosts from the time-series engine's history, a step every 60 s: per GPU its utilisation, memory, power and Kubernetes pods; the engine keeps no login sessions and no process owners, so the GPUs alone decide \(as for the live bot\), and a step without data is unknown, never idle\n1 host from the store's raw readings\n/,
+        /\n5 hosts from the time-series engine's history, a step every 60 s: per GPU its utilisation, memory, power and Kubernetes pods; the engine keeps no login sessions and no process owners, so the GPUs alone decide \(as for the live bot\), and a step without data is unknown, never idle\n1 host from the store's raw readings\n/,
       );
     });
 
