@@ -14,15 +14,21 @@ import { hostFromLabel } from "./prometheus-hosts.ts";
 import type { DcgmField } from "./prometheus-queries.ts";
 import type { PromState } from "./prometheus-state.ts";
 
-/** Range-query answers' series; throws on anything but a matrix. */
+/**
+ * Range-query answers' series; throws on anything but a matrix. A selector reads back at most the
+ * source's `stale_after_seconds` (VictoriaMetrics' `max_lookback`; Prometheus has its fixed 5 min), so
+ * no engine fills a gap with an older sample that a live poll would call stale: unknown is never idle.
+ */
 export async function readRange(
   s: PromState,
   promql: string,
-  chunk: { startMs: number; endMs: number; maxLookbackSeconds?: number },
+  chunk: { startMs: number; endMs: number },
   stepSeconds: number,
   signal: AbortSignal,
 ): Promise<PromRangeSeries[]> {
-  const answer = await s.historyClient.queryRange(promql, { ...chunk, stepSeconds }, { signal });
+  const maxLookbackSeconds = s.config.stale_after_seconds;
+  const range = { ...chunk, stepSeconds, maxLookbackSeconds };
+  const answer = await s.historyClient.queryRange(promql, range, { signal });
   if (answer.data.resultType !== "matrix") {
     throw new PrometheusError(
       "bad-response",

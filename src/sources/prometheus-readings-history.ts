@@ -57,13 +57,12 @@ export async function readingsHistory(
   const stepSeconds = Math.max(1, Math.round(request.stepMs / 1000));
   const stepMs = stepSeconds * 1000;
   const queries = s.queries.readingsOf(hosts);
-  const maxLookbackSeconds = s.config.stale_after_seconds;
   const out: HostObservation[] = [];
   for (const chunk of rangeChunks(request.fromMs, request.toMs, stepMs, MAX_STEPS_PER_QUERY)) {
     const answers = await Promise.all(
       FIELDS.map(async (field) => ({
         field,
-        series: await readRange(s, queries[field], { ...chunk, maxLookbackSeconds }, stepSeconds, signal),
+        series: await readRange(s, queries[field], chunk, stepSeconds, signal),
       })),
     );
     const columns = readColumns(answers, s.config.host_label, {

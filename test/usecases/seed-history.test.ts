@@ -38,8 +38,16 @@ interface HistoryHost {
   util: Util;
 }
 
+/**
+ * sparse-s's exporter answers every 8 minutes (its latest sample 2 minutes before the start): at 2-minute
+ * steps one step in four finds nothing within the source's 5 minutes (`stale_after_seconds`), where
+ * VictoriaMetrics' own look-back (1.125 × the series' interval, 9 min) would repeat the older sample.
+ */
+const SPARSE_MS = 8 * MINUTE_MS;
+
 const hosts: HistoryHost[] = [
   { host: "idle-3d", gpus: 2, util: (t) => (t >= IDLE_FROM ? 2 : 85) },
+  { host: "sparse-s", gpus: 1, util: (t) => ((NOW - 2 * MINUTE_MS - t) % SPARSE_MS === 0 ? 0 : null) },
   { host: "busy-b", gpus: 2, util: (t) => 40 + ((t / MINUTE_MS) % 50) },
   { host: "gappy-c", gpus: 2, util: (t) => (t >= GAP[0] && t < GAP[1] ? null : 1) },
   { host: "idle-long", gpus: 1, util: () => 0 },
@@ -97,6 +105,7 @@ const config = (url: string) =>
       "half-gone": { cost_per_hour: 1 },
       "idle-long": { cost_per_hour: 1 },
       "mig-m": { owners: [ALICE], cost_per_hour: 4 },
+      "sparse-s": { cost_per_hour: 1 },
     },
     {
       policy: { idle_for_minutes: 30, no_data_polls: 2 },
@@ -170,6 +179,7 @@ for (const backend of METRICS_BACKENDS)
         "idle-3d",
         "idle-long",
         "mig-m",
+        "sparse-s",
       ]);
     });
 
@@ -198,6 +208,12 @@ for (const backend of METRICS_BACKENDS)
     test("a gap in history is not idle: idle since the data came back", () => {
       assert.equal(h.state.alerts.openFor("gappy-c", "idle")?.idleSinceMs, GAP[1]);
       assert.match(alertOf(h, "gappy-c")!.text, /\(1 d 1 h, /);
+    });
+
+    test("an exporter that answers less often than the source's staleness is not idle in between", () => {
+      assert.equal(alertOf(h, "sparse-s"), null);
+      const idleSinceMs = h.alerts.state("sparse-s")?.idleSinceMs ?? null;
+      assert.ok(idleSinceMs === null || NOW - idleSinceMs <= SPARSE_MS, `idle since ${idleSinceMs}`);
     });
 
     test("a GPU without data while the others report makes its host unknown, not idle", () => {
