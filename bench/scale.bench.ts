@@ -30,6 +30,8 @@ import { report, round } from "./report.ts";
 // backend, with each figure's ratio to the same run at 8,000 GPUs (1,000 hosts). The issue's size is
 // `--hosts=10000 --history-days=14` (14 days of GPU_UTIL at hourly steps before the last 3 h; the
 // poller then times the look-back a start over a fresh store runs); `--backends=victoriametrics` runs one.
+// Then the real bin starts over a copy of the poller's store (`restart_ms`: to `/healthz` and to the first
+// poll logged; `sweep_ms`: that poll's idle-checks sweep, from its "poll cycle done" line).
 const args = new Map(
   process.argv
     .slice(2)
@@ -202,6 +204,8 @@ interface Restart {
   poll_ms: number;
   sweep_ms: number;
   unknown_hosts: number;
+  /** Whether the start read the engines' history (it must not over a store polled seconds before). */
+  looked_back: boolean;
 }
 
 async function restart(urls: string[], storePath: string): Promise<Restart> {
@@ -257,15 +261,18 @@ async function firstPollLogged(
   started: number,
 ): Promise<Omit<Restart, "healthz_ms">> {
   const tail: string[] = [];
+  let lookedBack = false;
   for await (const line of createInterface({ input: stderr })) {
     tail.push(line);
     const entry = line.startsWith("{") ? (JSON.parse(line) as Record<string, unknown>) : {};
+    if (entry.msg === "read the fleet's history") lookedBack = true;
     if (entry.msg !== "poll cycle done") continue;
     return {
       first_poll_ms: performance.now() - started,
       poll_ms: Number(entry.ms),
       sweep_ms: Number(entry.sweepMs),
       unknown_hosts: Number(entry.unknown),
+      looked_back: lookedBack,
     };
   }
   throw new Error(`the bot ended before its first poll:\n${tail.slice(-20).join("\n")}`);
