@@ -54,8 +54,14 @@ const START_FLAGS =
   args.get("start-flags") === "1"
     ? [`--max-semi-space-size=${args.get("semi-space") ?? 2}`, "--max-old-space-size=192"]
     : [];
-/** The heap limits `npm start` gives the bot (package.json): the restart runs under them. */
-const NPM_START_FLAGS = ["--max-semi-space-size=2", "--max-old-space-size=192"];
+/**
+ * The heap limits `npm start` gives the bot (package.json): the restart runs under them;
+ * `--restart-old-space=MB` raises its old space (192 MB there).
+ */
+const NPM_START_FLAGS = [
+  "--max-semi-space-size=2",
+  `--max-old-space-size=${args.get("restart-old-space") ?? 192}`,
+];
 /** `--cpu-prof=DIR`: the poller writes a V8 CPU profile (`node --cpu-prof`) into DIR. */
 const CPU_PROF = args.has("cpu-prof") ? ["--cpu-prof", `--cpu-prof-dir=${args.get("cpu-prof")}`] : [];
 const GPUS = 8;
@@ -419,6 +425,7 @@ for (const backend of BACKENDS) {
     sweep_ms_ratio: round(run.restart.sweep_ms / Math.max(1, base.restart.sweep_ms), 2),
     target_restart_ms: { healthz: 1000, first_poll: 10_000 },
     target_sweep_ms: 500,
+    restart_flags: NPM_START_FLAGS.join(" "),
     start_flags: START_FLAGS.join(" "),
     load_avg_1m: round(loadavg()[0]!, 2),
     cores: availableParallelism(),
