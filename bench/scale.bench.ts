@@ -205,11 +205,14 @@ interface Measured {
  * the first "poll cycle done" logged, and that cycle's own figures (its poll and its sweep).
  */
 interface Restart {
-  healthz_ms: number;
-  first_poll_ms: number;
-  poll_ms: number;
-  sweep_ms: number;
-  unknown_hosts: number;
+  /** `null` where the bot ended first (see `ended`). */
+  healthz_ms: number | null;
+  first_poll_ms: number | null;
+  poll_ms: number | null;
+  sweep_ms: number | null;
+  unknown_hosts: number | null;
+  /** When and why the bot ended before its first poll (its "FATAL ERROR" line, else its last). */
+  ended: { ms: number; why: string } | null;
   /** Whether the start read the engines' history (it must not over a store polled seconds before). */
   looked_back: boolean;
 }
@@ -246,7 +249,7 @@ async function restart(urls: string[], storePath: string): Promise<Restart> {
   }
 }
 
-async function healthzAfter(port: number, started: number, exited: Promise<unknown>): Promise<number> {
+async function healthzAfter(port: number, started: number, exited: Promise<unknown>): Promise<number | null> {
   let gone = false;
   void exited.then(() => {
     gone = true;
@@ -259,7 +262,7 @@ async function healthzAfter(port: number, started: number, exited: Promise<unkno
     if (ok) return performance.now() - started;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-  throw new Error("the bot exited before /healthz answered");
+  return null;
 }
 
 async function firstPollLogged(
@@ -279,10 +282,18 @@ async function firstPollLogged(
       sweep_ms: Number(entry.sweepMs),
       unknown_hosts: Number(entry.unknown),
       looked_back: lookedBack,
+      ended: null,
     };
   }
-  throw new Error(`the bot ended before its first poll:\n${tail.slice(-20).join("\n")}`);
+  const why = tail.find((line) => line.startsWith("FATAL ERROR")) ?? tail.at(-1) ?? "";
+  const ended = { ms: Math.round(performance.now() - started), why: why.slice(0, 300) };
+  const none = { first_poll_ms: null, poll_ms: null, sweep_ms: null, unknown_hosts: null };
+  return { ...none, looked_back: lookedBack, ended };
 }
+
+const roundOrNull = (ms: number | null) => (ms === null ? null : round(ms, 0));
+const ratioOrNull = (value: number | null, baseValue: number | null) =>
+  value === null || baseValue === null ? null : round(value / Math.max(1, baseValue), 2);
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -413,16 +424,16 @@ for (const backend of BACKENDS) {
       2,
     ),
     restart_ms: {
-      healthz: round(run.restart.healthz_ms, 0),
-      first_poll: round(run.restart.first_poll_ms, 0),
+      healthz: roundOrNull(run.restart.healthz_ms),
+      first_poll: roundOrNull(run.restart.first_poll_ms),
     },
     restart_ms_ratio: {
-      healthz: round(run.restart.healthz_ms / base.restart.healthz_ms, 2),
-      first_poll: round(run.restart.first_poll_ms / base.restart.first_poll_ms, 2),
+      healthz: ratioOrNull(run.restart.healthz_ms, base.restart.healthz_ms),
+      first_poll: ratioOrNull(run.restart.first_poll_ms, base.restart.first_poll_ms),
     },
     restart_first_poll: run.restart,
     sweep_ms: run.restart.sweep_ms,
-    sweep_ms_ratio: round(run.restart.sweep_ms / Math.max(1, base.restart.sweep_ms), 2),
+    sweep_ms_ratio: ratioOrNull(run.restart.sweep_ms, base.restart.sweep_ms),
     target_restart_ms: { healthz: 1000, first_poll: 10_000 },
     target_sweep_ms: 500,
     restart_flags: NPM_START_FLAGS.join(" "),
