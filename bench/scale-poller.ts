@@ -23,6 +23,8 @@ interface Job {
   gpus: number;
   /** The sources' `history_days`: > 0 runs the look-back of a start over a fresh store first. */
   historyDays: number;
+  /** Where a copy of the store is left after the cycles (before the rollup): the restart's store. */
+  keepStore?: string;
 }
 
 /** The sources' errors go to stderr (a cycle that fails says why); nothing else is logged. */
@@ -88,6 +90,7 @@ try {
   const rssMb = process.memoryUsage().rss / 2 ** 20;
   const heapMb = process.memoryUsage().heapUsed / 2 ** 20;
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
+  if (job.keepStore) db.prepare("VACUUM INTO ?").run(job.keepStore);
   const rawBytes = tableBytes(db, ["host_sample", "gpu_sample", "cycle"]);
   const rawSamples = (db.prepare("SELECT count(*) AS n FROM gpu_sample").get() as { n: number }).n;
   store.rollup(Math.ceil(systemClock.now() / HOUR_MS) * HOUR_MS + 5 * MINUTE_MS, 10);

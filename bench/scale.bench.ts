@@ -1,7 +1,9 @@
-import { execFile } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, loadavg } from "node:os";
+import { execFile, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { MINUTE_MS } from "../src/shared/clock.ts";
@@ -28,6 +30,8 @@ import { report, round } from "./report.ts";
 // backend, with each figure's ratio to the same run at 8,000 GPUs (1,000 hosts). The issue's size is
 // `--hosts=10000 --history-days=14` (14 days of GPU_UTIL at hourly steps before the last 3 h; the
 // poller then times the look-back a start over a fresh store runs); `--backends=victoriametrics` runs one.
+// Then the real bin starts over a copy of the poller's store (`restart_ms`: to `/healthz` and to the first
+// poll logged; `sweep_ms`: that poll's idle-checks sweep, from its "poll cycle done" line).
 const args = new Map(
   process.argv
     .slice(2)
@@ -50,6 +54,14 @@ const START_FLAGS =
   args.get("start-flags") === "1"
     ? [`--max-semi-space-size=${args.get("semi-space") ?? 2}`, "--max-old-space-size=192"]
     : [];
+/**
+ * The heap limits `npm start` gives the bot (package.json): the restart runs under them;
+ * `--restart-old-space=MB` raises its old space (192 MB there).
+ */
+const NPM_START_FLAGS = [
+  "--max-semi-space-size=2",
+  `--max-old-space-size=${args.get("restart-old-space") ?? 192}`,
+];
 /** `--cpu-prof=DIR`: the poller writes a V8 CPU profile (`node --cpu-prof`) into DIR. */
 const CPU_PROF = args.has("cpu-prof") ? ["--cpu-prof", `--cpu-prof-dir=${args.get("cpu-prof")}`] : [];
 const GPUS = 8;
@@ -184,6 +196,113 @@ interface Measured {
   rollup_bytes_per_gpu_hour: number;
   raw_retention_days: number;
   raw_rows_after_rollup: number;
+  restart: Restart;
+}
+
+/**
+ * A start of the real bin (`npm start`'s heap flags, console mode) over the store the poller left,
+ * polled seconds before (so no look-back is due): ms from the spawn to `/healthz` answering 200 and to
+ * the first "poll cycle done" logged, and that cycle's own figures (its poll and its sweep).
+ */
+interface Restart {
+  /** `null` where the bot ended first (see `ended`). */
+  healthz_ms: number | null;
+  first_poll_ms: number | null;
+  poll_ms: number | null;
+  sweep_ms: number | null;
+  unknown_hosts: number | null;
+  /** When and why the bot ended before its first poll (its "FATAL ERROR" line, else its last). */
+  ended: { ms: number; why: string } | null;
+  /** Whether the start read the engines' history (it must not over a store polled seconds before). */
+  looked_back: boolean;
+}
+
+async function restart(urls: string[], storePath: string): Promise<Restart> {
+  const configPath = join(dirname(storePath), "gpu-warden.yaml");
+  const sources = urls.map((url, i) => ({
+    kind: "prometheus",
+    cluster: String.fromCharCode(97 + i),
+    url,
+    history_days: HISTORY_DAYS,
+    timeout_seconds: 120,
+  }));
+  writeFileSync(configPath, JSON.stringify({ sources, store: { path: storePath } }));
+  const port = await freePort();
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("SLACK_")));
+  const bin = join(here, "..", "bin", "gpu-warden.js");
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [...NPM_START_FLAGS, bin, "start", "--no-playground", "--config", configPath],
+    { env: { ...env, PORT: String(port), LOG_LEVEL: "info" }, stdio: ["ignore", "ignore", "pipe"] },
+  );
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  try {
+    const [healthzMs, firstPoll] = await Promise.all([
+      healthzAfter(port, started, exited),
+      firstPollLogged(child.stderr, started),
+    ]);
+    return { healthz_ms: healthzMs, ...firstPoll };
+  } finally {
+    child.kill("SIGTERM");
+    await exited;
+  }
+}
+
+async function healthzAfter(port: number, started: number, exited: Promise<unknown>): Promise<number | null> {
+  let gone = false;
+  void exited.then(() => {
+    gone = true;
+  });
+  while (!gone) {
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (response) => response.status === 200,
+      () => false,
+    );
+    if (ok) return performance.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return null;
+}
+
+async function firstPollLogged(
+  stderr: NodeJS.ReadableStream,
+  started: number,
+): Promise<Omit<Restart, "healthz_ms">> {
+  const tail: string[] = [];
+  let lookedBack = false;
+  for await (const line of createInterface({ input: stderr })) {
+    tail.push(line);
+    const entry = line.startsWith("{") ? (JSON.parse(line) as Record<string, unknown>) : {};
+    if (entry.msg === "read the fleet's history") lookedBack = true;
+    if (entry.msg !== "poll cycle done") continue;
+    return {
+      first_poll_ms: performance.now() - started,
+      poll_ms: Number(entry.ms),
+      sweep_ms: Number(entry.sweepMs),
+      unknown_hosts: Number(entry.unknown),
+      looked_back: lookedBack,
+      ended: null,
+    };
+  }
+  const why = tail.find((line) => line.startsWith("FATAL ERROR")) ?? tail.at(-1) ?? "";
+  const ended = { ms: Math.round(performance.now() - started), why: why.slice(0, 300) };
+  const none = { first_poll_ms: null, poll_ms: null, sweep_ms: null, unknown_hosts: null };
+  return { ...none, looked_back: lookedBack, ended };
+}
+
+const roundOrNull = (ms: number | null) => (ms === null ? null : round(ms, 0));
+const ratioOrNull = (value: number | null, baseValue: number | null) =>
+  value === null || baseValue === null ? null : round(value / Math.max(1, baseValue), 2);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+    server.on("error", reject);
+  });
 }
 
 async function measure(backend: MetricsBackend, hosts: number): Promise<Measured> {
@@ -191,6 +310,7 @@ async function measure(backend: MetricsBackend, hosts: number): Promise<Measured
   const perCluster = Math.ceil(hosts / CLUSTERS);
   const engines: RunningPrometheus[] = [];
   const engineStartMs: number[] = [];
+  const storeDir = mkdtempSync(join(tmpdir(), "gw-scale-restart-"));
   try {
     for (let c = 0; c < CLUSTERS; c++) {
       const own = Array.from(
@@ -215,6 +335,7 @@ async function measure(backend: MetricsBackend, hosts: number): Promise<Measured
       cycles: CYCLES,
       gpus: hosts * GPUS,
       historyDays: HISTORY_DAYS,
+      keepStore: join(storeDir, "gpu-warden.db"),
     };
     const engineCpuBefore = engines.reduce((sum, engine) => sum + cpuMsOf(engine.pid), 0);
     const { stdout, stderr } = await promisify(execFile)(
@@ -235,6 +356,7 @@ async function measure(backend: MetricsBackend, hosts: number): Promise<Measured
     const engineCpuMs = engines.reduce((sum, engine) => sum + cpuMsOf(engine.pid), 0) - engineCpuBefore;
     measured.engine_cpu_ms = engineCpuMs / (CYCLES + 1);
     measured.engine_start_s = engineStartMs.map((ms) => round(ms / 1000, 0));
+    measured.restart = await restart(job.urls, job.keepStore);
     if (measured.ok_gpus !== hosts * GPUS)
       throw new Error(
         `${backend}: ${measured.ok_gpus} GPUs of ${hosts * GPUS}: ${JSON.stringify(measured.hosts_by_cause)}`,
@@ -242,6 +364,7 @@ async function measure(backend: MetricsBackend, hosts: number): Promise<Measured
     return measured;
   } finally {
     await Promise.all(engines.map((engine) => engine.stop()));
+    rmSync(storeDir, { recursive: true, force: true });
   }
 }
 
@@ -300,6 +423,20 @@ for (const backend of BACKENDS) {
         gbPerYear(base.rollup_bytes_per_gpu_hour, BASELINE_HOSTS * GPUS),
       2,
     ),
+    restart_ms: {
+      healthz: roundOrNull(run.restart.healthz_ms),
+      first_poll: roundOrNull(run.restart.first_poll_ms),
+    },
+    restart_ms_ratio: {
+      healthz: ratioOrNull(run.restart.healthz_ms, base.restart.healthz_ms),
+      first_poll: ratioOrNull(run.restart.first_poll_ms, base.restart.first_poll_ms),
+    },
+    restart_first_poll: run.restart,
+    sweep_ms: run.restart.sweep_ms,
+    sweep_ms_ratio: ratioOrNull(run.restart.sweep_ms, base.restart.sweep_ms),
+    target_restart_ms: { healthz: 1000, first_poll: 10_000 },
+    target_sweep_ms: 500,
+    restart_flags: NPM_START_FLAGS.join(" "),
     start_flags: START_FLAGS.join(" "),
     load_avg_1m: round(loadavg()[0]!, 2),
     cores: availableParallelism(),

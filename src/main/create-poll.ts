@@ -18,7 +18,7 @@ export function pollTimeoutMs(intervalSeconds: number): number {
 }
 
 /**
- * One poll cycle: poll, write, feed the alerts, log; a store that cannot take the poll is reported
+ * One poll cycle: poll, write, feed the alerts (the sweep, its time logged as `sweepMs`), log; a store that cannot take the poll is reported
  * on /healthz (and logged once) until a poll is written again. `onPolled` runs after each written poll.
  */
 export function createPoll(
@@ -63,7 +63,9 @@ export function createPoll(
     health.storeProblem = null;
     health.lastPollAtMs = result.atMs;
     await askEngine(deps, result);
+    const sweepStarted = performance.now();
     alerts.onPoll(result);
+    const sweepMs = Math.round(performance.now() - sweepStarted);
     deps.stores.state.workloads.record(workloadHoursOf(result.observations));
     const unknown = result.observations.filter((obs) => !obs.ok).length;
     logger.info(
@@ -72,6 +74,7 @@ export function createPoll(
         unknown,
         gpus: result.gpuSamples,
         ms: Math.round(result.durationMs),
+        sweepMs,
       },
       "poll cycle done",
     );
