@@ -1,7 +1,4 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
-
-const CHILD = join(import.meta.dirname, "crash-bot-child.mjs");
 
 /** Thrown by whatever waited on a bot that was killed meanwhile. */
 export class BotKilled extends Error {
@@ -10,7 +7,10 @@ export class BotKilled extends Error {
   }
 }
 
-/** One run of `crash-bot-child.ts`: started at a clock time, moved by `at`, ended by `kill -9`. */
+/**
+ * One run of `crash-bot-child.mjs` (`child`: its bundle, {@link CrashWorld.open}): started at a clock
+ * time, moved by `at`, ended by `kill -9`.
+ */
 export class BotProcess {
   readonly #proc: ChildProcess;
   readonly #exited: Promise<void>;
@@ -20,10 +20,17 @@ export class BotProcess {
   #err = "";
   #waiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
 
-  constructor(args: { config: string; nowMs: number; apiUrl: string; botToken: string; appToken: string }) {
+  constructor(args: {
+    child: string;
+    config: string;
+    nowMs: number;
+    apiUrl: string;
+    botToken: string;
+    appToken: string;
+  }) {
     this.#proc = spawn(
       process.execPath,
-      [CHILD, args.config, String(args.nowMs), args.apiUrl, args.botToken, args.appToken],
+      [args.child, args.config, String(args.nowMs), args.apiUrl, args.botToken, args.appToken],
       { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, TZ: "UTC" } },
     );
     this.#exited = new Promise((resolve) => this.#proc.on("exit", () => resolve()));

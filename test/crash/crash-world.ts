@@ -1,12 +1,15 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { bundleModules } from "../../scripts/bundle-modules.ts";
 import {
   type SlackEmulator,
   startSlackEmulator,
 } from "../../src/playground/slack-emulator/start-slack-emulator.ts";
 import { createSimulatedSource } from "../../src/sources/simulated-source.ts";
 import { BotProcess } from "./bot-process.ts";
+
+const CHILD = join(import.meta.dirname, "crash-bot-child.mjs");
 
 export const CHANNEL = "C0GPUTEAM";
 export const OWNER = "U0OWNER01";
@@ -35,6 +38,11 @@ export class CrashWorld {
   readonly claimHost: string;
   slack!: SlackEmulator;
   bot: BotProcess | null = null;
+  /**
+   * `crash-bot-child.mjs` bundled with the compiled dist/ it imports and its packages: each of the
+   * campaign's starts loads one file (0.35 s of CPU, not 1 s).
+   */
+  #child = "";
   /** The bot's clock. */
   nowMs = DAY_START_MS;
 
@@ -52,6 +60,9 @@ export class CrashWorld {
   }
 
   async open(): Promise<void> {
+    [this.#child] = (await bundleModules([CHILD], join(this.dir, "child"), { packages: "bundled" })) as [
+      string,
+    ];
     this.slack = await startSlackEmulator({
       users: [OWNER, BOB, DAVE, CAROL].map((id) => ({ id, name: id.toLowerCase() })),
       channels: [{ id: CHANNEL, name: "gpu" }],
@@ -83,6 +94,7 @@ export class CrashWorld {
   async startBot(): Promise<void> {
     const { botToken, appToken } = this.slack.identity;
     const bot = new BotProcess({
+      child: this.#child,
       config: this.configPath,
       nowMs: this.nowMs,
       apiUrl: this.slack.apiUrl,
