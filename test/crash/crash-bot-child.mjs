@@ -1,8 +1,8 @@
 // The bot the crash campaign kills: `startBot` (what `gpu-warden start` runs), compiled (dist/, as
 // the bin runs it; the campaign starts one bundle of this file, dist/ and the packages), with Socket
-// Mode to the Slack emulator, on a clock the campaign moves. The jobs follow that clock through the playground's clock timer, so a jump fires what fell due, once.
-// Prints `ready` once started; then each stdin line `at <ms>` sets the clock, fires the due jobs
-// and prints `ok`. Runs until killed.
+// Mode to the Slack emulator, on a clock the campaign moves. The jobs follow that clock through the
+// playground's clock timer, so a jump fires what fell due, once. Prints `ready` once started; then
+// each stdin line `at <ms>` sets the clock, fires the due jobs and prints `ok`. Runs until killed.
 //
 // argv: <config JSON path> <now ms> <Slack API URL> <bot token> <app token>
 import { readFileSync } from "node:fs";
