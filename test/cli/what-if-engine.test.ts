@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import type { WhatIfReport, WhatIfStop } from "../../src/domain/what-if-report.ts";
+import { ENGLISH } from "../../src/messages/translator.ts";
+import { whatIfTable } from "../../src/reports/what-if-table.ts";
 import { METRICS_BACKENDS, type MetricsBackend, startMetricsBackend } from "../helpers/metrics-backend.ts";
 import type { HistorySeries, RunningPrometheus } from "../helpers/prometheus.ts";
 import { runCliHere } from "../helpers/run-cli-here.ts";
@@ -157,8 +159,13 @@ interface Minute {
   held: boolean;
 }
 
-/** The host's steps from its first with data to its last: known when every GPU has data. */
-function minutesOf(host: string): Minute[] {
+const minutesByHost = new Map<string, readonly Minute[]>();
+
+/** The host's steps from its first with data to its last: known when every GPU has data (computed once per engine). */
+function minutesOf(host: string): readonly Minute[] {
+  const key = `${backendNow} ${host}`;
+  const known = minutesByHost.get(key);
+  if (known !== undefined) return known;
   const all: (Minute & { any: boolean })[] = [];
   for (let k = 0; k <= MINUTES + 6; k++) {
     const gpus = Array.from({ length: GPUS[host]! }, (_, g) => seen(host, g, k));
@@ -173,7 +180,9 @@ function minutesOf(host: string): Minute[] {
   }
   const first = all.findIndex((m) => m.any);
   const last = all.findLastIndex((m) => m.any);
-  return all.slice(first, last + 1);
+  const minutes = all.slice(first, last + 1);
+  minutesByHost.set(key, minutes);
+  return minutes;
 }
 
 /** Stops of a rule over a host's minutes, each back at its next busy minute; the replay's rules, restated. */
@@ -264,14 +273,24 @@ const asSteps = (stops: readonly WhatIfStop[]) =>
     back: s.backAtMs === null ? null : (s.backAtMs - D0) / MIN,
   }));
 
+/** The fleet's series, made once for both engines. */
+let history: HistorySeries[] | null = null;
+const POLICIES = ["process-autostop-5", "process-autostop-30", "nightly", "nightly-smart", "autopilot"];
+let replay: ReturnType<typeof whatIf> | null = null;
+/** `what-if --json` of the five policies over the engine's 30 days: run once per engine, read by the tests. */
+const replayed = () =>
+  (replay ??= whatIf(configFile("prom.yaml", prom.url), "--json", "--policy", POLICIES.join(",")));
+
 const ONLY = process.env.WHAT_IF_BACKEND as MetricsBackend | undefined;
 for (const backend of METRICS_BACKENDS.filter((b) => ONLY === undefined || b === ONLY))
   describe(`gpu-warden what-if over a Prometheus source's history: ${backend}`, { timeout: 300_000 }, () => {
     before(async () => {
       dir = tempDir(`gw-what-if-${backend}-`);
       backendNow = backend;
-      prom = await startMetricsBackend(backend, { backfill: backfill() });
+      history ??= backfill();
+      prom = await startMetricsBackend(backend, { backfill: history });
       writeStore();
+      replay = null;
     });
     after(async () => {
       await prom?.stop();
@@ -279,13 +298,7 @@ for (const backend of METRICS_BACKENDS.filter((b) => ONLY === undefined || b ===
     });
 
     it("replays 30 days of the engine's history, not the store's 3 h: the stops recomputed independently", async () => {
-      const policies = ["process-autostop-5", "process-autostop-30", "nightly", "nightly-smart", "autopilot"];
-      const result = await whatIf(
-        configFile("prom.yaml", prom.url),
-        "--json",
-        "--policy",
-        policies.join(","),
-      );
+      const result = await replayed();
       assert.equal(result.code, 0, result.stderr);
       const report = JSON.parse(result.stdout) as WhatIfReport;
       assert.deepEqual(report.history, {
@@ -329,7 +342,7 @@ for (const backend of METRICS_BACKENDS.filter((b) => ONLY === undefined || b ===
       );
       // gpu-s: a step in six has no sample within the look-back on both engines (capped on VictoriaMetrics,
       // whose own window would reach the sample 6 minutes back): unknown, so no policy ever stops it.
-      for (const policy of policies)
+      for (const policy of POLICIES)
         assert.deepEqual(stopsOf(report, policy, "gpu-s"), [], `${policy} gpu-s`);
       assert.deepEqual(quietStops("gpu-s", 5), []);
       // gpu-b: the notebook pod's memory is seen at every step: nightly hits it and nightly-smart waits
@@ -359,10 +372,11 @@ for (const backend of METRICS_BACKENDS.filter((b) => ONLY === undefined || b ===
     });
 
     it("says in the table what the engine's history can and cannot show", async () => {
-      const result = await whatIf(configFile("prom.yaml", prom.url), "--policy", "nightly");
+      const result = await replayed();
       assert.equal(result.code, 0, result.stderr);
+      // NOTE: the table of the same replay (the CLI prints whatIfTable of this report without --json).
       assert.match(
-        result.stdout,
+        whatIfTable(ENGLISH, JSON.parse(result.stdout) as WhatIfReport),
         /\n5 hosts from the time-series engine's history, a step every 60 s: per GPU its utilisation, memory, power and Kubernetes pods; the engine keeps no login sessions and no process owners, so the GPUs alone decide \(as for the live bot\), and a step without data is unknown, never idle\n1 host from the store's raw readings\n/,
       );
     });
