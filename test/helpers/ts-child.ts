@@ -9,7 +9,8 @@ const made = new Map<string, Promise<string>>();
 /**
  * The bundle of the TypeScript module `script` (`scripts/bundle-modules.ts`), made once per test
  * process in a temporary folder removed at exit: a child runs the same code as through tsx, without
- * seconds of loader hooks.
+ * seconds of loader hooks, and with its packages in the bundle (one file to load, not some 550
+ * CommonJS modules: about 0.5 s of CPU less per start of a bot).
  */
 export async function tsBundle(script: string): Promise<string> {
   if (folder === null) {
@@ -20,7 +21,9 @@ export async function tsBundle(script: string): Promise<string> {
   const path = resolve(script);
   let module = made.get(path);
   if (module === undefined) {
-    module = bundleModules([path], join(folder, String(made.size))).then(([bundle]) => bundle!);
+    module = bundleModules([path], join(folder, String(made.size)), { packages: "bundled" }).then(
+      ([bundle]) => bundle!,
+    );
     made.set(path, module);
   }
   return module;
