@@ -50,7 +50,7 @@ async function running(instance: Instance, slack: Pick<SlackEmulator, "waitFor">
 describe("two `gpu-warden start` on one store", () => {
   it("runs only one: the other refuses at once naming the store and the PID; a kill -9 leaves no stale lock", async () => {
     const slack = await startSlackEmulator({ channels: [{ id: CHANNEL, name: "gpu" }] });
-    const source = { kind: "simulated" as const, hosts: 12, gpus_per_host: 8, seed: 42 };
+    const source = { kind: "simulated" as const, hosts: 4, gpus_per_host: 2, seed: 42 };
     const forgotten = createSimulatedSource(source, { clock: systemClock, timezone: "UTC" })
       .fleet.hosts.filter((host) => host.role === "forgotten")
       .map((host) => host.name);
@@ -65,7 +65,7 @@ describe("two `gpu-warden start` on one store", () => {
         `store: { path: ${store} }`,
         "poll: { interval_seconds: 3600 }",
         "sources:",
-        "  - { kind: simulated, hosts: 12, gpus_per_host: 8, seed: 42 }",
+        "  - { kind: simulated, hosts: 4, gpus_per_host: 2, seed: 42 }",
         "",
       ].join("\n"),
     );
