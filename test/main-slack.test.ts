@@ -24,7 +24,7 @@ for (const transport of ["socket", "http"] as const) {
         users: [{ id: OWNER, name: "owner" }],
         channels: [{ id: CHANNEL, name: "gpu" }],
       });
-      const source = { kind: "simulated" as const, hosts: 12, gpus_per_host: 8, seed: 42 };
+      const source = { kind: "simulated" as const, hosts: 4, gpus_per_host: 2, seed: 42 };
       const forgotten = createSimulatedSource(source, { clock: systemClock, timezone: "UTC" })
         .fleet.hosts.filter((host) => host.role === "forgotten")
         .map((host) => host.name);
@@ -81,7 +81,7 @@ for (const transport of ["socket", "http"] as const) {
         const user = transport === "socket" ? slack : slack.http(`${bot.httpUrl}/slack/events`);
         await user.slashCommand({ user: OWNER, text: "status" });
         await slack.waitFor(() => slack.ephemerals(OWNER).length === 1, "the status board");
-        assert.match(slack.ephemerals(OWNER)[0]!.text, /12 hosts/);
+        assert.match(slack.ephemerals(OWNER)[0]!.text, /4 hosts/);
 
         await user.clickButton({ user: OWNER, message: alert, actionId: "stop_host" });
         await slack.waitFor(() => readFileSync(stopLog, "utf8") === `${target}\n`, "the stop command");
