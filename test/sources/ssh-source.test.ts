@@ -277,12 +277,12 @@ describe("ssh source against real sshd servers", () => {
         { name: "gpu-password", target: passwordOnly.target },
         { name: "gpu-a", target: busy.target },
       ],
-      { concurrency: 2, deadline_seconds: 15, connect_timeout_seconds: 60 },
+      { concurrency: 2, deadline_seconds: 6, connect_timeout_seconds: 60 },
     );
     const hosts = byHost(await ssh.poll(new AbortController().signal));
     assert.deepEqual(failure(hosts["gpu-hung"]), {
       cause: "timeout",
-      message: "gpu-hung: timeout: no answer over ssh within 15 s",
+      message: "gpu-hung: timeout: no answer over ssh within 6 s",
     });
     assert.deepEqual(failure(hosts["gpu-refused"]), {
       cause: "unreachable",
