@@ -3,11 +3,18 @@ import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import type { RunningPlayground } from "../../src/playground/start-playground.ts";
 import { silentLogger } from "../../src/shared/logger.ts";
-import { playgroundInBrowser } from "../helpers/playground-in-browser.ts";
+import { launchChromium, playgroundInBrowser } from "../helpers/playground-in-browser.ts";
 
 /** Wednesday 2026-01-07 09:00 UTC. */
 const T0 = Date.UTC(2026, 0, 7, 9, 0);
 const SHOWN_MS = 30_000;
+
+/** One chromium for both teams' playgrounds, each on its own page. */
+let browser: Browser;
+before(async () => {
+  browser = await launchChromium();
+});
+after(() => browser?.close());
 
 /** WCAG's contrast ratio of every visible button's text against its background (walking up to an opaque one). */
 const CONTRASTS = `(() => {
@@ -34,19 +41,19 @@ const CONTRASTS = `(() => {
 
 describe("the playground with the keyboard only (Debian's chromium via playwright-core)", () => {
   let playground: RunningPlayground;
-  let browser: Browser;
   let page: Page;
 
   before(async () => {
-    ({ playground, browser, page } = await playgroundInBrowser({
+    ({ playground, page } = await playgroundInBrowser({
       startMs: T0,
       hostName: "playground-keyboard-test",
       logger: silentLogger,
+      browser,
     }));
   });
 
   after(async () => {
-    await browser?.close();
+    await page?.close();
     await playground?.stop();
   });
 
@@ -161,20 +168,20 @@ const NOT_WORDS =
 
 describe("the playground for a zh-CN team: its own labels in Chinese (Debian's chromium via playwright-core)", () => {
   let playground: RunningPlayground;
-  let browser: Browser;
   let page: Page;
 
   before(async () => {
-    ({ playground, browser, page } = await playgroundInBrowser({
+    ({ playground, page } = await playgroundInBrowser({
       startMs: T0,
       hostName: "playground-zh-test",
       logger: silentLogger,
       team: { name: "视觉组", language: "zh-CN", timezone: "Asia/Shanghai", currency: "CNY" },
+      browser,
     }));
   });
 
   after(async () => {
-    await browser?.close();
+    await page?.close();
     await playground?.stop();
   });
 
