@@ -18,7 +18,7 @@ import { type HistorySeries, type RunningPrometheus, startPrometheus } from "../
 import { runCliHere } from "../helpers/run-cli-here.ts";
 
 const ZONE = "Europe/Berlin";
-const STEP = 5 * MINUTE_MS;
+const STEP = 15 * MINUTE_MS;
 /** The latest 1st of a month (Berlin) at least three days ago: history from 6 h before it to 4 h after. */
 const BOUNDARY = (() => {
   const now = dayjs().tz(ZONE);
@@ -100,7 +100,7 @@ describe("GPU time attributed to projects through Prometheus labels, across a mo
     prom = await startPrometheus({ backfill: history() });
     writeFileSync(
       file,
-      `store: { path: ${store} }\nteam: { timezone: ${ZONE} }\npoll: { interval_seconds: 300 }\n` +
+      `store: { path: ${store} }\nteam: { timezone: ${ZONE} }\npoll: { interval_seconds: 900 }\n` +
         "hosts: { gpu-node-1: { cost_per_hour: 8 } }\n" +
         "projects:\n  inference: { namespaces: [dynamo-workload] }\n  speech: { prometheus_label: speech-team }\n",
     );
