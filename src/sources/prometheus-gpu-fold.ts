@@ -1,0 +1,94 @@
+import { isDcgmBlank } from "./prom-value.ts";
+import type { PromVectorSample } from "./prometheus-api.ts";
+import {
+  accumulatorIn,
+  addWorkload,
+  type GpuAccumulator,
+  type GpuFleet,
+  slotOf,
+  splitMigGpus,
+  workloadOf,
+} from "./prometheus-gpus.ts";
+import { hostFromLabel } from "./prometheus-hosts.ts";
+import type { DcgmField } from "./prometheus-queries.ts";
+
+/**
+ * The fleet's GPUs built from the DCGM fields' answers one answer at a time, as each arrives, so that a
+ * cycle never holds every field's answer at once (at 80,000 GPUs those were ~110 MB of heap together).
+ */
+export interface GpuFold {
+  /** Folds one field's answer in; the answer is not kept. */
+  add(field: DcgmField, samples: readonly PromVectorSample[]): void;
+  /**
+   * The GPUs and hosts: a series whose FB_USED heartbeat is older than `oldestMs` counts as absent; the
+   * hosts in `seen` (the forget window's label sets) without a fresh GPU are stale.
+   */
+  finish(heartbeat: readonly PromVectorSample[], seen: Record<string, string>[], oldestMs: number): GpuFleet;
+}
+
+export function createGpuFold(hostLabel: string): GpuFold {
+  const hosts = new Map<string, Map<number, GpuAccumulator>>();
+  const seriesKeys = new Map<GpuAccumulator, string>();
+  const unlabelled = new Map<string, number>();
+  const seriesKey = (labels: Record<string, string>) =>
+    `${hostFromLabel(labels[hostLabel] ?? "")}\u0000${labels.gpu}`;
+  return {
+    add(field, samples) {
+      for (const sample of samples) {
+        const key = seriesKey(sample.labels);
+        if (!sample.labels[hostLabel]) {
+          unlabelled.set(key, (unlabelled.get(key) ?? 0) + 1);
+          continue;
+        }
+        const slot = slotOf(sample.labels, hostLabel);
+        if (slot === null) continue;
+        const gpu = accumulatorIn(hosts, slot);
+        if (!seriesKeys.has(gpu)) seriesKeys.set(gpu, key);
+        const workload = workloadOf(sample.labels);
+        if (workload) addWorkload(gpu, workload);
+        const value = Number.isFinite(sample.value) && !isDcgmBlank(sample.value) ? sample.value : null;
+        if (value !== null) gpu.fields[field] = Math.max(gpu.fields[field] ?? value, value);
+      }
+    },
+    finish(heartbeat, seen, oldestMs) {
+      const beatMs = new Map<string, number>();
+      for (const sample of heartbeat) {
+        const key = seriesKey(sample.labels);
+        beatMs.set(key, Math.max(beatMs.get(key) ?? 0, sample.value * 1000));
+      }
+      const silent = (key: string | undefined) => {
+        const beat = key === undefined ? undefined : beatMs.get(key);
+        return beat !== undefined && beat < oldestMs;
+      };
+      for (const [host, gpus] of hosts) {
+        for (const [slot, gpu] of gpus) if (silent(seriesKeys.get(gpu))) gpus.delete(slot);
+        if (gpus.size === 0) hosts.delete(host);
+        else splitMigGpus(gpus);
+      }
+      let unlabelledSeries = 0;
+      for (const [key, count] of unlabelled) if (!silent(key)) unlabelledSeries += count;
+      return { hosts, stale: staleHosts(hosts, seen, hostLabel), unlabelled: unlabelledSeries };
+    },
+  };
+}
+
+function staleHosts(
+  hosts: GpuFleet["hosts"],
+  seen: Record<string, string>[],
+  hostLabel: string,
+): Map<string, Set<string>> {
+  const stale = new Map<string, Set<string>>();
+  for (const labels of seen) {
+    const raw = labels[hostLabel];
+    if (!raw) continue;
+    const host = hostFromLabel(raw);
+    if (hosts.has(host)) continue;
+    let values = stale.get(host);
+    if (!values) {
+      values = new Set();
+      stale.set(host, values);
+    }
+    values.add(raw);
+  }
+  return stale;
+}
