@@ -1,3 +1,4 @@
+import { physicalGpu } from "../shared/gpu-slot.ts";
 import { isDcgmBlank } from "./prom-value.ts";
 import type { PromVectorSample } from "./prometheus-api.ts";
 import {
@@ -28,22 +29,19 @@ export interface GpuFold {
 
 export function createGpuFold(hostLabel: string): GpuFold {
   const hosts = new Map<string, Map<number, GpuAccumulator>>();
-  const seriesKeys = new Map<GpuAccumulator, string>();
+  /** Series without the host label, by their `gpu` label. */
   const unlabelled = new Map<string, number>();
-  const seriesKey = (labels: Record<string, string>) =>
-    `${hostFromLabel(labels[hostLabel] ?? "")}\u0000${labels.gpu}`;
   return {
     add(field, samples) {
       for (const sample of samples) {
-        const key = seriesKey(sample.labels);
         if (!sample.labels[hostLabel]) {
-          unlabelled.set(key, (unlabelled.get(key) ?? 0) + 1);
+          const gpu = String(sample.labels.gpu);
+          unlabelled.set(gpu, (unlabelled.get(gpu) ?? 0) + 1);
           continue;
         }
         const slot = slotOf(sample.labels, hostLabel);
         if (slot === null) continue;
         const gpu = accumulatorIn(hosts, slot);
-        if (!seriesKeys.has(gpu)) seriesKeys.set(gpu, key);
         const workload = workloadOf(sample.labels);
         if (workload) addWorkload(gpu, workload);
         const value = Number.isFinite(sample.value) && !isDcgmBlank(sample.value) ? sample.value : null;
@@ -53,23 +51,28 @@ export function createGpuFold(hostLabel: string): GpuFold {
     finish(heartbeat, seen, oldestMs) {
       const beatMs = new Map<string, number>();
       for (const sample of heartbeat) {
-        const key = seriesKey(sample.labels);
+        const key = gpuKey(hostFromLabel(sample.labels[hostLabel] ?? ""), sample.labels.gpu);
         beatMs.set(key, Math.max(beatMs.get(key) ?? 0, sample.value * 1000));
       }
-      const silent = (key: string | undefined) => {
-        const beat = key === undefined ? undefined : beatMs.get(key);
+      const silent = (key: string) => {
+        const beat = beatMs.get(key);
         return beat !== undefined && beat < oldestMs;
       };
       for (const [host, gpus] of hosts) {
-        for (const [slot, gpu] of gpus) if (silent(seriesKeys.get(gpu))) gpus.delete(slot);
+        for (const slot of gpus.keys()) if (silent(gpuKey(host, physicalGpu(slot)))) gpus.delete(slot);
         if (gpus.size === 0) hosts.delete(host);
         else splitMigGpus(gpus);
       }
       let unlabelledSeries = 0;
-      for (const [key, count] of unlabelled) if (!silent(key)) unlabelledSeries += count;
+      for (const [gpu, count] of unlabelled) if (!silent(gpuKey("", gpu))) unlabelledSeries += count;
       return { hosts, stale: staleHosts(hosts, seen, hostLabel), unlabelled: unlabelledSeries };
     },
   };
+}
+
+/** A physical GPU's key: its host and its `gpu` label as a number (a MIG instance's is its GPU's). */
+function gpuKey(host: string, gpu: string | number | undefined): string {
+  return `${host}\u0000${Number(gpu)}`;
 }
 
 function staleHosts(

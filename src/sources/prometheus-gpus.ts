@@ -1,5 +1,6 @@
 import type { GpuProcess, GpuReading, HostObservation, HostReadings } from "../domain/observation.ts";
 import { migModel, migParts, migSlot } from "../shared/gpu-slot.ts";
+import { internString } from "../shared/intern.ts";
 import { round } from "./prom-value.ts";
 import { hostFromLabel } from "./prometheus-hosts.ts";
 import type { DcgmField } from "./prometheus-queries.ts";
@@ -112,7 +113,7 @@ export function slotOf(labels: Record<string, string>, hostLabel: string): Serie
     host: hostFromLabel(raw),
     slot,
     uuid: labels.UUID || null,
-    model: labels.modelName || null,
+    model: internString(labels.modelName || null),
     profile: isInstance ? labels.GPU_I_PROFILE || null : null,
     instance: isInstance,
   };
