@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { describeConfig, describeConfigError } from "./config/describe-config.ts";
 import { ConfigError, type LoadedConfig, loadConfig } from "./config/load-config.ts";
 import { describeCliProblem } from "./describe-cli-problem.ts";
+import { listenEarly } from "./main/listen-early.ts";
 import type { startBot } from "./main.ts";
 import { ENGLISH, type Translator, translatorFor } from "./messages/translator.ts";
 import type { startPlayground } from "./playground/start-playground.ts";
@@ -421,11 +422,13 @@ async function startCommand(run: CliRun): Promise<number> {
   const playground =
     values.playground === true || (values["no-playground"] !== true && !slackTokensSet(loaded.env));
   let bot: Awaited<ReturnType<typeof startBot>> | Awaited<ReturnType<typeof startPlayground>>;
+  const early = playground ? null : await listenEarly(loaded);
   try {
     bot = playground
       ? await (await import("./playground/start-playground.ts")).startPlayground(context)
-      : await (await loadMain()).startBot(context);
+      : await (await loadMain()).startBot({ ...context, ...(early && { http: early }) });
   } catch (error) {
+    await early?.close();
     for (const [signal, handler] of signals) process.off(signal, handler);
     run.logs?.release();
     return explained(tr, error, io.stderr);

@@ -10,9 +10,10 @@ import type { JobTimer } from "./jobs/job-timer.ts";
 import { scheduleJobs } from "./jobs/schedule-jobs.ts";
 import { composeBot } from "./main/compose-bot.ts";
 import type { MessagesPort } from "./main/create-delivery.ts";
+import { serveBot } from "./main/listen-early.ts";
 import { restoreHistory } from "./main/restore-history.ts";
 import { startSlack } from "./main/start-slack.ts";
-import { type HttpServerDeps, type RunningHttpServer, startHttpServer } from "./observability/http-server.ts";
+import type { HttpServerDeps, RunningHttpServer } from "./observability/http-server.ts";
 import { fleetLine } from "./reports/fleet-line.ts";
 import { type Clock, MINUTE_MS, systemClock } from "./shared/clock.ts";
 import type { Logger } from "./shared/logger.ts";
@@ -44,6 +45,11 @@ export interface BotContext {
   sources?: Source[];
   jobTimer?: JobTimer;
   httpRoutes?: HttpServerDeps["extra"];
+  /**
+   * The bot's HTTP server, already listening since the start (`listenEarly`): the console and Socket
+   * Mode serve /healthz and /metrics on it instead of listening again.
+   */
+  http?: RunningHttpServer;
 }
 
 export interface RunningBot {
@@ -98,7 +104,8 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   if (slackOn && env.slackBotToken !== null) {
     ({ slack, http, httpUrl } = await startSlack(context, env.slackBotToken, bot));
   } else {
-    http = await startHttpServer(
+    http = await serveBot(
+      context.http,
       { registry: stores.metrics.registry, health: bot.health.report },
       config.http.host,
       port,

@@ -113,6 +113,35 @@ describe("a restart with 300 hosts and their open alerts", { timeout: 120_000 },
     );
   });
 
+  test("the rebuild yields to the event loop every 100 hosts, and its states are used only once done", async () => {
+    const first = compose();
+    await restore(first);
+    for (let i = 0; i < 6; i++) poll(first);
+    const idleSince = HOSTS.map((host) => first.alerts.state(host)?.idleSinceMs);
+    dbs[0]!.close();
+
+    const second = compose();
+    const seenDuring: (number | null | undefined)[] = [];
+    let rebuilding = true;
+    const turn = () => {
+      if (!rebuilding) return;
+      seenDuring.push(second.alerts.state(HOSTS[0]!)?.idleSinceMs);
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    await restore(second);
+    rebuilding = false;
+    assert.ok(seenDuring.length >= HOSTS.length / 100, `the loop turned ${seenDuring.length} times`);
+    assert.ok(
+      seenDuring.every((seen) => seen === undefined),
+      "no half-built state is used",
+    );
+    assert.deepEqual(
+      HOSTS.map((host) => second.alerts.state(host)?.idleSinceMs),
+      idleSince,
+    );
+  });
+
   test("a gap longer than the idle window: the look-back runs", async () => {
     const first = compose();
     await restore(first);

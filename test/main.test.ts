@@ -4,9 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { after, describe, it } from "node:test";
-import { parseConfig } from "../src/config/load-config.ts";
+import { parseConfig, readEnv } from "../src/config/load-config.ts";
 import type { SourceConfig } from "../src/config/schema.ts";
+import { listenEarly } from "../src/main/listen-early.ts";
+import { startBot } from "../src/main.ts";
 import { systemClock } from "../src/shared/clock.ts";
+import { silentLogger } from "../src/shared/logger.ts";
 import { createSimulatedSource } from "../src/sources/simulated-source.ts";
 
 type SimulatedSourceConfig = Extract<SourceConfig, { kind: "simulated" }>;
@@ -60,6 +63,49 @@ describe("startBot", () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe("a start that listens early", () => {
+  it("answers /healthz as starting before the bot is composed, then the bot's own on the same port", async () => {
+    const config = parseConfig({
+      http: { port: 0 },
+      store: { path: join(dir, "early.db") },
+      poll: { interval_seconds: 3600 },
+      sources: [{ kind: "simulated", hosts: 3, gpus_per_host: 4, seed: 1 }],
+    });
+    const loaded = { config, env: readEnv({}), file: null };
+    const early = await listenEarly(loaded);
+    assert.ok(early, "the console mode listens before loading the bot");
+    const health = async () => {
+      const response = await fetch(`${early.url}/healthz`);
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    assert.deepEqual(await health(), {
+      status: 200,
+      body: { ok: true, lastPollAtMs: null, starting: true },
+    });
+    const bot = await startBot({
+      loaded,
+      logger: silentLogger,
+      pathEnv: "",
+      hostName: "test",
+      stdout: new PassThrough(),
+      http: early,
+    });
+    try {
+      assert.equal(bot.httpUrl, early.url);
+      await bot.pollNow();
+      const after = await health();
+      assert.equal(after.status, 200);
+      assert.equal(typeof after.body.lastPollAtMs, "number");
+      assert.equal(after.body.starting, undefined, "no longer starting once a poll is written");
+      const metrics = await (await fetch(`${early.url}/metrics`)).text();
+      assert.match(metrics, /^gpu_warden_hosts\{state="ok"\} 3$/m);
+    } finally {
+      await bot.stop();
+    }
+    await assert.rejects(fetch(`${early.url}/healthz`), "the bot's stop closes it");
   });
 });
 

@@ -11,7 +11,8 @@ import type { BotStores } from "./bot-stores.ts";
  * At start-up: a fresh store gets the simulated fleet's recent history; the sources' history
  * (Prometheus, the look-back) is read only when the store knows nothing recent about some host (a
  * fresh store, or a gap longer than `windowMs`), and then only those hosts' older history is used;
- * the idle states are rebuilt from the last `windowMs`. Open alerts stay open (never posted again).
+ * the idle states are rebuilt from the last `windowMs`, in slices that let `/healthz` and Slack answer
+ * meanwhile. Open alerts stay open (never posted again).
  * A store that cannot take these writes (a full disk) throws a `StoreProblemError` for the store at
  * `storePath`. Returns whether the look-back ran.
  */
@@ -47,9 +48,9 @@ export async function restoreHistory(
   }
   if (history !== null && recent !== null && recent.size > 0) {
     const byHost = new Map([...history.prior.byHost].filter(([host]) => !recent.has(host)));
-    alerts.restore({ ...history.prior, byHost });
+    await alerts.restoreInSlices({ ...history.prior, byHost });
   } else {
-    alerts.restore(history?.prior);
+    await alerts.restoreInSlices(history?.prior);
   }
   if (recent === null) logger.info("the store knows every host recently: no look-back");
   return recent !== null;

@@ -1,7 +1,8 @@
 import type { SlackApp } from "../bot/app.ts";
 import type { BotContext } from "../main.ts";
-import { type RunningHttpServer, startHttpServer } from "../observability/http-server.ts";
+import type { RunningHttpServer } from "../observability/http-server.ts";
 import type { ComposedBot } from "./compose-bot.ts";
+import { serveBot } from "./listen-early.ts";
 
 /** The Slack side, started. */
 export interface StartedSlack {
@@ -38,7 +39,8 @@ export async function startSlack(
   if (started.mode === "http") {
     httpUrl = started.url ?? `http://${config.http.host}:${port}`;
   } else {
-    http = await startHttpServer(
+    http = await serveBot(
+      context.http,
       { ...endpoints, ...(context.httpRoutes && { extra: context.httpRoutes }) },
       config.http.host,
       port,

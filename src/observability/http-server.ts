@@ -10,7 +10,7 @@ export interface Health {
 }
 
 export interface HttpServerDeps {
-  registry: Registry;
+  registry: Pick<Registry, "metrics" | "contentType">;
   health: () => Health;
   /** Further routes (e.g. the Slack events endpoint); return false when not handled. */
   extra?: (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
@@ -20,6 +20,8 @@ export interface RunningHttpServer {
   server: Server;
   port: number;
   url: string;
+  /** From now on serves these routes instead (the bot's, once composed, over the start's). */
+  serve(deps: HttpServerDeps): void;
   close(): Promise<void>;
 }
 
@@ -28,8 +30,9 @@ export async function startHttpServer(
   host: string,
   port: number,
 ): Promise<RunningHttpServer> {
+  let current = deps;
   const server = createServer((req, res) => {
-    handle(deps, req, res).catch((error: unknown) => {
+    handle(current, req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
       res.end(`internal error: ${error instanceof Error ? error.message : String(error)}\n`);
     });
@@ -43,6 +46,9 @@ export async function startHttpServer(
     server,
     port: actual,
     url: `http://${host}:${actual}`,
+    serve(next) {
+      current = next;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

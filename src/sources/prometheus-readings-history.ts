@@ -8,6 +8,7 @@ import {
   prometheusObservation,
   slotOf,
   splitMigGpus,
+  type Workload,
   workloadOf,
 } from "./prometheus-gpus.ts";
 import { MAX_STEPS_PER_QUERY, rangeChunks, readRange } from "./prometheus-history.ts";
@@ -81,7 +82,7 @@ interface SlotColumns {
   values: Record<ReadField, Float64Array>;
   /** Some series of the slot had a point at the step. */
   present: Uint8Array;
-  workloads: (GpuAccumulator["workloads"] | undefined)[];
+  workloads: (Map<string, Workload> | undefined)[];
 }
 
 interface Columns {

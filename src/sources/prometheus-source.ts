@@ -4,7 +4,8 @@ import type { HistorySource } from "../domain/source.ts";
 import { dayjs } from "../shared/time.ts";
 import { round } from "./prom-value.ts";
 import { PrometheusError, type PromVectorSample } from "./prometheus-api.ts";
-import { type GpuFleet, prometheusObservation, readGpus } from "./prometheus-gpus.ts";
+import { createGpuFold } from "./prometheus-gpu-fold.ts";
+import { type GpuFleet, prometheusObservation } from "./prometheus-gpus.ts";
 import { busiestHistory, history, hostsHistory } from "./prometheus-history.ts";
 import { containersByNode, HostIndex, hostFromLabel, hostIndex } from "./prometheus-hosts.ts";
 import { DCGM_FIELDS, type PrometheusSourceConfig } from "./prometheus-queries.ts";
@@ -87,8 +88,14 @@ async function poll(s: PromState, signal: AbortSignal): Promise<HostObservation[
       if (field === "grActive") return fullRead || s.missingUtil;
       return true;
     });
+    const fold = createGpuFold(s.config.host_label);
     const fieldResults = Promise.allSettled([
-      ...wanted.map((field) => run(s.queries.fields[field])),
+      ...wanted.map((field) =>
+        run(s.queries.fields[field]).then((samples) => {
+          fold.add(field, samples);
+          return [];
+        }),
+      ),
       needHeartbeat ? run(s.queries.heartbeat) : Promise.resolve([]),
     ]);
     count++;
@@ -110,7 +117,6 @@ async function poll(s: PromState, signal: AbortSignal): Promise<HostObservation[
     const failedField = fields.find((result) => result.status === "rejected");
     if (failedField?.status === "rejected") return failAll(s, atMs, failedField.reason);
     if (seen.status === "rejected") return failAll(s, atMs, seen.reason);
-    const current = new Map(wanted.map((field, i) => [field, valuesOf(fields[i]!)]));
     const heartbeat = valuesOf(fields[wanted.length]!);
     const optional: { what: string; result: PromiseSettledResult<PromVectorSample[]> }[] = [
       { what: "node_load1", result: load1 },
@@ -128,17 +134,14 @@ async function poll(s: PromState, signal: AbortSignal): Promise<HostObservation[
         "some Prometheus s.queries failed; those readings are unknown",
       );
     }
-    const fleet = readGpus(current, heartbeat, seen.value, {
-      hostLabel: s.config.host_label,
-      oldestMs: atMs - s.config.stale_after_seconds * 1000,
-    });
+    const fleet = fold.finish(heartbeat, seen.value, atMs - s.config.stale_after_seconds * 1000);
     if (fleet.unlabelled > 0 && fleet.hosts.size === 0 && fleet.stale.size === 0) {
       s.logger.warn(
         { source: "prometheus", host_label: s.config.host_label, series: fleet.unlabelled },
         `dcgm-exporter series carry no "${s.config.host_label}" label; set host_label to the label that names the host`,
       );
     }
-    recallGpus(s, fleet, atMs, current.has("fbFree"));
+    recallGpus(s, fleet, atMs, wanted.includes("fbFree"));
     if (fullRead) s.lastFullReadMs = atMs;
     for (const [host, lastMs] of s.lastFresh) {
       if (atMs - lastMs <= s.forgetMs && !fleet.hosts.has(host) && !fleet.stale.has(host)) {

@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import type { ContainerUsage, GpuProcess, LoginSession, SourceKind } from "../domain/observation.ts";
+import { internString } from "../shared/intern.ts";
 import { cycleKeyRange, ENTITY_SPAN } from "./sample-key.ts";
 
 /** What the alerts show beyond numbers, as of a host's latest answering poll. */
@@ -135,7 +136,7 @@ export function loadFleetCache(db: Database): FleetCache {
       id: row.id,
       index: row.idx,
       uuid: row.uuid,
-      model: row.model,
+      model: internString(row.model),
       memTotalMiB: row.mem_total_mib,
       mig: row.mig === 1,
       firstSeenMs: row.first_seen_ms,

@@ -1,20 +1,16 @@
-import { evaluateHost, type IdleEpisodeState } from "../../checks/idle-episode.ts";
-import { DEFAULT_HOST_CONTEXT } from "../../checks/idle-policy.ts";
 import { sweep } from "../../checks/sweep.ts";
 import type { Config } from "../../config/schema.ts";
-import { type Clock, MINUTE_MS } from "../../shared/clock.ts";
+import type { Clock } from "../../shared/clock.ts";
 import type { Logger } from "../../shared/logger.ts";
 import type { BotStateStore } from "../../store/bot-state-store.ts";
 import type { MetricsStore } from "../../store/metrics-types.ts";
 import { runAutopilot } from "../autopilot/run-autopilot.ts";
 import { type EngineHistory, historyWanted, useHistory } from "../fleet/engine-history.ts";
 import type { PollResult } from "../fleet/poll-fleet.ts";
-import { type PriorHistory, priorSamples } from "../fleet/seed-history.ts";
+import type { PriorHistory } from "../fleet/seed-history.ts";
 import type { AlertPort, FleetView, Notifier, WardenLookup } from "../ports.ts";
 import { followUpStarts } from "../power/start-follow-up.ts";
 import { followUpStop } from "../power/stop-follow-up.ts";
-import { samplesFromHistory } from "./alert-history.ts";
-import { restoreWindowMinutes } from "./alert-policy.ts";
 import { postInAlertThread } from "./alert-thread.ts";
 import type { AlertWords } from "./alert-words.ts";
 import { endIdle, endingFor } from "./end-idle-alert.ts";
@@ -22,6 +18,7 @@ import { type AlertRun, contextsAt, createAlertRun, latestByHost } from "./idle-
 import { endNoData } from "./no-data-notice.ts";
 import { refreshIdle } from "./open-idle-alert.ts";
 import { applyTransition, knownHosts, reconcile } from "./reconcile-alerts.ts";
+import { restoreStates, restoreStatesInSlices } from "./restore-states.ts";
 import { noticeSuspectReadings } from "./suspect-notices.ts";
 
 export {
@@ -62,6 +59,11 @@ export interface IdleAlerts extends FleetView, AlertPort {
    */
   restore(prior?: PriorHistory | null): void;
   /**
+   * {@link restore}, yielding to the event loop every few hosts, so that `/healthz` and Slack answer
+   * while it runs (the start's rebuild). Nothing else may rebuild or sweep until it resolves.
+   */
+  restoreInSlices(prior?: PriorHistory | null): Promise<void>;
+  /**
    * Runs the idle checks on a poll already written to the store, then opens, edits, escalates and
    * resolves alerts, runs the autopilot and starts due automatic stops (which run on; see {@link settled}).
    */
@@ -79,6 +81,7 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
   const { store, clock } = run;
   const alerts: IdleAlerts = {
     restore: (prior) => restoreStates(run, prior),
+    restoreInSlices: (prior) => restoreStatesInSlices(run, prior),
     onPoll: (result) => {
       sweepPoll(run, result);
       followUpStarts({ config: run.config, state: store, fleet: alerts, alerts }, result.atMs);
@@ -118,51 +121,6 @@ export function createIdleAlerts(deps: IdleAlertsDeps): IdleAlerts {
     },
   };
   return alerts;
-}
-
-/** Rebuilds the idle states from the store's history (and a source's older history). */
-function restoreStates(run: AlertRun, prior: PriorHistory | null | undefined): void {
-  const { clock, policy, metrics, store, logger } = run;
-  const nowMs = clock.now();
-  const sinceMs = prior?.untilMs ?? nowMs - restoreWindowMinutes(policy) * MINUTE_MS;
-  const priorPolicy = prior ? { ...policy, staleAfterMinutes: prior.stepMs / MINUTE_MS } : policy;
-  run.latestCache = null;
-  const latest = latestByHost(run);
-  const records = metrics.hosts();
-  const contexts = contextsAt(
-    run,
-    sinceMs,
-    records.map((record) => record.name),
-  );
-  const next = new Map<string, IdleEpisodeState>();
-  for (const record of records) {
-    const samples = samplesFromHistory(
-      {
-        record,
-        hostSamples: metrics.hostSamplesSince(record.name, sinceMs),
-        gpuSamples: metrics.gpuSamplesSince(record.name, sinceMs),
-        latest: latest.get(record.name)?.observation ?? null,
-      },
-      policy,
-    );
-    if (samples.length === 0) continue;
-    const context = contexts.get(record.name) ?? DEFAULT_HOST_CONTEXT;
-    const history = prior?.byHost.get(record.name);
-    const start =
-      history === undefined
-        ? undefined
-        : evaluateHost(priorSamples(record.name, history, policy), priorPolicy, context);
-    next.set(record.name, evaluateHost(samples, policy, context, start));
-  }
-  run.states = next;
-  run.restoredAtMs = nowMs;
-  run.rendered.clear();
-  run.sparklineReadings.clear();
-  const idle = [...next.values()].filter((state) => state.status === "idle").length;
-  logger.info(
-    { hosts: next.size, idle, openAlerts: store.alerts.allOpen().length },
-    "idle states rebuilt from history",
-  );
 }
 
 /** The idle checks on a written poll, then the alerts that follow from them. */

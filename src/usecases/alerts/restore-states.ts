@@ -1,0 +1,96 @@
+import { evaluateHost, type IdleEpisodeState } from "../../checks/idle-episode.ts";
+import { DEFAULT_HOST_CONTEXT, type HostContext } from "../../checks/idle-policy.ts";
+import type { HostRecord } from "../../domain/metrics.ts";
+import { MINUTE_MS } from "../../shared/clock.ts";
+import { type PriorHistory, priorSamples } from "../fleet/seed-history.ts";
+import { samplesFromHistory } from "./alert-history.ts";
+import { restoreWindowMinutes } from "./alert-policy.ts";
+import { type AlertRun, contextsAt, latestByHost } from "./idle-alert-run.ts";
+
+/** Hosts rebuilt between two yields to the event loop by {@link restoreStatesInSlices}. */
+export const RESTORE_SLICE_HOSTS = 100;
+
+interface Rebuild {
+  run: AlertRun;
+  prior: PriorHistory | null | undefined;
+  nowMs: number;
+  sinceMs: number;
+  records: HostRecord[];
+  contexts: Map<string, HostContext>;
+  next: Map<string, IdleEpisodeState>;
+}
+
+/** Rebuilds the idle states from the store's history (and a source's older history), in one go. */
+export function restoreStates(run: AlertRun, prior: PriorHistory | null | undefined): void {
+  const rebuild = beginRebuild(run, prior);
+  for (const record of rebuild.records) rebuildHost(rebuild, record);
+  finishRebuild(rebuild);
+}
+
+/**
+ * The same rebuild, yielding to the event loop after every {@link RESTORE_SLICE_HOSTS} hosts, so that
+ * `/healthz` and Slack answer while it runs. The states built so far are not used until it is done.
+ */
+export async function restoreStatesInSlices(
+  run: AlertRun,
+  prior: PriorHistory | null | undefined,
+): Promise<void> {
+  await yieldToEventLoop();
+  const rebuild = beginRebuild(run, prior);
+  for (let i = 0; i < rebuild.records.length; i++) {
+    if (i > 0 && i % RESTORE_SLICE_HOSTS === 0) await yieldToEventLoop();
+    rebuildHost(rebuild, rebuild.records[i]!);
+  }
+  finishRebuild(rebuild);
+}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function beginRebuild(run: AlertRun, prior: PriorHistory | null | undefined): Rebuild {
+  const nowMs = run.clock.now();
+  const sinceMs = prior?.untilMs ?? nowMs - restoreWindowMinutes(run.policy) * MINUTE_MS;
+  run.latestCache = null;
+  const records = run.metrics.hosts();
+  const contexts = contextsAt(
+    run,
+    sinceMs,
+    records.map((record) => record.name),
+  );
+  return { run, prior, nowMs, sinceMs, records, contexts, next: new Map() };
+}
+
+function rebuildHost(rebuild: Rebuild, record: HostRecord): void {
+  const { run, prior, sinceMs } = rebuild;
+  const { metrics, policy } = run;
+  const samples = samplesFromHistory(
+    {
+      record,
+      hostSamples: metrics.hostSamplesSince(record.name, sinceMs),
+      gpuSamples: metrics.gpuSamplesSince(record.name, sinceMs),
+      latest: latestByHost(run).get(record.name)?.observation ?? null,
+    },
+    policy,
+  );
+  if (samples.length === 0) return;
+  const context = rebuild.contexts.get(record.name) ?? DEFAULT_HOST_CONTEXT;
+  const history = prior?.byHost.get(record.name);
+  const priorPolicy = prior ? { ...policy, staleAfterMinutes: prior.stepMs / MINUTE_MS } : policy;
+  const start =
+    history === undefined
+      ? undefined
+      : evaluateHost(priorSamples(record.name, history, policy), priorPolicy, context);
+  rebuild.next.set(record.name, evaluateHost(samples, policy, context, start));
+}
+
+function finishRebuild(rebuild: Rebuild): void {
+  const { run, next } = rebuild;
+  run.states = next;
+  run.restoredAtMs = rebuild.nowMs;
+  run.rendered.clear();
+  run.sparklineReadings.clear();
+  const idle = [...next.values()].filter((state) => state.status === "idle").length;
+  run.logger.info(
+    { hosts: next.size, idle, openAlerts: run.store.alerts.allOpen().length },
+    "idle states rebuilt from history",
+  );
+}
