@@ -100,6 +100,8 @@ export interface StormOutcome {
   owners_told: number;
   /** Calls the emulator answered 429: the outbox waited them out (`Retry-After`), no user saw them. */
   rate_limited_calls: number;
+  /** {@link rate_limited_calls} by Web API method. */
+  rate_limited_by_method: Record<string, number>;
   /** Messages set aside because Slack kept refusing them for its limits: what a user would miss. */
   rate_limit_errors_surfaced: number;
   /** Alerts not in the digest's thread, owners without their DM, a missing digest, items set aside or left. */
@@ -134,6 +136,9 @@ export async function timeStorm(
     .pluck()
     .all() as string[];
   const left = bot.stores.state.outbox.pendingCount();
+  const limited = emulator.calls().filter((call) => call.status === 429);
+  const byMethod: Record<string, number> = {};
+  for (const call of limited) byMethod[call.method] = (byMethod[call.method] ?? 0) + 1;
   return {
     storm_s: round1(stormMs),
     storm_wall_s: round1(stormWallMs),
@@ -142,7 +147,8 @@ export async function timeStorm(
     digests: digest.length,
     thread_lines: threadLines,
     owners_told: told(),
-    rate_limited_calls: emulator.calls().filter((call) => call.status === 429).length,
+    rate_limited_calls: limited.length,
+    rate_limited_by_method: byMethod,
     rate_limit_errors_surfaced: setAside.filter((error) => /rate.?limit|429/i.test(error)).length,
     lost:
       Math.max(0, alerts - threadLines) +
