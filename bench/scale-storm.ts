@@ -22,6 +22,8 @@ export interface ScaleStorm extends StormOutcome {
   owners: number;
   /** The poll whose idle checks opened the storm's alerts: the engines' answers, the engine's history, the sweep. */
   poll_ms: number;
+  /** The whole step's wall time: from the exporters' switch to the outbox empty (set by the caller). */
+  step_s?: number;
 }
 
 /** The idle policy of the storm: the poll a minute after the hosts' first idle reading opens their alerts. */

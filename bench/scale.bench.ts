@@ -388,6 +388,7 @@ async function measure(backend: MetricsBackend, hosts: number): Promise<Measured
  * scraped them (its count of GPUs without memory used is the new one), then {@link scaleStorm}.
  */
 async function storm(engines: RunningPrometheus[], owned: number[][]): Promise<ScaleStorm> {
+  const started = performance.now();
   const idle = owned.map((own) => new Set(own.slice(0, Math.round(own.length * STORM_SHARE))));
   owned.forEach((own, c) => {
     const text = exposition(own, idle[c]);
@@ -402,10 +403,11 @@ async function storm(engines: RunningPrometheus[], owned: number[][]): Promise<S
   const names = idle.flatMap((hosts, c) =>
     [...hosts].map((h) => `${String.fromCharCode(97 + c)}/${hostName(h)}`),
   );
-  return scaleStorm(
+  const outcome = await scaleStorm(
     engines.map((engine) => engine.url),
     names,
   );
+  return { ...outcome, step_s: round((performance.now() - started) / 1000, 1) };
 }
 
 /** A process's user + system CPU time so far (ms), from `/proc/PID/stat` (clock ticks of 10 ms). */
