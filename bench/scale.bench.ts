@@ -66,9 +66,9 @@ const NPM_START_FLAGS = [
   "--max-semi-space-size=2",
   `--max-old-space-size=${args.get("restart-old-space") ?? 192}`,
 ];
-/** `--cpu-prof=DIR`: the poller writes a V8 CPU profile (`node --cpu-prof`) into DIR. */
 /** `--storm-share=F`: the share of each cluster's hosts the storm turns idle; 0 runs no storm. */
 const STORM_SHARE = Number(args.get("storm-share") ?? 0.2);
+/** `--cpu-prof=DIR`: the poller writes a V8 CPU profile (`node --cpu-prof`) into DIR. */
 const CPU_PROF = args.has("cpu-prof") ? ["--cpu-prof", `--cpu-prof-dir=${args.get("cpu-prof")}`] : [];
 const GPUS = 8;
 const BASELINE_HOSTS = 1000;
