@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Writable } from "node:stream";
 import { configSchema } from "../src/config/schema.ts";
 import { MINUTE_MS } from "../src/shared/clock.ts";
-import { silentLogger } from "../src/shared/logger.ts";
+import { createLogger, silentLogger } from "../src/shared/logger.ts";
 import { createSources } from "../src/sources/create-sources.ts";
 import { openDatabase } from "../src/store/open-database.ts";
 import {
@@ -22,6 +23,8 @@ export interface ScaleStorm extends StormOutcome {
   owners: number;
   /** The poll whose idle checks opened the storm's alerts: the engines' answers, the engine's history, the sweep. */
   poll_ms: number;
+  /** That poll's parts, from its "poll cycle done" line: the sources (`ms`) and the sweep (`sweepMs`); the rest is the engine's history. */
+  poll_logged: { ms: number; sweepMs: number } | null;
   /** The whole step's wall time: from the exporters' switch to the outbox empty (set by the caller). */
   step_s?: number;
 }
@@ -59,7 +62,8 @@ export async function scaleStorm(urls: string[], hosts: string[]): Promise<Scale
       ),
     });
     const sources = createSources(config, { clock, logger: silentLogger, hostName: "bench", pathEnv: "" });
-    const bot = composeStormBot({ config, clock, db, emulator, sources });
+    const polls: { ms: number; sweepMs: number }[] = [];
+    const bot = composeStormBot({ config, clock, db, emulator, sources, logger: pollLines(polls) });
     bot.alerts.restore();
     bot.delivery.outbox!.start();
     await bot.poll();
@@ -71,10 +75,33 @@ export async function scaleStorm(urls: string[], hosts: string[]): Promise<Scale
     const owners = [...new Set(hosts.map((_, i) => stormOwner(i)))];
     const outcome = await timeStorm(bot, emulator, { db, pollAtMs, wallStartMs, owners });
     await bot.delivery.outbox!.stop();
-    return { ...outcome, hosts: hosts.length, owners: owners.length, poll_ms: Math.round(pollMs) };
+    return {
+      ...outcome,
+      hosts: hosts.length,
+      owners: owners.length,
+      poll_ms: Math.round(pollMs),
+      poll_logged: polls[1] ?? null,
+    };
   } finally {
     db.close();
     await emulator.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A logger at info that keeps each "poll cycle done" line's figures in `polls` and drops the rest. */
+function pollLines(polls: { ms: number; sweepMs: number }[]) {
+  return createLogger(
+    "info",
+    new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        for (const line of chunk.toString().split("\n")) {
+          if (!line.includes('"poll cycle done"')) continue;
+          const entry = JSON.parse(line) as { ms: number; sweepMs: number };
+          polls.push({ ms: entry.ms, sweepMs: entry.sweepMs });
+        }
+        callback();
+      },
+    }),
+  );
 }

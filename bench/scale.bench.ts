@@ -397,7 +397,7 @@ async function storm(engines: RunningPrometheus[], owned: number[][]): Promise<S
   await Promise.all(
     engines.map((engine, c) => {
       const unused = owned[c]!.filter((h) => idle[c]!.has(h) || used(h, 0) === 0).length * GPUS;
-      return engine.waitFor("DCGM_FI_DEV_FB_USED == 0", unused, 180_000);
+      return counted(engine.url, `count(DCGM_FI_DEV_FB_USED == 0) >= ${unused}`);
     }),
   );
   const names = idle.flatMap((hosts, c) =>
@@ -408,6 +408,23 @@ async function storm(engines: RunningPrometheus[], owned: number[][]): Promise<S
     names,
   );
   return { ...outcome, step_s: round((performance.now() - started) / 1000, 1) };
+}
+
+/**
+ * Waits until `promql` answers a series (a count: a small answer), asking again after a slow or failed
+ * answer: an engine of 20,000 GPUs on a loaded machine can take seconds.
+ */
+async function counted(url: string, promql: string): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    const query = `${url}/api/v1/query?${new URLSearchParams({ query: promql })}`;
+    const answer = await fetch(query, { signal: AbortSignal.timeout(60_000) })
+      .then((response) => response.json() as Promise<{ data?: { result?: unknown[] } }>)
+      .catch(() => null);
+    if ((answer?.data?.result?.length ?? 0) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`${url}: no answer to ${promql} within 180 s`);
 }
 
 /** A process's user + system CPU time so far (ms), from `/proc/PID/stat` (clock ticks of 10 ms). */

@@ -10,7 +10,7 @@ import {
   startSlackEmulator,
 } from "../src/playground/slack-emulator/start-slack-emulator.ts";
 import type { Clock } from "../src/shared/clock.ts";
-import { silentLogger } from "../src/shared/logger.ts";
+import { type Logger, silentLogger } from "../src/shared/logger.ts";
 
 // A storm (2,000 hosts idle in one poll) over the bot's real composition, its outbox sending over HTTP
 // to the Slack emulator enforcing Slack's limits: shared by `storm.bench.ts` (no engine, a manual
@@ -59,19 +59,22 @@ export function composeStormBot(input: {
   db: Database;
   emulator: SlackEmulator;
   sources: Source[];
+  /** The bot's logger; default silent. */
+  logger?: Logger;
 }): ComposedBot {
   const { clock, emulator } = input;
+  const logger = input.logger ?? silentLogger;
   return composeBot({
     config: input.config,
     clock,
     db: input.db,
     ports: {
-      logger: silentLogger,
+      logger,
       messages: {
         slack: createOutboxClient({
           botToken: emulator.identity.botToken,
           slackApiUrl: emulator.apiUrl,
-          logger: silentLogger,
+          logger,
         }),
         pacing: {
           postIntervalMs: POST_INTERVAL_MS,
