@@ -21,6 +21,7 @@ import {
 } from "../test/helpers/prometheus.ts";
 import { dcgmFamilies } from "./dcgm-families.ts";
 import { report, round } from "./report.ts";
+import { type ScaleStorm, scaleStorm } from "./scale-storm.ts";
 
 // The fleet at scale: `--hosts=N` hosts × 8 GPUs in `--clusters=4` clusters (one engine per cluster, each
 // scraping its own exporter of dcgm-exporter, node_exporter and kube-state-metrics series, with
@@ -32,6 +33,9 @@ import { report, round } from "./report.ts";
 // poller then times the look-back a start over a fresh store runs); `--backends=victoriametrics` runs one.
 // Then the real bin starts over a copy of the poller's store (`restart_ms`: to `/healthz` and to the first
 // poll logged; `sweep_ms`: that poll's idle-checks sweep, from its "poll cycle done" line).
+// Last the storm: `--storm-share` of each cluster's hosts (a fifth: 2,000 of 10,000) turn idle in the
+// exporters together, and the bot's one composition polls the engines and sends to the emulator
+// enforcing Slack's limits (`scale-storm.ts`; `storm_s`, rate-limit errors surfaced, messages lost).
 const args = new Map(
   process.argv
     .slice(2)
@@ -62,6 +66,8 @@ const NPM_START_FLAGS = [
   "--max-semi-space-size=2",
   `--max-old-space-size=${args.get("restart-old-space") ?? 192}`,
 ];
+/** `--storm-share=F`: the share of each cluster's hosts the storm turns idle; 0 runs no storm. */
+const STORM_SHARE = Number(args.get("storm-share") ?? 0.2);
 /** `--cpu-prof=DIR`: the poller writes a V8 CPU profile (`node --cpu-prof`) into DIR. */
 const CPU_PROF = args.has("cpu-prof") ? ["--cpu-prof", `--cpu-prof-dir=${args.get("cpu-prof")}`] : [];
 const GPUS = 8;
@@ -148,9 +154,13 @@ async function cachedBlocks(
   return { dir, untilMs };
 }
 
-function exposition(hosts: number[]): string {
+/** What the cluster's exporters serve; the `idle` hosts' GPUs at 0 % and no memory used. */
+function exposition(hosts: number[], idle: ReadonlySet<number> = new Set()): string {
   const out: LiveSample[] = [];
-  const families = dcgmFamilies(util, used);
+  const families = dcgmFamilies(
+    (h, g) => (idle.has(h) ? 0 : util(h, g)),
+    (h, g) => (idle.has(h) ? 0 : used(h, g)),
+  );
   for (const [name, value] of families) {
     for (const h of hosts)
       for (let g = 0; g < GPUS; g++) out.push({ name, labels: gpuLabels(h, g), value: value(h, g) });
@@ -197,6 +207,8 @@ interface Measured {
   raw_retention_days: number;
   raw_rows_after_rollup: number;
   restart: Restart;
+  /** `null` with `--storm-share=0`. */
+  storm: ScaleStorm | null;
 }
 
 /**
@@ -310,6 +322,7 @@ async function measure(backend: MetricsBackend, hosts: number): Promise<Measured
   const perCluster = Math.ceil(hosts / CLUSTERS);
   const engines: RunningPrometheus[] = [];
   const engineStartMs: number[] = [];
+  const owned: number[][] = [];
   const storeDir = mkdtempSync(join(tmpdir(), "gw-scale-restart-"));
   try {
     for (let c = 0; c < CLUSTERS; c++) {
@@ -317,6 +330,7 @@ async function measure(backend: MetricsBackend, hosts: number): Promise<Measured
         { length: Math.min(perCluster, hosts - c * perCluster) },
         (_, i) => c * perCluster + i,
       );
+      owned.push(own);
       const text = exposition(own);
       const started = performance.now();
       const blocks = backend === "prometheus" ? await cachedBlocks(c, own, endMs) : null;
@@ -357,6 +371,7 @@ async function measure(backend: MetricsBackend, hosts: number): Promise<Measured
     measured.engine_cpu_ms = engineCpuMs / (CYCLES + 1);
     measured.engine_start_s = engineStartMs.map((ms) => round(ms / 1000, 0));
     measured.restart = await restart(job.urls, job.keepStore);
+    measured.storm = STORM_SHARE > 0 ? await storm(engines, owned) : null;
     if (measured.ok_gpus !== hosts * GPUS)
       throw new Error(
         `${backend}: ${measured.ok_gpus} GPUs of ${hosts * GPUS}: ${JSON.stringify(measured.hosts_by_cause)}`,
@@ -366,6 +381,50 @@ async function measure(backend: MetricsBackend, hosts: number): Promise<Measured
     await Promise.all(engines.map((engine) => engine.stop()));
     rmSync(storeDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Turns `--storm-share` of each cluster's hosts idle in its exporter, waits until every engine has
+ * scraped them (its count of GPUs without memory used is the new one), then {@link scaleStorm}.
+ */
+async function storm(engines: RunningPrometheus[], owned: number[][]): Promise<ScaleStorm> {
+  const started = performance.now();
+  const idle = owned.map((own) => new Set(own.slice(0, Math.round(own.length * STORM_SHARE))));
+  owned.forEach((own, c) => {
+    const text = exposition(own, idle[c]);
+    engines[c]!.setExporter(() => text);
+  });
+  await Promise.all(
+    engines.map((engine, c) => {
+      const unused = owned[c]!.filter((h) => idle[c]!.has(h) || used(h, 0) === 0).length * GPUS;
+      return counted(engine.url, `count(DCGM_FI_DEV_FB_USED == 0) >= ${unused}`);
+    }),
+  );
+  const names = idle.flatMap((hosts, c) =>
+    [...hosts].map((h) => `${String.fromCharCode(97 + c)}/${hostName(h)}`),
+  );
+  const outcome = await scaleStorm(
+    engines.map((engine) => engine.url),
+    names,
+  );
+  return { ...outcome, step_s: round((performance.now() - started) / 1000, 1) };
+}
+
+/**
+ * Waits until `promql` answers a series (a count: a small answer), asking again after a slow or failed
+ * answer: an engine of 20,000 GPUs on a loaded machine can take seconds.
+ */
+async function counted(url: string, promql: string): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    const query = `${url}/api/v1/query?${new URLSearchParams({ query: promql })}`;
+    const answer = await fetch(query, { signal: AbortSignal.timeout(60_000) })
+      .then((response) => response.json() as Promise<{ data?: { result?: unknown[] } }>)
+      .catch(() => null);
+    if ((answer?.data?.result?.length ?? 0) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`${url}: no answer to ${promql} within 180 s`);
 }
 
 /** A process's user + system CPU time so far (ms), from `/proc/PID/stat` (clock ticks of 10 ms). */
@@ -436,6 +495,14 @@ for (const backend of BACKENDS) {
     sweep_ms_ratio: ratioOrNull(run.restart.sweep_ms, base.restart.sweep_ms),
     target_restart_ms: { healthz: 1000, first_poll: 10_000 },
     target_sweep_ms: 500,
+    storm_s: run.storm?.storm_s ?? null,
+    storm_s_ratio:
+      run.storm && base.storm ? round(run.storm.storm_s / Math.max(0.1, base.storm.storm_s), 2) : null,
+    rate_limit_errors_surfaced: run.storm?.rate_limit_errors_surfaced ?? null,
+    messages_lost: run.storm?.lost ?? null,
+    storm: run.storm,
+    baseline_storm: base.storm,
+    target_storm_s: 60,
     restart_flags: NPM_START_FLAGS.join(" "),
     start_flags: START_FLAGS.join(" "),
     load_avg_1m: round(loadavg()[0]!, 2),

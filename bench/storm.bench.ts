@@ -1,20 +1,23 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setImmediate as yieldToLoop } from "node:timers/promises";
-import { POST_INTERVAL_MS } from "../src/bot/outbox/outbox-pacing.ts";
-import { createOutboxClient } from "../src/bot/outbox/outbox-worker.ts";
 import { configSchema } from "../src/config/schema.ts";
 import type { HostObservation } from "../src/domain/observation.ts";
-import { composeBot } from "../src/main/compose-bot.ts";
 import { restoreHistory } from "../src/main/restore-history.ts";
 import { startHttpServer } from "../src/observability/http-server.ts";
-import { startSlackEmulator } from "../src/playground/slack-emulator/start-slack-emulator.ts";
 import { ManualClock, MINUTE_MS } from "../src/shared/clock.ts";
 import { silentLogger } from "../src/shared/logger.ts";
 import { openDatabase } from "../src/store/open-database.ts";
 import { restoreWindowMinutes } from "../src/usecases/alerts/alert-policy.ts";
 import { report, round } from "./report.ts";
+import {
+  composeStormBot,
+  STORM_CHANNEL,
+  STORM_OWNERS,
+  startStormEmulator,
+  stormOwner,
+  timeStorm,
+} from "./storm-bot.ts";
 
 // A storm: 2,000 hosts (8 GPUs, 50 owners) turn idle in one poll, against the Slack emulator
 // enforcing Slack's limits. storm_s: Slack time (the outbox's paced waits move the clock) from the
@@ -23,17 +26,14 @@ import { report, round } from "./report.ts";
 // composing the bot to /healthz answering, restore_ms for the idle states (no look-back: the store
 // is recent), and the posts the restart made (must be 0).
 const HOSTS = 2_000;
-const OWNERS = 50;
-const CHANNEL = "C0GPU";
 const T0 = Date.UTC(2026, 0, 6, 1, 0);
 
-const owner = (i: number) => `U0OWNER${String(i % OWNERS).padStart(3, "0")}`;
 const hosts = Array.from({ length: HOSTS }, (_, i) => `gpu-${String(i).padStart(4, "0")}`);
 const config = configSchema.parse({
-  slack: { channel: CHANNEL },
+  slack: { channel: STORM_CHANNEL },
   policy: { idle_for_minutes: 5 },
   alerts: { digest_over: 10 },
-  hosts: Object.fromEntries(hosts.map((host, i) => [host, { owners: [owner(i)], cost_per_hour: 2 }])),
+  hosts: Object.fromEntries(hosts.map((host, i) => [host, { owners: [stormOwner(i)], cost_per_hour: 2 }])),
 });
 
 const idle = (atMs: number): HostObservation[] =>
@@ -62,40 +62,11 @@ const idle = (atMs: number): HostObservation[] =>
 
 const clock = new ManualClock(T0);
 const dir = mkdtempSync(join(tmpdir(), "gpu-warden-storm-"));
-const emulator = await startSlackEmulator({
-  clock,
-  slackLimits: true,
-  channels: [{ id: CHANNEL, name: "gpu" }],
-  users: Array.from({ length: OWNERS }, (_, i) => ({ id: owner(i), name: `owner${i}` })),
-});
+const emulator = await startStormEmulator(clock);
 
 function compose() {
   const db = openDatabase(join(dir, "gpu-warden.db"));
-  const bot = composeBot({
-    config,
-    clock,
-    db,
-    ports: {
-      logger: silentLogger,
-      messages: {
-        slack: createOutboxClient({
-          botToken: emulator.identity.botToken,
-          slackApiUrl: emulator.apiUrl,
-          logger: silentLogger,
-        }),
-        pacing: {
-          postIntervalMs: POST_INTERVAL_MS,
-          sleep: async (ms) => {
-            clock.advance(ms);
-            await yieldToLoop();
-          },
-        },
-      },
-      sources: [],
-      fetch: globalThis.fetch,
-    },
-  });
-  return { db, bot };
+  return { db, bot: composeStormBot({ config, clock, db, emulator, sources: [] }) };
 }
 
 const first = compose();
@@ -109,19 +80,12 @@ for (let i = 0; i < 6; i++) {
   first.bot.alerts.onPoll({ atMs: pollAtMs, observations: batch });
   if (i < 5) clock.advance(MINUTE_MS);
 }
-const wallStart = performance.now();
-const ownersTold = () => {
-  for (let i = 0; i < OWNERS; i++) if (emulator.dms(owner(i)).length === 0) return false;
-  return emulator.channel(CHANNEL).messages.length > 0;
-};
-await emulator.waitFor(ownersTold, "the digest and every owner's DM", 600_000);
-const stormMs = clock.now() - pollAtMs;
-const stormWallMs = performance.now() - wallStart;
-await first.bot.delivery.outbox!.drain(1_800_000);
-const threadMs = clock.now() - pollAtMs;
-const digest = emulator.channel(CHANNEL).messages;
-const threadLines = digest.length === 1 ? emulator.channel(CHANNEL).thread(digest[0]!.ts).length : -1;
-const limited = emulator.calls().filter((call) => call.status === 429).length;
+const storm = await timeStorm(first.bot, emulator, {
+  db: first.db,
+  pollAtMs,
+  wallStartMs: performance.now(),
+  owners: Array.from({ length: STORM_OWNERS }, (_, i) => stormOwner(i)),
+});
 await first.bot.delivery.outbox!.stop();
 first.db.close();
 
@@ -163,20 +127,15 @@ rmSync(dir, { recursive: true, force: true });
 
 report({
   name: "storm",
-  value: round(stormMs / 1000, 1),
+  value: storm.storm_s,
   unit: "s",
   baseline: null,
   ratio: null,
   target: 60,
-  storm_s: round(stormMs / 1000, 1),
-  storm_wall_s: round(stormWallMs / 1000, 2),
-  thread_s: round(threadMs / 1000, 1),
+  ...storm,
   hosts: HOSTS,
   gpus: HOSTS * 8,
-  owners: OWNERS,
-  digests: digest.length,
-  thread_lines: threadLines,
-  rate_limited_calls: limited,
+  owners: STORM_OWNERS,
   restart_ms: round(restartMs, 1),
   healthz_status: health.status,
   restore_ms: round(restoreMs, 1),
