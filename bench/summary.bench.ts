@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { renderSummaryMessage } from "../src/bot/views/ledger/summary-message.ts";
@@ -98,21 +98,21 @@ function observe(atMs: number): HostObservation[] {
   });
 }
 
-const dir = mkdtempSync(join(tmpdir(), "gw-bench-summary-"));
-try {
-  const db = openDatabase(join(dir, "gpu-warden.db"));
-  const metrics = createMetricsStore(db, { sampleSpanMaxMs: HOUR_MS });
-  const period = summaryPeriod(SLOT_MS, ZONE);
-  const fromMs = summaryPeriod(period.fromMs, ZONE).fromMs - HOUR_MS;
-  const setupStart = performance.now();
+/** 28 days of polls rolled up, claims, stops and snoozes. */
+function fillStore(
+  db: ReturnType<typeof openDatabase>,
+  metrics: ReturnType<typeof createMetricsStore>,
+  claims: ReturnType<typeof createClaimStore>,
+  fromMs: number,
+  periodFromMs: number,
+): void {
   for (let atMs = Math.floor(fromMs / HOUR_MS) * HOUR_MS; atMs < SLOT_MS + HOUR_MS; atMs += HOUR_MS) {
     metrics.writeCycle(observe(atMs), atMs);
   }
   while (!metrics.rollup(SLOT_MS + 3 * HOUR_MS, config.policy.idle_util_pct, 1_000).complete) {}
-  const claims = createClaimStore(db);
   const audit = createAuditStore(db);
   for (let i = 0; i < 60; i++) {
-    const startMs = period.fromMs + i * 5 * HOUR_MS;
+    const startMs = periodFromMs + i * 5 * HOUR_MS;
     claims.add({
       host: names[i % HOSTS]!,
       gpuIndex: i % 3 === 0 ? null : i % GPUS,
@@ -129,6 +129,20 @@ try {
       detail: { untilMs: startMs + 5 * HOUR_MS },
     });
   }
+}
+
+/** `SUMMARY_DB=FILE`: build the store there once and keep it; a later run with the same `HOSTS` reads it. */
+const KEPT = process.env.SUMMARY_DB;
+const dir = mkdtempSync(join(tmpdir(), "gw-bench-summary-"));
+try {
+  const reuse = KEPT !== undefined && existsSync(KEPT);
+  const db = openDatabase(KEPT ?? join(dir, "gpu-warden.db"));
+  const metrics = createMetricsStore(db, { sampleSpanMaxMs: HOUR_MS });
+  const period = summaryPeriod(SLOT_MS, ZONE);
+  const fromMs = summaryPeriod(period.fromMs, ZONE).fromMs - HOUR_MS;
+  const setupStart = performance.now();
+  const claims = createClaimStore(db);
+  if (!reuse) fillStore(db, metrics, claims, fromMs, period.fromMs);
   const setupS = (performance.now() - setupStart) / 1000;
   const meta = createMetaStore(db);
   const deps: SummaryDeps = {

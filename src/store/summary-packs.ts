@@ -1,0 +1,141 @@
+import type { HourPack } from "./hour-packs.ts";
+import type { GpuPeriodTotals, HourRows } from "./summary-store.ts";
+
+const HOUR_MS = 3_600_000;
+
+type GpuNames = ReadonlyMap<number, { host: string; index: number }>;
+
+/** Each GPU id's place in the order of first appearance (a table for the known ids, a map beyond). */
+class Slots {
+  readonly ids: number[] = [];
+  private readonly table: Int32Array;
+  private readonly beyond = new Map<number, number>();
+
+  constructor(names: GpuNames) {
+    let max = -1;
+    for (const id of names.keys()) max = Math.max(max, id);
+    this.table = new Int32Array(max + 1).fill(-1);
+  }
+
+  of(id: number): number {
+    const inTable = id >= 0 && id < this.table.length;
+    const slot = inTable ? this.table[id]! : (this.beyond.get(id) ?? -1);
+    if (slot >= 0) return slot;
+    const added = this.ids.length;
+    this.ids.push(id);
+    if (inTable) this.table[id] = added;
+    else this.beyond.set(id, added);
+    return added;
+  }
+}
+
+/** {@link HourRows} of the hours' packs, by hour then GPU id (the order of `gpu_hour`'s key). */
+export function hourRowsOfPacks(
+  hours: Iterable<HourPack>,
+  names: GpuNames,
+  fromMs: number,
+  toMs: number,
+): HourRows {
+  // NOTE: at most one row per GPU and clock hour (the primary key): an upper bound, no count.
+  const capacity = Math.max(0, Math.ceil(toMs / HOUR_MS) - Math.ceil(fromMs / HOUR_MS)) * names.size;
+  const gpu = new Int32Array(capacity);
+  const hourMs = new Float64Array(capacity);
+  const utilMeanPct = new Float64Array(capacity);
+  const busyMinutes = new Float64Array(capacity);
+  const idleMinutes = new Float64Array(capacity);
+  const energyWh = new Float64Array(capacity);
+  const slots = new Slots(names);
+  let i = 0;
+  for (const hour of hours) {
+    const n = Math.min(hour.gpuIds.length, capacity - i);
+    for (let k = 0; k < n; k++) gpu[i + k] = slots.of(hour.gpuIds[k]!);
+    hourMs.fill(hour.hourMs, i, i + n);
+    utilMeanPct.set(hour.utilMeanPct.subarray(0, n), i);
+    busyMinutes.set(hour.busyMinutes.subarray(0, n), i);
+    idleMinutes.set(hour.idleMinutes.subarray(0, n), i);
+    energyWh.set(hour.energyWh.subarray(0, n), i);
+    i += n;
+  }
+  return {
+    length: i,
+    gpus: slots.ids.map((id) => names.get(id) ?? { host: `gpu#${id}`, index: id }),
+    gpu: gpu.subarray(0, i),
+    hourMs: hourMs.subarray(0, i),
+    utilMeanPct: utilMeanPct.subarray(0, i),
+    busyMinutes: busyMinutes.subarray(0, i),
+    idleMinutes: idleMinutes.subarray(0, i),
+    energyWh: energyWh.subarray(0, i),
+  };
+}
+
+/** Adds `value` to `sum[at]` the way SQLite's `total()` and `sum()` do: Kahan-Babuška-Neumaier, the error kept in `err[at]`. */
+function addTo(sum: Float64Array, err: Float64Array, at: number, value: number): void {
+  const s = sum[at]!;
+  const t = s + value;
+  err[at] = err[at]! + (Math.abs(s) > Math.abs(value) ? s - t + value : value - t + s);
+  sum[at] = t;
+}
+
+/** What SQLite's `total()` answers: the sum plus its error term (unless that overflowed). */
+function totalOf(sum: Float64Array, err: Float64Array, at: number): number {
+  const e = err[at]!;
+  return Number.isFinite(e) ? sum[at]! + e : sum[at]!;
+}
+
+/**
+ * Per-GPU totals of the hours' packs, by GPU id, of the GPUs in `names`: what the `GROUP BY gpu_id`
+ * of `gpu_hour` they replace answers, to the bit (SQLite's summation, in hour order).
+ */
+export function gpuTotalsOfPacks(hours: Iterable<HourPack>, names: GpuNames): GpuPeriodTotals[] {
+  const ids = [...names.keys()].sort((a, b) => a - b);
+  const rank = new Int32Array((ids.at(-1) ?? -1) + 1).fill(-1);
+  ids.forEach((id, at) => {
+    if (id >= 0) rank[id] = at;
+  });
+  const n = ids.length;
+  const column = () => new Float64Array(n);
+  const [uw, uwErr, uk, ukErr, busy, busyErr, idle, idleErr, unknown, unknownErr, energy, energyErr] =
+    Array.from({ length: 12 }, column) as Float64Array[];
+  const rows = column();
+  const energyRows = column();
+  for (const hour of hours) {
+    for (let k = 0; k < hour.gpuIds.length; k++) {
+      const id = hour.gpuIds[k]!;
+      const at = id >= 0 && id < rank.length ? rank[id]! : -1;
+      if (at < 0) continue;
+      const b = hour.busyMinutes[k]!;
+      const i = hour.idleMinutes[k]!;
+      const util = hour.utilMeanPct[k]!;
+      rows[at]!++;
+      if (!Number.isNaN(util)) {
+        addTo(uw!, uwErr!, at, util * (b + i));
+        addTo(uk!, ukErr!, at, b + i);
+      }
+      addTo(busy!, busyErr!, at, b);
+      addTo(idle!, idleErr!, at, i);
+      addTo(unknown!, unknownErr!, at, hour.unknownMinutes[k]!);
+      const wh = hour.energyWh[k]!;
+      if (!Number.isNaN(wh)) {
+        addTo(energy!, energyErr!, at, wh);
+        energyRows[at]!++;
+      }
+    }
+  }
+  const totals: GpuPeriodTotals[] = [];
+  for (let at = 0; at < n; at++) {
+    if (rows[at] === 0) continue;
+    const known = names.get(ids[at]!)!;
+    const knownMinutes = totalOf(uk!, ukErr!, at);
+    totals.push({
+      host: known.host,
+      index: known.index,
+      hours: rows[at]!,
+      utilMeanPct: knownMinutes === 0 ? null : totalOf(uw!, uwErr!, at) / knownMinutes,
+      busyMinutes: totalOf(busy!, busyErr!, at),
+      idleMinutes: totalOf(idle!, idleErr!, at),
+      unknownMinutes: totalOf(unknown!, unknownErr!, at),
+      energyWh: energyRows[at]! > 0 ? totalOf(energy!, energyErr!, at) : null,
+    });
+  }
+  return totals;
+}
