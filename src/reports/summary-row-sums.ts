@@ -65,17 +65,18 @@ export function sumRows(
   const { hostAcc, gpuAcc, rowGpus } = accumulatorsOf(input, records, grid);
   const { columnEnds, firstHourMs, hourSlots } = grid;
   const rows = input.rollups;
+  const { gpu: rowGpu, hourMs: rowHour, busyMinutes, idleMinutes, utilMeanPct, energyWh } = rows;
   const rowSlot = new Int32Array(rows.length);
   const rowColumn = new Uint16Array(rows.length);
   let column = 0;
   for (let i = 0; i < rows.length; i++) {
-    const hourMs = rows.hourMs[i]!;
+    const hourMs = rowHour[i]!;
     while (column < columnEnds.length - 1 && hourMs >= columnEnds[column]!) column++;
-    const gpu = rowGpus[rows.gpu[i]!]!;
+    const gpu = rowGpus[rowGpu[i]!]!;
     const host = gpu.hostAcc!;
-    const busy = rows.busyMinutes[i]!;
-    const idle = rows.idleMinutes[i]!;
-    const util = rows.utilMeanPct[i]!;
+    const busy = busyMinutes[i]!;
+    const idle = idleMinutes[i]!;
+    const util = utilMeanPct[i]!;
     const known = Number.isNaN(util) ? 0 : busy + idle;
     const utilMinutes = Number.isNaN(util) ? 0 : util * known;
     gpu.utilPctMinutes += utilMinutes;
@@ -100,7 +101,7 @@ export function sumRows(
     host.hourIdle[slot] = host.hourIdle[slot]! + idle;
     host.hourOn[slot] = Math.max(host.hourOn[slot]!, busy + idle);
     host.hourRows[slot] = host.hourRows[slot]! + 1;
-    const energy = rows.energyWh[i]!;
+    const energy = energyWh[i]!;
     if (!Number.isNaN(energy)) {
       host.hourEnergy[slot] = host.hourEnergy[slot]! + energy;
       host.hourHasEnergy[slot] = 1;

@@ -134,18 +134,24 @@ function packOfRows(hourMs: number, rows: readonly Row[]): HourPack {
 function packOfRow(row: readonly unknown[]): HourPack {
   return {
     hourMs: row[0] as number,
-    gpuIds: new Int32Array(aligned(row[1] as Buffer)),
-    utilMeanPct: new Float64Array(aligned(row[2] as Buffer)),
-    busyMinutes: new Float64Array(aligned(row[3] as Buffer)),
-    idleMinutes: new Float64Array(aligned(row[4] as Buffer)),
-    unknownMinutes: new Float64Array(aligned(row[5] as Buffer)),
-    energyWh: new Float64Array(aligned(row[6] as Buffer)),
+    gpuIds: int32s(row[1] as Buffer),
+    utilMeanPct: float64s(row[2] as Buffer),
+    busyMinutes: float64s(row[3] as Buffer),
+    idleMinutes: float64s(row[4] as Buffer),
+    unknownMinutes: float64s(row[5] as Buffer),
+    energyWh: float64s(row[6] as Buffer),
   };
 }
 
-/** The blob's bytes in an ArrayBuffer of their own (a typed array needs an aligned start; the platform's byte order). */
-function aligned(blob: Buffer): ArrayBuffer {
-  return blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength) as ArrayBuffer;
+/** The blob as numbers in the platform's byte order: a view when it starts aligned, else a copy. */
+function float64s(blob: Buffer): Float64Array {
+  if (blob.byteOffset % 8 === 0) return new Float64Array(blob.buffer, blob.byteOffset, blob.byteLength / 8);
+  return new Float64Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+}
+
+function int32s(blob: Buffer): Int32Array {
+  if (blob.byteOffset % 4 === 0) return new Int32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4);
+  return new Int32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
 }
 
 function bytes(values: Int32Array | Float64Array): Buffer {

@@ -99,13 +99,14 @@ export function gpuTotalsOfPacks(hours: Iterable<HourPack>, names: GpuNames): Gp
   const rows = column();
   const energyRows = column();
   for (const hour of hours) {
-    for (let k = 0; k < hour.gpuIds.length; k++) {
-      const id = hour.gpuIds[k]!;
+    const { gpuIds, busyMinutes, idleMinutes, utilMeanPct, unknownMinutes, energyWh } = hour;
+    for (let k = 0; k < gpuIds.length; k++) {
+      const id = gpuIds[k]!;
       const at = id >= 0 && id < rank.length ? rank[id]! : -1;
       if (at < 0) continue;
-      const b = hour.busyMinutes[k]!;
-      const i = hour.idleMinutes[k]!;
-      const util = hour.utilMeanPct[k]!;
+      const b = busyMinutes[k]!;
+      const i = idleMinutes[k]!;
+      const util = utilMeanPct[k]!;
       rows[at]!++;
       if (!Number.isNaN(util)) {
         addTo(uw!, uwErr!, at, util * (b + i));
@@ -113,8 +114,8 @@ export function gpuTotalsOfPacks(hours: Iterable<HourPack>, names: GpuNames): Gp
       }
       addTo(busy!, busyErr!, at, b);
       addTo(idle!, idleErr!, at, i);
-      addTo(unknown!, unknownErr!, at, hour.unknownMinutes[k]!);
-      const wh = hour.energyWh[k]!;
+      addTo(unknown!, unknownErr!, at, unknownMinutes[k]!);
+      const wh = energyWh[k]!;
       if (!Number.isNaN(wh)) {
         addTo(energy!, energyErr!, at, wh);
         energyRows[at]!++;
