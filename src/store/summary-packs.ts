@@ -46,9 +46,17 @@ export function hourRowsOfPacks(
   const energyWh = new Float64Array(capacity);
   const slots = new Slots(names);
   let i = 0;
+  let lastIds: Int32Array = new Int32Array(0);
+  let lastSlots = new Int32Array(0);
   for (const hour of hours) {
     const n = Math.min(hour.gpuIds.length, capacity - i);
-    for (let k = 0; k < n; k++) gpu[i + k] = slots.of(hour.gpuIds[k]!);
+    const ids = hour.gpuIds.subarray(0, n);
+    // NOTE: an hour usually has the GPUs of the hour before: their places are copied, not looked up.
+    if (!sameIds(ids, lastIds)) {
+      lastSlots = Int32Array.from(ids, (id) => slots.of(id));
+      lastIds = ids;
+    }
+    gpu.set(lastSlots, i);
     hourMs.fill(hour.hourMs, i, i + n);
     utilMeanPct.set(hour.utilMeanPct.subarray(0, n), i);
     busyMinutes.set(hour.busyMinutes.subarray(0, n), i);
@@ -66,6 +74,12 @@ export function hourRowsOfPacks(
     idleMinutes: idleMinutes.subarray(0, i),
     energyWh: energyWh.subarray(0, i),
   };
+}
+
+function sameIds(a: Int32Array, b: Int32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
 }
 
 /** Adds `value` to `sum[at]` the way SQLite's `total()` and `sum()` do: Kahan-Babuška-Neumaier, the error kept in `err[at]`. */
