@@ -23,9 +23,9 @@ import { median, report, round } from "./report.ts";
 
 const EN = translator({ language: "en", timeZone: "Europe/Berlin", currency: "EUR" });
 
-// The biweekly summary for 1,000 GPUs (125 hosts × 8; `HOSTS=N`: N hosts) over 14 days, from hourly rollups in a real
-// SQLite file (28 days written through writeCycle + rollup, so the previous period is there for the
-// trend), with claims, stops and snoozes, owned and cloud prices with a valley tariff: the model,
+// The biweekly summary for 1,000 GPUs (125 hosts × 8; `HOSTS=N`: N hosts) over 14 days, from hourly rollups
+// and their hour packs in a real SQLite file (28 days written through writeCycle + rollup, so the
+// previous period is there for the trend; `SUMMARY_DB=FILE` keeps the file for the next run), with claims, stops and snoozes, owned and cloud prices with a valley tariff: the model,
 // the message, the chart (PNG) and the CSVs. `chart_zh_ms`, after the runs and outside the total:
 // the same chart in Chinese (it loads the CJK font), median of 3. Median of the runs; `cpu_ms` (this process's CPU time)
 // is less at the mercy of a busy shared machine than the wall time.
@@ -36,7 +36,8 @@ const RUNS = Number(process.env.RUNS ?? 7);
 const ZONE = "Europe/Berlin";
 /** Monday 16 March 2026, 10:00 in Berlin. */
 const SLOT_MS = Date.UTC(2026, 2, 16, 9, 0);
-const TARGET_MS = 1_000;
+/** 1 s for 1,000 GPUs; the issue's 10 s for 80,000 (`HOSTS=10000`). */
+const TARGET_MS = HOSTS * GPUS >= 80_000 ? 10_000 : 1_000;
 
 function hash(a: number, b: number): number {
   let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b + 0x632be5ab, 0xc2b2ae35);
