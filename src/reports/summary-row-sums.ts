@@ -1,4 +1,5 @@
 import type { HostRecord } from "../domain/metrics.ts";
+import type { HourChunk } from "./hour-rows.ts";
 import { GpuAcc, gpuIndexes, gpuKey, HOUR_MS, HostAcc } from "./summary-accumulators.ts";
 import type { SummaryInput } from "./summary-model.ts";
 
@@ -11,13 +12,13 @@ export interface SummaryGrid {
   hourSlots: number;
 }
 
-/** The sums per host and GPU, and for each rollup row its GPU, hour slot (-1: outside) and day column. */
+/** The sums per host and GPU, and for each chunk of rollup rows (one hour) its hour slot (-1: outside) and day column. */
 export interface RowSums {
   hostAcc: Map<string, HostAcc>;
   gpuAcc: Map<string, GpuAcc>;
   rowGpus: GpuAcc[];
-  rowSlot: Int32Array;
-  rowColumn: Uint16Array;
+  chunkSlot: Int32Array;
+  chunkColumn: Uint16Array;
   places: RowPlaces;
 }
 
@@ -170,25 +171,43 @@ export function sumRows(
   const places = placesOf(rowGpus, hostAcc);
   const { columnEnds, firstHourMs, hourSlots } = grid;
   const columns = columnEnds.length;
-  const hosts = places.hosts.length;
-  const sums = new FlatSums(places.gpus.length, hosts, columns, hourSlots);
+  const sums = new FlatSums(places.gpus.length, places.hosts.length, columns, hourSlots);
+  const chunks = input.rollups.hours;
+  const chunkSlot = new Int32Array(chunks.length);
+  const chunkColumn = new Uint16Array(chunks.length);
+  let column = 0;
+  chunks.forEach((chunk, c) => {
+    while (column < columns - 1 && chunk.hourMs >= columnEnds[column]!) column++;
+    chunkColumn[c] = column;
+    const hourSlot = (chunk.hourMs - firstHourMs) / HOUR_MS;
+    chunkSlot[c] = hourSlot < 0 || hourSlot >= hourSlots ? -1 : hourSlot;
+    sumChunk(chunk, sums, places, column, chunkSlot[c]!, columns);
+  });
+  sums.copyTo(places, columns, hourSlots);
+  return { hostAcc, gpuAcc, rowGpus, chunkSlot, chunkColumn, places };
+}
+
+/** Adds one hour's rows (`slot` -1: outside the period's hours) to the sums. */
+function sumChunk(
+  chunk: HourChunk,
+  sums: FlatSums,
+  places: RowPlaces,
+  column: number,
+  slot: number,
+  columns: number,
+): void {
   const { gpuUtil, gpuKnown, gpuBusy, gpuIdle, hostUtil, hostKnown, hostBusy, hostIdle } = sums;
   const { dayUtil, dayKnown, dayIdle, hourBusy, hourIdle, hourOn, hourEnergy, hourHasEnergy, hourRows } =
     sums;
-  const rows = input.rollups;
-  const { gpu: rowGpu, hourMs: rowHour, busyMinutes, idleMinutes, utilMeanPct, energyWh } = rows;
+  const { gpu: rowGpu, busyMinutes, idleMinutes, utilMeanPct, energyWh } = chunk;
   const { gpuOf, hostOf } = places;
-  const rowSlot = new Int32Array(rows.length);
-  const rowColumn = new Uint16Array(rows.length);
-  let column = 0;
-  for (let i = 0; i < rows.length; i++) {
-    const hourMs = rowHour[i]!;
-    while (column < columns - 1 && hourMs >= columnEnds[column]!) column++;
-    const g = gpuOf[rowGpu[i]!]!;
+  const hosts = places.hosts.length;
+  for (let k = 0; k < rowGpu.length; k++) {
+    const g = gpuOf[rowGpu[k]!]!;
     const h = hostOf[g]!;
-    const busy = busyMinutes[i]!;
-    const idle = idleMinutes[i]!;
-    const util = utilMeanPct[i]!;
+    const busy = busyMinutes[k]!;
+    const idle = idleMinutes[k]!;
+    const util = utilMeanPct[k]!;
     const known = Number.isNaN(util) ? 0 : busy + idle;
     const utilMinutes = Number.isNaN(util) ? 0 : util * known;
     gpuUtil[g]! += utilMinutes;
@@ -203,26 +222,16 @@ export function sumRows(
     dayUtil[day]! += utilMinutes;
     dayKnown[day]! += known;
     dayIdle[day]! += idle;
-    rowColumn[i] = column;
-    const hourSlot = (hourMs - firstHourMs) / HOUR_MS;
-    if (hourSlot < 0 || hourSlot >= hourSlots) {
-      rowSlot[i] = -1;
-      continue;
-    }
-    // NOTE: an int32 index: a typed array indexed by a double (even a whole one) is ~10 times slower here.
-    const slot = hourSlot | 0;
-    rowSlot[i] = slot;
+    if (slot < 0) continue;
     const at = slot * hosts + h;
     hourBusy[at]! += busy;
     hourIdle[at]! += idle;
     hourOn[at] = Math.max(hourOn[at]!, busy + idle);
     hourRows[at]!++;
-    const energy = energyWh[i]!;
+    const energy = energyWh[k]!;
     if (!Number.isNaN(energy)) {
       hourEnergy[at]! += energy;
       hourHasEnergy[at] = 1;
     }
   }
-  sums.copyTo(places, columns, hourSlots);
-  return { hostAcc, gpuAcc, rowGpus, rowSlot, rowColumn, places };
 }

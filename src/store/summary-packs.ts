@@ -1,7 +1,5 @@
 import type { HourPack } from "./hour-packs.ts";
-import type { GpuPeriodTotals, HourRows } from "./summary-store.ts";
-
-const HOUR_MS = 3_600_000;
+import type { GpuPeriodTotals, HourChunk, HourRows } from "./summary-store.ts";
 
 type GpuNames = ReadonlyMap<number, { host: string; index: number }>;
 
@@ -29,50 +27,33 @@ class Slots {
   }
 }
 
-/** {@link HourRows} of the hours' packs, by hour then GPU id (the order of `gpu_hour`'s key). */
-export function hourRowsOfPacks(
-  hours: Iterable<HourPack>,
-  names: GpuNames,
-  fromMs: number,
-  toMs: number,
-): HourRows {
-  // NOTE: at most one row per GPU and clock hour (the primary key): an upper bound, no count.
-  const capacity = Math.max(0, Math.ceil(toMs / HOUR_MS) - Math.ceil(fromMs / HOUR_MS)) * names.size;
-  const gpu = new Int32Array(capacity);
-  const hourMs = new Float64Array(capacity);
-  const utilMeanPct = new Float64Array(capacity);
-  const busyMinutes = new Float64Array(capacity);
-  const idleMinutes = new Float64Array(capacity);
-  const energyWh = new Float64Array(capacity);
+/** {@link HourRows} of the hours' packs, by hour then GPU id (the order of `gpu_hour`'s key): their own columns. */
+export function hourRowsOfPacks(hours: Iterable<HourPack>, names: GpuNames): HourRows {
   const slots = new Slots(names);
-  let i = 0;
+  const chunks: HourChunk[] = [];
+  let length = 0;
   let lastIds: Int32Array = new Int32Array(0);
   let lastSlots = new Int32Array(0);
   for (const hour of hours) {
-    const n = Math.min(hour.gpuIds.length, capacity - i);
-    const ids = hour.gpuIds.subarray(0, n);
-    // NOTE: an hour usually has the GPUs of the hour before: their places are copied, not looked up.
-    if (!sameIds(ids, lastIds)) {
-      lastSlots = Int32Array.from(ids, (id) => slots.of(id));
-      lastIds = ids;
+    // NOTE: an hour usually has the GPUs of the hour before: it shares their places, not looked up again.
+    if (!sameIds(hour.gpuIds, lastIds)) {
+      lastSlots = Int32Array.from(hour.gpuIds, (id) => slots.of(id));
+      lastIds = hour.gpuIds;
     }
-    gpu.set(lastSlots, i);
-    hourMs.fill(hour.hourMs, i, i + n);
-    utilMeanPct.set(hour.utilMeanPct.subarray(0, n), i);
-    busyMinutes.set(hour.busyMinutes.subarray(0, n), i);
-    idleMinutes.set(hour.idleMinutes.subarray(0, n), i);
-    energyWh.set(hour.energyWh.subarray(0, n), i);
-    i += n;
+    chunks.push({
+      hourMs: hour.hourMs,
+      gpu: lastSlots,
+      utilMeanPct: hour.utilMeanPct,
+      busyMinutes: hour.busyMinutes,
+      idleMinutes: hour.idleMinutes,
+      energyWh: hour.energyWh,
+    });
+    length += hour.gpuIds.length;
   }
   return {
-    length: i,
+    length,
     gpus: slots.ids.map((id) => names.get(id) ?? { host: `gpu#${id}`, index: id }),
-    gpu: gpu.subarray(0, i),
-    hourMs: hourMs.subarray(0, i),
-    utilMeanPct: utilMeanPct.subarray(0, i),
-    busyMinutes: busyMinutes.subarray(0, i),
-    idleMinutes: idleMinutes.subarray(0, i),
-    energyWh: energyWh.subarray(0, i),
+    hours: chunks,
   };
 }
 

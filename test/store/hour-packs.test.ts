@@ -41,15 +41,20 @@ function fill(store: MetricsStore): void {
   while (!store.rollup(T0 + (HOURS + 1) * HOUR_MS, 10, 7).complete) {}
 }
 
+/** The rows one by one, each chunk's hour with them. */
 const columns = (rows: HourRows) => ({
   length: rows.length,
   gpus: rows.gpus,
-  gpu: Array.from(rows.gpu),
-  hourMs: Array.from(rows.hourMs),
-  utilMeanPct: Array.from(rows.utilMeanPct),
-  busyMinutes: Array.from(rows.busyMinutes),
-  idleMinutes: Array.from(rows.idleMinutes),
-  energyWh: Array.from(rows.energyWh),
+  rows: rows.hours.flatMap((chunk) =>
+    Array.from(chunk.gpu, (gpu, k) => [
+      chunk.hourMs,
+      gpu,
+      chunk.utilMeanPct[k],
+      chunk.busyMinutes[k],
+      chunk.idleMinutes[k],
+      chunk.energyWh[k],
+    ]),
+  ),
 });
 
 /** What the summary read before the packs: `gpu_hour` row by row, and its `GROUP BY gpu_id` totals. */
