@@ -109,7 +109,7 @@ export function gpuTotalsOfPacks(hours: Iterable<HourPack>, names: GpuNames): Gp
       }
       addTo(busy!, busyErr!, at, b);
       addTo(idle!, idleErr!, at, i);
-      addTo(unknown!, unknownErr!, at, unknownMinutes[k]!);
+      addTo(unknown!, unknownErr!, at, unknownMinutes![k]!);
       const wh = energyWh[k]!;
       if (!Number.isNaN(wh)) {
         addTo(energy!, energyErr!, at, wh);

@@ -73,7 +73,7 @@ export function createSummaryStore(db: Database): SummaryStore {
     return gpuOf;
   };
   return {
-    hourRows: (fromMs, toMs) => hourRowsOfPacks(packs.hours(fromMs, toMs), gpusById()),
+    hourRows: (fromMs, toMs) => hourRowsOfPacks(packs.hours(fromMs, toMs, { unknown: false }), gpusById()),
     gpuTotals: (fromMs, toMs) => gpuTotalsOfPacks(packs.hours(fromMs, toMs), gpusById()),
     flagRenewal: (flag) =>
       insertFlag.run(flag.host, flag.slotMs, flag.utilPct, flag.previousUtilPct).changes === 1,
