@@ -23,10 +23,11 @@ import { median, report, round } from "./report.ts";
 
 const EN = translator({ language: "en", timeZone: "Europe/Berlin", currency: "EUR" });
 
-// The biweekly summary for 1,000 GPUs (125 hosts × 8; `HOSTS=N`: N hosts) over 14 days, from hourly rollups
-// and their hour packs in a real SQLite file (28 days written through writeCycle + rollup, so the
-// previous period is there for the trend; `SUMMARY_DB=FILE` keeps the file for the next run), with claims, stops and snoozes, owned and cloud prices with a valley tariff: the model,
-// the message, the chart (PNG) and the CSVs. `chart_zh_ms`, after the runs and outside the total:
+// The biweekly summary for 1,000 GPUs (125 hosts × 8; `HOSTS=N`: N hosts) over 14 days, from hourly
+// rollups and their hour packs in a real SQLite file (28 days written through writeCycle + rollup, so
+// the previous period is there for the trend; `SUMMARY_DB=FILE` keeps the file for the next run),
+// with claims, stops and snoozes, owned and cloud prices with a valley tariff: the model, the
+// message, the chart (PNG) and the CSVs. `chart_zh_ms`, after the runs and outside the total:
 // the same chart in Chinese (it loads the CJK font), median of 3. Median of the runs; `cpu_ms` (this process's CPU time)
 // is less at the mercy of a busy shared machine than the wall time.
 /** `HOSTS=1000` (8,000 GPUs): the summary at the `scale` benchmark's baseline size. */
