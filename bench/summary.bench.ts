@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { renderSummaryMessage } from "../src/bot/views/ledger/summary-message.ts";
@@ -23,10 +23,11 @@ import { median, report, round } from "./report.ts";
 
 const EN = translator({ language: "en", timeZone: "Europe/Berlin", currency: "EUR" });
 
-// The biweekly summary for 1,000 GPUs (125 hosts × 8; `HOSTS=N`: N hosts) over 14 days, from hourly rollups in a real
-// SQLite file (28 days written through writeCycle + rollup, so the previous period is there for the
-// trend), with claims, stops and snoozes, owned and cloud prices with a valley tariff: the model,
-// the message, the chart (PNG) and the CSVs. `chart_zh_ms`, after the runs and outside the total:
+// The biweekly summary for 1,000 GPUs (125 hosts × 8; `HOSTS=N`: N hosts) over 14 days, from hourly
+// rollups and their hour packs in a real SQLite file (28 days written through writeCycle + rollup, so
+// the previous period is there for the trend; `SUMMARY_DB=FILE` keeps the file for the next run),
+// with claims, stops and snoozes, owned and cloud prices with a valley tariff: the model, the
+// message, the chart (PNG) and the CSVs. `chart_zh_ms`, after the runs and outside the total:
 // the same chart in Chinese (it loads the CJK font), median of 3. Median of the runs; `cpu_ms` (this process's CPU time)
 // is less at the mercy of a busy shared machine than the wall time.
 /** `HOSTS=1000` (8,000 GPUs): the summary at the `scale` benchmark's baseline size. */
@@ -36,7 +37,8 @@ const RUNS = Number(process.env.RUNS ?? 7);
 const ZONE = "Europe/Berlin";
 /** Monday 16 March 2026, 10:00 in Berlin. */
 const SLOT_MS = Date.UTC(2026, 2, 16, 9, 0);
-const TARGET_MS = 1_000;
+/** 1 s for 1,000 GPUs; the issue's 10 s for 80,000 (`HOSTS=10000`). */
+const TARGET_MS = HOSTS * GPUS >= 80_000 ? 10_000 : 1_000;
 
 function hash(a: number, b: number): number {
   let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b + 0x632be5ab, 0xc2b2ae35);
@@ -98,21 +100,20 @@ function observe(atMs: number): HostObservation[] {
   });
 }
 
-const dir = mkdtempSync(join(tmpdir(), "gw-bench-summary-"));
-try {
-  const db = openDatabase(join(dir, "gpu-warden.db"));
-  const metrics = createMetricsStore(db, { sampleSpanMaxMs: HOUR_MS });
-  const period = summaryPeriod(SLOT_MS, ZONE);
-  const fromMs = summaryPeriod(period.fromMs, ZONE).fromMs - HOUR_MS;
-  const setupStart = performance.now();
+/** 28 days of polls (rolled up by the caller), claims, stops and snoozes. */
+function fillStore(
+  db: ReturnType<typeof openDatabase>,
+  metrics: ReturnType<typeof createMetricsStore>,
+  claims: ReturnType<typeof createClaimStore>,
+  fromMs: number,
+  periodFromMs: number,
+): void {
   for (let atMs = Math.floor(fromMs / HOUR_MS) * HOUR_MS; atMs < SLOT_MS + HOUR_MS; atMs += HOUR_MS) {
     metrics.writeCycle(observe(atMs), atMs);
   }
-  while (!metrics.rollup(SLOT_MS + 3 * HOUR_MS, config.policy.idle_util_pct, 1_000).complete) {}
-  const claims = createClaimStore(db);
   const audit = createAuditStore(db);
   for (let i = 0; i < 60; i++) {
-    const startMs = period.fromMs + i * 5 * HOUR_MS;
+    const startMs = periodFromMs + i * 5 * HOUR_MS;
     claims.add({
       host: names[i % HOSTS]!,
       gpuIndex: i % 3 === 0 ? null : i % GPUS,
@@ -129,6 +130,22 @@ try {
       detail: { untilMs: startMs + 5 * HOUR_MS },
     });
   }
+}
+
+/** `SUMMARY_DB=FILE`: build the store there once and keep it; a later run with the same `HOSTS` reads it. */
+const KEPT = process.env.SUMMARY_DB;
+const dir = mkdtempSync(join(tmpdir(), "gw-bench-summary-"));
+try {
+  const reuse = KEPT !== undefined && existsSync(KEPT);
+  const db = openDatabase(KEPT ?? join(dir, "gpu-warden.db"));
+  const metrics = createMetricsStore(db, { sampleSpanMaxMs: HOUR_MS });
+  const period = summaryPeriod(SLOT_MS, ZONE);
+  const fromMs = summaryPeriod(period.fromMs, ZONE).fromMs - HOUR_MS;
+  const setupStart = performance.now();
+  const claims = createClaimStore(db);
+  if (!reuse) fillStore(db, metrics, claims, fromMs, period.fromMs);
+  // NOTE: on a kept store from before schema step 15 this packs its hours.
+  while (!metrics.rollup(SLOT_MS + 3 * HOUR_MS, config.policy.idle_util_pct, 1_000).complete) {}
   const setupS = (performance.now() - setupStart) / 1000;
   const meta = createMetaStore(db);
   const deps: SummaryDeps = {

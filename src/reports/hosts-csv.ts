@@ -34,6 +34,12 @@ export function hostsCsv(tr: Translator, model: SummaryModel): string {
 function hostRows(model: SummaryModel): CsvCell[][] {
   const reclaim = new Map(model.reclaim.map((entry) => [entry.host, entry]));
   const renew = new Set(model.doNotRenew.map((flag) => flag.host));
+  const gpusOf = new Map<string, SummaryModel["gpus"]>();
+  for (const gpu of model.gpus) {
+    const list = gpusOf.get(gpu.host);
+    if (list === undefined) gpusOf.set(gpu.host, [gpu]);
+    else list.push(gpu);
+  }
   const rows: CsvCell[][] = [];
   for (const host of [...model.hosts].sort((a, b) => compareText(a.host, b.host))) {
     rows.push([
@@ -51,7 +57,7 @@ function hostRows(model: SummaryModel): CsvCell[][] {
       renew.has(host.host),
       ...host.dailyUtilPct.map(pct),
     ]);
-    for (const gpu of model.gpus.filter((g) => g.host === host.host)) {
+    for (const gpu of gpusOf.get(host.host) ?? []) {
       rows.push([
         "gpu",
         gpu.host,

@@ -1,37 +1,45 @@
 import type { GpuHourRollup } from "../domain/metrics.ts";
-import type { HourRows } from "../store/summary-store.ts";
+import type { HourChunk, HourRows } from "../store/summary-store.ts";
 
-export type { HourRows };
+export type { HourChunk, HourRows };
 
 /** Column-wise rows from `GpuHourRollup` objects (as `rollupsBetween` returns them), same order. */
 export function hourRowsOf(rollups: readonly GpuHourRollup[]): HourRows {
   const gpus: { host: string; index: number }[] = [];
   const ids = new Map<string, number>();
-  const rows = emptyHourRows(rollups.length);
-  rollups.forEach((row, i) => {
-    const key = `${row.host}\u0000${row.index}`;
-    let id = ids.get(key);
-    if (id === undefined) {
-      id = gpus.length;
-      gpus.push({ host: row.host, index: row.index });
-      ids.set(key, id);
+  const hours: HourChunk[] = [];
+  for (let start = 0; start < rollups.length; ) {
+    const hourMs = rollups[start]!.hourMs;
+    let end = start + 1;
+    while (end < rollups.length && rollups[end]!.hourMs === hourMs) end++;
+    const chunk = emptyChunk(hourMs, end - start);
+    for (let i = start; i < end; i++) {
+      const row = rollups[i]!;
+      const key = `${row.host}\u0000${row.index}`;
+      let id = ids.get(key);
+      if (id === undefined) {
+        id = gpus.length;
+        gpus.push({ host: row.host, index: row.index });
+        ids.set(key, id);
+      }
+      const k = i - start;
+      chunk.gpu[k] = id;
+      chunk.utilMeanPct[k] = row.utilMeanPct ?? Number.NaN;
+      chunk.busyMinutes[k] = row.busyMinutes;
+      chunk.idleMinutes[k] = row.idleMinutes;
+      chunk.energyWh[k] = row.energyWh ?? Number.NaN;
     }
-    rows.gpu[i] = id;
-    rows.hourMs[i] = row.hourMs;
-    rows.utilMeanPct[i] = row.utilMeanPct ?? Number.NaN;
-    rows.busyMinutes[i] = row.busyMinutes;
-    rows.idleMinutes[i] = row.idleMinutes;
-    rows.energyWh[i] = row.energyWh ?? Number.NaN;
-  });
-  return { ...rows, gpus };
+    hours.push(chunk);
+    start = end;
+  }
+  return { length: rollups.length, gpus, hours };
 }
 
-/** Zeroed columns for `length` rows (the caller fills them and sets `gpus`). */
-function emptyHourRows(length: number): Omit<HourRows, "gpus"> {
+/** Zeroed columns for `length` rows of one hour (the caller fills them). */
+function emptyChunk(hourMs: number, length: number): HourChunk {
   return {
-    length,
+    hourMs,
     gpu: new Int32Array(length),
-    hourMs: new Float64Array(length),
     utilMeanPct: new Float64Array(length),
     busyMinutes: new Float64Array(length),
     idleMinutes: new Float64Array(length),

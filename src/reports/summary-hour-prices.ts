@@ -1,6 +1,7 @@
+import type { HostHourUsage } from "../checks/cost-model.ts";
 import type { HostRecord } from "../domain/metrics.ts";
 import { expectedMinutes, gpusSeenBy, HOUR_MS, type HostAcc } from "./summary-accumulators.ts";
-import type { SummaryInput } from "./summary-model.ts";
+import type { SummaryInput, SummaryPricing } from "./summary-model.ts";
 import type { SummaryGrid } from "./summary-row-sums.ts";
 
 /**
@@ -33,9 +34,8 @@ export function priceHours(
         onMinutes: Math.min(60, host.hourOn[slot]!),
         energyWh: host.hourHasEnergy[slot] ? host.hourEnergy[slot]! : null,
       };
-      const cost = input.pricing.hostCost(host.name, usage);
+      const { cost, saving } = costAndSaving(input.pricing, host.name, usage);
       if (cost !== null) host.idleMinuteCost[slot] = cost / (gpus * 60);
-      const saving = input.pricing.hostSaving?.(host.name, usage) ?? null;
       if (saving !== null) host.idleMinuteSaving[slot] = saving / (gpus * 60);
     }
     for (const gpu of host.gpus) {
@@ -47,4 +47,13 @@ export function priceHours(
       host.unknown += gpu.unknown;
     }
   }
+}
+
+function costAndSaving(
+  pricing: SummaryPricing,
+  host: string,
+  usage: HostHourUsage,
+): { cost: number | null; saving: number | null } {
+  if (pricing.hostCostAndSaving !== undefined) return pricing.hostCostAndSaving(host, usage);
+  return { cost: pricing.hostCost(host, usage), saving: pricing.hostSaving?.(host, usage) ?? null };
 }

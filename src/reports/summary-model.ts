@@ -25,7 +25,7 @@ import {
 } from "./summary-accumulators.ts";
 import { gpuRows, hostRows, previousHostSums } from "./summary-host-rows.ts";
 import { priceHours } from "./summary-hour-prices.ts";
-import { addDailyIdleCost, addIdleCosts } from "./summary-idle-costs.ts";
+import { addIdleCosts } from "./summary-idle-costs.ts";
 import { type SummaryGrid, sumRows } from "./summary-row-sums.ts";
 
 /**
@@ -57,6 +57,8 @@ export interface SummaryPricing {
    * hour on); none: the summary does not say what stopping the idle hours would have saved.
    */
   hostSaving?(host: string, usage: HostHourUsage): number | null;
+  /** {@link hostCost} and {@link hostSaving} of the same hour in one call (the summary prices every host-hour). */
+  hostCostAndSaving?(host: string, usage: HostHourUsage): { cost: number | null; saving: number | null };
 }
 
 /** Container requests and usage from Prometheus, or why there are none. */
@@ -234,7 +236,6 @@ export function buildSummaryModel(input: SummaryInput): SummaryModel {
   const dataUntilMs = Math.min(input.dataUntilMs, period.toMs);
   priceHours(input, records, grid, hostAcc.values(), dataUntilMs);
   const claimedHours = addIdleCosts(input.rollups, sums);
-  addDailyIdleCost(input.rollups, sums);
 
   const previousHost = previousHostSums(input.previousTotals);
   const hosts = hostRows(input, grid.dayStartsMs, records, hostAcc, previousHost);
@@ -506,9 +507,9 @@ function coverageOf(
   dataUntilMs: number,
 ): DataCoverage {
   const { period } = input;
-  const firstSeen = Math.min(
-    ...[...records.values()].flatMap((record) => record.gpus.map((gpu) => gpu.firstSeenMs)),
-  );
+  let firstSeen = Number.POSITIVE_INFINITY;
+  for (const record of records.values())
+    for (const gpu of record.gpus) firstSeen = Math.min(firstSeen, gpu.firstSeenMs);
   const fromMs = Math.min(Math.max(period.fromMs, firstSeen), dataUntilMs);
   const expected = fleet.busyGpuHours + fleet.idleGpuHours + fleet.unknownGpuHours;
   return {

@@ -1,4 +1,5 @@
 import type { HostRecord } from "../domain/metrics.ts";
+import type { HourChunk } from "./hour-rows.ts";
 import { GpuAcc, gpuIndexes, gpuKey, HOUR_MS, HostAcc } from "./summary-accumulators.ts";
 import type { SummaryInput } from "./summary-model.ts";
 
@@ -11,13 +12,14 @@ export interface SummaryGrid {
   hourSlots: number;
 }
 
-/** The sums per host and GPU, and for each rollup row its GPU, hour slot (-1: outside) and day column. */
+/** The sums per host and GPU, and for each chunk of rollup rows (one hour) its hour slot (-1: outside) and day column. */
 export interface RowSums {
   hostAcc: Map<string, HostAcc>;
   gpuAcc: Map<string, GpuAcc>;
   rowGpus: GpuAcc[];
-  rowSlot: Int32Array;
-  rowColumn: Uint16Array;
+  chunkSlot: Int32Array;
+  chunkColumn: Uint16Array;
+  places: RowPlaces;
 }
 
 function claimedGpusOf(input: SummaryInput, records: ReadonlyMap<string, HostRecord>): Set<string> {
@@ -56,6 +58,109 @@ function accumulatorsOf(
   return { hostAcc, gpuAcc, rowGpus };
 }
 
+/**
+ * Where each GPU and host sits in the flat sums: `gpuOf[rows.gpus index]` is a GPU's place in
+ * `gpus`, `hostOf[gpu place]` its host's place in `hosts`.
+ */
+export interface RowPlaces {
+  gpus: GpuAcc[];
+  hosts: HostAcc[];
+  gpuOf: Int32Array;
+  hostOf: Int32Array;
+}
+
+function placesOf(rowGpus: readonly GpuAcc[], hostAcc: ReadonlyMap<string, HostAcc>): RowPlaces {
+  const hosts = [...hostAcc.values()];
+  const hostPlace = new Map(hosts.map((host, at) => [host, at]));
+  const gpuPlace = new Map<GpuAcc, number>();
+  const gpus: GpuAcc[] = [];
+  const gpuOf = Int32Array.from(rowGpus, (gpu) => {
+    let at = gpuPlace.get(gpu);
+    if (at === undefined) {
+      at = gpus.length;
+      gpus.push(gpu);
+      gpuPlace.set(gpu, at);
+    }
+    return at;
+  });
+  const hostOf = Int32Array.from(gpus, (gpu) => hostPlace.get(gpu.hostAcc!)!);
+  return { gpus, hosts, gpuOf, hostOf };
+}
+
+/**
+ * The sums of {@link sumRows} in flat arrays: per GPU place, per host place, per host and day column
+ * (`host × columns + column`), per hour slot and host (`slot × hosts + host`: the rows come hour by
+ * hour, so one hour's hosts are next to each other in memory). Each sum gets the same additions in
+ * the same order as the accumulators' fields it is copied to.
+ */
+class FlatSums {
+  readonly gpuUtil: Float64Array;
+  readonly gpuKnown: Float64Array;
+  readonly gpuBusy: Float64Array;
+  readonly gpuIdle: Float64Array;
+  readonly hostUtil: Float64Array;
+  readonly hostKnown: Float64Array;
+  readonly hostBusy: Float64Array;
+  readonly hostIdle: Float64Array;
+  readonly dayUtil: Float64Array;
+  readonly dayKnown: Float64Array;
+  readonly dayIdle: Float64Array;
+  readonly hourBusy: Float64Array;
+  readonly hourIdle: Float64Array;
+  readonly hourOn: Float64Array;
+  readonly hourEnergy: Float64Array;
+  readonly hourHasEnergy: Uint8Array;
+  readonly hourRows: Uint16Array;
+
+  constructor(gpus: number, hosts: number, columns: number, slots: number) {
+    this.gpuUtil = new Float64Array(gpus);
+    this.gpuKnown = new Float64Array(gpus);
+    this.gpuBusy = new Float64Array(gpus);
+    this.gpuIdle = new Float64Array(gpus);
+    this.hostUtil = new Float64Array(hosts);
+    this.hostKnown = new Float64Array(hosts);
+    this.hostBusy = new Float64Array(hosts);
+    this.hostIdle = new Float64Array(hosts);
+    this.dayUtil = new Float64Array(hosts * columns);
+    this.dayKnown = new Float64Array(hosts * columns);
+    this.dayIdle = new Float64Array(hosts * columns);
+    this.hourBusy = new Float64Array(hosts * slots);
+    this.hourIdle = new Float64Array(hosts * slots);
+    this.hourOn = new Float64Array(hosts * slots);
+    this.hourEnergy = new Float64Array(hosts * slots);
+    this.hourHasEnergy = new Uint8Array(hosts * slots);
+    this.hourRows = new Uint16Array(hosts * slots);
+  }
+
+  /** Copies the sums into the accumulators (each starts at 0, so this is what adding them there gives). */
+  copyTo(places: RowPlaces, columns: number, slots: number): void {
+    places.gpus.forEach((gpu, g) => {
+      gpu.utilPctMinutes = this.gpuUtil[g]!;
+      gpu.knownMinutes = this.gpuKnown[g]!;
+      gpu.busy = this.gpuBusy[g]!;
+      gpu.idle = this.gpuIdle[g]!;
+    });
+    const hosts = places.hosts.length;
+    places.hosts.forEach((host, h) => {
+      host.utilPctMinutes = this.hostUtil[h]!;
+      host.knownMinutes = this.hostKnown[h]!;
+      host.busy = this.hostBusy[h]!;
+      host.idle = this.hostIdle[h]!;
+      host.dayUtil.set(this.dayUtil.subarray(h * columns, (h + 1) * columns));
+      host.dayKnown.set(this.dayKnown.subarray(h * columns, (h + 1) * columns));
+      host.dayIdle.set(this.dayIdle.subarray(h * columns, (h + 1) * columns));
+      for (let slot = 0, at = h; slot < slots; slot++, at += hosts) {
+        host.hourBusy[slot] = this.hourBusy[at]!;
+        host.hourIdle[slot] = this.hourIdle[at]!;
+        host.hourOn[slot] = this.hourOn[at]!;
+        host.hourEnergy[slot] = this.hourEnergy[at]!;
+        host.hourHasEnergy[slot] = this.hourHasEnergy[at]!;
+        host.hourRows[slot] = this.hourRows[at]!;
+      }
+    });
+  }
+}
+
 /** Adds every rollup row to its GPU's and host's sums, per day column and per hour slot. */
 export function sumRows(
   input: SummaryInput,
@@ -63,48 +168,70 @@ export function sumRows(
   grid: SummaryGrid,
 ): RowSums {
   const { hostAcc, gpuAcc, rowGpus } = accumulatorsOf(input, records, grid);
+  const places = placesOf(rowGpus, hostAcc);
   const { columnEnds, firstHourMs, hourSlots } = grid;
-  const rows = input.rollups;
-  const rowSlot = new Int32Array(rows.length);
-  const rowColumn = new Uint16Array(rows.length);
+  const columns = columnEnds.length;
+  const sums = new FlatSums(places.gpus.length, places.hosts.length, columns, hourSlots);
+  const chunks = input.rollups.hours;
+  const chunkSlot = new Int32Array(chunks.length);
+  const chunkColumn = new Uint16Array(chunks.length);
   let column = 0;
-  for (let i = 0; i < rows.length; i++) {
-    const hourMs = rows.hourMs[i]!;
-    while (column < columnEnds.length - 1 && hourMs >= columnEnds[column]!) column++;
-    const gpu = rowGpus[rows.gpu[i]!]!;
-    const host = gpu.hostAcc!;
-    const busy = rows.busyMinutes[i]!;
-    const idle = rows.idleMinutes[i]!;
-    const util = rows.utilMeanPct[i]!;
+  chunks.forEach((chunk, c) => {
+    while (column < columns - 1 && chunk.hourMs >= columnEnds[column]!) column++;
+    chunkColumn[c] = column;
+    const hourSlot = (chunk.hourMs - firstHourMs) / HOUR_MS;
+    chunkSlot[c] = hourSlot < 0 || hourSlot >= hourSlots ? -1 : hourSlot;
+    sumChunk(chunk, sums, places, column, chunkSlot[c]!, columns);
+  });
+  sums.copyTo(places, columns, hourSlots);
+  return { hostAcc, gpuAcc, rowGpus, chunkSlot, chunkColumn, places };
+}
+
+/** Adds one hour's rows (`slot` -1: outside the period's hours) to the sums. */
+function sumChunk(
+  chunk: HourChunk,
+  sums: FlatSums,
+  places: RowPlaces,
+  column: number,
+  slot: number,
+  columns: number,
+): void {
+  const { gpuUtil, gpuKnown, gpuBusy, gpuIdle, hostUtil, hostKnown, hostBusy, hostIdle } = sums;
+  const { dayUtil, dayKnown, dayIdle, hourBusy, hourIdle, hourOn, hourEnergy, hourHasEnergy, hourRows } =
+    sums;
+  const { gpu: rowGpu, busyMinutes, idleMinutes, utilMeanPct, energyWh } = chunk;
+  const { gpuOf, hostOf } = places;
+  const hosts = places.hosts.length;
+  for (let k = 0; k < rowGpu.length; k++) {
+    const g = gpuOf[rowGpu[k]!]!;
+    const h = hostOf[g]!;
+    const busy = busyMinutes[k]!;
+    const idle = idleMinutes[k]!;
+    const util = utilMeanPct[k]!;
     const known = Number.isNaN(util) ? 0 : busy + idle;
     const utilMinutes = Number.isNaN(util) ? 0 : util * known;
-    gpu.utilPctMinutes += utilMinutes;
-    gpu.knownMinutes += known;
-    gpu.busy += busy;
-    gpu.idle += idle;
-    host.utilPctMinutes += utilMinutes;
-    host.knownMinutes += known;
-    host.busy += busy;
-    host.idle += idle;
-    host.dayUtil[column] = host.dayUtil[column]! + utilMinutes;
-    host.dayKnown[column] = host.dayKnown[column]! + known;
-    host.dayIdle[column] = host.dayIdle[column]! + idle;
-    rowColumn[i] = column;
-    const slot = (hourMs - firstHourMs) / HOUR_MS;
-    if (slot < 0 || slot >= hourSlots) {
-      rowSlot[i] = -1;
-      continue;
-    }
-    rowSlot[i] = slot;
-    host.hourBusy[slot] = host.hourBusy[slot]! + busy;
-    host.hourIdle[slot] = host.hourIdle[slot]! + idle;
-    host.hourOn[slot] = Math.max(host.hourOn[slot]!, busy + idle);
-    host.hourRows[slot] = host.hourRows[slot]! + 1;
-    const energy = rows.energyWh[i]!;
+    gpuUtil[g]! += utilMinutes;
+    gpuKnown[g]! += known;
+    gpuBusy[g]! += busy;
+    gpuIdle[g]! += idle;
+    hostUtil[h]! += utilMinutes;
+    hostKnown[h]! += known;
+    hostBusy[h]! += busy;
+    hostIdle[h]! += idle;
+    const day = h * columns + column;
+    dayUtil[day]! += utilMinutes;
+    dayKnown[day]! += known;
+    dayIdle[day]! += idle;
+    if (slot < 0) continue;
+    const at = slot * hosts + h;
+    hourBusy[at]! += busy;
+    hourIdle[at]! += idle;
+    hourOn[at] = Math.max(hourOn[at]!, busy + idle);
+    hourRows[at]!++;
+    const energy = energyWh[k]!;
     if (!Number.isNaN(energy)) {
-      host.hourEnergy[slot] = host.hourEnergy[slot]! + energy;
-      host.hourHasEnergy[slot] = 1;
+      hourEnergy[at]! += energy;
+      hourHasEnergy[at] = 1;
     }
   }
-  return { hostAcc, gpuAcc, rowGpus, rowSlot, rowColumn };
 }

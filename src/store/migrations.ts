@@ -12,6 +12,7 @@ import { projectsMigration } from "./migration-011-projects.ts";
 import { queuePlacementMigration } from "./migration-012-queue-placement.ts";
 import { procurementMigration } from "./migration-013-procurement.ts";
 import { claimIdleMigration } from "./migration-014-claim-idle.ts";
+import { hourPacksMigration } from "./migration-015-hour-packs.ts";
 
 /** One schema step. `version` is its position in {@link migrations}, starting at 1. */
 export interface Migration {
@@ -142,6 +143,7 @@ export const migrations: readonly Migration[] = [
   queuePlacementMigration,
   procurementMigration,
   claimIdleMigration,
+  hourPacksMigration,
 ];
 
 /**

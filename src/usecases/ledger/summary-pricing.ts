@@ -28,6 +28,10 @@ export function summaryPricing(config: Pick<Config, "team" | "costs" | "hosts">)
     currency: config.team.currency,
     hostCost: (host, usage) => costOfHours(basisOf(host), priceOver, [usage]).total,
     hostSaving: (host, usage) => costOfHours(basisOf(host), priceOver, [usage]).stoppable,
+    hostCostAndSaving(host, usage) {
+      const totals = costOfHours(basisOf(host), priceOver, [usage]);
+      return { cost: totals.total, saving: totals.stoppable };
+    },
     offSaving(host, fromMs, toMs, meanPowerW) {
       const basis = basisOf(host);
       const hours = Math.max(0, toMs - fromMs) / HOUR_MS;
@@ -53,16 +57,18 @@ export function summaryPricing(config: Pick<Config, "team" | "costs" | "hosts">)
  * {@link meanTariffPrice} for the summary's thousands of host-hours: the zone's offset comes from
  * {@link utcOffsetMinutes} (cached; dayjs' `tz()` costs ~0.4 ms a call here), and each hour is priced
  * minute by minute with {@link priceAtMinute} (windows are whole minutes, so this is exact). An hour
- * in which the offset changes (a DST switch) is left to `meanTariffPrice`. Memoised per span.
+ * in which the offset changes (a DST switch) is left to `meanTariffPrice`. Memoised per span (a clock
+ * hour by its start, without building a key).
  */
 export function fastPriceOver(tariff: Tariff): PriceOver {
   const cache = new Map<string, number>();
+  const clockHours = new Map<number, number>();
   const offsetAt = (atMs: number) => utcOffsetMinutes(atMs, tariff.timezone);
   return (fromMs, toMs) => {
     if (tariff.windows.length === 0 || toMs <= fromMs) return tariff.pricePerKWh;
-    const key = `${fromMs}:${toMs}`;
-    const cached = cache.get(key);
-    if (cached !== undefined) return cached;
+    const clockHour = toMs - fromMs === HOUR_MS && fromMs % HOUR_MS === 0;
+    const known = clockHour ? clockHours.get(fromMs) : cache.get(`${fromMs}:${toMs}`);
+    if (known !== undefined) return known;
     let weighted = 0;
     for (let hourMs = Math.floor(fromMs / HOUR_MS) * HOUR_MS; hourMs < toMs; hourMs += HOUR_MS) {
       const startMs = Math.max(fromMs, hourMs);
@@ -81,7 +87,8 @@ export function fastPriceOver(tariff: Tariff): PriceOver {
       }
     }
     const price = weighted / (toMs - fromMs);
-    cache.set(key, price);
+    if (clockHour) clockHours.set(fromMs, price);
+    else cache.set(`${fromMs}:${toMs}`, price);
     return price;
   };
 }

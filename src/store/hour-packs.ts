@@ -1,0 +1,165 @@
+import type { Database } from "better-sqlite3";
+
+const HOUR_MS = 3_600_000;
+
+/** How long packs are kept: two summary periods and a week to spare. Older hours are read from `gpu_hour`. */
+export const PACK_DAYS = 35;
+
+/** One clock hour's GPU rollups, by `gpu_id`; `NaN` is "no value". */
+export interface HourPack {
+  hourMs: number;
+  gpuIds: Int32Array;
+  utilMeanPct: Float64Array;
+  busyMinutes: Float64Array;
+  idleMinutes: Float64Array;
+  /** `null` when not asked for. */
+  unknownMinutes: Float64Array | null;
+  energyWh: Float64Array;
+}
+
+/** The hour packs of `gpu_hour_pack` (schema step 15). */
+export interface HourPacks {
+  /** Packs the rollups of the hour starting at `hourMs` (replacing its pack); call inside the rollup's transaction. */
+  pack(hourMs: number): void;
+  /**
+   * Each clock hour with rollups and `fromMs <= hourMs < toMs`, oldest first: its pack, or for an
+   * hour without one, the same read from `gpu_hour`. `unknown: false` leaves the unknown minutes
+   * unread (`null`) where a pack has them: a sixth fewer bytes.
+   */
+  hours(fromMs: number, toMs: number, options?: { unknown?: boolean }): Iterable<HourPack>;
+  /** Packs up to `maxHours` hours that have rollups but no pack, from `fromMs` to `toMs`; returns how many. */
+  fill(fromMs: number, toMs: number, maxHours: number): number;
+  /** Deletes the packs of hours before `beforeMs`; returns how many. */
+  prune(beforeMs: number): number;
+}
+
+type Row = [number, number | null, number, number, number, number | null];
+
+export function createHourPacks(db: Database): HourPacks {
+  const selectHour = db
+    .prepare(
+      `SELECT gpu_id, util_mean_pct, busy_min, idle_min, unknown_min, energy_wh
+       FROM gpu_hour WHERE hour_ms = ? ORDER BY gpu_id`,
+    )
+    .raw();
+  const hasRollups = db.prepare("SELECT 1 FROM gpu_hour WHERE hour_ms = ? LIMIT 1").pluck();
+  const insertPack = db.prepare(
+    `INSERT OR REPLACE INTO gpu_hour_pack
+       (hour_ms, gpus, gpu_ids, util_mean_pct, busy_min, idle_min, unknown_min, energy_wh)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const deletePack = db.prepare("DELETE FROM gpu_hour_pack WHERE hour_ms = ?");
+  const selectPacks = (unknown: string) =>
+    db
+      .prepare(
+        `SELECT hour_ms, gpu_ids, util_mean_pct, busy_min, idle_min, ${unknown}, energy_wh
+         FROM gpu_hour_pack WHERE hour_ms >= ? AND hour_ms < ? ORDER BY hour_ms`,
+      )
+      .raw();
+  const selectFullPacks = selectPacks("unknown_min");
+  const selectLeanPacks = selectPacks("NULL");
+  const packedHours = db
+    .prepare("SELECT hour_ms FROM gpu_hour_pack WHERE hour_ms >= ? AND hour_ms < ?")
+    .pluck();
+  const prunePacks = db.prepare("DELETE FROM gpu_hour_pack WHERE hour_ms < ?");
+
+  const readHour = (hourMs: number) => packOfRows(hourMs, selectHour.all(hourMs) as Row[]);
+  const pack = (hourMs: number) => {
+    const hour = readHour(hourMs);
+    if (hour.gpuIds.length === 0) {
+      deletePack.run(hourMs);
+      return;
+    }
+    insertPack.run(
+      hourMs,
+      hour.gpuIds.length,
+      bytes(hour.gpuIds),
+      bytes(hour.utilMeanPct),
+      bytes(hour.busyMinutes),
+      bytes(hour.idleMinutes),
+      bytes(hour.unknownMinutes),
+      bytes(hour.energyWh),
+    );
+  };
+  const fillHours = db.transaction((hours: readonly number[]) => {
+    for (const hourMs of hours) pack(hourMs);
+  });
+
+  return {
+    pack,
+    *hours(fromMs, toMs, options = {}) {
+      const select = options.unknown === false ? selectLeanPacks : selectFullPacks;
+      let hourMs = Math.ceil(fromMs / HOUR_MS) * HOUR_MS;
+      for (const row of select.iterate(fromMs, toMs) as Iterable<unknown[]>) {
+        const packedMs = row[0] as number;
+        for (; hourMs < packedMs; hourMs += HOUR_MS)
+          if (hasRollups.get(hourMs) !== undefined) yield readHour(hourMs);
+        yield packOfRow(row);
+        hourMs = packedMs + HOUR_MS;
+      }
+      for (; hourMs < toMs; hourMs += HOUR_MS)
+        if (hasRollups.get(hourMs) !== undefined) yield readHour(hourMs);
+    },
+    fill(fromMs, toMs, maxHours) {
+      const packed = new Set(packedHours.all(fromMs, toMs) as number[]);
+      const missing: number[] = [];
+      for (let hourMs = Math.ceil(fromMs / HOUR_MS) * HOUR_MS; hourMs < toMs; hourMs += HOUR_MS) {
+        if (missing.length >= maxHours) break;
+        if (!packed.has(hourMs) && hasRollups.get(hourMs) !== undefined) missing.push(hourMs);
+      }
+      fillHours(missing);
+      return missing.length;
+    },
+    prune: (beforeMs) => prunePacks.run(beforeMs).changes,
+  };
+}
+
+function packOfRows(hourMs: number, rows: readonly Row[]): HourPack & { unknownMinutes: Float64Array } {
+  const n = rows.length;
+  const hour = {
+    hourMs,
+    gpuIds: new Int32Array(n),
+    utilMeanPct: new Float64Array(n),
+    busyMinutes: new Float64Array(n),
+    idleMinutes: new Float64Array(n),
+    unknownMinutes: new Float64Array(n),
+    energyWh: new Float64Array(n),
+  };
+  for (let i = 0; i < n; i++) {
+    const row = rows[i]!;
+    hour.gpuIds[i] = row[0];
+    hour.utilMeanPct[i] = row[1] ?? Number.NaN;
+    hour.busyMinutes[i] = row[2];
+    hour.idleMinutes[i] = row[3];
+    hour.unknownMinutes[i] = row[4];
+    hour.energyWh[i] = row[5] ?? Number.NaN;
+  }
+  return hour;
+}
+
+function packOfRow(row: readonly unknown[]): HourPack {
+  return {
+    hourMs: row[0] as number,
+    gpuIds: int32s(row[1] as Buffer),
+    utilMeanPct: float64s(row[2] as Buffer),
+    busyMinutes: float64s(row[3] as Buffer),
+    idleMinutes: float64s(row[4] as Buffer),
+    unknownMinutes: row[5] === null ? null : float64s(row[5] as Buffer),
+    energyWh: float64s(row[6] as Buffer),
+  };
+}
+
+/** The blob as numbers in the platform's byte order: a view when it starts aligned, else a copy. */
+function float64s(blob: Buffer): Float64Array {
+  if (blob.byteOffset % 8 === 0) return new Float64Array(blob.buffer, blob.byteOffset, blob.byteLength / 8);
+  return new Float64Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+}
+
+function int32s(blob: Buffer): Int32Array {
+  if (blob.byteOffset % 4 === 0) return new Int32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4);
+  return new Int32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+}
+
+function bytes(values: Int32Array | Float64Array): Buffer {
+  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+}

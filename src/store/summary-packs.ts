@@ -1,0 +1,137 @@
+import type { HourPack } from "./hour-packs.ts";
+import type { GpuPeriodTotals, HourChunk, HourRows } from "./summary-store.ts";
+
+type GpuNames = ReadonlyMap<number, { host: string; index: number }>;
+
+/** Each GPU id's place in the order of first appearance (a table for the known ids, a map beyond). */
+class Slots {
+  readonly ids: number[] = [];
+  private readonly table: Int32Array;
+  private readonly beyond = new Map<number, number>();
+
+  constructor(names: GpuNames) {
+    let max = -1;
+    for (const id of names.keys()) max = Math.max(max, id);
+    this.table = new Int32Array(max + 1).fill(-1);
+  }
+
+  of(id: number): number {
+    const inTable = id >= 0 && id < this.table.length;
+    const slot = inTable ? this.table[id]! : (this.beyond.get(id) ?? -1);
+    if (slot >= 0) return slot;
+    const added = this.ids.length;
+    this.ids.push(id);
+    if (inTable) this.table[id] = added;
+    else this.beyond.set(id, added);
+    return added;
+  }
+}
+
+/** {@link HourRows} of the hours' packs, by hour then GPU id (the order of `gpu_hour`'s key): their own columns. */
+export function hourRowsOfPacks(hours: Iterable<HourPack>, names: GpuNames): HourRows {
+  const slots = new Slots(names);
+  const chunks: HourChunk[] = [];
+  let length = 0;
+  let lastIds: Int32Array = new Int32Array(0);
+  let lastSlots = new Int32Array(0);
+  for (const hour of hours) {
+    // NOTE: an hour usually has the GPUs of the hour before: it shares their places, not looked up again.
+    if (!sameIds(hour.gpuIds, lastIds)) {
+      lastSlots = Int32Array.from(hour.gpuIds, (id) => slots.of(id));
+      lastIds = hour.gpuIds;
+    }
+    chunks.push({
+      hourMs: hour.hourMs,
+      gpu: lastSlots,
+      utilMeanPct: hour.utilMeanPct,
+      busyMinutes: hour.busyMinutes,
+      idleMinutes: hour.idleMinutes,
+      energyWh: hour.energyWh,
+    });
+    length += hour.gpuIds.length;
+  }
+  return {
+    length,
+    gpus: slots.ids.map((id) => names.get(id) ?? { host: `gpu#${id}`, index: id }),
+    hours: chunks,
+  };
+}
+
+function sameIds(a: Int32Array, b: Int32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
+
+/** Adds `value` to `sum[at]` the way SQLite's `total()` and `sum()` do: Kahan-Babuška-Neumaier, the error kept in `err[at]`. */
+function addTo(sum: Float64Array, err: Float64Array, at: number, value: number): void {
+  const s = sum[at]!;
+  const t = s + value;
+  err[at] = err[at]! + (Math.abs(s) > Math.abs(value) ? s - t + value : value - t + s);
+  sum[at] = t;
+}
+
+/** What SQLite's `total()` answers: the sum plus its error term (unless that overflowed). */
+function totalOf(sum: Float64Array, err: Float64Array, at: number): number {
+  const e = err[at]!;
+  return Number.isFinite(e) ? sum[at]! + e : sum[at]!;
+}
+
+/**
+ * Per-GPU totals of the hours' packs, by GPU id, of the GPUs in `names`: what the `GROUP BY gpu_id`
+ * of `gpu_hour` they replace answers, to the bit (SQLite's summation, in hour order).
+ */
+export function gpuTotalsOfPacks(hours: Iterable<HourPack>, names: GpuNames): GpuPeriodTotals[] {
+  const ids = [...names.keys()].sort((a, b) => a - b);
+  const rank = new Int32Array((ids.at(-1) ?? -1) + 1).fill(-1);
+  ids.forEach((id, at) => {
+    if (id >= 0) rank[id] = at;
+  });
+  const n = ids.length;
+  const column = () => new Float64Array(n);
+  const [uw, uwErr, uk, ukErr, busy, busyErr, idle, idleErr, unknown, unknownErr, energy, energyErr] =
+    Array.from({ length: 12 }, column) as Float64Array[];
+  const rows = column();
+  const energyRows = column();
+  for (const hour of hours) {
+    const { gpuIds, busyMinutes, idleMinutes, utilMeanPct, unknownMinutes, energyWh } = hour;
+    for (let k = 0; k < gpuIds.length; k++) {
+      const id = gpuIds[k]!;
+      const at = id >= 0 && id < rank.length ? rank[id]! : -1;
+      if (at < 0) continue;
+      const b = busyMinutes[k]!;
+      const i = idleMinutes[k]!;
+      const util = utilMeanPct[k]!;
+      rows[at]!++;
+      if (!Number.isNaN(util)) {
+        addTo(uw!, uwErr!, at, util * (b + i));
+        addTo(uk!, ukErr!, at, b + i);
+      }
+      addTo(busy!, busyErr!, at, b);
+      addTo(idle!, idleErr!, at, i);
+      addTo(unknown!, unknownErr!, at, unknownMinutes![k]!);
+      const wh = energyWh[k]!;
+      if (!Number.isNaN(wh)) {
+        addTo(energy!, energyErr!, at, wh);
+        energyRows[at]!++;
+      }
+    }
+  }
+  const totals: GpuPeriodTotals[] = [];
+  for (let at = 0; at < n; at++) {
+    if (rows[at] === 0) continue;
+    const known = names.get(ids[at]!)!;
+    const knownMinutes = totalOf(uk!, ukErr!, at);
+    totals.push({
+      host: known.host,
+      index: known.index,
+      hours: rows[at]!,
+      utilMeanPct: knownMinutes === 0 ? null : totalOf(uw!, uwErr!, at) / knownMinutes,
+      busyMinutes: totalOf(busy!, busyErr!, at),
+      idleMinutes: totalOf(idle!, idleErr!, at),
+      unknownMinutes: totalOf(unknown!, unknownErr!, at),
+      energyWh: energyRows[at]! > 0 ? totalOf(energy!, energyErr!, at) : null,
+    });
+  }
+  return totals;
+}
