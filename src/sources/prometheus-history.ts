@@ -134,9 +134,11 @@ export async function busiestHistory(
 }
 
 /**
- * Whether the engine holds GR_ENGINE_ACTIVE series (MIG, or exporters without GPU_UTIL) with samples in
- * `span` (extended by the longest look-back a step may read); from the index. An engine that cannot
- * say is taken to hold some (the queries with it give the same answers, only slower).
+ * Whether the engine holds GR_ENGINE_ACTIVE series of some host (MIG, or exporters without GPU_UTIL)
+ * with samples in `span` (extended by the longest look-back a step may read); from the index (a series
+ * without the host label is read by no query). An engine that cannot say is taken to hold some (the
+ * queries with it give the same answers, only slower). NOTE: VictoriaMetrics names `__name__` where
+ * nothing matches.
  */
 async function holdsGrActive(
   s: PromState,
@@ -150,7 +152,7 @@ async function holdsGrActive(
       { startMs: span.startMs - lookBackMs, endMs: span.endMs },
       { signal },
     );
-    return names.length > 0;
+    return names.includes(s.config.host_label);
   } catch (error) {
     if (signal.aborted) throw error;
     return true;
