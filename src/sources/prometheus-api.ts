@@ -339,17 +339,7 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
         start: formatSeconds(range.startMs),
         end: formatSeconds(range.endMs),
       });
-      const answer = await send("api/v1/labels", form, queryOptions.signal);
-      const json = readEnvelope(answer.status, answer.contentType, answer.body, displayUrl);
-      if (!Array.isArray(json.data)) {
-        throw new PrometheusError(
-          "bad-response",
-          `Prometheus at ${displayUrl} sent malformed label names`,
-          answer.status,
-          null,
-        );
-      }
-      return json.data.map(String);
+      return labelNamesOf(await send("api/v1/labels", form, queryOptions.signal), displayUrl);
     },
     async flags(queryOptions = {}) {
       const answer = await send("api/v1/status/flags", null, queryOptions.signal);
@@ -365,6 +355,20 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
       return Object.fromEntries(Object.entries(json.data).map(([name, value]) => [name, String(value)]));
     },
   };
+}
+
+/** The names in an answer from `/api/v1/labels`, or throws like {@link parseQueryResponse}. */
+function labelNamesOf(answer: RawAnswer, displayUrl: string): string[] {
+  const json = readEnvelope(answer.status, answer.contentType, answer.body, displayUrl);
+  if (!Array.isArray(json.data)) {
+    throw new PrometheusError(
+      "bad-response",
+      `Prometheus at ${displayUrl} sent malformed label names`,
+      answer.status,
+      null,
+    );
+  }
+  return json.data.map(String);
 }
 
 interface RawAnswer {
