@@ -181,6 +181,8 @@ function exposition(hosts: number[]): string {
 interface LookBack {
   ms: number;
   cpu_ms: number;
+  /** The engines' CPU time (all of them) while the look-back ran. */
+  engine_cpu_ms: number;
   queries: number;
   hosts: number;
   cycles: number;
@@ -354,6 +356,7 @@ async function measure(backend: MetricsBackend, hosts: number): Promise<Measured
       gpus: hosts * GPUS,
       historyDays: HISTORY_DAYS,
       keepStore: join(storeDir, "gpu-warden.db"),
+      enginePids: engines.map((engine) => engine.pid),
     };
     const engineCpuBefore = engines.reduce((sum, engine) => sum + cpuMsOf(engine.pid), 0);
     const { stdout, stderr } = await promisify(execFile)(
