@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
@@ -25,6 +25,8 @@ interface Job {
   historyDays: number;
   /** Where a copy of the store is left after the cycles (before the rollup): the restart's store. */
   keepStore?: string;
+  /** The engines' processes: their CPU time during the look-back is reported. */
+  enginePids?: number[];
 }
 
 /** The sources' errors go to stderr (a cycle that fails says why); nothing else is logged. */
@@ -132,6 +134,7 @@ async function timedLookBack(
 ) {
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
+  const engineCpuBefore = enginesCpuMs(job.enginePids ?? []);
   const seeded = await seedHistory(
     { sources, store, clock: systemClock, logger: errorsToStderr },
     {
@@ -146,12 +149,23 @@ async function timedLookBack(
   return {
     ms: Math.round(ms),
     cpu_ms: Math.round((cpu.user + cpu.system) / 1000),
+    engine_cpu_ms: enginesCpuMs(job.enginePids ?? []) - engineCpuBefore,
     queries: seeded?.queries ?? 0,
     hosts: seeded?.prior.byHost.size ?? 0,
     cycles: seeded?.cycles ?? 0,
     rss_mb: Math.round(rssMb),
     peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
   };
+}
+
+/** The processes' user + system CPU time so far (ms), from `/proc/PID/stat` (clock ticks of 10 ms). */
+function enginesCpuMs(pids: readonly number[]): number {
+  let ms = 0;
+  for (const pid of pids) {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    ms += (Number(fields[11]) + Number(fields[12])) * 10;
+  }
+  return ms;
 }
 
 /** Bytes on disk of the tables (and their indexes) whose names start with one of `prefixes`. */

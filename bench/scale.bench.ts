@@ -68,6 +68,11 @@ const NPM_START_FLAGS = [
 ];
 /** `--storm-share=F`: the share of each cluster's hosts the storm turns idle; 0 runs no storm. */
 const STORM_SHARE = Number(args.get("storm-share") ?? 0.2);
+/**
+ * `--look-back-only=1`: the look-back and `--cycles` polls at `--hosts` alone (no restart, no run at
+ * 8,000 GPUs: the ratios are 1).
+ */
+const LOOK_BACK_ONLY = args.get("look-back-only") === "1";
 /** `--cpu-prof=DIR`: the poller writes a V8 CPU profile (`node --cpu-prof`) into DIR. */
 const CPU_PROF = args.has("cpu-prof") ? ["--cpu-prof", `--cpu-prof-dir=${args.get("cpu-prof")}`] : [];
 const GPUS = 8;
@@ -118,11 +123,14 @@ function* history(hosts: number[], endMs: number, fromMs = coarseFromMs(endMs)):
   }
 }
 
-/** The coarse history's first instant: `--history-days` before the fine history, on the coarse grid. */
+/**
+ * The coarse history's first instant: `--history-days` before the fine history, at the start of that UTC
+ * day (so the cached blocks serve a whole day of runs; the look-back reads the last `--history-days`).
+ */
 function coarseFromMs(endMs: number): number {
   const fineFromMs = endMs - HISTORY_HOURS * 60 * MINUTE_MS;
   if (HISTORY_DAYS === 0) return fineFromMs;
-  return Math.floor((fineFromMs - HISTORY_DAYS * DAY_MS) / COARSE_STEP_MS) * COARSE_STEP_MS;
+  return Math.floor((fineFromMs - HISTORY_DAYS * DAY_MS) / DAY_MS) * DAY_MS;
 }
 
 /**
@@ -183,6 +191,8 @@ function exposition(hosts: number[], idle: ReadonlySet<number> = new Set()): str
 interface LookBack {
   ms: number;
   cpu_ms: number;
+  /** The engines' CPU time (all of them) while the look-back ran. */
+  engine_cpu_ms: number;
   queries: number;
   hosts: number;
   cycles: number;
@@ -228,6 +238,16 @@ interface Restart {
   /** Whether the start read the engines' history (it must not over a store polled seconds before). */
   looked_back: boolean;
 }
+
+const NO_RESTART: Restart = {
+  healthz_ms: null,
+  first_poll_ms: null,
+  poll_ms: null,
+  sweep_ms: null,
+  unknown_hosts: null,
+  ended: null,
+  looked_back: false,
+};
 
 async function restart(urls: string[], storePath: string): Promise<Restart> {
   const configPath = join(dirname(storePath), "gpu-warden.yaml");
@@ -350,6 +370,7 @@ async function measure(backend: MetricsBackend, hosts: number): Promise<Measured
       gpus: hosts * GPUS,
       historyDays: HISTORY_DAYS,
       keepStore: join(storeDir, "gpu-warden.db"),
+      enginePids: engines.map((engine) => engine.pid),
     };
     const engineCpuBefore = engines.reduce((sum, engine) => sum + cpuMsOf(engine.pid), 0);
     const { stdout, stderr } = await promisify(execFile)(
@@ -370,8 +391,8 @@ async function measure(backend: MetricsBackend, hosts: number): Promise<Measured
     const engineCpuMs = engines.reduce((sum, engine) => sum + cpuMsOf(engine.pid), 0) - engineCpuBefore;
     measured.engine_cpu_ms = engineCpuMs / (CYCLES + 1);
     measured.engine_start_s = engineStartMs.map((ms) => round(ms / 1000, 0));
-    measured.restart = await restart(job.urls, job.keepStore);
-    measured.storm = STORM_SHARE > 0 ? await storm(engines, owned) : null;
+    measured.restart = LOOK_BACK_ONLY ? NO_RESTART : await restart(job.urls, job.keepStore);
+    measured.storm = STORM_SHARE > 0 && !LOOK_BACK_ONLY ? await storm(engines, owned) : null;
     if (measured.ok_gpus !== hosts * GPUS)
       throw new Error(
         `${backend}: ${measured.ok_gpus} GPUs of ${hosts * GPUS}: ${JSON.stringify(measured.hosts_by_cause)}`,
@@ -436,7 +457,7 @@ function cpuMsOf(pid: number): number {
 const here = dirname(fileURLToPath(import.meta.url));
 for (const backend of BACKENDS) {
   const run = await measure(backend, HOSTS);
-  const base = HOSTS === BASELINE_HOSTS ? run : await measure(backend, BASELINE_HOSTS);
+  const base = HOSTS === BASELINE_HOSTS || LOOK_BACK_ONLY ? run : await measure(backend, BASELINE_HOSTS);
   const gpus = HOSTS * GPUS;
   const perGpuRatio = (value: number, baseValue: number) =>
     round(value / gpus / (baseValue / (BASELINE_HOSTS * GPUS)), 2);

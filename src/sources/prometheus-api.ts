@@ -67,6 +67,15 @@ export interface PrometheusClient {
     range: { startMs: number; endMs: number },
     options?: { signal?: AbortSignal },
   ): Promise<Record<string, string>[]>;
+  /**
+   * The label names of the series matching `selector` with samples in `[startMs, endMs]`
+   * (`/api/v1/labels`): answered from the index; empty when no series matches.
+   */
+  labelNames(
+    selector: string,
+    range: { startMs: number; endMs: number },
+    options?: { signal?: AbortSignal },
+  ): Promise<string[]>;
   /** The server's command-line flags (`/api/v1/status/flags`), e.g. `query.lookback-delta` → `5m`. */
   flags(options?: { signal?: AbortSignal }): Promise<Record<string, string>>;
   /**
@@ -337,6 +346,14 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
           ),
       );
     },
+    async labelNames(selector, range, queryOptions = {}) {
+      const form = new URLSearchParams({
+        "match[]": selector,
+        start: formatSeconds(range.startMs),
+        end: formatSeconds(range.endMs),
+      });
+      return labelNamesOf(await send("api/v1/labels", form, queryOptions.signal), displayUrl);
+    },
     async flags(queryOptions = {}) {
       const answer = await send("api/v1/status/flags", null, queryOptions.signal);
       const json = readEnvelope(answer.status, answer.contentType, answer.body, displayUrl);
@@ -351,6 +368,20 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
       return Object.fromEntries(Object.entries(json.data).map(([name, value]) => [name, String(value)]));
     },
   };
+}
+
+/** The names in an answer from `/api/v1/labels`, or throws like {@link parseQueryResponse}. */
+function labelNamesOf(answer: RawAnswer, displayUrl: string): string[] {
+  const json = readEnvelope(answer.status, answer.contentType, answer.body, displayUrl);
+  if (!Array.isArray(json.data)) {
+    throw new PrometheusError(
+      "bad-response",
+      `Prometheus at ${displayUrl} sent malformed label names`,
+      answer.status,
+      null,
+    );
+  }
+  return json.data.map(String);
 }
 
 interface RawAnswer {

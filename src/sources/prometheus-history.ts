@@ -1,6 +1,6 @@
 import type { HostObservation } from "../domain/observation.ts";
 import type { HistoryRequest, HostUtilHistory } from "../domain/source.ts";
-import { SOME_GPU_SILENT } from "../domain/source.ts";
+import { createBusiestGrids } from "./busiest-grids.ts";
 import { isDcgmBlank } from "./prom-value.ts";
 import { PrometheusError, type PromRangeSeries } from "./prometheus-api.ts";
 import {
@@ -11,7 +11,7 @@ import {
   splitMigGpus,
 } from "./prometheus-gpus.ts";
 import { hostFromLabel } from "./prometheus-hosts.ts";
-import type { DcgmField } from "./prometheus-queries.ts";
+import { DCGM_METRICS, type DcgmField } from "./prometheus-queries.ts";
 import type { PromState } from "./prometheus-state.ts";
 
 /**
@@ -51,10 +51,10 @@ export async function history(
 ): Promise<HostObservation[]> {
   const stepSeconds = Math.max(1, Math.round(request.stepMs / 1000));
   const chunks = rangeChunks(request.fromMs, request.toMs, stepSeconds * 1000, MAX_STEPS_PER_QUERY);
+  const span = { startMs: request.fromMs, endMs: request.toMs };
+  const promql = (await holdsGrActive(s, span, signal)) ? s.queries.historyInstant : s.queries.historyUtil;
   s.lastHistoryQueryCount = chunks.length;
-  const answers = await Promise.all(
-    chunks.map((chunk) => readRange(s, s.queries.historyInstant, chunk, stepSeconds, signal)),
-  );
+  const answers = await Promise.all(chunks.map((chunk) => readRange(s, promql, chunk, stepSeconds, signal)));
   const observations = historyObservations([{ field: "util", series: answers.flat() }], s.config.host_label);
   const lastAtMs = observations.at(-1)?.atMs;
   s.slotsSeen = observations
@@ -87,8 +87,9 @@ const HOSTS_PER_QUERY = 500;
 
 /**
  * Each host's busiest GPU per step: two range queries (the highest utilisation and the number of GPU
- * slots with samples, per host) per chunk of steps. Chunks keep about 4 M slot-steps each (the matrix
- * Prometheus holds while it evaluates: a week of 8,000 GPUs is 5 chunks) and are read one after the other.
+ * slots with samples, per host) per chunk of steps, without GR_ENGINE_ACTIVE where the engine holds none
+ * in the range. Chunks keep about {@link MAX_SLOT_STEPS_PER_QUERY} slot-steps each (the matrix
+ * Prometheus holds while it evaluates) and are read one after the other.
  */
 export async function busiestHistory(
   s: PromState,
@@ -103,18 +104,12 @@ export async function busiestHistory(
       ? Math.max(12, Math.min(MAX_STEPS_PER_QUERY, Math.floor(MAX_SLOT_STEPS_PER_QUERY / s.slotsSeen)))
       : DEFAULT_STEPS_PER_CHUNK;
   const chunks = rangeChunks(request.fromMs, request.toMs, stepMs, perChunk);
-  const max = s.queries.historyMax(stepSeconds);
-  const grids = new Map<string, { highest: Float32Array; slots: Uint16Array }>();
-  const gridOf = (series: PromRangeSeries) => {
+  const span = { startMs: request.fromMs - stepMs, endMs: request.toMs };
+  const max = s.queries.historyMax(stepSeconds, await holdsGrActive(s, span, signal));
+  const grids = createBusiestGrids(steps);
+  const hostOf = (series: PromRangeSeries) => {
     const raw = series.labels[s.config.host_label];
-    if (!raw) return null;
-    const host = hostFromLabel(raw);
-    let grid = grids.get(host);
-    if (!grid) {
-      grid = { highest: new Float32Array(steps).fill(Number.NaN), slots: new Uint16Array(steps) };
-      grids.set(host, grid);
-    }
-    return grid;
+    return raw ? hostFromLabel(raw) : null;
   };
   const stepOf = (atMs: number) => Math.round((atMs - request.fromMs) / stepMs);
   s.lastHistoryQueryCount = 0;
@@ -125,38 +120,53 @@ export async function busiestHistory(
       readRange(s, max.slots, chunk, stepSeconds, signal),
     ]);
     for (const series of highest) {
-      const grid = gridOf(series);
-      if (grid === null) continue;
-      for (const point of series.points) {
-        const i = stepOf(point.atMs);
-        const before = grid.highest[i]!;
-        if (Number.isFinite(point.value))
-          grid.highest[i] = Number.isNaN(before) ? point.value : Math.max(before, point.value);
-      }
+      const host = hostOf(series);
+      if (host !== null)
+        for (const point of series.points) grids.addHighest(host, stepOf(point.atMs), point.value);
     }
     for (const series of slots) {
-      const grid = gridOf(series);
-      if (grid === null) continue;
-      for (const point of series.points) grid.slots[stepOf(point.atMs)]! += point.value;
+      const host = hostOf(series);
+      if (host !== null)
+        for (const point of series.points) grids.addSlots(host, stepOf(point.atMs), point.value);
     }
   }
-  const out = new Map<string, HostUtilHistory>();
-  for (const [host, grid] of grids) {
-    const most = Math.max(...grid.slots);
-    for (let i = 0; i < steps; i++) {
-      if (grid.slots[i] === 0) grid.highest[i] = Number.NaN;
-      else if (grid.slots[i]! < most || Number.isNaN(grid.highest[i]!)) grid.highest[i] = SOME_GPU_SILENT;
-    }
-    out.set(host, { fromMs: request.fromMs, stepMs, utilPct: grid.highest });
+  return grids.finish(request.fromMs, stepMs);
+}
+
+/**
+ * Whether the engine holds GR_ENGINE_ACTIVE series of some host (MIG, or exporters without GPU_UTIL)
+ * with samples in `span` (extended by the longest look-back a step may read); from the index (a series
+ * without the host label is read by no query). An engine that cannot say is taken to hold some (the
+ * queries with it give the same answers, only slower). NOTE: VictoriaMetrics names `__name__` where
+ * nothing matches.
+ */
+async function holdsGrActive(
+  s: PromState,
+  span: { startMs: number; endMs: number },
+  signal: AbortSignal,
+): Promise<boolean> {
+  const lookBackMs = Math.max(5 * 60_000, s.config.stale_after_seconds * 1000);
+  try {
+    const names = await s.historyClient.labelNames(
+      DCGM_METRICS.grActive,
+      { startMs: span.startMs - lookBackMs, endMs: span.endMs },
+      { signal },
+    );
+    return names.includes(s.config.host_label);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return true;
   }
-  return out;
 }
 
 /** Prometheus refuses range queries of more than 11,000 points per series. */
 export const MAX_STEPS_PER_QUERY = 10_000;
 
-/** GPU slots × steps one look-back query may make Prometheus hold. */
-export const MAX_SLOT_STEPS_PER_QUERY = 4_000_000;
+/**
+ * GPU slots × steps one look-back query may make Prometheus hold; its answer holds about this many
+ * points divided by the GPUs per host (250,000 for hosts of 8 GPUs), and two sources are read at once.
+ */
+export const MAX_SLOT_STEPS_PER_QUERY = 2_000_000;
 
 /** Steps per look-back query before the fleet's size is known (a day of 5-minute steps). */
 export const DEFAULT_STEPS_PER_CHUNK = 288;

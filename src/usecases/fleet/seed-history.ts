@@ -13,6 +13,7 @@ import {
 import type { Clock } from "../../shared/clock.ts";
 import { MINUTE_MS } from "../../shared/clock.ts";
 import type { Logger } from "../../shared/logger.ts";
+import { mapWithConcurrency } from "../../shared/map-with-concurrency.ts";
 import type { CycleWriter } from "./poll-fleet.ts";
 
 /**
@@ -65,6 +66,13 @@ export const HISTORY_DEADLINE_MS = 5 * MINUTE_MS;
  * past `npm start`'s 192 MB heap.
  */
 export const RECENT_SLOT_STEPS_PER_READ = 200_000;
+
+/**
+ * Sources whose older history is read at once (each is its own engine: a cluster's Prometheus, or a
+ * VictoriaMetrics): each holds about two chunks of answers while it is read, so two hold what one did
+ * before the chunks were halved.
+ */
+export const HISTORY_SOURCES_AT_ONCE = 2;
 
 /** Older history is read in steps of this long (a week is 2,016 steps). */
 export const PRIOR_STEP_MS = 5 * MINUTE_MS;
@@ -125,13 +133,14 @@ export async function seedHistory(
         )
       : 0;
 
-  const byHost = new Map<string, HostUtilHistory>();
-  for (const source of sources) {
+  const bySource = await mapWithConcurrency(sources, HISTORY_SOURCES_AT_ONCE, (source) => {
     const steps = Math.floor(source.historyLookbackMs / priorStepMs);
     const request = { fromMs: untilMs - steps * priorStepMs, toMs: untilMs, stepMs: priorStepMs };
-    const hosts = await read(source, new Map(), () => source.busiestHistory(request, signal));
+    return read(source, new Map<string, HostUtilHistory>(), () => source.busiestHistory(request, signal));
+  });
+  const byHost = new Map<string, HostUtilHistory>();
+  for (const hosts of bySource)
     for (const [host, history] of hosts) if (!byHost.has(host)) byHost.set(host, history);
-  }
   deps.logger.info(
     {
       cycles,
@@ -175,10 +184,14 @@ function largestStep(observations: readonly HostObservation[]): number {
   return Math.max(0, ...byStep.values());
 }
 
-/** Each source's answer, in the sources' order (the first source's observation of a host wins). */
+/**
+ * Each source's answer, read all at once (each source is its own engine), in the sources' order (the
+ * first source's observation of a host wins).
+ */
 async function readAll<S>(sources: readonly S[], ask: (source: S) => Promise<HostObservation[]>) {
+  const answers = await Promise.all(sources.map(ask));
   const all: HostObservation[] = [];
-  for (const source of sources) for (const one of await ask(source)) all.push(one);
+  for (const answer of answers) for (const one of answer) all.push(one);
   return all;
 }
 
