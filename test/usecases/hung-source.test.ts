@@ -157,7 +157,7 @@ describe("a source that hangs", { timeout: 120_000 }, () => {
           },
           {
             policy: { idle_for_minutes: 2 },
-            sources: [source("a", prom.url, 30), source("b", proxy.url, 1)],
+            sources: [source("a", prom.url, 30), source("b", proxy.url, 2)],
           },
         ),
         sources: (config, clock) =>
