@@ -3,7 +3,8 @@ import type { ChannelPacer } from "./outbox-pacing.ts";
 
 /**
  * The outbox's calls in flight: at most one per conversation, one post at a time per channel, and
- * each channel's pace counted from the start of the posts Slack accepted.
+ * each channel's pace counted from Slack's answer to the posts it accepted: counted from their start,
+ * a post slow to arrive and the next ones on time put four posts in Slack's three-second window.
  */
 export class OutboxFlights {
   readonly #byConversation = new Map<string, Promise<void>>();
@@ -22,11 +23,11 @@ export class OutboxFlights {
 
   /**
    * Runs `deliver` (which says whether Slack accepted a post) for `head`'s conversation; `done` runs
-   * after it, whatever happened.
+   * after it, whatever happened. `nowMs` reads the clock when Slack has answered.
    */
   launch(
     head: ConversationHead,
-    startedAtMs: number,
+    nowMs: () => number,
     deliver: () => Promise<boolean>,
     done: () => void,
   ): void {
@@ -34,7 +35,7 @@ export class OutboxFlights {
     if (paceKey !== null) this.#postingTo.add(paceKey);
     const flight = deliver()
       .then((posted) => {
-        if (posted) this.pacer.take(paceKey, startedAtMs);
+        if (posted) this.pacer.take(paceKey, nowMs());
       })
       .finally(() => {
         this.#byConversation.delete(conversation);

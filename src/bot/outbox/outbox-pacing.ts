@@ -31,7 +31,7 @@ export class ChannelPacer {
     return key === null ? 0 : (this.#nextMs.get(key) ?? 0);
   }
 
-  /** Counts a post to `key`'s channel begun at `nowMs`. */
+  /** Counts a post to `key`'s channel that Slack answered at `nowMs`. */
   take(key: string | null, nowMs: number): void {
     if (key === null) return;
     this.#nextMs.set(key, Math.max(nowMs, this.allowedAtMs(key)) + this.intervalMs);

@@ -137,7 +137,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         pausedUntilMs = Math.max(pausedUntilMs, clock.now() + backoff.initialMs);
         return false;
       });
-    flights.launch(head, clock.now(), deliver, wake);
+    flights.launch(head, () => clock.now(), deliver, wake);
   };
 
   const idle = () => waker.idle();
