@@ -278,19 +278,20 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
   const send = (path: string, form: URLSearchParams | null, signal?: AbortSignal) =>
     sendToPrometheus(target, { path, form, signal }, readWhole);
   const bodies = createSlots(BODIES_READ_AT_ONCE);
+  const sendStreamed = <T>(
+    request: { path: string; form: URLSearchParams; signal: AbortSignal | undefined },
+    parse: Parameters<typeof streamAnswer<T>>[2],
+  ) =>
+    sendToPrometheus(target, request, (response, progress) =>
+      bodies.run(() => streamAnswer(response, progress, parse, streamAbove)),
+    );
   const sendQuery = (path: string, form: URLSearchParams, signal?: AbortSignal) =>
-    sendToPrometheus(target, { path, form, signal }, (response, progress) =>
-      bodies.run(() =>
-        streamAnswer(
-          response,
-          progress,
-          {
-            reader: (status, contentType) => createQueryAnswerReader(status, contentType, displayUrl),
-            whole: (answer) => parseQueryResponse(answer.status, answer.contentType, answer.body, displayUrl),
-          },
-          streamAbove,
-        ),
-      ),
+    sendStreamed(
+      { path, form, signal },
+      {
+        reader: (status, contentType) => createQueryAnswerReader(status, contentType, displayUrl),
+        whole: (answer) => parseQueryResponse(answer.status, answer.contentType, answer.body, displayUrl),
+      },
     );
 
   return {
@@ -328,22 +329,12 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
         start: formatSeconds(range.startMs),
         end: formatSeconds(range.endMs),
       });
-      return sendToPrometheus(
-        target,
+      return sendStreamed(
         { path: "api/v1/series", form, signal: queryOptions.signal },
-        (response, progress) =>
-          bodies.run(() =>
-            streamAnswer(
-              response,
-              progress,
-              {
-                reader: seriesReader(displayUrl),
-                whole: (answer) =>
-                  parseSeriesResponse(answer.status, answer.contentType, answer.body, displayUrl),
-              },
-              streamAbove,
-            ),
-          ),
+        {
+          reader: seriesReader(displayUrl),
+          whole: (answer) => parseSeriesResponse(answer.status, answer.contentType, answer.body, displayUrl),
+        },
       );
     },
     async labelNames(selector, range, queryOptions = {}) {
@@ -355,19 +346,23 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
       return labelNamesOf(await send("api/v1/labels", form, queryOptions.signal), displayUrl);
     },
     async flags(queryOptions = {}) {
-      const answer = await send("api/v1/status/flags", null, queryOptions.signal);
-      const json = readEnvelope(answer.status, answer.contentType, answer.body, displayUrl);
-      if (!isRecord(json.data)) {
-        throw new PrometheusError(
-          "bad-response",
-          `Prometheus at ${displayUrl} sent malformed flags`,
-          answer.status,
-          null,
-        );
-      }
-      return Object.fromEntries(Object.entries(json.data).map(([name, value]) => [name, String(value)]));
+      return flagsOf(await send("api/v1/status/flags", null, queryOptions.signal), displayUrl);
     },
   };
+}
+
+/** The flags in an answer from `/api/v1/status/flags`, each value as text, or throws like {@link parseQueryResponse}. */
+function flagsOf(answer: RawAnswer, displayUrl: string): Record<string, string> {
+  const json = readEnvelope(answer.status, answer.contentType, answer.body, displayUrl);
+  if (!isRecord(json.data)) {
+    throw new PrometheusError(
+      "bad-response",
+      `Prometheus at ${displayUrl} sent malformed flags`,
+      answer.status,
+      null,
+    );
+  }
+  return Object.fromEntries(Object.entries(json.data).map(([name, value]) => [name, String(value)]));
 }
 
 /** The names in an answer from `/api/v1/labels`, or throws like {@link parseQueryResponse}. */
