@@ -76,11 +76,18 @@ describe("no alert storms, over the real Bolt app and the rate-limiting emulator
       `Stopping 12 hosts: ${HOSTS.slice(0, 12).map(linked).join(", ")}. Each one's progress and outcome are in its alert's thread.`,
     );
     await h.emulator.waitFor(() => poweroffRuns(h).length === 12, "the stops");
+    const stoppedLine = (host: string) => new RegExp(`^${host} stopped by <@${ALICE}>: `);
+    // NOTE: a stop's outcome is posted once its command has exited, after the command was seen to run.
+    await h.emulator.waitFor(
+      () => HOSTS.slice(0, 12).every((host) => stoppedLine(host).test(h.threadTexts(host).at(-1) ?? "")),
+      "the stops' outcomes in their threads",
+      30_000,
+    );
     await h.settle();
     assert.deepEqual(poweroffRuns(h).sort(), HOSTS.slice(0, 12));
     assert.equal(h.ephemeralTexts(ALICE).length, 1, "one answer; each outcome is in its thread");
     for (const host of HOSTS.slice(0, 12)) {
-      assert.match(h.threadTexts(host).at(-1) ?? "", new RegExp(`^${host} stopped by <@${ALICE}>: `));
+      assert.match(h.threadTexts(host).at(-1) ?? "", stoppedLine(host));
     }
   });
 
