@@ -10,7 +10,6 @@ import { renderSummaryChart } from "../../src/reports/summary-chart.ts";
 import { summaryCsvFiles } from "../../src/reports/summary-csv.ts";
 import type { SummaryModel } from "../../src/reports/summary-model.ts";
 import { silentLogger } from "../../src/shared/logger.ts";
-import { dayjs } from "../../src/shared/time.ts";
 import { createPrometheusClient } from "../../src/sources/prometheus-api.ts";
 import { createAuditStore } from "../../src/store/audit-store.ts";
 import { createClaimStore } from "../../src/store/claim-store.ts";
@@ -21,6 +20,7 @@ import { createSummaryStore } from "../../src/store/summary-store.ts";
 import { buildSummary, type SummaryDeps, summaryPeriod } from "../../src/usecases/ledger/build-summary.ts";
 import { decodePng } from "../helpers/png.ts";
 import { type HistorySeries, type RunningPrometheus, startPrometheus } from "../helpers/prometheus.ts";
+import { workHoursIn } from "../helpers/work-hours.ts";
 import { down, host, LedgerRig } from "./ledger-rig.ts";
 
 const EN = translator({ language: "en", timeZone: "Europe/Berlin", currency: "EUR" });
@@ -54,19 +54,7 @@ const CONFIG = {
   },
 };
 
-const workHoursByHour = new Map<number, boolean>();
-
-/** Mon–Fri 09:00–17:00 in the zone (whole-hour offsets: one answer per clock hour). */
-function workHours(atMs: number): boolean {
-  const hour = Math.floor(atMs / H);
-  let work = workHoursByHour.get(hour);
-  if (work === undefined) {
-    const local = dayjs(hour * H).tz(ZONE);
-    work = local.isoWeekday() <= 5 && local.hour() >= 9 && local.hour() < 17;
-    workHoursByHour.set(hour, work);
-  }
-  return work;
-}
+const workHours = workHoursIn(ZONE);
 
 /** The fleet's history: the truth both the store and the expected figures are computed from. */
 function observe(atMs: number): HostObservation[] {

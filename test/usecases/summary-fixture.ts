@@ -1,5 +1,5 @@
 import type { HostObservation } from "../../src/domain/observation.ts";
-import { dayjs } from "../../src/shared/time.ts";
+import { workHoursIn } from "../helpers/work-hours.ts";
 import { host } from "./ledger-rig.ts";
 
 /** Shared by `post-summary.test.ts` and its child bot process. */
@@ -27,19 +27,7 @@ export const CONFIG = {
   },
 };
 
-const workByHour = new Map<number, boolean>();
-
-/** Weekdays 9–17 in the zone (whole-hour offsets: one answer per clock hour). */
-function workHours(atMs: number): boolean {
-  const hour = Math.floor(atMs / H);
-  let work = workByHour.get(hour);
-  if (work === undefined) {
-    const local = dayjs(hour * H).tz(ZONE);
-    work = local.isoWeekday() <= 5 && local.hour() >= 9 && local.hour() < 17;
-    workByHour.set(hour, work);
-  }
-  return work;
-}
+const workHours = workHoursIn(ZONE);
 
 /** gpu-a trains on weekdays 9–17 on one of its GPUs; cloud-b idles at 4 %. */
 export function observe(atMs: number): HostObservation[] {
