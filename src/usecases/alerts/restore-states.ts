@@ -13,6 +13,9 @@ export const RESTORE_SLICE_HOSTS = 100;
 interface Rebuild {
   run: AlertRun;
   prior: PriorHistory | null | undefined;
+  /** The policy the older history is read under (its step is its staleness). */
+  priorPolicy: AlertRun["policy"];
+  latest: ReturnType<typeof latestByHost>;
   nowMs: number;
   sinceMs: number;
   records: HostRecord[];
@@ -56,25 +59,35 @@ function beginRebuild(run: AlertRun, prior: PriorHistory | null | undefined): Re
     sinceMs,
     records.map((record) => record.name),
   );
-  return { run, prior, nowMs, sinceMs, records, contexts, next: new Map() };
+  const priorPolicy = prior ? { ...run.policy, staleAfterMinutes: prior.stepMs / MINUTE_MS } : run.policy;
+  return {
+    run,
+    prior,
+    priorPolicy,
+    latest: latestByHost(run),
+    nowMs,
+    sinceMs,
+    records,
+    contexts,
+    next: new Map(),
+  };
 }
 
 function rebuildHost(rebuild: Rebuild, record: HostRecord): void {
-  const { run, prior, sinceMs } = rebuild;
+  const { run, prior, priorPolicy, sinceMs } = rebuild;
   const { metrics, policy } = run;
   const samples = samplesFromHistory(
     {
       record,
       hostSamples: metrics.hostSamplesSince(record.name, sinceMs),
       gpuSamples: metrics.gpuSamplesSince(record.name, sinceMs),
-      latest: latestByHost(run).get(record.name)?.observation ?? null,
+      latest: rebuild.latest.get(record.name)?.observation ?? null,
     },
     policy,
   );
   if (samples.length === 0) return;
   const context = rebuild.contexts.get(record.name) ?? DEFAULT_HOST_CONTEXT;
   const history = prior?.byHost.get(record.name);
-  const priorPolicy = prior ? { ...policy, staleAfterMinutes: prior.stepMs / MINUTE_MS } : policy;
   const start =
     history === undefined
       ? undefined
