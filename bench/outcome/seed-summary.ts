@@ -14,6 +14,7 @@ export interface PolicyMedians {
   victim_runs: number;
   victim_notebooks: number;
   work_lost_gpu_hours: number;
+  work_lost_notebook_gpu_hours: number;
   work_lost_cost: number;
   stop_delay_p50_min: number | null;
   interruptions_per_person_week: number;
@@ -62,6 +63,7 @@ export function policyMedians(
       victim_runs: of(({ f }) => f.victim_runs),
       victim_notebooks: of(({ f }) => f.victim_notebooks),
       work_lost_gpu_hours: of(({ f }) => f.work_lost_gpu_hours),
+      work_lost_notebook_gpu_hours: of(({ f }) => f.work_lost_notebook_gpu_hours),
       work_lost_cost: of(({ f }) => f.work_lost_cost),
       stop_delay_p50_min: delays.length === 0 ? null : median(delays),
       interruptions_per_person_week: of(({ f }) => f.interruptions_per_person_week),

@@ -18,8 +18,13 @@ export interface PolicyFigures {
   victims: number;
   victim_runs: number;
   victim_notebooks: number;
-  /** GPU-hours since the last checkpoint of every interrupted run. */
+  /**
+   * GPU-hours since the last checkpoint of every interrupted run, plus, for every notebook killed
+   * whose person came back within the day, the GPU time its cells computed since its kernel started.
+   */
   work_lost_gpu_hours: number;
+  /** The notebooks' part of `work_lost_gpu_hours`. */
+  work_lost_notebook_gpu_hours: number;
   /** Those GPU-hours at the price per GPU-hour of the host they ran on. */
   work_lost_cost: number;
   /** From a host's every GPU going idle to its stop (stops of idle hosts, by anyone). */
@@ -45,6 +50,7 @@ export function figuresOf(
   const t = {
     falseStops: 0,
     lost: 0,
+    lostNotebooks: 0,
     lostCost: 0,
     stops: 0,
     waits: 0,
@@ -61,7 +67,10 @@ export function figuresOf(
       if (event.idleForMin !== null) delays.push(event.idleForMin);
     } else if (event.kind === "killed" && event.falseStop) {
       if (event.victim === "run") t.runs++;
-      else t.notebooks++;
+      else {
+        t.notebooks++;
+        t.lostNotebooks += event.lostGpuHours;
+      }
       t.lost += event.lostGpuHours;
       t.lostCost += event.lostGpuHours * ledger.gpuHourPrice(event.host);
     } else if (event.kind === "start-wait") {
@@ -81,6 +90,7 @@ export function figuresOf(
     victim_runs: t.runs,
     victim_notebooks: t.notebooks,
     work_lost_gpu_hours: round(t.lost),
+    work_lost_notebook_gpu_hours: round(t.lostNotebooks),
     work_lost_cost: round(t.lostCost),
     stop_delay_p50_min: quantile(delays, 0.5),
     stop_delay_p90_min: quantile(delays, 0.9),

@@ -23,8 +23,16 @@ export type TeamEvent =
       actor: string;
       /** Runs in progress on the host (setup and stage gaps included): each a false stop. */
       interruptedRuns: Array<{ runId: number; person: string; lostGpuHours: number }>;
-      /** Notebooks holding memory; `comesBackWithinDay`: its person was coming back within 24 h. */
-      notebooks: Array<{ notebookId: number; person: string; comesBackWithinDay: boolean }>;
+      /**
+       * Notebooks holding memory; `comesBackWithinDay`: its person was coming back within 24 h, and
+       * then `lostGpuHours` is the GPU time its cells computed since its kernel started (else 0).
+       */
+      notebooks: Array<{
+        notebookId: number;
+        person: string;
+        comesBackWithinDay: boolean;
+        lostGpuHours: number;
+      }>;
       falseStop: boolean;
       /** Minutes the host had been on with every GPU idle; `null` when a GPU was busy. */
       idleForMin: number | null;
@@ -39,6 +47,10 @@ export type TeamEvent =
       victim: "run" | "notebook";
       id: number;
       person: string;
+      /**
+       * GPU-hours to do again: a run's since its last checkpoint; a notebook's, when its person
+       * comes back within the day, what its cells computed since its kernel started (else 0).
+       */
       lostGpuHours: number;
       falseStop: boolean;
     }

@@ -34,6 +34,11 @@ export interface SimNotebook {
   forgottenMs: number;
   burstLeftMin: number;
   burstUtilPct: number;
+  /**
+   * Minutes its cells have kept the GPU busy since the kernel started: the computation its state
+   * holds, which its person re-runs to rebuild that state when the kernel is killed.
+   */
+  computedMin: number;
   rng: Rng;
 }
 

@@ -124,7 +124,9 @@ export class TeamWorld {
 
   /**
    * Powers the host off: every run in progress is interrupted (work since its last checkpoint is
-   * lost) and every notebook killed; their people start them again when they come back.
+   * lost) and every notebook killed; their people start them again when they come back. A killed
+   * notebook whose person comes back within the day loses what its cells computed since its kernel
+   * started (one GPU for those minutes), which its person re-runs; a forgotten one loses nothing.
    */
   powerOff(name: string, by: "policy" | "person", actor: string, idleForMin: number | null): void {
     const host = this.host(name);
@@ -155,6 +157,7 @@ export class TeamWorld {
           notebookId: notebook.id,
           person: this.params.people[notebook.person]!.id,
           comesBackWithinDay: comesBack,
+          lostGpuHours: comesBack ? notebook.computedMin / 60 : 0,
         });
         this.#killNotebook(notebook, comesBack);
       }
@@ -194,7 +197,7 @@ export class TeamWorld {
         victim: "notebook",
         id: nb.notebookId,
         person: nb.person,
-        lostGpuHours: 0,
+        lostGpuHours: nb.lostGpuHours,
         falseStop: nb.comesBackWithinDay,
       });
     }
@@ -501,6 +504,7 @@ export class TeamWorld {
         forgottenMs,
         burstLeftMin: 0,
         burstUtilPct: 0,
+        computedMin: 0,
         rng: Rng.keyed(this.params.seed, STREAM_NOTEBOOK, id),
       };
       this.notebooks.set(id, notebook);
@@ -558,14 +562,12 @@ export class TeamWorld {
     }
     const atDesk = this.calendar.atDesk(notebook.person, this.nowMs);
     if (atDesk) this.lastInputMs.set(`${notebook.person}:${notebook.host}`, this.nowMs);
-    if (notebook.burstLeftMin > 0) {
-      notebook.burstLeftMin--;
-      return;
-    }
     const p = this.params.notebooks;
-    if (atDesk && notebook.rng.chance(1 / p.burstEveryMin)) {
+    if (notebook.burstLeftMin > 0) notebook.burstLeftMin--;
+    else if (atDesk && notebook.rng.chance(1 / p.burstEveryMin)) {
       notebook.burstLeftMin = notebook.rng.int(p.burstMin);
       notebook.burstUtilPct = 40 + notebook.rng.next() * 50;
     }
+    if (notebook.burstLeftMin > 0) notebook.computedMin++;
   }
 }

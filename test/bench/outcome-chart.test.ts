@@ -22,6 +22,7 @@ function figures(idle: number, total: number, falseStops: number): PolicyFigures
     victim_runs: falseStops,
     victim_notebooks: 0,
     work_lost_gpu_hours: falseStops * 2,
+    work_lost_notebook_gpu_hours: 0,
     work_lost_cost: falseStops * 10,
     stop_delay_p50_min: 30,
     stop_delay_p90_min: 90,
