@@ -37,6 +37,7 @@ if (result.violations.length === 0) {
     `crash campaign: ${result.kills} kills, every invariant held (${seconds} s, seed ${seed})\n`,
   );
 } else {
+  for (const line of result.diagnosis) process.stdout.write(`${line}\n`);
   for (const violation of result.violations) process.stdout.write(`VIOLATION ${violation}\n`);
   process.stdout.write(
     `crash campaign FAILED: ${result.violations.length} violations in ${result.kills} kills (${seconds} s); replay: npm run crash -- --points ${points} --seed ${seed}\n`,

@@ -65,6 +65,9 @@ export function wireAlerts(
     logger,
     alertWords: words.alertWords,
     stopAutomatically: async (host, alertId, reason) => {
+      // NOTE: called inside the poll's transaction (see createStormDigest): the stop begins once that
+      // has committed, so its command never runs before its alert and stop run are written.
+      await Promise.resolve();
       if (botDeps) await stopAutomatically(botDeps, host, alertId, reason);
     },
     owners,

@@ -27,6 +27,8 @@ export class BotProcess {
     apiUrl: string;
     botToken: string;
     appToken: string;
+    /** Where its log lines go (it logs at info, one readable line each, on stderr). */
+    onLog?: (text: string) => void;
   }) {
     this.#proc = spawn(
       process.execPath,
@@ -57,6 +59,7 @@ export class BotProcess {
     this.#ready.catch(() => {});
     this.#proc.stderr?.on("data", (chunk: Buffer) => {
       this.#err = (this.#err + chunk.toString()).slice(-4000);
+      args.onLog?.(chunk.toString());
       if (process.env.DEBUG_CRASH) process.stderr.write(chunk);
     });
   }

@@ -12,7 +12,7 @@ import { parseConfig, readEnv } from "../../dist/config/load-config.js";
 import { clockTimer } from "../../dist/jobs/clock-timer.js";
 import { startBot } from "../../dist/main.js";
 import { ManualClock } from "../../dist/shared/clock.js";
-import { createLogger, silentLogger } from "../../dist/shared/logger.js";
+import { createLogger } from "../../dist/shared/logger.js";
 
 const [configPath, nowText, apiUrl, botToken, appToken] = process.argv.slice(2);
 if (configPath === undefined || apiUrl === undefined || botToken === undefined || appToken === undefined) {
@@ -26,7 +26,7 @@ await startBot({
     env: readEnv({ SLACK_BOT_TOKEN: botToken, SLACK_APP_TOKEN: appToken, SLACK_API_URL: apiUrl }),
     file: null,
   },
-  logger: process.env.DEBUG_CRASH ? createLogger("debug", process.stderr) : silentLogger,
+  logger: createLogger(process.env.DEBUG_CRASH ? "debug" : "info", process.stderr, "pretty"),
   pathEnv: "",
   hostName: "crash-campaign",
   stdout: new PassThrough(),

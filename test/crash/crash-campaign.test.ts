@@ -13,7 +13,11 @@ test(`the team's day survives kill -9 at ${points} random points and the known w
   assert.deepEqual(
     result.violations,
     [],
-    `replay: npm run crash -- --points ${points} --seed ${seed} (or CRASH_SEED=${seed} on this test)`,
+    [
+      `replay: npm run crash -- --points ${points} --seed ${seed} (or CRASH_SEED=${seed} on this test)`,
+      ...result.violations,
+      ...result.diagnosis,
+    ].join("\n"),
   );
   assert.equal(result.kills, points + KNOWN_WINDOWS.length);
   assert.deepEqual(result.missed, [], "every known window was entered before the kill");

@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { ensureBuilt } from "../helpers/built-bin.ts";
 import { BotKilled } from "./bot-process.ts";
+import { crashDiagnosis } from "./crash-diagnosis.ts";
 import { crashInvariants, endOfDayInvariants } from "./crash-invariants.ts";
 import { BOB, CrashWorld, DAVE } from "./crash-world.ts";
 import { type DayContext, type DayStep, readStore, teamDay, until } from "./team-day.ts";
@@ -32,6 +33,11 @@ export interface CampaignResult {
   /** Known windows the day never entered (the bot was killed there anyway). */
   missed: string[];
   durationMs: number;
+  /**
+   * When an invariant broke or the day could not be played: the campaign's log (its kills and
+   * steps) and what Slack and the store held then ({@link crashDiagnosis}); empty otherwise.
+   */
+  diagnosis: string[];
 }
 
 /** A small seeded generator (mulberry32): the same seed, the same kill points. */
@@ -70,7 +76,11 @@ export function killPoints(steps: readonly DayStep[], points: number, seed: numb
  */
 export async function runCrashCampaign(options: CampaignOptions): Promise<CampaignResult> {
   const started = Date.now();
-  const log = options.log ?? (() => {});
+  const lines: string[] = [];
+  const log = (line: string) => {
+    lines.push(line);
+    options.log?.(line);
+  };
   const steps = teamDay();
   const points = killPoints(steps, options.points, options.seed);
   ensureBuilt();
@@ -104,10 +114,14 @@ export async function runCrashCampaign(options: CampaignOptions): Promise<Campai
     for (const problem of endOfDayInvariants(world)) violations.push(`at the end of the day: ${problem}`);
   } catch (error) {
     violations.push(`the day could not be played: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  let diagnosis: string[] = [];
+  try {
+    if (violations.length > 0) diagnosis = ["campaign log:", ...lines, ...crashDiagnosis(world)];
   } finally {
     await world.close();
   }
-  return { seed: options.seed, kills, violations, missed, durationMs: Date.now() - started };
+  return { seed: options.seed, kills, violations, missed, durationMs: Date.now() - started, diagnosis };
 }
 
 function describe(point: KillPoint): string {

@@ -20,6 +20,7 @@ export const CAROL = "U0CAROL01";
 export const DAY_START_MS = Date.UTC(2026, 0, 5, 9, 0);
 /** The stop's timeout: a stop a killed bot left running is ended this long (plus 5 s) after it began. */
 export const STOP_TIMEOUT_S = 1;
+const BOT_LOG_CHARS = 40_000;
 const SOURCE = { kind: "simulated" as const, hosts: 10, gpus_per_host: 2, seed: 7 };
 
 /** The team's day as the campaign plays it: a store, a Slack workspace, a fleet and the bot. */
@@ -45,6 +46,8 @@ export class CrashWorld {
   #child = "";
   /** The bot's clock. */
   nowMs = DAY_START_MS;
+  /** What the bots logged, each start marked (the last {@link BOT_LOG_CHARS} characters). */
+  botLog = "";
 
   constructor() {
     const fleet = createSimulatedSource(SOURCE, {
@@ -93,6 +96,7 @@ export class CrashWorld {
   /** Starts the bot at {@link nowMs}; resolves once it runs. */
   async startBot(): Promise<void> {
     const { botToken, appToken } = this.slack.identity;
+    this.#log(`--- bot started at ${new Date(this.nowMs).toISOString()} on its clock\n`);
     const bot = new BotProcess({
       child: this.#child,
       config: this.configPath,
@@ -100,9 +104,14 @@ export class CrashWorld {
       apiUrl: this.slack.apiUrl,
       botToken,
       appToken,
+      onLog: (text) => this.#log(text),
     });
     this.bot = bot;
     await bot.ready();
+  }
+
+  #log(text: string): void {
+    this.botLog = (this.botLog + text).slice(-BOT_LOG_CHARS);
   }
 
   /** Moves the bot's clock (and fires what fell due). */
@@ -113,7 +122,9 @@ export class CrashWorld {
 
   /** `kill -9` the bot, and end a stop command it left behind (as a host's poweroff would end). */
   async killBot(): Promise<void> {
-    await this.bot?.kill();
+    const killed = this.bot;
+    await killed?.kill();
+    if (killed !== null) this.#log("--- kill -9\n");
     this.bot = null;
     if (existsSync(this.stopPid)) {
       try {

@@ -34,7 +34,7 @@ export interface DigestEntry {
 
 /**
  * No alert storms. `notifier` is what the alert lifecycle sends through; `poll(atMs, fn)` runs one
- * poll's idle checks with the sends held back. When more than `alerts.digest_over` idle alerts
+ * poll's idle checks with the sends held back, in one transaction with what they write. When more than `alerts.digest_over` idle alerts
  * opened in that poll, the channel gets one digest, each alert message goes in the digest's thread
  * (with its buttons), and each owner one DM listing their hosts with *Stop all mine* instead of one
  * DM per host. Otherwise everything is sent as it was queued.
@@ -48,14 +48,23 @@ export function createStormDigest(deps: StormDigestDeps) {
     },
   };
   const poll = <T>(atMs: number, fn: () => T): T => {
-    held = [];
-    try {
-      return fn();
-    } finally {
-      const sends = held;
-      held = null;
-      release(deps, sends, atMs);
-    }
+    // NOTE: one transaction: an alert the checks open and the held messages that tell of it are
+    // written together, so a kill -9 mid-sweep leaves no open alert that nobody was told of. A check
+    // that throws still lets what it did before through, as without the transaction.
+    const outcome = deps.state.transaction((): { ok: true; value: T } | { ok: false; error: unknown } => {
+      held = [];
+      try {
+        return { ok: true, value: fn() };
+      } catch (error) {
+        return { ok: false, error };
+      } finally {
+        const sends = held;
+        held = null;
+        release(deps, sends, atMs);
+      }
+    });
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
   };
   return { notifier, poll };
 }
