@@ -12,7 +12,7 @@ import {
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, describe, it } from "node:test";
-import { setImmediate } from "node:timers/promises";
+import { setTimeout as sleep } from "node:timers/promises";
 import BetterSqlite3 from "better-sqlite3";
 import { parseConfig } from "../../src/config/load-config.ts";
 import { ManualClock, MINUTE_MS } from "../../src/shared/clock.ts";
@@ -106,13 +106,14 @@ describe("gpu-warden backup and restore", () => {
           clock.advance(MINUTE_MS);
           await bot.pollNow();
           polls += 1;
-          // NOTE: a simulated poll never waits on I/O; let the child's pipes and exit through.
-          await setImmediate();
+          // NOTE: a simulated poll never waits on I/O: pace the polls (the bot's minutes, compressed),
+          // so the child's pipes and exit get through and waiting on the backup is not a busy loop.
+          await sleep(25);
         }
       };
       await pollUntil(() => polls >= 3);
       // The backup folder does not exist yet: the first run must refuse. Make it, then back up live.
-      const refused = await gpuWardenAsync(["backup", backup, "--config", config]);
+      const refused = await inProcess(["backup", backup, "--config", config]);
       assert.equal(refused.code, 2, refused.stderr);
       assert.equal(
         refused.stderr,
