@@ -54,19 +54,42 @@ const canMount = (() => {
   return probe !== null;
 })();
 
-function start(store: string, env: Record<string, string> = {}, extraConfig = "") {
+function startConfig(store: string): string {
   const config = join(dir, `config-${Math.random().toString(36).slice(2)}.yaml`);
   writeFileSync(
     config,
-    `http: { port: 0 }\nstore: { path: ${JSON.stringify(store)} }\npoll: { interval_seconds: 3600 }\n${extraConfig}`,
+    `http: { port: 0 }\nstore: { path: ${JSON.stringify(store)} }\npoll: { interval_seconds: 3600 }\n`,
   );
-  const result = spawnSync(process.execPath, [bin, "start", "--no-playground", "--config", config], {
+  return config;
+}
+
+const startEnv = (env: Record<string, string>) => ({
+  PATH: "/usr/bin:/bin",
+  HOME: dir,
+  LOG_LEVEL: "silent",
+  TZ: "UTC",
+  ...env,
+});
+
+/** `gpu-warden start` through the real bin: its exit code, and no stack trace from the process. */
+function start(store: string) {
+  const args = ["start", "--no-playground", "--config", startConfig(store)];
+  const result = spawnSync(process.execPath, [bin, ...args], {
     cwd: dir,
     encoding: "utf8",
-    env: { PATH: "/usr/bin:/bin", HOME: dir, LOG_LEVEL: "silent", TZ: "UTC", ...env },
+    env: startEnv({}),
     timeout: 60_000,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * The same start in this process (`runCli`), for the store and config problems that need no process
+ * boundary: each start of the bin costs a second of CPU.
+ */
+function startHere(store: string, env: Record<string, string> = {}) {
+  const args = ["start", "--no-playground", "--config", startConfig(store)];
+  return runCliHere(args, { cwd: dir, env: startEnv(env) });
 }
 
 /** Exactly one line on stderr, and no stack trace. */
@@ -109,9 +132,9 @@ describe("gpu-warden start with a store it cannot use", () => {
     assert.equal(readFileSync(store, "utf8"), "meeting notes, not a database\n");
   });
 
-  it("a folder that does not exist: a config mistake, exit 2, nothing created", () => {
+  it("a folder that does not exist: a config mistake, exit 2, nothing created", async () => {
     const store = join(dir, "no-such-folder", "gpu-warden.db");
-    const result = start(store);
+    const result = await startHere(store);
     assert.equal(result.code, 2);
     assert.equal(
       oneLine(result.stderr),
@@ -120,14 +143,14 @@ describe("gpu-warden start with a store it cannot use", () => {
     assert.equal(existsSync(join(dir, "no-such-folder")), false);
   });
 
-  it("a store from a newer gpu-warden: exit 1, the file untouched", () => {
+  it("a store from a newer gpu-warden: exit 1, the file untouched", async () => {
     const store = join(mkdtempSync(join(dir, "newer-")), "gpu-warden.db");
     copyFileSync(validStore, store);
     const db = new BetterSqlite3(store);
     db.pragma("user_version = 99");
     db.close();
     const before = readFileSync(store);
-    const result = start(store);
+    const result = await startHere(store);
     assert.equal(result.code, 1);
     assert.match(
       oneLine(result.stderr),
@@ -138,7 +161,7 @@ describe("gpu-warden start with a store it cannot use", () => {
 
   it("a read-only folder: exit 1, one line saying what to do", {
     skip: asRoot && !canMount ? "root cannot be kept out of a folder without a read-only mount" : false,
-  }, () => {
+  }, async () => {
     let folder: string;
     if (asRoot) {
       folder = tmpfs("read-only", "1m")!;
@@ -151,7 +174,7 @@ describe("gpu-warden start with a store it cannot use", () => {
     }
     const store = join(folder, "gpu-warden.db");
     const before = readFileSync(store);
-    const result = start(store);
+    const result = await startHere(store);
     assert.equal(result.code, 1);
     assert.equal(
       oneLine(result.stderr),
@@ -163,13 +186,13 @@ describe("gpu-warden start with a store it cannot use", () => {
 
   it("a full disk: exit 1, one line, the store untouched", {
     skip: canMount ? false : "needs root to mount a small tmpfs (a real full disk)",
-  }, () => {
+  }, async () => {
     const folder = tmpfs("full", "1m")!;
     const store = join(folder, "gpu-warden.db");
     copyFileSync(validStore, store);
     fillUp(join(folder, "filler"));
     const before = readFileSync(store);
-    const result = start(store);
+    const result = await startHere(store);
     assert.equal(result.code, 1);
     assert.equal(
       oneLine(result.stderr),
@@ -212,9 +235,9 @@ describe("gpu-warden start on a disk with room for the store but not for its fir
 describe("gpu-warden start with Slack tokens and nothing to watch", () => {
   const tokens = { SLACK_BOT_TOKEN: "xoxb-1", SLACK_SIGNING_SECRET: "secret" };
 
-  it("refuses, naming the sources: key, rather than post a simulated fleet to the team channel", () => {
+  it("refuses, naming the sources: key, rather than post a simulated fleet to the team channel", async () => {
     const store = join(dir, "nothing.db");
-    const result = start(store, tokens);
+    const result = await startHere(store, tokens);
     assert.equal(result.code, 2);
     assert.match(
       oneLine(result.stderr),
