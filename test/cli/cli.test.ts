@@ -46,11 +46,11 @@ function config(name: string, text: string): string {
 }
 
 describe("gpu-warden CLI", () => {
-  it("prints help and the version", () => {
+  it("prints help and the version", async () => {
     const help = gpuWarden(["--help"]);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /gpu-warden collect --once \[--json\]/);
-    const version = gpuWarden(["--version"]);
+    const version = await inProcess(["--version"]);
     assert.equal(version.code, 0);
     assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
   });
@@ -76,12 +76,12 @@ describe("gpu-warden CLI", () => {
     assert.match(result.stdout, /a GPU is idle below 10 %; a host is idle after 30 min/);
   });
 
-  it("check-config lists every problem and exits 2", () => {
+  it("check-config lists every problem and exits 2", async () => {
     const file = config(
       "bad.yaml",
       "poll:\n  intervall_seconds: 60\nsources:\n  - kind: prometheus\n    url: nope\n",
     );
-    const result = gpuWarden(["check-config", "--config", file]);
+    const result = await inProcess(["check-config", "--config", file]);
     assert.equal(result.code, 2);
     assert.equal(result.stdout, "");
     assert.match(result.stderr, /bad\.yaml: 2 problems/);
