@@ -138,9 +138,10 @@ const scenarioArb = fc
     let minute = 0;
     const samples: HostSample[] = [];
     for (const { shape, polls, firstStep } of phases) {
+      const seen = observe(shape, T0);
       for (let i = 0; i < polls; i++) {
         minute += i === 0 ? firstStep : 1;
-        samples.push(classifyHost(observe(shape, T0 + minute * MINUTE_MS), policy));
+        samples.push(classifyHost({ ...seen, atMs: T0 + minute * MINUTE_MS }, policy));
       }
     }
     return { policy, context, samples };
@@ -211,7 +212,11 @@ function reference(applied: HostSample[], policy: IdlePolicy, context: HostConte
   let episodeStartedAtMs: number | null = null;
   if (now.status === "idle") {
     let j = applied.length - 1;
-    while (j > 0 && statusAt(j - 1).status === "idle" && statusAt(j - 1).idleSinceMs === now.idleSinceMs) j--;
+    while (j > 0) {
+      const before = statusAt(j - 1);
+      if (before.status !== "idle" || before.idleSinceMs !== now.idleSinceMs) break;
+      j--;
+    }
     episodeStartedAtMs = applied[j]!.atMs;
   }
   return { ...now, episodeStartedAtMs };
