@@ -46,9 +46,14 @@ export class LedgerRig {
     };
   }
 
-  /** One cycle every 10 minutes in `[fromMs, toMs)`, then a rollup up to the clock. */
+  /**
+   * One cycle every 10 minutes in `[fromMs, toMs)` (in one transaction: the same rows, one commit),
+   * then a rollup up to the clock.
+   */
   write(fromMs: number, toMs: number, observe: (atMs: number) => HostObservation[]): void {
-    for (let atMs = fromMs; atMs < toMs; atMs += STEP_MS) this.metrics.writeCycle(observe(atMs), atMs);
+    this.db.transaction(() => {
+      for (let atMs = fromMs; atMs < toMs; atMs += STEP_MS) this.metrics.writeCycle(observe(atMs), atMs);
+    })();
     while (!this.metrics.rollup(this.clock.now(), this.config.policy.idle_util_pct, 10_000).complete) {}
   }
 

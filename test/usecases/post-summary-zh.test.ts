@@ -11,7 +11,7 @@ import {
 import { decodePng } from "../helpers/png.ts";
 import { tsChildArgs } from "../helpers/ts-child.ts";
 import { LedgerRig } from "./ledger-rig.ts";
-import { CAROL, CHANNEL, CONFIG, HISTORY_FROM, HISTORY_TO, observe, P0, STEP_MS } from "./summary-fixture.ts";
+import { CAROL, CHANNEL, CONFIG, HISTORY_FROM, HISTORY_TO, observe, P0 } from "./summary-fixture.ts";
 
 const child = join(import.meta.dirname, "post-summary-child.ts");
 const childArgs = await tsChildArgs(child);
@@ -22,9 +22,7 @@ let slack: SlackEmulator;
 
 before(async () => {
   const rig = new LedgerRig(db, CONFIG, HISTORY_TO + DAY);
-  for (let atMs = HISTORY_FROM; atMs < HISTORY_TO; atMs += STEP_MS)
-    rig.metrics.writeCycle(observe(atMs), atMs);
-  while (!rig.metrics.rollup(HISTORY_TO + DAY, 10, 10_000).complete) {}
+  rig.write(HISTORY_FROM, HISTORY_TO, observe);
   rig.close();
   slack = await startSlackEmulator({
     channels: [{ id: CHANNEL, name: "gpu" }],

@@ -33,7 +33,6 @@ import {
   observe,
   P0,
   P1,
-  STEP_MS,
   ZONE,
 } from "./summary-fixture.ts";
 
@@ -49,9 +48,7 @@ let slack: SlackEmulator;
 
 before(async () => {
   const rig = new LedgerRig(db, CONFIG, HISTORY_TO + DAY);
-  for (let atMs = HISTORY_FROM; atMs < HISTORY_TO; atMs += STEP_MS)
-    rig.metrics.writeCycle(observe(atMs), atMs);
-  while (!rig.metrics.rollup(HISTORY_TO + DAY, 10, 10_000).complete) {}
+  rig.write(HISTORY_FROM, HISTORY_TO, observe);
   rig.close();
   slack = await startSlackEmulator({
     channels: [{ id: CHANNEL, name: "gpu" }],
