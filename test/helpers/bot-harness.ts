@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -86,6 +94,26 @@ interface LogLine {
   [key: string]: unknown;
 }
 
+let migratedTemplate: string | undefined;
+
+/**
+ * `dir/gpu-warden.db`, a copy of a store migrated once per process: the harnesses open a store of the
+ * released schema without running every migration again for each test (the migrations' own tests
+ * start from empty files).
+ */
+function migratedStore(dir: string): string {
+  if (migratedTemplate === undefined) {
+    const templateDir = mkdtempSync(join(tmpdir(), "gpu-warden-template-"));
+    process.once("exit", () => rmSync(templateDir, { recursive: true, force: true }));
+    const template = join(templateDir, "gpu-warden.db");
+    openDatabase(template).close();
+    migratedTemplate = template;
+  }
+  const path = join(dir, "gpu-warden.db");
+  if (!existsSync(path)) copyFileSync(migratedTemplate, path);
+  return path;
+}
+
 /**
  * The bot's Slack side as production composes it (`composeBot`): a SQLite file in a temp dir, the
  * real alert lifecycle as fleet view and alert port, the real outbox worker, the real Bolt app with
@@ -165,7 +193,7 @@ export class BotHarness {
       channels: [{ id: CHANNEL, name: "gpu" }],
       slackLimits: limits,
     });
-    this.db = openDatabase(join(this.dir, "gpu-warden.db"));
+    this.db = openDatabase(migratedStore(this.dir));
     await this.#compose();
   }
 
@@ -526,7 +554,7 @@ export class UseCaseRig {
   constructor(config: Record<string, unknown> | ((dir: string) => Record<string, unknown>), dir?: string) {
     this.dir = dir ?? mkdtempSync(join(tmpdir(), "gpu-warden-usecase-"));
     this.config = configSchema.parse(typeof config === "function" ? config(this.dir) : config);
-    this.db = openDatabase(join(this.dir, "gpu-warden.db"));
+    this.db = openDatabase(migratedStore(this.dir));
     const bot = composeBot({
       config: this.config,
       clock: this.clock,
