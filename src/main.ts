@@ -117,18 +117,9 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
   }
 
   // NOTE: /healthz and Slack answer first; the idle states (and a look-back, when the store knows
-  // nothing recent about some host) are rebuilt before the first poll writes and sweeps: its source
-  // reads run meanwhile.
+  // nothing recent about some host) are rebuilt before the first poll.
   await restoreHistory(
-    {
-      sources,
-      store: stores.store,
-      storePath: config.store.path,
-      alerts,
-      clock,
-      logger,
-      whileRebuilding: bot.readAhead,
-    },
+    { sources, store: stores.store, storePath: config.store.path, alerts, clock, logger },
     windowMs,
     stepMs,
   ).catch(async (error: unknown) => {

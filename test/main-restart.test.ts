@@ -6,7 +6,6 @@ import { afterEach, beforeEach, describe, test } from "node:test";
 import type { Database } from "better-sqlite3";
 import { createOutboxClient } from "../src/bot/outbox/outbox-worker.ts";
 import { configSchema } from "../src/config/schema.ts";
-import type { Source } from "../src/domain/source.ts";
 import { type ComposedBot, composeBot } from "../src/main/compose-bot.ts";
 import { restoreHistory } from "../src/main/restore-history.ts";
 import {
@@ -45,7 +44,7 @@ describe("a restart with 300 hosts and their open alerts", { timeout: 120_000 },
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const compose = (sources: Source[] = []): ComposedBot => {
+  const compose = (): ComposedBot => {
     const db = openDatabase(join(dir, "gpu-warden.db"));
     dbs.push(db);
     const slack = createOutboxClient({
@@ -57,10 +56,10 @@ describe("a restart with 300 hosts and their open alerts", { timeout: 120_000 },
       config,
       clock,
       db,
-      ports: { logger: silentLogger, messages: { slack, pacing: { postIntervalMs: 0 } }, sources, fetch },
+      ports: { logger: silentLogger, messages: { slack, pacing: { postIntervalMs: 0 } }, sources: [], fetch },
     });
   };
-  const restore = (bot: ComposedBot, whileRebuilding?: () => void) =>
+  const restore = (bot: ComposedBot) =>
     restoreHistory(
       {
         sources: [],
@@ -69,7 +68,6 @@ describe("a restart with 300 hosts and their open alerts", { timeout: 120_000 },
         alerts: bot.alerts,
         clock,
         logger: silentLogger,
-        ...(whileRebuilding && { whileRebuilding }),
       },
       restoreWindowMinutes(bot.deps.idlePolicy) * MINUTE_MS,
       60_000,
@@ -142,54 +140,6 @@ describe("a restart with 300 hosts and their open alerts", { timeout: 120_000 },
       HOSTS.map((host) => second.alerts.state(host)?.idleSinceMs),
       idleSince,
     );
-  });
-
-  test("the first poll's sources are read while the states are rebuilt; it writes and sweeps after", async () => {
-    const first = compose();
-    await restore(first);
-    first.delivery.outbox!.start();
-    for (let i = 0; i < 6; i++) poll(first);
-    await first.delivery.outbox!.drain(60_000);
-    await first.delivery.outbox!.stop();
-    const idleSince = HOSTS.map((host) => first.alerts.state(host)?.idleSinceMs);
-    const posts = emulator.calls("chat.postMessage").length;
-    const lastWrittenMs = clock.now() - MINUTE_MS;
-    dbs[0]!.close();
-
-    clock.advance(MINUTE_MS);
-    const reads: { atMs: number; statesBuilt: boolean }[] = [];
-    const source: Source = {
-      kind: "ssh",
-      hosts: HOSTS,
-      poll: async () => {
-        reads.push({ atMs: clock.now(), statesBuilt: second.alerts.state(HOSTS[0]!) !== null });
-        return HOSTS.map((host) => observed(host, clock.now(), [0, 0, 0, 0], []));
-      },
-    };
-    const second = compose([source]);
-    await restore(second, second.readAhead);
-    assert.deepEqual(reads, [{ atMs: clock.now(), statesBuilt: false }], "read once, during the rebuild");
-    assert.equal(
-      Math.max(...second.stores.store.latestObservations().map((l) => l.observation.atMs)),
-      lastWrittenMs,
-      "nothing written while the states were rebuilt",
-    );
-    second.delivery.outbox!.start();
-    await second.poll();
-    await second.delivery.outbox!.drain(60_000);
-    await second.delivery.outbox!.stop();
-    assert.equal(reads.length, 1, "the poll used the reads started early");
-    assert.equal(
-      Math.max(...second.stores.store.latestObservations().map((l) => l.observation.atMs)),
-      clock.now(),
-      "the poll wrote them",
-    );
-    assert.deepEqual(
-      HOSTS.map((host) => second.alerts.state(host)?.idleSinceMs),
-      idleSince,
-      "idle-since kept",
-    );
-    assert.equal(emulator.calls("chat.postMessage").length, posts, "no alert posted again");
   });
 
   test("a gap longer than the idle window: the look-back runs", async () => {

@@ -64,8 +64,6 @@ export interface ComposedBot {
   links: SlackLinks;
   /** One poll cycle: the sources, the store, the idle checks and the alerts that follow. */
   poll: () => Promise<void>;
-  /** Starts the next poll's source reads now; that poll writes and sweeps them when it runs. */
-  readAhead: () => void;
   /** Every job of the running bot, for `scheduleJobs` (the first is `poll`). */
   jobs: Job[];
   /**
@@ -93,10 +91,7 @@ export function composeBot(input: ComposeBotInput): ComposedBot {
   const io = { notifier: delivery.notifier, readers, words, clock, logger, fetch: ports.fetch };
   const { alerts, botDeps: deps } = wireAlerts(config, stores, io, links);
   const onPolled = input.onPolled ?? (() => {});
-  const { run: poll, readAhead } = createPoll(
-    { config, sources, stores, alerts, health, clock, logger },
-    onPolled,
-  );
+  const poll = createPoll({ config, sources, stores, alerts, health, clock, logger }, onPolled);
   return {
     config,
     clock,
@@ -111,7 +106,6 @@ export function composeBot(input: ComposeBotInput): ComposedBot {
     deps,
     links,
     poll,
-    readAhead,
     jobs: botJobs(poll, { botDeps: deps, stores, delivery, words }),
     slackApp: (connection) => slackAppOf(connection, { deps, stores, links, clock, logger }),
   };

@@ -6,7 +6,7 @@ import type { Logger } from "../shared/logger.ts";
 import { StoreProblemError, storeProblemOf } from "../store/store-problem.ts";
 import type { IdleAlerts } from "../usecases/alerts/idle-alerts.ts";
 import { readEngineHistory } from "../usecases/fleet/engine-history.ts";
-import { type FleetRead, type pollFleet, readFleet, writeFleet } from "../usecases/fleet/poll-fleet.ts";
+import { pollFleet } from "../usecases/fleet/poll-fleet.ts";
 import type { BotHealth } from "./bot-health.ts";
 import type { BotStores } from "./bot-stores.ts";
 
@@ -15,17 +15,6 @@ export type PollResult = Awaited<ReturnType<typeof pollFleet>>;
 /** A cycle must end before the next slot: 90 % of the interval, at most 60 s. */
 export function pollTimeoutMs(intervalSeconds: number): number {
   return Math.min(60_000, intervalSeconds * 900);
-}
-
-/** The `poll` job, and its first cycle's reads started early. */
-export interface Poll {
-  /** One poll cycle: the sources (or the reads {@link readAhead} started), the store, the alerts. */
-  run(): Promise<void>;
-  /**
-   * Starts the next cycle's source reads now (at start-up, while the idle states are rebuilt: the
-   * reads wait on the engines); that cycle writes and sweeps them when it runs, never before.
-   */
-  readAhead(): void;
 }
 
 /**
@@ -43,77 +32,54 @@ export function createPoll(
     logger: Logger;
   },
   onPolled: (result: PollResult) => void,
-): Poll {
-  const { config, sources, clock, logger } = deps;
+): () => Promise<void> {
+  const { config, sources, alerts, health, clock, logger } = deps;
   const { store, metrics } = deps.stores;
-  const timeoutMs = pollTimeoutMs(config.poll.interval_seconds);
-  const read = () => readFleet({ sources, clock, logger, timeoutMs });
-  let ahead: Promise<FleetRead> | null = null;
-  return {
-    async run() {
-      const reading = ahead ?? read();
-      ahead = null;
-      let result: PollResult;
-      try {
-        result = writeFleet({ store, metrics }, await reading);
-      } catch (error) {
-        notePollUnwritten(deps, error);
-        return;
+  return async () => {
+    let result: PollResult;
+    try {
+      result = await pollFleet({
+        sources,
+        store,
+        clock,
+        logger,
+        metrics,
+        timeoutMs: pollTimeoutMs(config.poll.interval_seconds),
+      });
+    } catch (error) {
+      const problem = storeProblemOf(config.store.path, error);
+      if (!(problem instanceof StoreProblemError)) throw error;
+      if (health.storeProblem?.reason !== problem.reason) {
+        logger.error(
+          { store: problem.path, problem: problem.reason, detail: problem.detail },
+          "cannot write the poll to the store; /healthz reports it until a poll is written again",
+        );
       }
-      await afterWrite(deps, result, onPolled);
-    },
-    readAhead() {
-      if (ahead !== null) return;
-      ahead = read();
-      // NOTE: awaited only when the poll runs; a failure meanwhile must not end the process.
-      ahead.catch(() => {});
-    },
-  };
-}
-
-function notePollUnwritten(
-  deps: { config: Config; health: BotHealth; logger: Logger },
-  error: unknown,
-): void {
-  const { config, health, logger } = deps;
-  const problem = storeProblemOf(config.store.path, error);
-  if (!(problem instanceof StoreProblemError)) throw error;
-  if (health.storeProblem?.reason !== problem.reason) {
-    logger.error(
-      { store: problem.path, problem: problem.reason, detail: problem.detail },
-      "cannot write the poll to the store; /healthz reports it until a poll is written again",
+      health.storeProblem = problem;
+      return;
+    }
+    if (health.storeProblem !== null)
+      logger.info({ store: health.storeProblem.path }, "the store takes polls again");
+    health.storeProblem = null;
+    health.lastPollAtMs = result.atMs;
+    await askEngine(deps, result);
+    const sweepStarted = performance.now();
+    alerts.onPoll(result);
+    const sweepMs = Math.round(performance.now() - sweepStarted);
+    deps.stores.state.workloads.record(workloadHoursOf(result.observations));
+    const unknown = result.observations.filter((obs) => !obs.ok).length;
+    logger.info(
+      {
+        hosts: result.observations.length,
+        unknown,
+        gpus: result.gpuSamples,
+        ms: Math.round(result.durationMs),
+        sweepMs,
+      },
+      "poll cycle done",
     );
-  }
-  health.storeProblem = problem;
-}
-
-async function afterWrite(
-  deps: Parameters<typeof createPoll>[0],
-  result: PollResult,
-  onPolled: (result: PollResult) => void,
-): Promise<void> {
-  const { alerts, health, logger } = deps;
-  if (health.storeProblem !== null)
-    logger.info({ store: health.storeProblem.path }, "the store takes polls again");
-  health.storeProblem = null;
-  health.lastPollAtMs = result.atMs;
-  await askEngine(deps, result);
-  const sweepStarted = performance.now();
-  alerts.onPoll(result);
-  const sweepMs = Math.round(performance.now() - sweepStarted);
-  deps.stores.state.workloads.record(workloadHoursOf(result.observations));
-  const unknown = result.observations.filter((obs) => !obs.ok).length;
-  logger.info(
-    {
-      hosts: result.observations.length,
-      unknown,
-      gpus: result.gpuSamples,
-      ms: Math.round(result.durationMs),
-      sweepMs,
-    },
-    "poll cycle done",
-  );
-  onPolled(result);
+    onPolled(result);
+  };
 }
 
 /**

@@ -12,8 +12,7 @@ import type { BotStores } from "./bot-stores.ts";
  * (Prometheus, the look-back) is read only when the store knows nothing recent about some host (a
  * fresh store, or a gap longer than `windowMs`), and then only those hosts' older history is used;
  * the idle states are rebuilt from the last `windowMs`, in slices that let `/healthz` and Slack answer
- * meanwhile; `whileRebuilding` runs as the rebuild starts (the first poll's source reads, which wait
- * on the engines, overlap it). Open alerts stay open (never posted again).
+ * meanwhile. Open alerts stay open (never posted again).
  * A store that cannot take these writes (a full disk) throws a `StoreProblemError` for the store at
  * `storePath`. Returns whether the look-back ran.
  */
@@ -25,7 +24,6 @@ export async function restoreHistory(
     alerts: IdleAlerts;
     clock: Clock;
     logger: Logger;
-    whileRebuilding?: () => void;
   },
   windowMs: number,
   stepMs: number,
@@ -48,7 +46,6 @@ export async function restoreHistory(
   } catch (error) {
     throw storeProblemOf(deps.storePath, error);
   }
-  deps.whileRebuilding?.();
   if (history !== null && recent !== null && recent.size > 0) {
     const byHost = new Map([...history.prior.byHost].filter(([host]) => !recent.has(host)));
     await alerts.restoreInSlices({ ...history.prior, byHost });

@@ -26,25 +26,12 @@ export interface PollResult {
   gpuSamples: number;
 }
 
-/** A poll's sources read, not yet written (see {@link readFleet}). */
-export interface FleetRead {
-  atMs: number;
-  /** `performance.now()` when the reads began: the cycle's duration counts from it. */
-  startedAt: number;
-  observations: HostObservation[];
-}
-
 /**
  * One poll cycle: every source in parallel, each under its own deadline (its `pollDeadlineMs`, at most
  * the cycle's), one observation per host (a source that throws or overruns makes only its hosts
  * unknown; an overrunning one is aborted and not waited for), then one store write.
  */
 export async function pollFleet(deps: PollFleetDeps): Promise<PollResult> {
-  return writeFleet(deps, await readFleet(deps));
-}
-
-/** A poll cycle's first half: the sources read, one observation per host; never rejects. */
-export async function readFleet(deps: Omit<PollFleetDeps, "store" | "metrics">): Promise<FleetRead> {
   const { sources, clock, logger } = deps;
   const atMs = clock.now();
   const startedAt = performance.now();
@@ -77,15 +64,11 @@ export async function readFleet(deps: Omit<PollFleetDeps, "store" | "metrics">):
       byHost.set(observation.host, observation);
     }
   });
-  return { atMs, startedAt, observations: [...byHost.values()] };
-}
 
-/** A poll cycle's second half: the sources' reading written to the store in one write, and counted. */
-export function writeFleet(deps: Pick<PollFleetDeps, "store" | "metrics">, read: FleetRead): PollResult {
-  const { atMs, observations } = read;
+  const observations = [...byHost.values()];
   const gpuSamples = observations.reduce((sum, obs) => sum + (obs.ok ? obs.gpus.length : 0), 0);
   deps.store?.writeCycle(observations, atMs);
-  const durationMs = performance.now() - read.startedAt;
+  const durationMs = performance.now() - startedAt;
 
   const metrics = deps.metrics;
   if (metrics) {
