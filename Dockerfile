@@ -46,5 +46,5 @@ VOLUME ["/var/lib/gpu-warden"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT || 3000}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-ENTRYPOINT ["node", "--max-semi-space-size=2", "--max-old-space-size=192", "/app/bin/gpu-warden.js"]
+ENTRYPOINT ["node", "--max-semi-space-size=8", "--max-old-space-size=192", "/app/bin/gpu-warden.js"]
 CMD ["start", "--config", "/etc/gpu-warden/gpu-warden.yaml"]

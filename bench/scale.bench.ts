@@ -50,22 +50,27 @@ const HISTORY_DAYS = Number(args.get("history-days") ?? 0);
 const COARSE_STEP_MS = Number(args.get("coarse-step-minutes") ?? 60) * MINUTE_MS;
 const CYCLES = Number(args.get("cycles") ?? 5);
 const BACKENDS = (args.get("backends")?.split(",") ?? [...METRICS_BACKENDS]) as MetricsBackend[];
-/**
- * `--start-flags=1`: the poller runs under the heap limits `npm start` gives the bot (package.json);
- * `--semi-space=MB` changes its young generation's semi-space (2 MB there).
- */
-const START_FLAGS =
-  args.get("start-flags") === "1"
-    ? [`--max-semi-space-size=${args.get("semi-space") ?? 2}`, "--max-old-space-size=192"]
-    : [];
-/**
- * The heap limits `npm start` gives the bot (package.json): the restart runs under them;
- * `--restart-old-space=MB` raises its old space (192 MB there).
- */
-const NPM_START_FLAGS = [
-  "--max-semi-space-size=2",
-  `--max-old-space-size=${args.get("restart-old-space") ?? 192}`,
-];
+/** The heap flags `npm start` gives the bot (package.json's `start`); `--semi-space=MB` changes its young generation's. */
+const NPM_START_HEAP = (
+  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    scripts: { start: string };
+  }
+).scripts.start
+  .split(" ")
+  .filter((arg) => arg.startsWith("--max-"))
+  .map((arg) =>
+    arg.startsWith("--max-semi-space-size=") && args.has("semi-space")
+      ? `--max-semi-space-size=${args.get("semi-space")}`
+      : arg,
+  );
+/** `--start-flags=1`: the poller runs under {@link NPM_START_HEAP}. */
+const START_FLAGS = args.get("start-flags") === "1" ? NPM_START_HEAP : [];
+/** The restart runs under {@link NPM_START_HEAP}; `--restart-old-space=MB` raises its old space. */
+const NPM_START_FLAGS = NPM_START_HEAP.map((arg) =>
+  arg.startsWith("--max-old-space-size=") && args.has("restart-old-space")
+    ? `--max-old-space-size=${args.get("restart-old-space")}`
+    : arg,
+);
 /** `--storm-share=F`: the share of each cluster's hosts the storm turns idle; 0 runs no storm. */
 const STORM_SHARE = Number(args.get("storm-share") ?? 0.2);
 /**
