@@ -5,6 +5,7 @@ import { botWords } from "../src/bot/views/renderers.ts";
 import { botStoresOf } from "../src/main/bot-stores.ts";
 import { HOUR_MS, ManualClock } from "../src/shared/clock.ts";
 import { silentLogger } from "../src/shared/logger.ts";
+import type { PrometheusClient } from "../src/sources/prometheus-api.ts";
 import { summaryPrometheus } from "../src/sources/summary-prometheus.ts";
 import { createClaimStore } from "../src/store/claim-store.ts";
 import { createMetricsStore } from "../src/store/metrics-store.ts";
@@ -42,6 +43,7 @@ if (job.build) {
 }
 
 const started = performance.now();
+const engine = { ms: null as number | null, series: 0, done: 0 };
 const mark = (part: string) =>
   process.stderr.write(`${JSON.stringify({ part, ms: Math.round(performance.now() - started) })}\n`);
 db.exec("BEGIN");
@@ -63,7 +65,7 @@ const deps: PostSummaryDeps = {
   summaries: createSummaryStore(db),
   claims: stores.state.claims,
   reclaims: stores.reclaims,
-  prometheus: summaryPrometheus(config),
+  prometheus: timedEngine(summaryPrometheus(config)),
   logger: silentLogger,
   notifier: outbox,
   warden: { current: () => null },
@@ -74,10 +76,23 @@ const t0 = performance.now();
 const model = await buildSummary(deps, summaryPeriod(job.slotMs, config.team.timezone));
 mark("model");
 words.summary(model, { teamName: config.team.name, lateSinceMs: null, filesAttached: true });
-words.chart(model, { logger: silentLogger });
-words.csv(model, "gpu-summary");
+const chart = words.chart(model, { logger: silentLogger });
+const csv = words.csv(model, "gpu-summary");
 const summaryMs = performance.now() - t0;
 mark("summary");
+figures({
+  summary_ms: Math.round(summaryMs),
+  gpus: model.fleet.gpus,
+  containers:
+    model.containers.status === "ok"
+      ? `ok, ${model.containers.advice.length} advised`
+      : model.containers.status,
+  engine_ms: engine.ms,
+  engine_series: engine.series,
+  png_bytes: chart.png.length,
+  csv_bytes: csv.reduce((sum, file) => sum + file.content.length, 0),
+  summary_peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+});
 const t1 = performance.now();
 const posted = await postSummary(deps, {
   atMs: job.slotMs,
@@ -89,24 +104,40 @@ const posted = await postSummary(deps, {
 });
 const postMs = performance.now() - t1;
 mark("post");
+const queued = stores.state.outbox.pendingCount();
 db.exec("ROLLBACK");
 db.close();
-process.stdout.write(
-  `${JSON.stringify({
-    summary_ms: Math.round(summaryMs),
-    post_ms: Math.round(postMs),
-    gpus: model.fleet.gpus,
-    containers:
-      model.containers.status === "ok"
-        ? `ok, ${model.containers.advice.length} advised`
-        : model.containers.status,
-    png_bytes: posted.chart.png.length,
-    heatmap_png_bytes: posted.heatmap.png.length,
-    heatmap_rows_shown: posted.heatmap.rowsShown,
-    csv_bytes: posted.csv.reduce((sum, file) => sum + file.content.length, 0),
-    peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
-  })}\n`,
-);
+figures({
+  post_ms: Math.round(postMs),
+  heatmap_png_bytes: posted.heatmap.png.length,
+  heatmap_rows_shown: posted.heatmap.rowsShown,
+  outbox_items: queued,
+  peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+});
+
+/** The container section's queries to the engine: ms from the first sent to the last answered (the first summary's), series answered. */
+function timedEngine(client: PrometheusClient | null): PrometheusClient | null {
+  if (client === null) return null;
+  let first: number | null = null;
+  return {
+    ...client,
+    queryVector: async (promql, options) => {
+      first ??= performance.now();
+      const answer = await client.queryVector(promql, options);
+      if (engine.ms === null || engine.done < 6) {
+        engine.ms = Math.round(performance.now() - first);
+        engine.series += answer.length;
+        engine.done++;
+      }
+      return answer;
+    },
+  };
+}
+
+/** One line of figures on stdout (the parent merges them). */
+function figures(out: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+}
 
 /** `words` marking the end of each rendering it does. */
 function timedWords(words: SummaryWords, done: (part: string) => void): SummaryWords {

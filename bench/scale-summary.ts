@@ -108,16 +108,20 @@ export async function scaleSummary(
   const job: SummaryJob = { store: store.path, hosts, clusters, slotMs: SUMMARY_SLOT_MS, urls };
   const started = performance.now();
   const run = await runChild(flags, job);
-  const figures = run.code === 0 ? (JSON.parse(run.stdout.trim()) as Record<string, unknown>) : null;
+  const lines = run.stdout
+    .trim()
+    .split("\n")
+    .filter((line) => line.startsWith("{"));
+  const figures = Object.assign({}, ...lines.map((line) => JSON.parse(line))) as Record<string, unknown>;
   const why = run.tail.find((line) => line.startsWith("FATAL ERROR")) ?? run.tail.at(-1) ?? "";
   return {
-    summary_ms: figures ? Number(figures.summary_ms) : null,
-    post_ms: figures ? Number(figures.post_ms) : null,
+    summary_ms: typeof figures.summary_ms === "number" ? figures.summary_ms : null,
+    post_ms: typeof figures.post_ms === "number" ? figures.post_ms : null,
     parts: partsOf(run.marks),
-    detail: figures,
+    detail: lines.length > 0 ? figures : null,
     store,
     flags: flags.join(" "),
-    ended: figures ? null : { ms: Math.round(performance.now() - started), why: why.slice(0, 300) },
+    ended: run.code === 0 ? null : { ms: Math.round(performance.now() - started), why: why.slice(0, 300) },
   };
 }
 

@@ -536,6 +536,7 @@ for (const backend of BACKENDS) {
     summary_ms: run.summary?.summary_ms ?? null,
     summary_ms_ratio: ratioOrNull(run.summary?.summary_ms ?? null, base.summary?.summary_ms ?? null),
     summary: run.summary,
+    baseline_summary: base.summary,
     target_summary_ms: 10_000,
     storm_s: run.storm?.storm_s ?? null,
     storm_s_ratio:
