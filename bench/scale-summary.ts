@@ -113,7 +113,10 @@ export async function scaleSummary(
     .split("\n")
     .filter((line) => line.startsWith("{"));
   const figures = Object.assign({}, ...lines.map((line) => JSON.parse(line))) as Record<string, unknown>;
-  const why = run.tail.find((line) => line.startsWith("FATAL ERROR")) ?? run.tail.at(-1) ?? "";
+  const why =
+    run.tail.find((line) => line.startsWith("FATAL ERROR") || line.startsWith("killed:")) ??
+    run.tail.at(-1) ??
+    "";
   return {
     summary_ms: typeof figures.summary_ms === "number" ? figures.summary_ms : null,
     post_ms: typeof figures.post_ms === "number" ? figures.post_ms : null,
@@ -152,6 +155,9 @@ function partsOf(marks: { part: string; ms: number }[]): ScaleSummary["parts"] {
   return parts;
 }
 
+/** How long the whole `postSummary` may run after the summary (a heap near its limit collects for minutes). */
+const POST_LIMIT_MS = 120_000;
+
 interface ChildRun {
   code: number | null;
   stdout: string;
@@ -171,13 +177,22 @@ async function runChild(flags: string[], job: SummaryJob): Promise<ChildRun> {
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const marks: ChildRun["marks"] = [];
   const tail: string[] = [];
+  let postTimer: NodeJS.Timeout | undefined;
   for await (const line of createInterface({ input: child.stderr })) {
     const mark = line.startsWith('{"part"') ? (JSON.parse(line) as ChildRun["marks"][number]) : null;
     if (mark) marks.push(mark);
     else tail.push(line);
     if (tail.length > 40) tail.shift();
+    if (mark?.part === "summary")
+      postTimer = setTimeout(() => {
+        tail.push(
+          `killed: postSummary still running ${POST_LIMIT_MS / 1000} s later, after its ${marks.at(-1)?.part}`,
+        );
+        child.kill("SIGKILL");
+      }, POST_LIMIT_MS);
   }
   const code = await exited;
   clearTimeout(timer);
+  clearTimeout(postTimer);
   return { code, stdout, marks, tail };
 }
