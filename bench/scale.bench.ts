@@ -34,6 +34,7 @@ import { type ScaleSummary, scaleSummary, summaryStoreFile } from "./scale-summa
 // poller then times the look-back a start over a fresh store runs); `--backends=victoriametrics` runs one.
 // Then the real bin starts over a copy of the poller's store (`restart_ms`: to `/healthz` and to the first
 // poll logged; `sweep_ms`: that poll's idle-checks sweep, from its "poll cycle done" line).
+// Then the biweekly summary over 28 days of the fleet's rollups (`scale-summary.ts`; `summary_ms`).
 // Last the storm: `--storm-share` of each cluster's hosts (a fifth: 2,000 of 10,000) turn idle in the
 // exporters together, and the bot's one composition polls the engines and sends to the emulator
 // enforcing Slack's limits (`scale-storm.ts`; `storm_s`, rate-limit errors surfaced, messages lost).
