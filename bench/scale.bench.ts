@@ -22,6 +22,7 @@ import {
 import { dcgmFamilies } from "./dcgm-families.ts";
 import { report, round } from "./report.ts";
 import { type ScaleStorm, scaleStorm } from "./scale-storm.ts";
+import { type ScaleSummary, scaleSummary, summaryStoreFile } from "./scale-summary.ts";
 
 // The fleet at scale: `--hosts=N` hosts × 8 GPUs in `--clusters=4` clusters (one engine per cluster, each
 // scraping its own exporter of dcgm-exporter, node_exporter and kube-state-metrics series, with
@@ -33,6 +34,7 @@ import { type ScaleStorm, scaleStorm } from "./scale-storm.ts";
 // poller then times the look-back a start over a fresh store runs); `--backends=victoriametrics` runs one.
 // Then the real bin starts over a copy of the poller's store (`restart_ms`: to `/healthz` and to the first
 // poll logged; `sweep_ms`: that poll's idle-checks sweep, from its "poll cycle done" line).
+// Then the biweekly summary over 28 days of the fleet's rollups (`scale-summary.ts`; `summary_ms`).
 // Last the storm: `--storm-share` of each cluster's hosts (a fifth: 2,000 of 10,000) turn idle in the
 // exporters together, and the bot's one composition polls the engines and sends to the emulator
 // enforcing Slack's limits (`scale-storm.ts`; `storm_s`, rate-limit errors surfaced, messages lost).
@@ -71,6 +73,17 @@ const NPM_START_FLAGS = NPM_START_HEAP.map((arg) =>
     ? `--max-old-space-size=${args.get("restart-old-space")}`
     : arg,
 );
+/**
+ * `--summary=0` skips the biweekly summary (`bench/scale-summary.ts`); `--summary-old-space=MB` runs it
+ * with that old space instead of `npm start`'s.
+ */
+const SUMMARY = args.get("summary") !== "0";
+const SUMMARY_FLAGS = args.has("summary-old-space")
+  ? [
+      ...NPM_START_FLAGS.filter((flag) => !flag.startsWith("--max-old-space-size=")),
+      `--max-old-space-size=${args.get("summary-old-space")}`,
+    ]
+  : NPM_START_FLAGS;
 /** `--storm-share=F`: the share of each cluster's hosts the storm turns idle; 0 runs no storm. */
 const STORM_SHARE = Number(args.get("storm-share") ?? 0.2);
 /**
@@ -222,6 +235,8 @@ interface Measured {
   raw_retention_days: number;
   raw_rows_after_rollup: number;
   restart: Restart;
+  /** `null` with `--summary=0` or `--look-back-only=1`. */
+  summary: ScaleSummary | null;
   /** `null` with `--storm-share=0`. */
   storm: ScaleStorm | null;
 }
@@ -350,6 +365,7 @@ async function measure(backend: MetricsBackend, hosts: number): Promise<Measured
   const owned: number[][] = [];
   const storeDir = mkdtempSync(join(tmpdir(), "gw-scale-restart-"));
   try {
+    const summaryStore = SUMMARY && !LOOK_BACK_ONLY ? await summaryStoreFile(hosts, CLUSTERS) : null;
     for (let c = 0; c < CLUSTERS; c++) {
       const own = Array.from(
         { length: Math.min(perCluster, hosts - c * perCluster) },
@@ -397,6 +413,8 @@ async function measure(backend: MetricsBackend, hosts: number): Promise<Measured
     measured.engine_cpu_ms = engineCpuMs / (CYCLES + 1);
     measured.engine_start_s = engineStartMs.map((ms) => round(ms / 1000, 0));
     measured.restart = LOOK_BACK_ONLY ? NO_RESTART : await restart(job.urls, job.keepStore);
+    measured.summary =
+      summaryStore && (await scaleSummary(summaryStore, hosts, CLUSTERS, job.urls, SUMMARY_FLAGS));
     measured.storm = STORM_SHARE > 0 && !LOOK_BACK_ONLY ? await storm(engines, owned) : null;
     if (measured.ok_gpus !== hosts * GPUS)
       throw new Error(
@@ -521,6 +539,11 @@ for (const backend of BACKENDS) {
     sweep_ms_ratio: ratioOrNull(run.restart.sweep_ms, base.restart.sweep_ms),
     target_restart_ms: { healthz: 1000, first_poll: 10_000 },
     target_sweep_ms: 500,
+    summary_ms: run.summary?.summary_ms ?? null,
+    summary_ms_ratio: ratioOrNull(run.summary?.summary_ms ?? null, base.summary?.summary_ms ?? null),
+    summary: run.summary,
+    baseline_summary: base.summary,
+    target_summary_ms: 10_000,
     storm_s: run.storm?.storm_s ?? null,
     storm_s_ratio:
       run.storm && base.storm ? round(run.storm.storm_s / Math.max(0.1, base.storm.storm_s), 2) : null,

@@ -1,0 +1,158 @@
+import type { webApi } from "@slack/bolt";
+import { createOutboxWorker } from "../src/bot/outbox/outbox-worker.ts";
+import { createReaders } from "../src/bot/readers.ts";
+import { botWords } from "../src/bot/views/renderers.ts";
+import { botStoresOf } from "../src/main/bot-stores.ts";
+import { HOUR_MS, ManualClock } from "../src/shared/clock.ts";
+import { silentLogger } from "../src/shared/logger.ts";
+import type { PrometheusClient } from "../src/sources/prometheus-api.ts";
+import { summaryPrometheus } from "../src/sources/summary-prometheus.ts";
+import { createClaimStore } from "../src/store/claim-store.ts";
+import { createMetricsStore } from "../src/store/metrics-store.ts";
+import { openDatabase } from "../src/store/open-database.ts";
+import { createSummaryStore } from "../src/store/summary-store.ts";
+import { buildSummary, summaryPeriod } from "../src/usecases/ledger/build-summary.ts";
+import { type PostSummaryDeps, postSummary } from "../src/usecases/ledger/post-summary.ts";
+import type { SummaryWords } from "../src/usecases/ledger/summary-words.ts";
+import { clusterHostNames, type SummaryJob } from "./scale-summary.ts";
+import { fillSummaryStore, summaryFleetConfig } from "./summary-fleet.ts";
+
+// The biweekly summary of `scale.bench.ts`, in its own process under the bot's heap flags: `build`
+// writes the 28-day store (bench/summary-fleet.ts); else, over that store (in a transaction rolled
+// back, so the kept file stays as built), the bot's summary deps as `botJobs` wires them (its stores,
+// its words, the first engine as the container section's Prometheus, the outbox queueing unsent).
+// First the summary with its chart (the model, the message, the chart, the CSVs), then the whole
+// `postSummary` (adding the hour-of-week heatmap and the queueing). Each part's end is a JSON line on
+// stderr as it happens (a process that dies still says how far it got); the figures on stdout.
+const job = JSON.parse(process.argv[2] ?? "{}") as SummaryJob;
+const names = clusterHostNames(job.hosts, job.clusters);
+const config = summaryFleetConfig(names, {
+  sources: job.urls.map((url, i) => ({
+    kind: "prometheus",
+    cluster: String.fromCharCode(97 + i),
+    url,
+    timeout_seconds: 120,
+  })),
+});
+const db = openDatabase(job.store);
+if (job.build) {
+  const metrics = createMetricsStore(db, { sampleSpanMaxMs: HOUR_MS });
+  fillSummaryStore({ db, metrics, claims: createClaimStore(db), config }, names, job.slotMs, "prometheus");
+  db.close();
+  process.exit(0);
+}
+
+const started = performance.now();
+const engine = { ms: null as number | null, series: 0, done: 0 };
+const mark = (part: string) =>
+  process.stderr.write(`${JSON.stringify({ part, ms: Math.round(performance.now() - started) })}\n`);
+db.exec("BEGIN");
+const clock = new ManualClock(job.slotMs);
+const stores = botStoresOf(db, config, clock);
+const words = timedWords(botWords(createReaders(config.team)).summaryWords, mark);
+const outbox = createOutboxWorker({
+  store: stores.state,
+  client: {} as webApi.WebClient,
+  clock,
+  logger: silentLogger,
+  postIntervalMs: 0,
+});
+const deps: PostSummaryDeps = {
+  config,
+  metrics: stores.store,
+  rolledUpToMs: stores.costStores.rolledUpToMs,
+  rollUp: stores.costWarden.costLedger.rollUp,
+  summaries: createSummaryStore(db),
+  claims: stores.state.claims,
+  reclaims: stores.reclaims,
+  prometheus: timedEngine(summaryPrometheus(config)),
+  logger: silentLogger,
+  notifier: outbox,
+  warden: { current: () => null },
+  summaryWords: words,
+};
+mark("opened");
+const t0 = performance.now();
+const model = await buildSummary(deps, summaryPeriod(job.slotMs, config.team.timezone));
+mark("model");
+words.summary(model, { teamName: config.team.name, lateSinceMs: null, filesAttached: true });
+const chart = words.chart(model, { logger: silentLogger });
+const csv = words.csv(model, "gpu-summary");
+const summaryMs = performance.now() - t0;
+mark("summary");
+figures({
+  summary_ms: Math.round(summaryMs),
+  gpus: model.fleet.gpus,
+  containers:
+    model.containers.status === "ok"
+      ? `ok, ${model.containers.advice.length} advised`
+      : model.containers.status,
+  engine_ms: engine.ms,
+  engine_series: engine.series,
+  png_bytes: chart.png.length,
+  csv_bytes: csv.reduce((sum, file) => sum + file.content.length, 0),
+  summary_peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+});
+const t1 = performance.now();
+const posted = await postSummary(deps, {
+  atMs: job.slotMs,
+  late: false,
+  commit: (effect) => {
+    effect();
+    return true;
+  },
+});
+const postMs = performance.now() - t1;
+mark("post");
+const queued = stores.state.outbox.pendingCount();
+db.exec("ROLLBACK");
+db.close();
+figures({
+  post_ms: Math.round(postMs),
+  heatmap_png_bytes: posted.heatmap.png.length,
+  heatmap_rows_shown: posted.heatmap.rowsShown,
+  outbox_items: queued,
+  peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+});
+
+/** The container section's queries to the engine: ms from the first sent to the last answered (the first summary's), series answered. */
+function timedEngine(client: PrometheusClient | null): PrometheusClient | null {
+  if (client === null) return null;
+  let first: number | null = null;
+  return {
+    ...client,
+    queryVector: async (promql, options) => {
+      first ??= performance.now();
+      const answer = await client.queryVector(promql, options);
+      if (engine.ms === null || engine.done < 6) {
+        engine.ms = Math.round(performance.now() - first);
+        engine.series += answer.length;
+        engine.done++;
+      }
+      return answer;
+    },
+  };
+}
+
+/** One line of figures on stdout (the parent merges them). */
+function figures(out: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+}
+
+/** `words` marking the end of each rendering it does. */
+function timedWords(words: SummaryWords, done: (part: string) => void): SummaryWords {
+  const timed =
+    <A extends unknown[], R>(part: string, render: (...args: A) => R) =>
+    (...args: A): R => {
+      const out = render.apply(words, args);
+      done(part);
+      return out;
+    };
+  return {
+    ...words,
+    summary: timed("message", words.summary),
+    chart: timed("chart", words.chart),
+    heatmap: timed("heatmap", words.heatmap),
+    csv: timed("csv", words.csv),
+  };
+}
