@@ -26,8 +26,11 @@ export interface GpuWeekProfile {
   host: string;
   index: number;
   model: string | null;
-  /** 168 entries; `null`: fewer than {@link MIN_CELL_WEEKS} weeks with readings in that hour (never free). */
-  idleShare: Array<number | null>;
+  /**
+   * 168 entries; `NaN`: fewer than {@link MIN_CELL_WEEKS} weeks with readings in that hour (never free).
+   * A typed array: 80,000 GPUs' profiles outside the heap, not 13 M boxed numbers in it.
+   */
+  idleShare: Float64Array;
 }
 
 /** The fleet's hour-of-week profiles over `[fromMs, toMs)`. */
@@ -48,10 +51,12 @@ export function profileWindow(nowMs: number): { fromMs: number; toMs: number } {
   return { fromMs: toMs - PROFILE_WEEKS * 7 * DAY_MS, toMs };
 }
 
-interface Cell {
-  busy: number;
-  idle: number;
-  weeks: number;
+/** One clock hour's rollups as columns: row `k` is GPU `gpuIds[k]` (what the store's hour packs hold). */
+export interface WeekProfileHour {
+  hourMs: number;
+  gpuIds: Int32Array;
+  busyMinutes: Float64Array;
+  idleMinutes: Float64Array;
 }
 
 /**
@@ -59,55 +64,101 @@ interface Cell {
  * Minutes without readings count neither way; hours without enough weeks of readings stay unknown. Pure.
  */
 export function buildWeekProfiles(
-  rollups: readonly GpuHourRollup[],
+  rollups: Iterable<GpuHourRollup>,
   models: ReadonlyMap<string, string | null>,
   window: { fromMs: number; toMs: number },
   zone: string,
 ): WeekProfiles {
-  const cells = new Map<string, Cell[]>();
-  let firstKnownMs = Number.POSITIVE_INFINITY;
+  const cells = createWeekCells(window, zone);
+  const slots = new Map<string, number>();
+  const gpus: Array<{ host: string; index: number }> = [];
   for (const row of rollups) {
-    if (row.hourMs < window.fromMs || row.hourMs >= window.toMs) continue;
     const key = `${row.host}:${row.index}`;
-    let list = cells.get(key);
-    if (list === undefined) {
-      list = Array.from({ length: WEEK_HOURS }, () => ({ busy: 0, idle: 0, weeks: 0 }));
-      cells.set(key, list);
+    let slot = slots.get(key);
+    if (slot === undefined) {
+      slot = gpus.push({ host: row.host, index: row.index }) - 1;
+      slots.set(key, slot);
     }
-    const cell = list[hourOfWeek(row.hourMs, zone)] as Cell;
-    cell.busy += row.busyMinutes;
-    cell.idle += row.idleMinutes;
-    if (row.busyMinutes + row.idleMinutes >= MIN_KNOWN_MINUTES) {
-      cell.weeks++;
-      firstKnownMs = Math.min(firstKnownMs, row.hourMs);
-    }
+    cells.add(slot, row.hourMs, row.busyMinutes, row.idleMinutes);
   }
-  const gpus = [...cells.entries()].map(([key, list]): GpuWeekProfile => {
-    const at = key.lastIndexOf(":");
-    return {
-      host: key.slice(0, at),
-      index: Number(key.slice(at + 1)),
-      model: models.get(key) ?? null,
-      idleShare: list.map((cell) =>
-        cell.weeks >= MIN_CELL_WEEKS ? cell.idle / (cell.busy + cell.idle) : null,
-      ),
-    };
-  });
-  gpus.sort((a, b) => a.host.localeCompare(b.host) || a.index - b.index);
-  const historyDays = Number.isFinite(firstKnownMs) ? (window.toMs - firstKnownMs) / DAY_MS : 0;
-  return {
-    ...window,
-    zone,
-    historyDays,
-    enough: historyDays >= MIN_HISTORY_WEEKS * 7,
-    gpus,
+  return cells.profiles((slot) => gpus[slot], models);
+}
+
+/**
+ * {@link buildWeekProfiles} from rollups read an hour at a time as columns (`gpus`: the GPU of each
+ * id), so that eight weeks of a large fleet never sit in memory as one object per GPU-hour. Pure.
+ */
+export function buildWeekProfilesOfHours(
+  hours: Iterable<WeekProfileHour>,
+  gpus: ReadonlyMap<number, { host: string; index: number }>,
+  models: ReadonlyMap<string, string | null>,
+  window: { fromMs: number; toMs: number },
+  zone: string,
+): WeekProfiles {
+  const cells = createWeekCells(window, zone);
+  for (const hour of hours)
+    for (let k = 0; k < hour.gpuIds.length; k++)
+      cells.add(hour.gpuIds[k]!, hour.hourMs, hour.busyMinutes[k]!, hour.idleMinutes[k]!);
+  return cells.profiles((id) => gpus.get(id), models);
+}
+
+/** Minutes busy and idle, and weeks known, per GPU slot and hour-of-week, in typed arrays. */
+function createWeekCells(window: { fromMs: number; toMs: number }, zone: string) {
+  const minutes: Float64Array[] = [];
+  const weeks: Uint8Array[] = [];
+  const howOf = new Map<number, number>();
+  let firstKnownMs = Number.POSITIVE_INFINITY;
+  const add = (slot: number, hourMs: number, busy: number, idle: number) => {
+    if (hourMs < window.fromMs || hourMs >= window.toMs) return;
+    let how = howOf.get(hourMs);
+    if (how === undefined) {
+      how = hourOfWeek(hourMs, zone);
+      howOf.set(hourMs, how);
+    }
+    let list = minutes[slot];
+    if (list === undefined) {
+      list = minutes[slot] = new Float64Array(WEEK_HOURS * 2);
+      weeks[slot] = new Uint8Array(WEEK_HOURS);
+    }
+    list[how * 2] = list[how * 2]! + busy;
+    list[how * 2 + 1] = list[how * 2 + 1]! + idle;
+    if (busy + idle >= MIN_KNOWN_MINUTES) {
+      weeks[slot]![how]! += 1;
+      firstKnownMs = Math.min(firstKnownMs, hourMs);
+    }
   };
+  const profiles = (
+    gpuOf: (slot: number) => { host: string; index: number } | undefined,
+    models: ReadonlyMap<string, string | null>,
+  ): WeekProfiles => {
+    const gpus: GpuWeekProfile[] = [];
+    minutes.forEach((list, slot) => {
+      const gpu = gpuOf(slot);
+      if (gpu === undefined) return;
+      const known = weeks[slot]!;
+      const idleShare = new Float64Array(WEEK_HOURS);
+      for (let how = 0; how < WEEK_HOURS; how++) {
+        const idle = list[how * 2 + 1]!;
+        idleShare[how] = known[how]! >= MIN_CELL_WEEKS ? idle / (list[how * 2]! + idle) : Number.NaN;
+      }
+      gpus.push({
+        host: gpu.host,
+        index: gpu.index,
+        model: models.get(`${gpu.host}:${gpu.index}`) ?? null,
+        idleShare,
+      });
+    });
+    gpus.sort((a, b) => a.host.localeCompare(b.host) || a.index - b.index);
+    const historyDays = Number.isFinite(firstKnownMs) ? (window.toMs - firstKnownMs) / DAY_MS : 0;
+    return { ...window, zone, historyDays, enough: historyDays >= MIN_HISTORY_WEEKS * 7, gpus };
+  };
+  return { add, profiles };
 }
 
 /** Whether the GPU is usually free in hour-of-week `how`: known, and idle at least half of the time. */
 export function usuallyFree(gpu: GpuWeekProfile, how: number): boolean {
   const share = gpu.idleShare[how];
-  return share !== null && share !== undefined && share >= 0.5;
+  return share !== undefined && share >= 0.5;
 }
 
 /**
@@ -116,10 +167,14 @@ export function usuallyFree(gpu: GpuWeekProfile, how: number): boolean {
  */
 export function busyShares(gpus: readonly GpuWeekProfile[]): Array<number | null> {
   return Array.from({ length: WEEK_HOURS }, (_, how) => {
-    const known = gpus.flatMap((gpu) => {
+    let sum = 0;
+    let known = 0;
+    for (const gpu of gpus) {
       const share = gpu.idleShare[how];
-      return share === null || share === undefined ? [] : [1 - share];
-    });
-    return known.length === 0 ? null : known.reduce((sum, share) => sum + share, 0) / known.length;
+      if (share === undefined || Number.isNaN(share)) continue;
+      sum += 1 - share;
+      known++;
+    }
+    return known === 0 ? null : sum / known;
   });
 }

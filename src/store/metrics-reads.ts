@@ -9,12 +9,19 @@ import type {
 } from "../domain/metrics.ts";
 import type { FailureCause, GpuReading, HostObservation } from "../domain/observation.ts";
 import type { CachedGpu, CachedHost, FleetCache } from "./fleet-cache.ts";
+import { createHourPacks } from "./hour-packs.ts";
 import type { MetricsStore } from "./metrics-types.ts";
 import { cycleKeyRange, ENTITY_SPAN } from "./sample-key.ts";
 
 type MetricsReads = Pick<
   MetricsStore,
-  "latestObservations" | "hostSamplesSince" | "gpuSamplesSince" | "rollupsBetween" | "rollupTotals" | "hosts"
+  | "latestObservations"
+  | "hostSamplesSince"
+  | "gpuSamplesSince"
+  | "rollupsBetween"
+  | "rollupHours"
+  | "rollupTotals"
+  | "hosts"
 >;
 
 interface HostSampleRow {
@@ -91,6 +98,8 @@ export function createMetricsReads(db: Database, cache: FleetCache): MetricsRead
      GROUP BY r.gpu_id`,
   );
 
+  const packs = createHourPacks(db);
+
   function gpuIndex(): Map<number, KnownGpu> {
     const byId = new Map<number, KnownGpu>();
     for (const host of cache.byId.values())
@@ -128,6 +137,12 @@ export function createMetricsReads(db: Database, cache: FleetCache): MetricsRead
       const gpus = gpuIndex();
       const rows = rollups.all({ fromMs, toMs, hostId: hostIdOf(host) }) as RollupRow[];
       return rows.map((row) => rollupOf(gpus.get(row.gpu_id)!, row));
+    },
+
+    rollupHours(fromMs, toMs) {
+      const gpus = new Map<number, { host: string; index: number }>();
+      for (const [id, known] of gpuIndex()) gpus.set(id, { host: known.host.name, index: known.gpu.index });
+      return { gpus, hours: packs.hours(fromMs, toMs, { unknown: false }) };
     },
 
     rollupTotals(fromMs, toMs, host) {

@@ -10,6 +10,7 @@ import type {
   RollupResult,
 } from "../domain/metrics.ts";
 import type { HostObservation } from "../domain/observation.ts";
+import type { HourPack } from "./hour-packs.ts";
 
 /**
  * The metrics repository: the poll loop writes cycles, the scheduler rolls up and prunes, the
@@ -51,8 +52,19 @@ export interface MetricsStore {
   gpuSamplesSince(host: string, sinceMs: number): GpuSample[];
   /** Hourly rollups with `fromMs <= hourMs < toMs`, by hour then GPU. */
   rollupsBetween(fromMs: number, toMs: number, host?: string): GpuHourRollup[];
+  /**
+   * The hourly rollups with `fromMs <= hourMs < toMs` as columns, read an hour at a time as `hours` is
+   * iterated (the store's hour packs): memory does not grow with the period or the fleet's GPU-hours.
+   */
+  rollupHours(fromMs: number, toMs: number): RollupHours;
   /** Per-GPU totals of the hourly rollups with `fromMs <= hourMs < toMs`, by host then index. */
   rollupTotals(fromMs: number, toMs: number, host?: string): GpuRollupTotals[];
   /** Every host and GPU ever seen, by name then index. */
   hosts(): HostRecord[];
+}
+
+/** Hourly rollups as columns, an hour at a time: a row's GPU is `gpus.get(gpuIds[k])`. */
+export interface RollupHours {
+  gpus: ReadonlyMap<number, { host: string; index: number }>;
+  hours: Iterable<Pick<HourPack, "hourMs" | "gpuIds" | "busyMinutes" | "idleMinutes">>;
 }

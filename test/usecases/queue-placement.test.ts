@@ -15,7 +15,12 @@ function seat(index: number, memTotalMiB: number): GpuNow {
 
 describe("a waiting request's memory floor", () => {
   test("counts a GPU as /gpu claim does at once: `24g` takes a 24 GB card", () => {
-    const metrics = { hosts: () => [], gpuSamplesSince: () => [], rollupsBetween: () => [] };
+    const metrics = {
+      hosts: () => [],
+      gpuSamplesSince: () => [],
+      rollupsBetween: () => [],
+      rollupHours: () => ({ gpus: new Map(), hours: [] }),
+    };
     const deps = { config: {} as Config, metrics };
     const seats = [seat(0, RTX_4090_MIB), seat(1, 16_376)];
     const allowed = queueSeatsFor(deps, 0)(

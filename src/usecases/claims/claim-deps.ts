@@ -12,7 +12,7 @@ export interface ClaimDeps extends HostActionDeps {
   /** DMs (reminders, nudges, notices, the waitlist) and Home tab publishes go through it. */
   notifier: Notifier;
   /** The fleet's GPUs with their model names, and recent samples for "claimed but idle". */
-  metrics: Pick<MetricsStore, "hosts" | "gpuSamplesSince" | "rollupsBetween">;
+  metrics: Pick<MetricsStore, "hosts" | "gpuSamplesSince" | "rollupsBetween" | "rollupHours">;
   idlePolicy: IdlePolicy;
   /** The claim DMs' and the Home tab's words (the bot's views: `claimWords`). */
   claimWords: ClaimWords;

@@ -34,7 +34,7 @@ export interface SummarySlot {
 
 export interface PostSummaryDeps extends SummaryDeps {
   /** The stored GPUs, and the hourly rollups the hour-of-week heatmap is drawn from. */
-  metrics: Pick<MetricsStore, "hosts" | "rollupsBetween">;
+  metrics: Pick<MetricsStore, "hosts" | "rollupsBetween" | "rollupHours">;
   notifier: Notifier;
   warden: WardenLookup;
   /** Names people in the summary without notifying them; without it they show as member IDs. */

@@ -3,6 +3,7 @@ import { projectRollups } from "../../checks/project-rollups.ts";
 import {
   buildWeekProfiles,
   busyShares,
+  type GpuWeekProfile,
   PROFILE_WEEKS,
   profileWindow,
   type WeekProfiles,
@@ -12,6 +13,7 @@ import type { Config } from "../../config/schema.ts";
 import type { Claim } from "../../domain/claim.ts";
 import type { WorkloadHour } from "../../domain/workload-hour.ts";
 import type { HeatmapInput, HeatmapRow } from "../../reports/heatmap-chart.ts";
+import type { MetricsStore } from "../../store/metrics-types.ts";
 import { type EtaDeps, readWeekProfiles } from "../queue/read-queue-eta.ts";
 import { claimSpan } from "./project-report.ts";
 
@@ -27,6 +29,7 @@ export function readHeatmap(deps: HeatmapDeps, atMs: number): HeatmapInput {
 
 /** What a project's heatmap reads besides the rollups. */
 export interface ProjectHeatmapDeps extends HeatmapDeps {
+  metrics: HeatmapDeps["metrics"] & Pick<MetricsStore, "rollupsBetween">;
   config: HeatmapDeps["config"] & Pick<Config, "projects">;
   claims: { overlapping(fromMs: number, toMs: number): Claim[] };
   workloads: { between(fromMs: number, toMs: number): WorkloadHour[] };
@@ -54,9 +57,13 @@ export function readProjectHeatmap(deps: ProjectHeatmapDeps, atMs: number, proje
 }
 
 function heatmapOf(deps: HeatmapDeps, profiles: WeekProfiles): HeatmapInput {
-  const hosts = [...new Set(profiles.gpus.map((gpu) => gpu.host))];
-  const rows = hosts.flatMap((host): HeatmapRow[] => {
-    const gpus = profiles.gpus.filter((gpu) => gpu.host === host);
+  const byHost = new Map<string, GpuWeekProfile[]>();
+  for (const gpu of profiles.gpus) {
+    const gpus = byHost.get(gpu.host);
+    if (gpus === undefined) byHost.set(gpu.host, [gpu]);
+    else gpus.push(gpu);
+  }
+  const rows = [...byHost].flatMap(([host, gpus]): HeatmapRow[] => {
     const shares = busyShares(gpus);
     return shares.every((share) => share === null)
       ? []

@@ -8,7 +8,7 @@ import {
   estimateTurn,
   nextUsuallyFree,
 } from "../../checks/queue-eta.ts";
-import { buildWeekProfiles, profileWindow, type WeekProfiles } from "../../checks/week-profile.ts";
+import { buildWeekProfilesOfHours, profileWindow, type WeekProfiles } from "../../checks/week-profile.ts";
 import type { Config } from "../../config/schema.ts";
 import type { QueueRequest, QueueWant } from "../../domain/queue-request.ts";
 import { HOUR_MS } from "../../shared/clock.ts";
@@ -19,7 +19,7 @@ import { storedMemory } from "../claims/claim-seats.ts";
 
 /** What the estimates read: the hourly rollups and the stored GPUs, in the team zone. */
 export interface EtaDeps {
-  metrics: Pick<MetricsStore, "rollupsBetween" | "hosts">;
+  metrics: Pick<MetricsStore, "rollupHours" | "hosts">;
   config: { team: Pick<Config["team"], "timezone"> };
 }
 
@@ -38,8 +38,8 @@ export function readWeekProfiles(deps: EtaDeps, nowMs: number): WeekProfiles {
   for (const host of deps.metrics.hosts()) {
     for (const gpu of host.gpus) models.set(`${host.name}:${gpu.index}`, gpu.model);
   }
-  const rollups = deps.metrics.rollupsBetween(window.fromMs, window.toMs);
-  const profiles = buildWeekProfiles(rollups, models, window, deps.config.team.timezone);
+  const { gpus, hours } = deps.metrics.rollupHours(window.fromMs, window.toMs);
+  const profiles = buildWeekProfilesOfHours(hours, gpus, models, window, deps.config.team.timezone);
   cache.set(deps.metrics, { hour, profiles });
   return profiles;
 }
