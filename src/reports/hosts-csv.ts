@@ -31,7 +31,8 @@ export function hostsCsv(tr: Translator, model: SummaryModel): string {
   );
 }
 
-function hostRows(model: SummaryModel): CsvCell[][] {
+/** The rows, made as they are written (a large fleet's rows are never all held at once). */
+function* hostRows(model: SummaryModel): Generator<CsvCell[]> {
   const reclaim = new Map(model.reclaim.map((entry) => [entry.host, entry]));
   const renew = new Set(model.doNotRenew.map((flag) => flag.host));
   const gpusOf = new Map<string, SummaryModel["gpus"]>();
@@ -40,9 +41,8 @@ function hostRows(model: SummaryModel): CsvCell[][] {
     if (list === undefined) gpusOf.set(gpu.host, [gpu]);
     else list.push(gpu);
   }
-  const rows: CsvCell[][] = [];
   for (const host of [...model.hosts].sort((a, b) => compareText(a.host, b.host))) {
-    rows.push([
+    yield [
       "host",
       host.host,
       null,
@@ -56,9 +56,9 @@ function hostRows(model: SummaryModel): CsvCell[][] {
       reclaim.get(host.host)?.state ?? null,
       renew.has(host.host),
       ...host.dailyUtilPct.map(pct),
-    ]);
+    ];
     for (const gpu of gpusOf.get(host.host) ?? []) {
-      rows.push([
+      yield [
         "gpu",
         gpu.host,
         slotLabel(gpu.index),
@@ -72,8 +72,7 @@ function hostRows(model: SummaryModel): CsvCell[][] {
         null,
         null,
         ...model.dayStartsMs.map(() => null),
-      ]);
+      ];
     }
   }
-  return rows;
 }

@@ -12,8 +12,28 @@ const FORMULA_START = /^[=+\-@\t\r]/;
  * run as a formula (`=`, `+`, `-`, `@`, tab, CR first) is prefixed with `'`; numbers, and text that
  * is a plain number, are left alone.
  */
-export function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
-  return stringify([header, ...rows] as CsvCell[][], {
+export function toCsv(header: readonly string[], rows: Iterable<readonly CsvCell[]>): string {
+  const parts = [stringifyRecords([header])];
+  let chunk: (readonly CsvCell[])[] = [];
+  for (const row of rows) {
+    chunk.push(row);
+    if (chunk.length === CHUNK_ROWS) {
+      parts.push(stringifyRecords(chunk));
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) parts.push(stringifyRecords(chunk));
+  return parts.join("");
+}
+
+/**
+ * Rows are turned into text this many at a time, so that a large table (80,000 GPUs' rows) is never
+ * held as cells and as text at once; every record ends with its delimiter, so the parts join as one.
+ */
+const CHUNK_ROWS = 1_000;
+
+function stringifyRecords(records: readonly (readonly CsvCell[])[]): string {
+  return stringify(records as CsvCell[][], {
     record_delimiter: "windows",
     // NOTE: csv-stringify quotes a field with the record delimiter (`\r\n`) in it, not one with a
     // lone `\n` or `\r`, which RFC 4180 readers would still split on.

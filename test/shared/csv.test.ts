@@ -31,4 +31,18 @@ describe("toCsv", () => {
       "a,b,c,d,e\r\n'=SUM(A1),'@cmd,'+1+2,-0.25,-3\r\n",
     );
   });
+
+  test("a large table, its rows made as they are written, is the same text record for record", () => {
+    function* rows() {
+      for (let i = 0; i < 2_345; i++) yield [`gpu-${i}`, i % 7 === 0 ? null : i / 4, i % 2 === 0, `=${i}`];
+    }
+    const text = toCsv(["host", "value", "on", "note"], rows());
+    const lines = text.split("\r\n");
+    assert.equal(lines.length, 2 + 2_345, "a header, every row, and the last record's CRLF");
+    assert.equal(lines[0], "host,value,on,note");
+    assert.equal(lines[1], "gpu-0,,yes,'=0");
+    assert.equal(lines[1_001], "gpu-1000,250,yes,'=1000", "the first row of the second thousand");
+    assert.equal(lines[2_345], "gpu-2344,586,yes,'=2344");
+    assert.equal(lines[2_346], "");
+  });
 });
