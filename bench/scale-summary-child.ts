@@ -72,27 +72,9 @@ const deps: PostSummaryDeps = {
   summaryWords: words,
 };
 mark("opened");
-const t0 = performance.now();
-const model = await buildSummary(deps, summaryPeriod(job.slotMs, config.team.timezone));
-mark("model");
-words.summary(model, { teamName: config.team.name, lateSinceMs: null, filesAttached: true });
-const chart = words.chart(model, { logger: silentLogger });
-const csv = words.csv(model, "gpu-summary");
-const summaryMs = performance.now() - t0;
-mark("summary");
-figures({
-  summary_ms: Math.round(summaryMs),
-  gpus: model.fleet.gpus,
-  containers:
-    model.containers.status === "ok"
-      ? `ok, ${model.containers.advice.length} advised`
-      : model.containers.status,
-  engine_ms: engine.ms,
-  engine_series: engine.series,
-  png_bytes: chart.png.length,
-  csv_bytes: csv.reduce((sum, file) => sum + file.content.length, 0),
-  summary_peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
-});
+// NOTE: in a function, so that its model, chart and CSVs are garbage before the post builds its own,
+// as in the bot (which builds one summary a slot): module-level constants would stay alive.
+await summaryAlone();
 const t1 = performance.now();
 const posted = await postSummary(deps, {
   atMs: job.slotMs,
@@ -155,4 +137,29 @@ function timedWords(words: SummaryWords, done: (part: string) => void): SummaryW
     heatmap: timed("heatmap", words.heatmap),
     csv: timed("csv", words.csv),
   };
+}
+
+/** The summary with its chart (the model, the message, the chart, the CSVs): `summary_ms`. */
+async function summaryAlone(): Promise<void> {
+  const t0 = performance.now();
+  const model = await buildSummary(deps, summaryPeriod(job.slotMs, config.team.timezone));
+  mark("model");
+  words.summary(model, { teamName: config.team.name, lateSinceMs: null, filesAttached: true });
+  const chart = words.chart(model, { logger: silentLogger });
+  const csv = words.csv(model, "gpu-summary");
+  const summaryMs = performance.now() - t0;
+  mark("summary");
+  figures({
+    summary_ms: Math.round(summaryMs),
+    gpus: model.fleet.gpus,
+    containers:
+      model.containers.status === "ok"
+        ? `ok, ${model.containers.advice.length} advised`
+        : model.containers.status,
+    engine_ms: engine.ms,
+    engine_series: engine.series,
+    png_bytes: chart.png.length,
+    csv_bytes: csv.reduce((sum, file) => sum + file.content.length, 0),
+    summary_peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+  });
 }
