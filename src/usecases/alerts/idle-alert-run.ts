@@ -46,6 +46,8 @@ export interface AlertRun {
   currency: string;
   escalateAfterMs: number;
   states: Map<string, IdleEpisodeState>;
+  /** The state object last written to the idle snapshot, per host: an unchanged one is not written again. */
+  snapshotWritten: Map<string, IdleEpisodeState>;
   /** When `restore` ran: episodes that began before it are opened by the first poll without a warning. */
   restoredAtMs: number | null;
   latestCache: Map<string, LatestObservation> | null;
@@ -93,6 +95,7 @@ export function createAlertRun(deps: IdleAlertsDeps): AlertRun {
     currency: config.team.currency,
     escalateAfterMs: config.policy.escalate_after_minutes * MINUTE_MS,
     states: new Map(),
+    snapshotWritten: new Map(),
     restoredAtMs: null,
     latestCache: null,
     rendered: new Map(),
