@@ -25,6 +25,8 @@ interface Rebuild {
   /** The snapshot's states usable at this restart: their hosts replay only the polls after them. */
   snapshots: Map<string, SnapshotState>;
   next: Map<string, IdleEpisodeState>;
+  /** Hosts continued from the snapshot. */
+  resumed: number;
 }
 
 /** Rebuilds the idle states from the store's history (and a source's older history), in one go. */
@@ -76,6 +78,7 @@ function beginRebuild(run: AlertRun, prior: PriorHistory | null | undefined): Re
     contexts,
     snapshots: usableSnapshots(run, windowStartMs, nowMs),
     next: new Map(),
+    resumed: 0,
   };
 }
 
@@ -102,6 +105,7 @@ function resumeHost(rebuild: Rebuild, record: HostRecord, snapshot: SnapshotStat
   if (start === null) return false;
   const context = rebuild.contexts.get(record.name) ?? DEFAULT_HOST_CONTEXT;
   rebuild.next.set(record.name, evaluateHost(samples, rebuild.run.policy, context, start));
+  rebuild.resumed++;
   return true;
 }
 
@@ -127,7 +131,7 @@ function finishRebuild(rebuild: Rebuild): void {
   run.sparklineReadings.clear();
   const idle = [...next.values()].filter((state) => state.status === "idle").length;
   run.logger.info(
-    { hosts: next.size, idle, openAlerts: run.store.alerts.allOpen().length },
+    { hosts: next.size, fromSnapshot: rebuild.resumed, idle, openAlerts: run.store.alerts.allOpen().length },
     "idle states rebuilt from history",
   );
 }
