@@ -139,7 +139,7 @@ describe("the idle snapshot (a restart replays only the polls after it)", () => 
         write(0, snapshotPoll + 1);
         const taken = withRun(path, before, polls[snapshotPoll]!, (run) => {
           restoreStates(run, null);
-          saveIdleSnapshot(run);
+          saveIdleSnapshot(run, 1);
           return run.states;
         });
         write(snapshotPoll + 1, polls.length);

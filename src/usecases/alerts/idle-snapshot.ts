@@ -23,14 +23,24 @@ export function policyFingerprint(policy: IdlePolicy, neverStop: boolean): strin
 }
 
 /**
- * Writes the states that changed since the last write (call inside the sweep's transaction): one
- * row per host, its latest sample left out (a restart reads it back from the store).
+ * Each host's snapshot is written every this many sweeps (a tenth of the hosts at each), so that a
+ * sweep of 10,000 hosts writes 1,000 rows (~84 ms for all of them, measured) and a restart replays at
+ * most this many polls after a host's snapshot.
  */
-export function saveIdleSnapshot(run: AlertRun): void {
+export const SNAPSHOT_EVERY_SWEEPS = 10;
+
+/**
+ * Writes the states of this sweep's share of the hosts (`every` sweeps cover them all) that changed
+ * since their last write (call inside the sweep's transaction): one row per host, its latest
+ * sample left out (a restart reads it back from the store).
+ */
+export function saveIdleSnapshot(run: AlertRun, every = SNAPSHOT_EVERY_SWEEPS): void {
   const fingerprints = [policyFingerprint(run.policy, false), policyFingerprint(run.policy, true)] as const;
+  const share = run.snapshot.sweeps++ % every;
   const rows: IdleSnapshotRow[] = [];
   for (const [host, state] of run.states) {
-    if (state.lastSampleAtMs === null || run.snapshotWritten.get(host) === state) continue;
+    if (state.lastSampleAtMs === null || run.snapshot.written.get(host) === state) continue;
+    if (every > 1 && bucketOf(host, every) !== share) continue;
     const neverStop = run.settingsOf(host)?.never_stop ?? false;
     rows.push({
       host,
@@ -38,9 +48,16 @@ export function saveIdleSnapshot(run: AlertRun): void {
       policy: fingerprints[neverStop ? 1 : 0],
       state: JSON.stringify({ ...state, latest: null }),
     });
-    run.snapshotWritten.set(host, state);
+    run.snapshot.written.set(host, state);
   }
   run.store.idleSnapshot.putAll(rows);
+}
+
+/** The sweep (of `every`) that writes the host's snapshot: a hash of its name. */
+function bucketOf(host: string, every: number): number {
+  let hash = 0;
+  for (let i = 0; i < host.length; i++) hash = (Math.imul(hash, 31) + host.charCodeAt(i)) | 0;
+  return (hash >>> 0) % every;
 }
 
 /**

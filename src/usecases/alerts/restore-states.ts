@@ -125,7 +125,7 @@ function storedSamples(rebuild: Rebuild, record: HostRecord, sinceMs: number): H
 function finishRebuild(rebuild: Rebuild): void {
   const { run, next } = rebuild;
   run.states = next;
-  run.snapshotWritten.clear();
+  run.snapshot.written.clear();
   run.restoredAtMs = rebuild.nowMs;
   run.rendered.clear();
   run.sparklineReadings.clear();
