@@ -15,7 +15,7 @@ import { openDatabase } from "../../src/store/open-database.ts";
 import { idlePolicyOf, restoreWindowMinutes } from "../../src/usecases/alerts/alert-policy.ts";
 import { type AlertRun, createAlertRun } from "../../src/usecases/alerts/idle-alert-run.ts";
 import type { IdleAlertsDeps } from "../../src/usecases/alerts/idle-alerts.ts";
-import { saveIdleSnapshot } from "../../src/usecases/alerts/idle-snapshot.ts";
+import { SNAPSHOT_EVERY_SWEEPS, saveIdleSnapshot } from "../../src/usecases/alerts/idle-snapshot.ts";
 import { restoreStates } from "../../src/usecases/alerts/restore-states.ts";
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0);
@@ -160,5 +160,31 @@ describe("the idle snapshot (a restart replays only the polls after it)", () => 
       }),
       { numRuns: 100 },
     );
+  });
+
+  it("each sweep writes a tenth of the hosts, and every host within ten sweeps", () => {
+    const path = join(dir, "shares.db");
+    const hosts = Array.from({ length: 200 }, (_, i) => `node-${i}`);
+    const config = configOf(10, false);
+    withRun(path, config, T0, (run) => {
+      run.metrics.writeCycle(
+        hosts.map((host) => observation(host, "idle", T0)!),
+        T0,
+      );
+      restoreStates(run, null);
+      const written: number[] = [];
+      for (let sweep = 0; sweep < SNAPSHOT_EVERY_SWEEPS; sweep++) {
+        run.states = new Map([...run.states].map(([host, state]) => [host, { ...state }]));
+        saveIdleSnapshot(run);
+        written.push(run.store.idleSnapshot.all().length);
+      }
+      assert.ok(written[0]! > 0 && written[0]! < hosts.length / 4, `the first sweep wrote ${written[0]}`);
+      assert.equal(written.at(-1), hosts.length);
+      for (let sweep = 0; sweep < SNAPSHOT_EVERY_SWEEPS; sweep++) saveIdleSnapshot(run);
+      const again = run.store.idleSnapshot.rowsChanged();
+      for (let sweep = 0; sweep < SNAPSHOT_EVERY_SWEEPS; sweep++) saveIdleSnapshot(run);
+      assert.equal(run.store.idleSnapshot.rowsChanged(), again, "unchanged states are not written again");
+    });
+    assert.equal(rebuild(path, config, T0 + MINUTE_MS, true).size, hosts.length);
   });
 });
