@@ -6,6 +6,7 @@ import { type BudgetNoticeStore, createBudgetNoticeStore } from "./budget-notice
 import { type ClaimIdleStore, createClaimIdleStore } from "./claim-idle-store.ts";
 import { type ClaimStore, createClaimStore } from "./claim-store.ts";
 import { createDeliveryStore, type DeliveryStore } from "./delivery-store.ts";
+import { createIdleSnapshotStore, type IdleSnapshotStore } from "./idle-snapshot-store.ts";
 import { createMetaStore, type MetaStore } from "./meta-store.ts";
 import { createOutboxStore, type OutboxStore } from "./outbox-store.ts";
 import { createProcurementStore, type ProcurementStore } from "./procurement-store.ts";
@@ -24,6 +25,8 @@ export interface BotStateStore {
   claims: ClaimStore;
   /** The claims job's idle stretches per claimed host. */
   claimIdle: ClaimIdleStore;
+  /** The idle states the latest sweep left (a restart's starting point). */
+  idleSnapshot: IdleSnapshotStore;
   /** The waiting list (`/gpu claim … --wait`). */
   queue: QueueStore;
   /** Reservations (`/gpu reserve`). */
@@ -43,7 +46,8 @@ export interface BotStateStore {
   transaction<T>(fn: () => T): T;
   /**
    * Rows written through this database connection since it was opened, by anything but the
-   * delivery log (which every Slack request writes) and the claims job's idle stretches: unchanged
+   * delivery log (which every Slack request writes), the claims job's idle stretches and the idle
+   * snapshot: unchanged
    * means nothing a view reads from the database has changed, so a rendering of it can be reused.
    */
   changeCount(): number;
@@ -52,6 +56,7 @@ export interface BotStateStore {
 export function createBotStateStore(db: Database): BotStateStore {
   const deliveries = createDeliveryStore(db);
   const claimIdle = createClaimIdleStore(db);
+  const idleSnapshot = createIdleSnapshotStore(db);
   const totalChanges = db.prepare("SELECT total_changes()").pluck();
   // NOTE: one transaction function for every call (better-sqlite3 builds five wrappers per function).
   const inTransaction = db.transaction(<T>(fn: () => T): T => fn());
@@ -62,6 +67,7 @@ export function createBotStateStore(db: Database): BotStateStore {
     snoozes: createSnoozeStore(db),
     claims: createClaimStore(db),
     claimIdle,
+    idleSnapshot,
     queue: createQueueStore(db),
     reservations: createReservationStore(db),
     stopRuns: createStopRunStore(db),
@@ -72,6 +78,10 @@ export function createBotStateStore(db: Database): BotStateStore {
     deliveries,
     meta: createMetaStore(db),
     transaction: (fn) => inTransaction.immediate(fn) as ReturnType<typeof fn>,
-    changeCount: () => (totalChanges.get() as number) - deliveries.rowsChanged() - claimIdle.rowsChanged(),
+    changeCount: () =>
+      (totalChanges.get() as number) -
+      deliveries.rowsChanged() -
+      claimIdle.rowsChanged() -
+      idleSnapshot.rowsChanged(),
   };
 }

@@ -13,6 +13,7 @@ import { queuePlacementMigration } from "./migration-012-queue-placement.ts";
 import { procurementMigration } from "./migration-013-procurement.ts";
 import { claimIdleMigration } from "./migration-014-claim-idle.ts";
 import { hourPacksMigration } from "./migration-015-hour-packs.ts";
+import { idleSnapshotMigration } from "./migration-016-idle-snapshot.ts";
 
 /** One schema step. `version` is its position in {@link migrations}, starting at 1. */
 export interface Migration {
@@ -144,6 +145,7 @@ export const migrations: readonly Migration[] = [
   procurementMigration,
   claimIdleMigration,
   hourPacksMigration,
+  idleSnapshotMigration,
 ];
 
 /**

@@ -46,6 +46,11 @@ export interface AlertRun {
   currency: string;
   escalateAfterMs: number;
   states: Map<string, IdleEpisodeState>;
+  /**
+   * The idle snapshot's writer: the state object last written per host (an unchanged one is not
+   * written again), and the sweeps since the start (each writes its share of the hosts).
+   */
+  snapshot: { written: Map<string, IdleEpisodeState>; sweeps: number };
   /** When `restore` ran: episodes that began before it are opened by the first poll without a warning. */
   restoredAtMs: number | null;
   latestCache: Map<string, LatestObservation> | null;
@@ -93,6 +98,7 @@ export function createAlertRun(deps: IdleAlertsDeps): AlertRun {
     currency: config.team.currency,
     escalateAfterMs: config.policy.escalate_after_minutes * MINUTE_MS,
     states: new Map(),
+    snapshot: { written: new Map(), sweeps: 0 },
     restoredAtMs: null,
     latestCache: null,
     rendered: new Map(),

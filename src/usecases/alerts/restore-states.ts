@@ -1,3 +1,4 @@
+import type { HostSample } from "../../checks/classify-host.ts";
 import { evaluateHost, type IdleEpisodeState } from "../../checks/idle-episode.ts";
 import { DEFAULT_HOST_CONTEXT, type HostContext } from "../../checks/idle-policy.ts";
 import type { HostRecord } from "../../domain/metrics.ts";
@@ -6,6 +7,7 @@ import { type PriorHistory, priorSamples } from "../fleet/seed-history.ts";
 import { samplesFromHistory } from "./alert-history.ts";
 import { restoreWindowMinutes } from "./alert-policy.ts";
 import { type AlertRun, contextsAt, latestByHost } from "./idle-alert-run.ts";
+import { resumeFrom, type SnapshotState, usableSnapshots } from "./idle-snapshot.ts";
 
 /** Hosts rebuilt between two yields to the event loop by {@link restoreStatesInSlices}. */
 export const RESTORE_SLICE_HOSTS = 100;
@@ -20,7 +22,11 @@ interface Rebuild {
   sinceMs: number;
   records: HostRecord[];
   contexts: Map<string, HostContext>;
+  /** The snapshot's states usable at this restart: their hosts replay only the polls after them. */
+  snapshots: Map<string, SnapshotState>;
   next: Map<string, IdleEpisodeState>;
+  /** Hosts continued from the snapshot. */
+  resumed: number;
 }
 
 /** Rebuilds the idle states from the store's history (and a source's older history), in one go. */
@@ -51,7 +57,8 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 
 function beginRebuild(run: AlertRun, prior: PriorHistory | null | undefined): Rebuild {
   const nowMs = run.clock.now();
-  const sinceMs = prior?.untilMs ?? nowMs - restoreWindowMinutes(run.policy) * MINUTE_MS;
+  const windowStartMs = nowMs - restoreWindowMinutes(run.policy) * MINUTE_MS;
+  const sinceMs = prior?.untilMs ?? windowStartMs;
   run.latestCache = null;
   const records = run.metrics.hosts();
   const contexts = contextsAt(
@@ -69,22 +76,18 @@ function beginRebuild(run: AlertRun, prior: PriorHistory | null | undefined): Re
     sinceMs,
     records,
     contexts,
+    snapshots: usableSnapshots(run, windowStartMs, nowMs),
     next: new Map(),
+    resumed: 0,
   };
 }
 
 function rebuildHost(rebuild: Rebuild, record: HostRecord): void {
+  const snapshot = rebuild.snapshots.get(record.name);
+  if (snapshot !== undefined && resumeHost(rebuild, record, snapshot)) return;
   const { run, prior, priorPolicy, sinceMs } = rebuild;
-  const { metrics, policy } = run;
-  const samples = samplesFromHistory(
-    {
-      record,
-      hostSamples: metrics.hostSamplesSince(record.name, sinceMs),
-      gpuSamples: metrics.gpuSamplesSince(record.name, sinceMs),
-      latest: rebuild.latest.get(record.name)?.observation ?? null,
-    },
-    policy,
-  );
+  const { policy } = run;
+  const samples = storedSamples(rebuild, record, sinceMs);
   if (samples.length === 0) return;
   const context = rebuild.contexts.get(record.name) ?? DEFAULT_HOST_CONTEXT;
   const history = prior?.byHost.get(record.name);
@@ -95,15 +98,40 @@ function rebuildHost(rebuild: Rebuild, record: HostRecord): void {
   rebuild.next.set(record.name, evaluateHost(samples, policy, context, start));
 }
 
+/** Continues the host's snapshot with the samples after it; `false` when the store lacks the snapshot's sample. */
+function resumeHost(rebuild: Rebuild, record: HostRecord, snapshot: SnapshotState): boolean {
+  const samples = storedSamples(rebuild, record, snapshot.atMs);
+  const start = resumeFrom(snapshot, samples);
+  if (start === null) return false;
+  const context = rebuild.contexts.get(record.name) ?? DEFAULT_HOST_CONTEXT;
+  rebuild.next.set(record.name, evaluateHost(samples, rebuild.run.policy, context, start));
+  rebuild.resumed++;
+  return true;
+}
+
+function storedSamples(rebuild: Rebuild, record: HostRecord, sinceMs: number): HostSample[] {
+  const { metrics, policy } = rebuild.run;
+  return samplesFromHistory(
+    {
+      record,
+      hostSamples: metrics.hostSamplesSince(record.name, sinceMs),
+      gpuSamples: metrics.gpuSamplesSince(record.name, sinceMs),
+      latest: rebuild.latest.get(record.name)?.observation ?? null,
+    },
+    policy,
+  );
+}
+
 function finishRebuild(rebuild: Rebuild): void {
   const { run, next } = rebuild;
   run.states = next;
+  run.snapshot.written.clear();
   run.restoredAtMs = rebuild.nowMs;
   run.rendered.clear();
   run.sparklineReadings.clear();
   const idle = [...next.values()].filter((state) => state.status === "idle").length;
   run.logger.info(
-    { hosts: next.size, idle, openAlerts: run.store.alerts.allOpen().length },
+    { hosts: next.size, fromSnapshot: rebuild.resumed, idle, openAlerts: run.store.alerts.allOpen().length },
     "idle states rebuilt from history",
   );
 }
