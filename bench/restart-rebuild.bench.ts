@@ -4,15 +4,11 @@ import { join } from "node:path";
 import type { Database } from "better-sqlite3";
 import { configSchema } from "../src/config/schema.ts";
 import type { GpuReading, HostObservation } from "../src/domain/observation.ts";
-import { ManualClock, MINUTE_MS } from "../src/shared/clock.ts";
-import { silentLogger } from "../src/shared/logger.ts";
-import { createBotStateStore } from "../src/store/bot-state-store.ts";
-import { createMetricsStore } from "../src/store/metrics-store.ts";
-import { openDatabase } from "../src/store/open-database.ts";
-import { type AlertRun, createAlertRun } from "../src/usecases/alerts/idle-alert-run.ts";
-import type { IdleAlertsDeps } from "../src/usecases/alerts/idle-alerts.ts";
+import { MINUTE_MS } from "../src/shared/clock.ts";
+import type { AlertRun } from "../src/usecases/alerts/idle-alert-run.ts";
 import { SNAPSHOT_EVERY_SWEEPS, saveIdleSnapshot } from "../src/usecases/alerts/idle-snapshot.ts";
 import { restoreStates } from "../src/usecases/alerts/restore-states.ts";
+import { withAlertRun } from "../test/helpers/with-alert-run.ts";
 import { median, report, round } from "./report.ts";
 
 // The restart's idle-state rebuild over a store holding `--cycles=180` polls (a full restore window at
@@ -63,21 +59,7 @@ function observation(h: number, cycle: number, atMs: number): HostObservation {
 }
 
 function withRun<T>(path: string, nowMs: number, use: (run: AlertRun, db: Database) => T): T {
-  const db = openDatabase(path);
-  try {
-    const deps = {
-      config,
-      metrics: createMetricsStore(db),
-      state: createBotStateStore(db),
-      notifier: { send() {} },
-      clock: new ManualClock(nowMs),
-      logger: silentLogger,
-      owners: () => [],
-    } as unknown as IdleAlertsDeps;
-    return use(createAlertRun(deps), db);
-  } finally {
-    db.close();
-  }
+  return withAlertRun(path, config, nowMs, use);
 }
 
 function cpuMs<T>(fn: () => T): { ms: number; cpuMs: number; value: T } {

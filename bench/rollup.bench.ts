@@ -7,6 +7,7 @@ import { DAY_MS, MINUTE_MS } from "../src/shared/clock.ts";
 import { createMetricsStore } from "../src/store/metrics-store.ts";
 import { openDatabase } from "../src/store/open-database.ts";
 import { report, round } from "./report.ts";
+import { unitHash } from "./unit-hash.ts";
 
 // 14 days of 1,000 GPUs (125 hosts × 8) polled every minute, written through writeCycle, then
 // rolled up; sizes after the rollup and after pruning raw samples beyond 8 days, and the yearly
@@ -30,14 +31,6 @@ const ROLES: Role[] = [
   "notebook",
   "flaky",
 ];
-
-function hash(a: number, b: number): number {
-  let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b + 0x632be5ab, 0xc2b2ae35);
-  h ^= h >>> 15;
-  h = Math.imul(h, 0x2c1b3c6d);
-  h ^= h >>> 12;
-  return (h >>> 0) / 4_294_967_296;
-}
 
 const hosts = Array.from({ length: HOSTS }, (_, h) => {
   const role = ROLES[h % ROLES.length]!;
@@ -74,10 +67,10 @@ function working(role: Role, h: number, minute: number): boolean {
   const weekday = (day + 1) % 7 < 5;
   switch (role) {
     case "training":
-      return hash(h, Math.floor(minute / 360)) < 0.6;
+      return unitHash(h, Math.floor(minute / 360)) < 0.6;
     case "interactive":
     case "flaky":
-      return weekday && hourOfDay >= 9 && hourOfDay < 18 && hash(h, Math.floor(minute / 45)) < 0.7;
+      return weekday && hourOfDay >= 9 && hourOfDay < 18 && unitHash(h, Math.floor(minute / 45)) < 0.7;
     case "forgotten":
     case "notebook":
       return false;
@@ -89,7 +82,7 @@ function working(role: Role, h: number, minute: number): boolean {
 function observe(minute: number): HostObservation[] {
   const atMs = START_MS + minute * MINUTE_MS;
   return hosts.map(({ h, role, ok, gpus }): HostObservation => {
-    if (role === "flaky" && hash(h, minute) < 0.05) {
+    if (role === "flaky" && unitHash(h, minute) < 0.05) {
       return {
         host: ok.host,
         source: "ssh",
@@ -101,7 +94,7 @@ function observe(minute: number): HostObservation[] {
     }
     const busy = working(role, h, minute);
     for (const gpu of gpus) {
-      const noise = hash(h * 8 + gpu.index, minute);
+      const noise = unitHash(h * 8 + gpu.index, minute);
       gpu.utilPct = busy ? 70 + Math.floor(noise * 30) : 0;
       gpu.memUsedMiB = busy ? 60_000 + gpu.index * 100 : role === "notebook" ? 20_480 : 0;
       gpu.powerW = busy ? round(280 + noise * 120, 2) : round(55 + noise * 10, 2);

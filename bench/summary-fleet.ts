@@ -7,6 +7,7 @@ import type { ClaimStore } from "../src/store/claim-store.ts";
 import type { MetricsStore } from "../src/store/metrics-types.ts";
 import type { openDatabase } from "../src/store/open-database.ts";
 import { summaryPeriod } from "../src/usecases/ledger/build-summary.ts";
+import { unitHash } from "./unit-hash.ts";
 
 // The fleet of the `summary` benchmark, shared with `scale` (bench/scale-summary.ts): its config (owned
 // and cloud prices, a valley tariff) and 28 days of hourly polls before a summary slot, written through
@@ -16,14 +17,6 @@ import { summaryPeriod } from "../src/usecases/ledger/build-summary.ts";
 export const SUMMARY_GPUS = 8;
 /** The team's time zone and currency. */
 export const SUMMARY_ZONE = "Europe/Berlin";
-
-function hash(a: number, b: number): number {
-  let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b + 0x632be5ab, 0xc2b2ae35);
-  h ^= h >>> 15;
-  h = Math.imul(h, 0x2c1b3c6d);
-  h ^= h >>> 12;
-  return (h >>> 0) / 4_294_967_296;
-}
 
 /**
  * The config the summary reads: Berlin, euros, a valley tariff; every 4th host paid by the hour (every
@@ -52,16 +45,16 @@ export function summaryFleetConfig(names: readonly string[], extra: Record<strin
 function observe(names: readonly string[], source: SourceKind, atMs: number): HostObservation[] {
   const hour = Math.floor(atMs / HOUR_MS);
   return names.map((host, h): HostObservation => {
-    if (h % 17 === 5 && hash(h, Math.floor(hour / 24)) < 0.2) {
+    if (h % 17 === 5 && unitHash(h, Math.floor(hour / 24)) < 0.2) {
       return { host, source, atMs, ok: false, cause: "timeout", message: `${host}: timed out` };
     }
     const gpus: GpuReading[] = Array.from({ length: SUMMARY_GPUS }, (_, index) => {
-      const busy = hash(h * SUMMARY_GPUS + index, Math.floor(hour / 6)) < (h % 3 === 0 ? 0.1 : 0.6);
+      const busy = unitHash(h * SUMMARY_GPUS + index, Math.floor(hour / 6)) < (h % 3 === 0 ? 0.1 : 0.6);
       return {
         index,
         uuid: `GPU-${h}-${index}`,
         model: "NVIDIA H100 80GB HBM3",
-        utilPct: busy ? 60 + 40 * hash(index, hour) : 2 * hash(h, hour),
+        utilPct: busy ? 60 + 40 * unitHash(index, hour) : 2 * unitHash(h, hour),
         memUsedMiB: busy ? 40_000 : 0,
         memTotalMiB: 81_559,
         powerW: busy ? 550 : 70,

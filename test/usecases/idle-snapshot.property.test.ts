@@ -7,16 +7,12 @@ import type { Database } from "better-sqlite3";
 import fc from "fast-check";
 import { type Config, configSchema } from "../../src/config/schema.ts";
 import type { HostObservation } from "../../src/domain/observation.ts";
-import { ManualClock, MINUTE_MS } from "../../src/shared/clock.ts";
-import { silentLogger } from "../../src/shared/logger.ts";
-import { createBotStateStore } from "../../src/store/bot-state-store.ts";
-import { createMetricsStore } from "../../src/store/metrics-store.ts";
-import { openDatabase } from "../../src/store/open-database.ts";
+import { MINUTE_MS } from "../../src/shared/clock.ts";
 import { idlePolicyOf, restoreWindowMinutes } from "../../src/usecases/alerts/alert-policy.ts";
-import { type AlertRun, createAlertRun } from "../../src/usecases/alerts/idle-alert-run.ts";
-import type { IdleAlertsDeps } from "../../src/usecases/alerts/idle-alerts.ts";
+import type { AlertRun } from "../../src/usecases/alerts/idle-alert-run.ts";
 import { SNAPSHOT_EVERY_SWEEPS, saveIdleSnapshot } from "../../src/usecases/alerts/idle-snapshot.ts";
 import { restoreStates } from "../../src/usecases/alerts/restore-states.ts";
+import { withAlertRun } from "../helpers/with-alert-run.ts";
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0);
 const HOSTS = ["gpu-a", "gpu-b", "gpu-c"];
@@ -84,22 +80,7 @@ function observation(host: string, seen: Seen, atMs: number): HostObservation | 
 
 /** An alert run over the store at `path` at `nowMs`; `use` runs in one transaction, then the store closes. */
 function withRun<T>(path: string, config: Config, nowMs: number, use: (run: AlertRun, db: Database) => T): T {
-  const db = openDatabase(path);
-  try {
-    const deps = {
-      config,
-      metrics: createMetricsStore(db),
-      state: createBotStateStore(db),
-      notifier: { send() {} },
-      clock: new ManualClock(nowMs),
-      logger: silentLogger,
-      owners: () => [],
-    } as unknown as IdleAlertsDeps;
-    const run = createAlertRun(deps);
-    return run.transaction(() => use(run, db));
-  } finally {
-    db.close();
-  }
+  return withAlertRun(path, config, nowMs, (run, db) => run.transaction(() => use(run, db)));
 }
 
 /** The states a restart at `nowMs` rebuilds; without the snapshot, the snapshot is deleted first. */
