@@ -9,19 +9,13 @@
  *
  * argv: <config JSON path> <now ms> <Slack API URL> <bot token> <app token> <crash-in-sweep | restart>
  */
-import { readFileSync } from "node:fs";
-import { PassThrough } from "node:stream";
 import Database from "better-sqlite3";
 import { pino } from "pino";
-import { parseConfig, readEnv } from "../../src/config/load-config.ts";
-import { startBot } from "../../src/main.ts";
-import { ManualClock } from "../../src/shared/clock.ts";
+import { childBotArgs, startChildBot } from "../helpers/start-child-bot.ts";
 
-const [configPath, nowText, apiUrl, botToken, appToken, mode] = process.argv.slice(2);
-if (configPath === undefined || apiUrl === undefined || botToken === undefined || appToken === undefined) {
-  throw new Error("usage: sweep-crash-child <config> <now ms> <api url> <bot token> <app token> <mode>");
-}
-const config = parseConfig(JSON.parse(readFileSync(configPath, "utf8")));
+const args = childBotArgs("sweep-crash-child <config> <now ms> <api url> <bot token> <app token> <mode>");
+const { config } = args;
+const mode = args.rest[0];
 let opened = 0;
 const logger = pino(
   { level: "info" },
@@ -33,20 +27,7 @@ const logger = pino(
     },
   },
 );
-const bot = await startBot({
-  loaded: {
-    config,
-    env: readEnv({ SLACK_BOT_TOKEN: botToken, SLACK_APP_TOKEN: appToken, SLACK_API_URL: apiUrl }),
-    file: null,
-  },
-  logger,
-  pathEnv: "",
-  hostName: "test",
-  stdout: new PassThrough(),
-  clock: new ManualClock(Number(nowText)),
-  // NOTE: the clock stands still: no pacing of posts to one channel.
-  postIntervalMs: 0,
-});
+const bot = await startChildBot(args, logger);
 await bot.pollNow();
 if (mode === "crash-in-sweep") {
   process.stdout.write("polled\n");
