@@ -1,13 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  chmodSync,
-  copyFileSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -43,6 +35,7 @@ import { type ClaimTickResult, tickClaims } from "../../src/usecases/claims/tick
 import type { AlertPort, FleetView, Notifier, SlackMethod } from "../../src/usecases/ports.ts";
 import { observed } from "../checks/builders.ts";
 import { emulatorCjkEmphasisProblems, invisibleOut } from "./cjk-emphasis.ts";
+import { migratedStoreAt } from "./migrated-store.ts";
 
 export const CHANNEL = "C0GPU";
 /** Owner of gpu-a. */
@@ -94,24 +87,9 @@ interface LogLine {
   [key: string]: unknown;
 }
 
-let migratedTemplate: string | undefined;
-
-/**
- * `dir/gpu-warden.db`, a copy of a store migrated once per process: the harnesses open a store of the
- * released schema without running every migration again for each test (the migrations' own tests
- * start from empty files).
- */
+/** `dir/gpu-warden.db`, a copy of a store migrated once per process ({@link migratedStoreAt}). */
 function migratedStore(dir: string): string {
-  if (migratedTemplate === undefined) {
-    const templateDir = mkdtempSync(join(tmpdir(), "gpu-warden-template-"));
-    process.once("exit", () => rmSync(templateDir, { recursive: true, force: true }));
-    const template = join(templateDir, "gpu-warden.db");
-    openDatabase(template).close();
-    migratedTemplate = template;
-  }
-  const path = join(dir, "gpu-warden.db");
-  if (!existsSync(path)) copyFileSync(migratedTemplate, path);
-  return path;
+  return migratedStoreAt(join(dir, "gpu-warden.db"));
 }
 
 /**
