@@ -1,4 +1,4 @@
-import { dayjs, localDayNumber } from "../shared/time.ts";
+import { localDayNumber, zonedMs } from "../shared/time.ts";
 
 /**
  * "Every other week" as cron cannot say it: slots `everyDays` local days apart at a local time in a
@@ -77,7 +77,7 @@ export function slotsBetween(cadence: Cadence, afterMs: number, uptoMs: number):
 
 /** Local `YYYY-MM-DD` + `HH:mm` in `zone` as an instant. */
 export function localInstant(date: string, time: string, zone: string): number {
-  return dayjs.tz(`${date}T${time}`, zone).valueOf();
+  return zonedMs(`${date}T${time}`, zone);
 }
 
 /** Days since 1970-01-01 of a `YYYY-MM-DD` date. */

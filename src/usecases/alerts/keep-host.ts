@@ -1,6 +1,6 @@
 import { nextWorkingDayAfter, type TeamCalendar } from "../../checks/working-hours.ts";
 import { HOUR_MS, MINUTE_MS } from "../../shared/clock.ts";
-import { dayjs, localDayNumber } from "../../shared/time.ts";
+import { localDayNumber, zonedMs } from "../../shared/time.ts";
 import {
   authorityFor,
   type HostActionDeps,
@@ -67,7 +67,7 @@ export function keepUntilMs(
     calendar === undefined
       ? new Date((localDayNumber(nowMs, zone) + 1) * 86_400_000).toISOString().slice(0, 10)
       : nextWorkingDayAfter(calendar, nowMs);
-  return dayjs.tz(`${day} ${atLocal}`, zone).valueOf();
+  return zonedMs(`${day}T${atLocal}`, zone);
 }
 
 /** When a keep of `span` asked at `nowMs` ends (before the cap), in the team's calendar. */
