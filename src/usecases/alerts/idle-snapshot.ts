@@ -16,10 +16,19 @@ export interface SnapshotState {
  * whether the host is `never_stop`. A snapshot taken under another one is not used.
  */
 export function policyFingerprint(policy: IdlePolicy, neverStop: boolean): string {
+  const digest = policyDigests.get(policy) ?? digestOf(policy);
+  return neverStop ? `${digest}/never-stop` : digest;
+}
+
+// NOTE: one digest per policy object: a run keeps its policy, and every sweep asks for it.
+const policyDigests = new WeakMap<IdlePolicy, string>();
+
+function digestOf(policy: IdlePolicy): string {
   const keys = Object.keys(policy).sort() as (keyof IdlePolicy)[];
   const text = JSON.stringify(keys.map((key) => [key, policy[key] ?? null]));
   const digest = createHash("sha256").update(text).digest("hex").slice(0, 16);
-  return neverStop ? `${digest}/never-stop` : digest;
+  policyDigests.set(policy, digest);
+  return digest;
 }
 
 /**
