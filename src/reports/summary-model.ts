@@ -61,9 +61,18 @@ export interface SummaryPricing {
   hostCostAndSaving?(host: string, usage: HostHourUsage): { cost: number | null; saving: number | null };
 }
 
-/** Container requests and usage from Prometheus, or why there are none. */
+/** A source of the container section that did not answer (its cluster, `null` with one cluster). */
+export interface ContainerFailure {
+  cluster: string | null;
+  message: string;
+}
+
+/**
+ * Container requests and usage from Prometheus, or why there are none. With several clusters, `ok`
+ * holds the groups of the engines that answered and `failures` the clusters that did not.
+ */
 export type ContainerReport =
-  | { status: "ok"; groups: readonly ContainerGroupUsage[] }
+  | { status: "ok"; groups: readonly ContainerGroupUsage[]; failures?: readonly ContainerFailure[] }
   | { status: "off" }
   | { status: "failed"; message: string };
 
@@ -214,7 +223,7 @@ export interface SummaryModel {
   keeps: KeepRow[];
   savedCost: number;
   containers:
-    | { status: "ok"; advice: RightsizingAdvice[] }
+    | { status: "ok"; advice: RightsizingAdvice[]; failures?: readonly ContainerFailure[] }
     | { status: "off" }
     | { status: "failed"; message: string };
   reclaim: ReclaimListing[];
@@ -291,7 +300,9 @@ function summaryGrid(period: Period, timezone: string): SummaryGrid {
 
 function containerReport(containers: SummaryInput["containers"]): SummaryModel["containers"] {
   if (containers.status !== "ok") return containers;
-  return { status: "ok", advice: containers.groups.map((group) => rightsize(group)).sort(compareAdvice) };
+  const advice = containers.groups.map((group) => rightsize(group)).sort(compareAdvice);
+  const failures = containers.failures ?? [];
+  return failures.length === 0 ? { status: "ok", advice } : { status: "ok", advice, failures };
 }
 
 function stopRows(input: SummaryInput, hostAcc: Map<string, HostAcc>, firstHourMs: number): StopRow[] {
