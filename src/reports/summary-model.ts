@@ -24,8 +24,7 @@ import {
   newAcc,
 } from "./summary-accumulators.ts";
 import { gpuRows, hostRows, previousHostSums } from "./summary-host-rows.ts";
-import { priceHours } from "./summary-hour-prices.ts";
-import { addIdleCosts } from "./summary-idle-costs.ts";
+import { spanMinutes } from "./summary-hour-prices.ts";
 import { type SummaryGrid, sumRows } from "./summary-row-sums.ts";
 
 /**
@@ -240,11 +239,9 @@ export function buildSummaryModel(input: SummaryInput): SummaryModel {
   const { period, pricing } = input;
   const grid = summaryGrid(period, input.timezone);
   const records = new Map(input.hosts.map((host) => [host.name, host]));
-  const sums = sumRows(input, records, grid);
-  const { hostAcc, gpuAcc } = sums;
   const dataUntilMs = Math.min(input.dataUntilMs, period.toMs);
-  priceHours(input, records, grid, hostAcc.values(), dataUntilMs);
-  const claimedHours = addIdleCosts(input.rollups, sums);
+  const { hostAcc, gpuAcc, claimedHours } = sumRows(input, records, grid, dataUntilMs);
+  spanMinutes(input, records, hostAcc.values(), dataUntilMs);
 
   const previousHost = previousHostSums(input.previousTotals);
   const hosts = hostRows(input, grid.dayStartsMs, records, hostAcc, previousHost);
@@ -317,8 +314,8 @@ function stopRows(input: SummaryInput, hostAcc: Map<string, HostAcc>, firstHourM
       let nextUseMs: number | null = null;
       if (acc !== undefined) {
         const after = Math.floor((entry.atMs - firstHourMs) / HOUR_MS) + 1;
-        for (let slot = Math.max(0, after); slot < acc.hourBusy.length; slot++) {
-          if (acc.hourBusy[slot]! > 0) {
+        for (let slot = Math.max(0, after); slot < acc.busyHours.length; slot++) {
+          if (acc.busyHours[slot] === 1) {
             nextUseMs = Math.min(period.toMs, firstHourMs + slot * HOUR_MS);
             break;
           }
@@ -339,14 +336,7 @@ function stopRows(input: SummaryInput, hostAcc: Map<string, HostAcc>, firstHourM
 
 /** The host's mean power while on, from its energy readings: Σ energy / Σ hours on. */
 function meanPowerW(acc: HostAcc): number | null {
-  let wh = 0;
-  let onHours = 0;
-  for (let slot = 0; slot < acc.hourOn.length; slot++) {
-    if (!acc.hourHasEnergy[slot] || acc.hourOn[slot]! <= 0) continue;
-    wh += acc.hourEnergy[slot]!;
-    onHours += Math.min(60, acc.hourOn[slot]!) / 60;
-  }
-  return onHours > 0 ? wh / onHours : null;
+  return acc.energyOnHours > 0 ? acc.energyWh / acc.energyOnHours : null;
 }
 
 function keepRows(input: SummaryInput): KeepRow[] {

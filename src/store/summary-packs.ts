@@ -27,34 +27,52 @@ class Slots {
   }
 }
 
-/** {@link HourRows} of the hours' packs, by hour then GPU id (the order of `gpu_hour`'s key): their own columns. */
-export function hourRowsOfPacks(hours: Iterable<HourPack>, names: GpuNames): HourRows {
+/**
+ * {@link HourRows} of the hours' packs, by hour then GPU id (the order of `gpu_hour`'s key): their own
+ * columns. The GPUs come from a first read of the hours' ids only (`ids`); the hours' values are read
+ * as they are iterated (`hours()`, once per iteration), so only the hour being read is held.
+ */
+export function hourRowsOfPacks(
+  ids: Iterable<{ gpuIds: Int32Array }>,
+  hours: () => Iterable<HourPack>,
+  names: GpuNames,
+): HourRows {
   const slots = new Slots(names);
-  const chunks: HourChunk[] = [];
   let length = 0;
+  let lastIds: Int32Array = new Int32Array(0);
+  for (const hour of ids) {
+    // NOTE: an hour usually has the GPUs of the hour before: they are not looked up again.
+    if (!sameIds(hour.gpuIds, lastIds)) {
+      for (const id of hour.gpuIds) slots.of(id);
+      lastIds = hour.gpuIds;
+    }
+    length += hour.gpuIds.length;
+  }
+  return {
+    length,
+    gpus: slots.ids.map((id) => names.get(id) ?? { host: `gpu#${id}`, index: id }),
+    hours: { [Symbol.iterator]: () => chunksOf(hours(), slots)[Symbol.iterator]() },
+  };
+}
+
+/** Each pack as a chunk, its GPU ids as places in `slots` (every id already placed). */
+function* chunksOf(hours: Iterable<HourPack>, slots: Slots): Generator<HourChunk> {
   let lastIds: Int32Array = new Int32Array(0);
   let lastSlots = new Int32Array(0);
   for (const hour of hours) {
-    // NOTE: an hour usually has the GPUs of the hour before: it shares their places, not looked up again.
     if (!sameIds(hour.gpuIds, lastIds)) {
       lastSlots = Int32Array.from(hour.gpuIds, (id) => slots.of(id));
       lastIds = hour.gpuIds;
     }
-    chunks.push({
+    yield {
       hourMs: hour.hourMs,
       gpu: lastSlots,
       utilMeanPct: hour.utilMeanPct,
       busyMinutes: hour.busyMinutes,
       idleMinutes: hour.idleMinutes,
       energyWh: hour.energyWh,
-    });
-    length += hour.gpuIds.length;
+    };
   }
-  return {
-    length,
-    gpus: slots.ids.map((id) => names.get(id) ?? { host: `gpu#${id}`, index: id }),
-    hours: chunks,
-  };
 }
 
 function sameIds(a: Int32Array, b: Int32Array): boolean {
