@@ -37,6 +37,28 @@ export class HourSums {
   }
 }
 
+/** Each host place's record, and from when all its GPUs had been seen (so {@link gpusSeenBy} is their count). */
+export class HostRecords {
+  readonly records: (HostRecord | undefined)[];
+  readonly allSeenAfterMs: Float64Array;
+
+  constructor(records: ReadonlyMap<string, HostRecord>, hosts: readonly HostAcc[]) {
+    this.records = hosts.map((host) => records.get(host.name));
+    this.allSeenAfterMs = Float64Array.from(this.records, (record) =>
+      record === undefined
+        ? Number.POSITIVE_INFINITY
+        : Math.max(-1, ...record.gpus.map((gpu) => gpu.firstSeenMs)),
+    );
+  }
+
+  /** {@link gpusSeenBy} of host place `h`. */
+  seenBy(h: number, beforeMs: number): number {
+    const record = this.records[h];
+    if (record === undefined) return 0;
+    return beforeMs > this.allSeenAfterMs[h]! ? record.gpus.length : gpusSeenBy(record, beforeMs);
+  }
+}
+
 /**
  * Prices the hour at `slot` (starting at `hourMs`) for each host with rows in it, into `hour.cost` and
  * `hour.saving` (NaN from `dataUntilMs` on, or without a price), and notes the host's busy hour and
@@ -44,7 +66,7 @@ export class HourSums {
  */
 export function priceHour(
   input: SummaryInput,
-  records: ReadonlyMap<string, HostRecord>,
+  records: HostRecords,
   hosts: readonly HostAcc[],
   hour: HourSums,
   slot: number,
@@ -62,7 +84,7 @@ export function priceHour(
       host.energyOnHours += Math.min(60, hour.on[h]!) / 60;
     }
     if (hourMs >= dataUntilMs) continue;
-    const gpus = Math.max(hour.rows[h]!, gpusSeenBy(records.get(host.name), hourMs + HOUR_MS));
+    const gpus = Math.max(hour.rows[h]!, records.seenBy(h, hourMs + HOUR_MS));
     const usage = {
       hourMs,
       fromMs: hourMs,
