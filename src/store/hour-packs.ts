@@ -69,29 +69,16 @@ export function createHourPacks(db: Database): HourPacks {
     .pluck();
   const prunePacks = db.prepare("DELETE FROM gpu_hour_pack WHERE hour_ms < ?");
 
+  const span = (fromMs: number, toMs: number) => ({
+    fromMs,
+    toMs,
+    hasRollups: (hourMs: number) => hasRollups.get(hourMs) !== undefined,
+  });
   const readHour = (hourMs: number) => packOfRows(hourMs, selectHour.all(hourMs) as Row[]);
   const readIds = (hourMs: number) => ({
     hourMs,
     gpuIds: Int32Array.from(selectHourIds.all(hourMs) as number[]),
   });
-  /** Each hour of `[fromMs, toMs)` with rollups: its pack's row, or for an hour without one, `unpacked(hourMs)`. */
-  function* eachHour<T>(
-    rows: Iterable<unknown[]>,
-    fromMs: number,
-    toMs: number,
-    packed: (row: unknown[]) => T,
-    unpacked: (hourMs: number) => T,
-  ): Generator<T> {
-    let hourMs = Math.ceil(fromMs / HOUR_MS) * HOUR_MS;
-    for (const row of rows) {
-      const packedMs = row[0] as number;
-      for (; hourMs < packedMs; hourMs += HOUR_MS)
-        if (hasRollups.get(hourMs) !== undefined) yield unpacked(hourMs);
-      yield packed(row);
-      hourMs = packedMs + HOUR_MS;
-    }
-    for (; hourMs < toMs; hourMs += HOUR_MS) if (hasRollups.get(hourMs) !== undefined) yield unpacked(hourMs);
-  }
   const pack = (hourMs: number) => {
     const hour = readHour(hourMs);
     if (hour.gpuIds.length === 0) {
@@ -115,15 +102,15 @@ export function createHourPacks(db: Database): HourPacks {
 
   return {
     pack,
-    hours(fromMs, toMs, options = {}) {
+    *hours(fromMs, toMs, options = {}) {
       const select = options.unknown === false ? selectLeanPacks : selectFullPacks;
       const rows = select.iterate(fromMs, toMs) as Iterable<unknown[]>;
-      return eachHour(rows, fromMs, toMs, packOfRow, readHour);
+      yield* eachHour(rows, span(fromMs, toMs), packOfRow, readHour);
     },
-    gpuIds(fromMs, toMs) {
+    *gpuIds(fromMs, toMs) {
       const rows = selectPackIds.iterate(fromMs, toMs) as Iterable<unknown[]>;
       const packed = (row: unknown[]) => ({ hourMs: row[0] as number, gpuIds: int32s(row[1] as Buffer) });
-      return eachHour(rows, fromMs, toMs, packed, readIds);
+      yield* eachHour(rows, span(fromMs, toMs), packed, readIds);
     },
     fill(fromMs, toMs, maxHours) {
       const packed = new Set(packedHours.all(fromMs, toMs) as number[]);
@@ -137,6 +124,26 @@ export function createHourPacks(db: Database): HourPacks {
     },
     prune: (beforeMs) => prunePacks.run(beforeMs).changes,
   };
+}
+
+/**
+ * Each hour of `[fromMs, toMs)` with rollups, oldest first: its pack's row (`rows` by hour) as
+ * `packed`, or for an hour without one, `unpacked(hourMs)`.
+ */
+function* eachHour<T>(
+  rows: Iterable<unknown[]>,
+  span: { fromMs: number; toMs: number; hasRollups(hourMs: number): boolean },
+  packed: (row: unknown[]) => T,
+  unpacked: (hourMs: number) => T,
+): Generator<T> {
+  let hourMs = Math.ceil(span.fromMs / HOUR_MS) * HOUR_MS;
+  for (const row of rows) {
+    const packedMs = row[0] as number;
+    for (; hourMs < packedMs; hourMs += HOUR_MS) if (span.hasRollups(hourMs)) yield unpacked(hourMs);
+    yield packed(row);
+    hourMs = packedMs + HOUR_MS;
+  }
+  for (; hourMs < span.toMs; hourMs += HOUR_MS) if (span.hasRollups(hourMs)) yield unpacked(hourMs);
 }
 
 function packOfRows(hourMs: number, rows: readonly Row[]): HourPack & { unknownMinutes: Float64Array } {
