@@ -15,6 +15,18 @@ export class HourSums {
   /** Cost of one idle GPU-minute in this hour and the part a stop saves, per host place; NaN: none. */
   readonly cost: Float64Array;
   readonly saving: Float64Array;
+  /** The usage each host's hour is priced with, filled again for each (the pricing reads it during the call only). */
+  readonly usage: HostHourUsage = {
+    hourMs: 0,
+    fromMs: 0,
+    toMs: 0,
+    gpus: 0,
+    busyGpuMinutes: 0,
+    idleGpuMinutes: 0,
+    unknownGpuMinutes: 0,
+    onMinutes: 0,
+    energyWh: null,
+  };
 
   constructor(hosts: number) {
     this.busy = new Float64Array(hosts);
@@ -85,17 +97,16 @@ export function priceHour(
     }
     if (hourMs >= dataUntilMs) continue;
     const gpus = Math.max(hour.rows[h]!, records.seenBy(h, hourMs + HOUR_MS));
-    const usage = {
-      hourMs,
-      fromMs: hourMs,
-      toMs: hourMs + HOUR_MS,
-      gpus,
-      busyGpuMinutes: hour.busy[h]!,
-      idleGpuMinutes: hour.idle[h]!,
-      unknownGpuMinutes: Math.max(0, gpus * 60 - hour.busy[h]! - hour.idle[h]!),
-      onMinutes: Math.min(60, hour.on[h]!),
-      energyWh: hour.hasEnergy[h] ? hour.energy[h]! : null,
-    };
+    const usage = hour.usage;
+    usage.hourMs = hourMs;
+    usage.fromMs = hourMs;
+    usage.toMs = hourMs + HOUR_MS;
+    usage.gpus = gpus;
+    usage.busyGpuMinutes = hour.busy[h]!;
+    usage.idleGpuMinutes = hour.idle[h]!;
+    usage.unknownGpuMinutes = Math.max(0, gpus * 60 - hour.busy[h]! - hour.idle[h]!);
+    usage.onMinutes = Math.min(60, hour.on[h]!);
+    usage.energyWh = hour.hasEnergy[h] ? hour.energy[h]! : null;
     const { cost, saving } = costAndSaving(input.pricing, host.name, usage);
     if (cost !== null) hour.cost[h] = cost / (gpus * 60);
     if (saving !== null) hour.saving[h] = saving / (gpus * 60);

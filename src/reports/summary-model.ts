@@ -38,7 +38,10 @@ export interface Period {
   toMs: number;
 }
 
-/** Prices, from the cost model. `null` means the price is not known (no cost configured). */
+/**
+ * Prices, from the cost model. `null` means the price is not known (no cost configured). `usage` is
+ * read during the call only: the summary fills one object again for each host-hour.
+ */
 export interface SummaryPricing {
   currency: string;
   /**
