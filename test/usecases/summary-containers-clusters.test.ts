@@ -58,8 +58,11 @@ function* history(pods: Pod[]): Generator<HistorySeries> {
     };
 }
 
-/** The summary's containers section as the channel reads it, in `language`. */
-async function containersSection(rig: LedgerRig, language: "en" | "zh-CN"): Promise<string> {
+/** The summary's containers section as the channel reads it, in `language`, and its containers CSV. */
+async function containersSection(
+  rig: LedgerRig,
+  language: "en" | "zh-CN",
+): Promise<{ text: string; csv: string | undefined }> {
   const config = { ...rig.config, team: { ...rig.config.team, language } };
   const model = await buildSummary(
     {
@@ -81,7 +84,8 @@ async function containersSection(rig: LedgerRig, language: "en" | "zh-CN"): Prom
   const title = language === "en" ? "*Containers*" : "*容器*";
   const from = text.indexOf(title);
   assert.ok(from >= 0, text);
-  return text.slice(from, text.indexOf("\n*", from + title.length));
+  const csv = words.csv(model, "gpu-summary").find((file) => file.filename.endsWith("-containers.csv"));
+  return { text: text.slice(from, text.indexOf("\n*", from + title.length)), csv: csv?.content };
 }
 
 describe("the summary's containers in several clusters, each cluster's engine asked", {
@@ -129,7 +133,8 @@ describe("the summary's containers in several clusters, each cluster's engine as
   });
 
   test("every cluster's groups, named cluster/…; a cluster that hangs past its deadline is said, the others kept", async () => {
-    const en = (await containersSection(rig, "en")).split("\n");
+    const shown = await containersSection(rig, "en");
+    const en = shown.text.split("\n");
     assert.equal(en[1], "3 container groups, 2 using under half of what they request.");
     assert.match(en[2]!, /^Prometheus of cluster c did not answer: .* within 1 s$/);
     assert.match(en[3]!, /^• a\/ml\/trainer\/main: CPU peak 1 of 8 cores \(1[23](\.\d)? %\) → request 1\.2$/);
@@ -138,8 +143,14 @@ describe("the summary's containers in several clusters, each cluster's engine as
       /^• b\/ml\/trainer\/main: CPU peak 0\.5 of 4 cores \(1[23](\.\d)? %\) → request 0\.6$/,
     );
     assert.equal(en.length, 5, en.join("\n"));
+    const csv = shown.csv!.trimEnd().split("\r\n");
+    assert.match(csv[0]!, /^cluster,namespace,workload,container,pods,/);
+    assert.deepEqual(
+      csv.slice(1).map((line) => line.split(",").slice(0, 4).join(",")),
+      ["a,ml,trainer,main", "b,ml,trainer,main", "b,web,api-server,api"],
+    );
 
-    const zh = (await containersSection(rig, "zh-CN")).split("\n");
+    const zh = (await containersSection(rig, "zh-CN")).text.split("\n");
     assert.equal(zh[1], "3 个容器组，其中 2 个的用量不到请求量的一半。");
     assert.match(zh[2]!, /^集群 c 的 Prometheus 没有响应：/);
     assert.match(zh[3]!, /^• a\/ml\/trainer\/main: CPU 峰值 1 \/ 8 核/);
@@ -148,7 +159,7 @@ describe("the summary's containers in several clusters, each cluster's engine as
 
   test("a cluster whose engine is down loses only its own groups", async () => {
     await b.stopServer();
-    const en = (await containersSection(rig, "en")).split("\n");
+    const en = (await containersSection(rig, "en")).text.split("\n");
     assert.equal(en[1], "1 container group, 1 using under half of what it requests.");
     assert.match(en[2]!, /^Prometheus of cluster b did not answer: .*connection refused/);
     assert.match(en[3]!, /^Prometheus of cluster c did not answer: /);
