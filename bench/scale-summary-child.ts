@@ -20,7 +20,7 @@ import { fillSummaryStore, summaryFleetConfig } from "./summary-fleet.ts";
 // The biweekly summary of `scale.bench.ts`, in its own process under the bot's heap flags: `build`
 // writes the 28-day store (bench/summary-fleet.ts); else, over that store (in a transaction rolled
 // back, so the kept file stays as built), the bot's summary deps as `botJobs` wires them (its stores,
-// its words, the first engine as the container section's Prometheus, the outbox queueing unsent).
+// its words, every engine as the container section's Prometheus, the outbox queueing unsent).
 // First the summary with its chart (the model, the message, the chart, the CSVs), then the whole
 // `postSummary` (adding the hour-of-week heatmap and the queueing). Each part's end is a JSON line on
 // stderr as it happens (a process that dies still says how far it got); the figures on stdout.
@@ -43,7 +43,7 @@ if (job.build) {
 }
 
 const started = performance.now();
-const engine = { ms: null as number | null, series: 0, done: 0 };
+const engine = { first: null as number | null, ms: null as number | null, series: 0, done: 0 };
 const mark = (part: string) =>
   process.stderr.write(`${JSON.stringify({ part, ms: Math.round(performance.now() - started) })}\n`);
 db.exec("BEGIN");
@@ -65,7 +65,7 @@ const deps: PostSummaryDeps = {
   summaries: createSummaryStore(db),
   claims: stores.state.claims,
   reclaims: stores.reclaims,
-  prometheus: timedEngine(summaryPrometheus(config)),
+  prometheus: summaryPrometheus(config).map((source) => ({ ...source, client: timedEngine(source.client) })),
   logger: silentLogger,
   notifier: outbox,
   warden: { current: () => null },
@@ -97,17 +97,15 @@ figures({
   peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
 });
 
-/** The container section's queries to the engine: ms from the first sent to the last answered (the first summary's), series answered. */
-function timedEngine(client: PrometheusClient | null): PrometheusClient | null {
-  if (client === null) return null;
-  let first: number | null = null;
+/** The container section's queries to the engines: ms from the first sent to the last answered (the first summary's), series answered. */
+function timedEngine(client: PrometheusClient): PrometheusClient {
   return {
     ...client,
     queryVector: async (promql, options) => {
-      first ??= performance.now();
+      engine.first ??= performance.now();
       const answer = await client.queryVector(promql, options);
-      if (engine.ms === null || engine.done < 6) {
-        engine.ms = Math.round(performance.now() - first);
+      if (engine.ms === null || engine.done < 6 * job.urls.length) {
+        engine.ms = Math.round(performance.now() - engine.first);
         engine.series += answer.length;
         engine.done++;
       }

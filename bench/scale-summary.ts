@@ -10,7 +10,7 @@ import { round } from "./report.ts";
 // the scale fleet's hourly rollups (its hosts named cluster/host as the poller's store has them),
 // built by the `summary` benchmark's builder (bench/summary-fleet.ts) once a day per size and kept in
 // `.tmp/scale-history/`, read by bench/scale-summary-child.ts under the bot's heap flags with the run's
-// engines as its sources (the container section asks the first one, as the bot does).
+// engines as its sources (the container section asks every one, as the bot does).
 
 /** What bench/scale-summary-child.ts is asked to do. */
 export interface SummaryJob {

@@ -66,7 +66,7 @@ try {
     summaries: createSummaryStore(db),
     claims,
     reclaims: createReclaimStore(db),
-    prometheus: null,
+    prometheus: [],
     logger: silentLogger,
   };
 

@@ -154,63 +154,96 @@ export function costOfHours(
   priceOver: PriceOver,
   usages: readonly HostHourUsage[],
 ): CostTotals {
-  const totals: CostTotals = {
-    capital: 0,
-    upkeep: 0,
-    energyCost: 0,
-    rent: 0,
-    total: basis.kind === "none" ? null : 0,
-    idle: basis.kind === "none" ? null : 0,
-    stoppable: basis.kind === "none" ? null : 0,
-    idleStoppable: basis.kind === "none" ? null : 0,
-    energyKWh: null,
-    hours: 0,
-    onHours: 0,
-  };
-  for (const usage of usages) {
-    const spanHours = (usage.toMs - usage.fromMs) / HOUR_MS;
-    const onHours = usage.onMinutes / 60;
-    totals.hours += spanHours;
-    totals.onHours += onHours;
-    const ratedWatts = basis.kind === "rate" ? null : basis.ratedWatts;
-    const kWh = energyKWhOf(usage, ratedWatts);
-    if (kWh !== null) totals.energyKWh = (totals.energyKWh ?? 0) + kWh;
-    let hourTotal = 0;
-    let hourStoppable = 0;
-    switch (basis.kind) {
-      case "none":
-        continue;
-      case "rate": {
-        const rent = basis.costPerHour * (basis.billedWhenOff ? spanHours : onHours);
-        const upkeepOn = basis.upkeepOnPerHour * onHours;
-        totals.rent += rent;
-        totals.upkeep += upkeepOn;
-        hourTotal = rent + upkeepOn;
-        hourStoppable = (basis.billedWhenOff ? 0 : rent) + upkeepOn;
-        break;
-      }
-      case "owned": {
-        const capital = basis.capitalPerHour * spanHours;
-        const upkeepOn = basis.upkeepOnPerHour * onHours;
-        const upkeep = basis.upkeepPerHour * spanHours + upkeepOn;
-        const energyCost = kWh === null ? 0 : kWh * priceOver(usage.fromMs, usage.toMs);
-        totals.capital += capital;
-        totals.upkeep += upkeep;
-        totals.energyCost += energyCost;
-        hourTotal = capital + upkeep + energyCost;
-        hourStoppable = energyCost + upkeepOn;
-        break;
-      }
-      default:
-        basis satisfies never;
-    }
-    const share = idleShare(usage, spanHours);
-    totals.total = (totals.total ?? 0) + hourTotal;
-    totals.idle = (totals.idle ?? 0) + hourTotal * share;
-    totals.stoppable = (totals.stoppable ?? 0) + hourStoppable;
-    totals.idleStoppable = (totals.idleStoppable ?? 0) + hourStoppable * share;
-  }
+  const totals = emptyCostTotals(basis);
+  for (const usage of usages) addHourCost(totals, basis, priceOver, usage);
   return totals;
+}
+
+/** Totals of no hours yet: 0, or `null` money when the basis is `none`. */
+export function emptyCostTotals(basis: HostCostBasis): CostTotals {
+  return resetCostTotals(
+    {
+      capital: 0,
+      upkeep: 0,
+      energyCost: 0,
+      rent: 0,
+      total: null,
+      idle: null,
+      stoppable: null,
+      idleStoppable: null,
+      energyKWh: null,
+      hours: 0,
+      onHours: 0,
+    },
+    basis,
+  );
+}
+
+/** `totals` set back to {@link emptyCostTotals} (for a caller pricing millions of single hours). */
+export function resetCostTotals(totals: CostTotals, basis: HostCostBasis): CostTotals {
+  const money = basis.kind === "none" ? null : 0;
+  totals.capital = 0;
+  totals.upkeep = 0;
+  totals.energyCost = 0;
+  totals.rent = 0;
+  totals.total = money;
+  totals.idle = money;
+  totals.stoppable = money;
+  totals.idleStoppable = money;
+  totals.energyKWh = null;
+  totals.hours = 0;
+  totals.onHours = 0;
+  return totals;
+}
+
+/** Adds one hour of `usage` to `totals` ({@link costOfHours} is these additions, hour by hour). */
+export function addHourCost(
+  totals: CostTotals,
+  basis: HostCostBasis,
+  priceOver: PriceOver,
+  usage: HostHourUsage,
+): void {
+  const spanHours = (usage.toMs - usage.fromMs) / HOUR_MS;
+  const onHours = usage.onMinutes / 60;
+  totals.hours += spanHours;
+  totals.onHours += onHours;
+  const ratedWatts = basis.kind === "rate" ? null : basis.ratedWatts;
+  const kWh = energyKWhOf(usage, ratedWatts);
+  if (kWh !== null) totals.energyKWh = (totals.energyKWh ?? 0) + kWh;
+  let hourTotal = 0;
+  let hourStoppable = 0;
+  switch (basis.kind) {
+    case "none":
+      return;
+    case "rate": {
+      const rent = basis.costPerHour * (basis.billedWhenOff ? spanHours : onHours);
+      const upkeepOn = basis.upkeepOnPerHour * onHours;
+      totals.rent += rent;
+      totals.upkeep += upkeepOn;
+      hourTotal = rent + upkeepOn;
+      hourStoppable = (basis.billedWhenOff ? 0 : rent) + upkeepOn;
+      break;
+    }
+    case "owned": {
+      const capital = basis.capitalPerHour * spanHours;
+      const upkeepOn = basis.upkeepOnPerHour * onHours;
+      const upkeep = basis.upkeepPerHour * spanHours + upkeepOn;
+      const energyCost = kWh === null ? 0 : kWh * priceOver(usage.fromMs, usage.toMs);
+      totals.capital += capital;
+      totals.upkeep += upkeep;
+      totals.energyCost += energyCost;
+      hourTotal = capital + upkeep + energyCost;
+      hourStoppable = energyCost + upkeepOn;
+      break;
+    }
+    default:
+      basis satisfies never;
+  }
+  const share = idleShare(usage, spanHours);
+  totals.total = (totals.total ?? 0) + hourTotal;
+  totals.idle = (totals.idle ?? 0) + hourTotal * share;
+  totals.stoppable = (totals.stoppable ?? 0) + hourStoppable;
+  totals.idleStoppable = (totals.idleStoppable ?? 0) + hourStoppable * share;
 }
 
 /** The idle GPU-minutes' share of the hour's GPU-minutes (0 without GPUs). */

@@ -6,8 +6,10 @@
 
 /** One container group (the containers of one workload) over the window. */
 export interface ContainerGroupUsage {
-  /** `namespace/workload/container`. */
+  /** `namespace/workload/container`, or `cluster/namespace/workload/container` when hosts are named by cluster. */
   group: string;
+  /** The cluster whose engine reported it, when hosts are named `cluster/host`. */
+  cluster?: string;
   namespace: string;
   workload: string;
   container: string;

@@ -675,7 +675,7 @@ export const configSchema = z.strictObject({
     .prefault({}),
   /**
    * `gpu-warden lint`: the team's rules for Kubernetes manifests and Compose files (requests and
-   * limits over the 14-day peaks come from the first Prometheus source with `containers: true`).
+   * limits over the 14-day peaks come from every Prometheus source with `containers: true`, each cluster's).
    */
   lint: z
     .strictObject({

@@ -4,7 +4,7 @@ import type { Config } from "../config/schema.ts";
 import type { LintFinding } from "../domain/lint-finding.ts";
 import { parseManifests } from "../sources/parse-manifests.ts";
 import { summaryPrometheus } from "../sources/summary-prometheus.ts";
-import { readContainerUsage } from "../usecases/ledger/summary-containers.ts";
+import { readClustersContainerUsage } from "../usecases/ledger/summary-containers.ts";
 
 const WINDOW_MS = 14 * 24 * 3600_000;
 const MIB_PER_GIB = 1024;
@@ -28,8 +28,8 @@ export function lintPolicy(config: Pick<Config, "lint">): LintPolicy {
 }
 
 /**
- * Lints resource files read together, with the last 14 days of container usage when a Prometheus
- * source knows the containers (a query that fails leaves the usage rules out and says why).
+ * Lints resource files read together, with the last 14 days of container usage when Prometheus
+ * sources know the containers (every cluster's; one that fails leaves its usage out and says why).
  */
 export async function lintOnce(
   files: readonly { name: string; text: string }[],
@@ -37,16 +37,20 @@ export async function lintOnce(
   nowMs: number,
 ): Promise<LintOutcome> {
   const parsed = files.map((file) => parseManifests(file.name, file.text));
-  const client = summaryPrometheus(config);
-  let usage: LintOutcome["usage"] = "no-prometheus";
-  let groups: Awaited<ReturnType<typeof readContainerUsage>> = [];
-  if (client !== null) {
-    try {
-      groups = await readContainerUsage(client, { fromMs: nowMs - WINDOW_MS, toMs: nowMs });
-      usage = "checked";
-    } catch (error) {
-      usage = { failed: error instanceof Error ? error.message : String(error) };
-    }
-  }
+  const sources = summaryPrometheus(config);
+  if (sources.length === 0)
+    return { findings: lintManifests(parsed, [], lintPolicy(config)), usage: "no-prometheus" };
+  const { groups, failures } = await readClustersContainerUsage(sources, {
+    fromMs: nowMs - WINDOW_MS,
+    toMs: nowMs,
+  });
+  const usage: LintOutcome["usage"] =
+    failures.length === 0
+      ? "checked"
+      : {
+          failed: failures
+            .map((f) => (f.cluster === null ? f.message : `${f.cluster}: ${f.message}`))
+            .join("; "),
+        };
   return { findings: lintManifests(parsed, groups, lintPolicy(config)), usage };
 }

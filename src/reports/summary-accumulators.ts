@@ -39,7 +39,7 @@ export class GpuAcc implements Acc {
   ) {}
 }
 
-/** A host's sums, per day column and per clock hour of the period. */
+/** A host's sums, per day column, and what the stops need of its hours. */
 export class HostAcc extends GpuAcc {
   readonly gpus: GpuAcc[] = [];
   readonly dayUtil: Float64Array;
@@ -47,18 +47,12 @@ export class HostAcc extends GpuAcc {
   /** Idle GPU-minutes and their cost (priced minutes only) per day column. */
   readonly dayIdle: Float64Array;
   readonly dayIdleCost: Float64Array;
-  readonly hourBusy: Float64Array;
-  readonly hourIdle: Float64Array;
-  /** The most minutes any GPU had a reading: minutes the host was on. */
-  readonly hourOn: Float64Array;
-  readonly hourEnergy: Float64Array;
-  readonly hourHasEnergy: Uint8Array;
-  readonly hourRows: Uint16Array;
-  /** Cost of one idle GPU-minute per hour; NaN without a price. */
-  readonly idleMinuteCost: Float64Array;
-  /** The part of it a stop saves; NaN without a price. */
-  readonly idleMinuteSaving: Float64Array;
-  /** Idle minutes at their hour's {@link idleMinuteSaving}, summed. */
+  /** 1 for each clock hour of the period with busy minutes. */
+  readonly busyHours: Uint8Array;
+  /** Energy of the hours on with an energy reading, and those hours (for the mean power while on). */
+  energyWh = 0;
+  energyOnHours = 0;
+  /** Idle minutes at their hour's saving, summed. */
   idleSaving = 0;
 
   constructor(
@@ -71,14 +65,7 @@ export class HostAcc extends GpuAcc {
     this.dayKnown = new Float64Array(days);
     this.dayIdle = new Float64Array(days);
     this.dayIdleCost = new Float64Array(days);
-    this.hourBusy = new Float64Array(hours);
-    this.hourIdle = new Float64Array(hours);
-    this.hourOn = new Float64Array(hours);
-    this.hourEnergy = new Float64Array(hours);
-    this.hourHasEnergy = new Uint8Array(hours);
-    this.hourRows = new Uint16Array(hours);
-    this.idleMinuteCost = new Float64Array(hours).fill(Number.NaN);
-    this.idleMinuteSaving = new Float64Array(hours).fill(Number.NaN);
+    this.busyHours = new Uint8Array(hours);
   }
 
   dailyMeans(): (number | null)[] {

@@ -14,7 +14,7 @@ export interface CsvFile {
 
 /**
  * The summary's full tables as CSV (RFC 4180, `\r\n`, a header row): hosts and GPUs, people, stops
- * and snoozes, and containers when Prometheus answered. Numbers are plain (no thousands separators);
+ * and snoozes, and containers when Prometheus answered (some cluster's, with several). Numbers are plain (no thousands separators);
  * unknown values are empty cells. Times are local ISO 8601 with the offset.
  */
 export function summaryCsvFiles(tr: Translator, model: SummaryModel, stem: string): CsvFile[] {
@@ -23,11 +23,12 @@ export function summaryCsvFiles(tr: Translator, model: SummaryModel, stem: strin
     { filename: `${stem}-people.csv`, title: tr.t("csv.people.title"), content: peopleCsv(tr, model) },
     { filename: `${stem}-actions.csv`, title: tr.t("csv.actions.title"), content: actionsCsv(tr, model) },
   ];
-  if (model.containers.status === "ok") {
+  const { containers } = model;
+  if (containers.status === "ok" && (containers.advice.length > 0 || !containers.failures?.length)) {
     files.push({
       filename: `${stem}-containers.csv`,
       title: tr.t("csv.containers.title"),
-      content: containersCsv(tr, model.containers.advice),
+      content: containersCsv(tr, containers.advice),
     });
   }
   return files;

@@ -2,42 +2,126 @@ import type { HostHourUsage } from "../checks/cost-model.ts";
 import type { HostRecord } from "../domain/metrics.ts";
 import { expectedMinutes, gpusSeenBy, HOUR_MS, type HostAcc } from "./summary-accumulators.ts";
 import type { SummaryInput, SummaryPricing } from "./summary-model.ts";
-import type { SummaryGrid } from "./summary-row-sums.ts";
+
+/** One clock hour's sums per host place (the hosts with rows in it are in `rows > 0`). */
+export class HourSums {
+  readonly busy: Float64Array;
+  readonly idle: Float64Array;
+  /** The most minutes any GPU had a reading: minutes the host was on. */
+  readonly on: Float64Array;
+  readonly energy: Float64Array;
+  readonly hasEnergy: Uint8Array;
+  readonly rows: Uint16Array;
+  /** Cost of one idle GPU-minute in this hour and the part a stop saves, per host place; NaN: none. */
+  readonly cost: Float64Array;
+  readonly saving: Float64Array;
+  /** The usage each host's hour is priced with, filled again for each (the pricing reads it during the call only). */
+  readonly usage: HostHourUsage = {
+    hourMs: 0,
+    fromMs: 0,
+    toMs: 0,
+    gpus: 0,
+    busyGpuMinutes: 0,
+    idleGpuMinutes: 0,
+    unknownGpuMinutes: 0,
+    onMinutes: 0,
+    energyWh: null,
+  };
+
+  constructor(hosts: number) {
+    this.busy = new Float64Array(hosts);
+    this.idle = new Float64Array(hosts);
+    this.on = new Float64Array(hosts);
+    this.energy = new Float64Array(hosts);
+    this.hasEnergy = new Uint8Array(hosts);
+    this.rows = new Uint16Array(hosts);
+    this.cost = new Float64Array(hosts);
+    this.saving = new Float64Array(hosts);
+  }
+
+  clear(): void {
+    this.busy.fill(0);
+    this.idle.fill(0);
+    this.on.fill(0);
+    this.energy.fill(0);
+    this.hasEnergy.fill(0);
+    this.rows.fill(0);
+  }
+}
+
+/** Each host place's record, and from when all its GPUs had been seen (so {@link gpusSeenBy} is their count). */
+export class HostRecords {
+  readonly records: (HostRecord | undefined)[];
+  readonly allSeenAfterMs: Float64Array;
+
+  constructor(records: ReadonlyMap<string, HostRecord>, hosts: readonly HostAcc[]) {
+    this.records = hosts.map((host) => records.get(host.name));
+    this.allSeenAfterMs = Float64Array.from(this.records, (record) =>
+      record === undefined
+        ? Number.POSITIVE_INFINITY
+        : Math.max(-1, ...record.gpus.map((gpu) => gpu.firstSeenMs)),
+    );
+  }
+
+  /** {@link gpusSeenBy} of host place `h`. */
+  seenBy(h: number, beforeMs: number): number {
+    const record = this.records[h];
+    if (record === undefined) return 0;
+    return beforeMs > this.allSeenAfterMs[h]! ? record.gpus.length : gpusSeenBy(record, beforeMs);
+  }
+}
 
 /**
- * Prices each host's hours before `dataUntilMs` (the cost of one idle GPU-minute per hour) and sets
- * each GPU's expected and unknown minutes.
+ * Prices the hour at `slot` (starting at `hourMs`) for each host with rows in it, into `hour.cost` and
+ * `hour.saving` (NaN from `dataUntilMs` on, or without a price), and notes the host's busy hour and
+ * energy while on.
  */
-export function priceHours(
+export function priceHour(
+  input: SummaryInput,
+  records: HostRecords,
+  hosts: readonly HostAcc[],
+  hour: HourSums,
+  slot: number,
+  hourMs: number,
+  dataUntilMs: number,
+): void {
+  hour.cost.fill(Number.NaN);
+  hour.saving.fill(Number.NaN);
+  for (let h = 0; h < hosts.length; h++) {
+    if (hour.rows[h] === 0) continue;
+    const host = hosts[h]!;
+    if (hour.busy[h]! > 0) host.busyHours[slot] = 1;
+    if (hour.hasEnergy[h] && hour.on[h]! > 0) {
+      host.energyWh += hour.energy[h]!;
+      host.energyOnHours += Math.min(60, hour.on[h]!) / 60;
+    }
+    if (hourMs >= dataUntilMs) continue;
+    const gpus = Math.max(hour.rows[h]!, records.seenBy(h, hourMs + HOUR_MS));
+    const usage = hour.usage;
+    usage.hourMs = hourMs;
+    usage.fromMs = hourMs;
+    usage.toMs = hourMs + HOUR_MS;
+    usage.gpus = gpus;
+    usage.busyGpuMinutes = hour.busy[h]!;
+    usage.idleGpuMinutes = hour.idle[h]!;
+    usage.unknownGpuMinutes = Math.max(0, gpus * 60 - hour.busy[h]! - hour.idle[h]!);
+    usage.onMinutes = Math.min(60, hour.on[h]!);
+    usage.energyWh = hour.hasEnergy[h] ? hour.energy[h]! : null;
+    const { cost, saving } = costAndSaving(input.pricing, host.name, usage);
+    if (cost !== null) hour.cost[h] = cost / (gpus * 60);
+    if (saving !== null) hour.saving[h] = saving / (gpus * 60);
+  }
+}
+
+/** Sets each GPU's expected and unknown minutes before `dataUntilMs`, and their hosts'. */
+export function spanMinutes(
   input: SummaryInput,
   records: ReadonlyMap<string, HostRecord>,
-  grid: SummaryGrid,
   hosts: Iterable<HostAcc>,
   dataUntilMs: number,
 ): void {
-  const { firstHourMs, hourSlots } = grid;
   for (const host of hosts) {
     const record = records.get(host.name);
-    for (let slot = 0; slot < hourSlots; slot++) {
-      const hourMs = firstHourMs + slot * HOUR_MS;
-      if (hourMs >= dataUntilMs) break;
-      const gpus = Math.max(host.hourRows[slot]!, gpusSeenBy(record, hourMs + HOUR_MS));
-      if (gpus === 0) continue;
-      const usage = {
-        hourMs,
-        fromMs: hourMs,
-        toMs: hourMs + HOUR_MS,
-        gpus,
-        busyGpuMinutes: host.hourBusy[slot]!,
-        idleGpuMinutes: host.hourIdle[slot]!,
-        unknownGpuMinutes: Math.max(0, gpus * 60 - host.hourBusy[slot]! - host.hourIdle[slot]!),
-        onMinutes: Math.min(60, host.hourOn[slot]!),
-        energyWh: host.hourHasEnergy[slot] ? host.hourEnergy[slot]! : null,
-      };
-      const { cost, saving } = costAndSaving(input.pricing, host.name, usage);
-      if (cost !== null) host.idleMinuteCost[slot] = cost / (gpus * 60);
-      if (saving !== null) host.idleMinuteSaving[slot] = saving / (gpus * 60);
-    }
     for (const gpu of host.gpus) {
       if (gpu === undefined) continue;
       const expected = expectedMinutes(record, gpu.index, input.period.fromMs, dataUntilMs);

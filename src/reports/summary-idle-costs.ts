@@ -1,72 +1,59 @@
-import type { HourChunk, HourRows } from "./hour-rows.ts";
+import type { HourChunk } from "./hour-rows.ts";
 import { type ClaimedHour, gpuKey } from "./summary-accumulators.ts";
-import type { RowPlaces, RowSums } from "./summary-row-sums.ts";
-
-/** Each host's price of one idle GPU-minute and the part a stop saves, by `slot × hosts + host` (NaN: none). */
-function hourPrices(places: RowPlaces, slots: number): { cost: Float64Array; saving: Float64Array } {
-  const hosts = places.hosts.length;
-  const cost = new Float64Array(slots * hosts);
-  const saving = new Float64Array(slots * hosts);
-  places.hosts.forEach((host, h) => {
-    for (let slot = 0, at = h; slot < slots; slot++, at += hosts) {
-      cost[at] = host.idleMinuteCost[slot]!;
-      saving[at] = host.idleMinuteSaving[slot]!;
-    }
-  });
-  return { cost, saving };
-}
-
-/** The flat sums of {@link addIdleCosts}, by GPU place, host place and `host × columns + column`. */
-interface CostSums {
-  gpuCost: Float64Array;
-  gpuUnpriced: Uint8Array;
-  hostCost: Float64Array;
-  hostSaving: Float64Array;
-  hostUnpriced: Uint8Array;
-  dayCost: Float64Array;
-  claimed: Uint8Array;
-  claimedHours: Map<string, Map<number, ClaimedHour>>;
-}
+import type { RowPlaces } from "./summary-row-sums.ts";
 
 /**
  * Adds each row's idle minutes at its hour's price to its GPU and host, overall and per day column
- * (marking the unpriced ones), and returns the claimed GPUs' hours by GPU key and hour. The sums are
- * kept in flat arrays and copied to the accumulators at the end (each starts at 0).
+ * (marking the unpriced ones), and keeps the claimed GPUs' hours by GPU key and hour. The sums are
+ * kept in flat arrays (by GPU place, host place and `host × columns + column`) and copied to the
+ * accumulators at the end (each starts at 0).
  */
-export function addIdleCosts(rows: HourRows, sums: RowSums): Map<string, Map<number, ClaimedHour>> {
-  const { chunkSlot, chunkColumn, places } = sums;
-  const hosts = places.hosts.length;
-  const slots = places.hosts[0]?.idleMinuteCost.length ?? 0;
-  const columns = places.hosts[0]?.dayIdleCost.length ?? 0;
-  const prices = hourPrices(places, slots);
-  const costs: CostSums = {
-    gpuCost: new Float64Array(places.gpus.length),
-    gpuUnpriced: new Uint8Array(places.gpus.length),
-    hostCost: new Float64Array(hosts),
-    hostSaving: new Float64Array(hosts),
-    hostUnpriced: new Uint8Array(hosts),
-    dayCost: new Float64Array(hosts * columns),
-    claimed: Uint8Array.from(places.gpus, (gpu) => (gpu.claimed ? 1 : 0)),
-    claimedHours: new Map(),
-  };
-  rows.hours.forEach((chunk, c) => {
-    const slot = chunkSlot[c]!;
-    const cost = slot >= 0 ? prices.cost.subarray(slot * hosts, (slot + 1) * hosts) : null;
-    const saving = slot >= 0 ? prices.saving.subarray(slot * hosts, (slot + 1) * hosts) : null;
-    costChunk(chunk, places, costs, cost, saving, chunkColumn[c]!, columns);
-  });
-  places.gpus.forEach((gpu, g) => {
-    gpu.idleCost = costs.gpuCost[g]!;
-    gpu.unpriced = costs.gpuUnpriced[g] === 1;
-  });
-  places.hosts.forEach((host, h) => {
-    host.idleCost = costs.hostCost[h]!;
-    host.idleSaving = costs.hostSaving[h]!;
-    host.unpriced = costs.hostUnpriced[h] === 1;
-    host.dayIdleCost.set(costs.dayCost.subarray(h * columns, (h + 1) * columns));
-  });
-  return costs.claimedHours;
+export class IdleCosts {
+  readonly gpuCost: Float64Array;
+  readonly gpuUnpriced: Uint8Array;
+  readonly hostCost: Float64Array;
+  readonly hostSaving: Float64Array;
+  readonly hostUnpriced: Uint8Array;
+  readonly dayCost: Float64Array;
+  readonly claimed: Uint8Array;
+  readonly claimedHours = new Map<string, Map<number, ClaimedHour>>();
+
+  constructor(
+    private readonly places: RowPlaces,
+    private readonly columns: number,
+  ) {
+    const hosts = places.hosts.length;
+    this.gpuCost = new Float64Array(places.gpus.length);
+    this.gpuUnpriced = new Uint8Array(places.gpus.length);
+    this.hostCost = new Float64Array(hosts);
+    this.hostSaving = new Float64Array(hosts);
+    this.hostUnpriced = new Uint8Array(hosts);
+    this.dayCost = new Float64Array(hosts * columns);
+    this.claimed = Uint8Array.from(places.gpus, (gpu) => (gpu.claimed ? 1 : 0));
+  }
+
+  /** One hour's rows at its prices by host place (`null`: the hour is outside the period's hours, no price). */
+  add(chunk: HourChunk, cost: Float64Array | null, saving: Float64Array | null, column: number): void {
+    costChunk(chunk, this.places, this, cost, saving, column, this.columns);
+  }
+
+  /** Copies the sums into the accumulators. */
+  copyTo(): void {
+    const { places, columns } = this;
+    places.gpus.forEach((gpu, g) => {
+      gpu.idleCost = this.gpuCost[g]!;
+      gpu.unpriced = this.gpuUnpriced[g] === 1;
+    });
+    places.hosts.forEach((host, h) => {
+      host.idleCost = this.hostCost[h]!;
+      host.idleSaving = this.hostSaving[h]!;
+      host.unpriced = this.hostUnpriced[h] === 1;
+      host.dayIdleCost.set(this.dayCost.subarray(h * columns, (h + 1) * columns));
+    });
+  }
 }
+
+type CostSums = Omit<IdleCosts, "add" | "copyTo">;
 
 /** One hour's rows at its prices by host place (`null`: the hour is outside the period's hours, no price). */
 function costChunk(

@@ -24,8 +24,7 @@ import {
   newAcc,
 } from "./summary-accumulators.ts";
 import { gpuRows, hostRows, previousHostSums } from "./summary-host-rows.ts";
-import { priceHours } from "./summary-hour-prices.ts";
-import { addIdleCosts } from "./summary-idle-costs.ts";
+import { spanMinutes } from "./summary-hour-prices.ts";
 import { type SummaryGrid, sumRows } from "./summary-row-sums.ts";
 
 /**
@@ -39,7 +38,10 @@ export interface Period {
   toMs: number;
 }
 
-/** Prices, from the cost model. `null` means the price is not known (no cost configured). */
+/**
+ * Prices, from the cost model. `null` means the price is not known (no cost configured). `usage` is
+ * read during the call only: the summary fills one object again for each host-hour.
+ */
 export interface SummaryPricing {
   currency: string;
   /**
@@ -61,9 +63,18 @@ export interface SummaryPricing {
   hostCostAndSaving?(host: string, usage: HostHourUsage): { cost: number | null; saving: number | null };
 }
 
-/** Container requests and usage from Prometheus, or why there are none. */
+/** A source of the container section that did not answer (its cluster, `null` with one cluster). */
+export interface ContainerFailure {
+  cluster: string | null;
+  message: string;
+}
+
+/**
+ * Container requests and usage from Prometheus, or why there are none. With several clusters, `ok`
+ * holds the groups of the engines that answered and `failures` the clusters that did not.
+ */
 export type ContainerReport =
-  | { status: "ok"; groups: readonly ContainerGroupUsage[] }
+  | { status: "ok"; groups: readonly ContainerGroupUsage[]; failures?: readonly ContainerFailure[] }
   | { status: "off" }
   | { status: "failed"; message: string };
 
@@ -214,7 +225,7 @@ export interface SummaryModel {
   keeps: KeepRow[];
   savedCost: number;
   containers:
-    | { status: "ok"; advice: RightsizingAdvice[] }
+    | { status: "ok"; advice: RightsizingAdvice[]; failures?: readonly ContainerFailure[] }
     | { status: "off" }
     | { status: "failed"; message: string };
   reclaim: ReclaimListing[];
@@ -231,11 +242,9 @@ export function buildSummaryModel(input: SummaryInput): SummaryModel {
   const { period, pricing } = input;
   const grid = summaryGrid(period, input.timezone);
   const records = new Map(input.hosts.map((host) => [host.name, host]));
-  const sums = sumRows(input, records, grid);
-  const { hostAcc, gpuAcc } = sums;
   const dataUntilMs = Math.min(input.dataUntilMs, period.toMs);
-  priceHours(input, records, grid, hostAcc.values(), dataUntilMs);
-  const claimedHours = addIdleCosts(input.rollups, sums);
+  const { hostAcc, gpuAcc, claimedHours } = sumRows(input, records, grid, dataUntilMs);
+  spanMinutes(input, records, hostAcc.values(), dataUntilMs);
 
   const previousHost = previousHostSums(input.previousTotals);
   const hosts = hostRows(input, grid.dayStartsMs, records, hostAcc, previousHost);
@@ -291,7 +300,9 @@ function summaryGrid(period: Period, timezone: string): SummaryGrid {
 
 function containerReport(containers: SummaryInput["containers"]): SummaryModel["containers"] {
   if (containers.status !== "ok") return containers;
-  return { status: "ok", advice: containers.groups.map((group) => rightsize(group)).sort(compareAdvice) };
+  const advice = containers.groups.map((group) => rightsize(group)).sort(compareAdvice);
+  const failures = containers.failures ?? [];
+  return failures.length === 0 ? { status: "ok", advice } : { status: "ok", advice, failures };
 }
 
 function stopRows(input: SummaryInput, hostAcc: Map<string, HostAcc>, firstHourMs: number): StopRow[] {
@@ -306,8 +317,8 @@ function stopRows(input: SummaryInput, hostAcc: Map<string, HostAcc>, firstHourM
       let nextUseMs: number | null = null;
       if (acc !== undefined) {
         const after = Math.floor((entry.atMs - firstHourMs) / HOUR_MS) + 1;
-        for (let slot = Math.max(0, after); slot < acc.hourBusy.length; slot++) {
-          if (acc.hourBusy[slot]! > 0) {
+        for (let slot = Math.max(0, after); slot < acc.busyHours.length; slot++) {
+          if (acc.busyHours[slot] === 1) {
             nextUseMs = Math.min(period.toMs, firstHourMs + slot * HOUR_MS);
             break;
           }
@@ -328,14 +339,7 @@ function stopRows(input: SummaryInput, hostAcc: Map<string, HostAcc>, firstHourM
 
 /** The host's mean power while on, from its energy readings: Σ energy / Σ hours on. */
 function meanPowerW(acc: HostAcc): number | null {
-  let wh = 0;
-  let onHours = 0;
-  for (let slot = 0; slot < acc.hourOn.length; slot++) {
-    if (!acc.hourHasEnergy[slot] || acc.hourOn[slot]! <= 0) continue;
-    wh += acc.hourEnergy[slot]!;
-    onHours += Math.min(60, acc.hourOn[slot]!) / 60;
-  }
-  return onHours > 0 ? wh / onHours : null;
+  return acc.energyOnHours > 0 ? acc.energyWh / acc.energyOnHours : null;
 }
 
 function keepRows(input: SummaryInput): KeepRow[] {

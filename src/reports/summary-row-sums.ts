@@ -1,6 +1,8 @@
 import type { HostRecord } from "../domain/metrics.ts";
 import type { HourChunk } from "./hour-rows.ts";
-import { GpuAcc, gpuIndexes, gpuKey, HOUR_MS, HostAcc } from "./summary-accumulators.ts";
+import { type ClaimedHour, GpuAcc, gpuIndexes, gpuKey, HOUR_MS, HostAcc } from "./summary-accumulators.ts";
+import { HostRecords, HourSums, priceHour } from "./summary-hour-prices.ts";
+import { IdleCosts } from "./summary-idle-costs.ts";
 import type { SummaryInput } from "./summary-model.ts";
 
 /** The period's columns (local days) and clock-hour slots. */
@@ -12,14 +14,11 @@ export interface SummaryGrid {
   hourSlots: number;
 }
 
-/** The sums per host and GPU, and for each chunk of rollup rows (one hour) its hour slot (-1: outside) and day column. */
+/** The sums per host and GPU (priced), and the claimed GPUs' hours by GPU key and hour. */
 export interface RowSums {
   hostAcc: Map<string, HostAcc>;
   gpuAcc: Map<string, GpuAcc>;
-  rowGpus: GpuAcc[];
-  chunkSlot: Int32Array;
-  chunkColumn: Uint16Array;
-  places: RowPlaces;
+  claimedHours: Map<string, Map<number, ClaimedHour>>;
 }
 
 function claimedGpusOf(input: SummaryInput, records: ReadonlyMap<string, HostRecord>): Set<string> {
@@ -35,7 +34,7 @@ function accumulatorsOf(
   input: SummaryInput,
   records: ReadonlyMap<string, HostRecord>,
   grid: SummaryGrid,
-): Pick<RowSums, "hostAcc" | "gpuAcc" | "rowGpus"> {
+): Pick<RowSums, "hostAcc" | "gpuAcc"> & { rowGpus: GpuAcc[] } {
   const claimedGpus = claimedGpusOf(input, records);
   const hostAcc = new Map<string, HostAcc>();
   const gpuAcc = new Map<string, GpuAcc>();
@@ -89,9 +88,8 @@ function placesOf(rowGpus: readonly GpuAcc[], hostAcc: ReadonlyMap<string, HostA
 
 /**
  * The sums of {@link sumRows} in flat arrays: per GPU place, per host place, per host and day column
- * (`host × columns + column`), per hour slot and host (`slot × hosts + host`: the rows come hour by
- * hour, so one hour's hosts are next to each other in memory). Each sum gets the same additions in
- * the same order as the accumulators' fields it is copied to.
+ * (`host × columns + column`). Each sum gets the same additions in the same order as the
+ * accumulators' fields it is copied to.
  */
 class FlatSums {
   readonly gpuUtil: Float64Array;
@@ -105,14 +103,8 @@ class FlatSums {
   readonly dayUtil: Float64Array;
   readonly dayKnown: Float64Array;
   readonly dayIdle: Float64Array;
-  readonly hourBusy: Float64Array;
-  readonly hourIdle: Float64Array;
-  readonly hourOn: Float64Array;
-  readonly hourEnergy: Float64Array;
-  readonly hourHasEnergy: Uint8Array;
-  readonly hourRows: Uint16Array;
 
-  constructor(gpus: number, hosts: number, columns: number, slots: number) {
+  constructor(gpus: number, hosts: number, columns: number) {
     this.gpuUtil = new Float64Array(gpus);
     this.gpuKnown = new Float64Array(gpus);
     this.gpuBusy = new Float64Array(gpus);
@@ -124,23 +116,16 @@ class FlatSums {
     this.dayUtil = new Float64Array(hosts * columns);
     this.dayKnown = new Float64Array(hosts * columns);
     this.dayIdle = new Float64Array(hosts * columns);
-    this.hourBusy = new Float64Array(hosts * slots);
-    this.hourIdle = new Float64Array(hosts * slots);
-    this.hourOn = new Float64Array(hosts * slots);
-    this.hourEnergy = new Float64Array(hosts * slots);
-    this.hourHasEnergy = new Uint8Array(hosts * slots);
-    this.hourRows = new Uint16Array(hosts * slots);
   }
 
   /** Copies the sums into the accumulators (each starts at 0, so this is what adding them there gives). */
-  copyTo(places: RowPlaces, columns: number, slots: number): void {
+  copyTo(places: RowPlaces, columns: number): void {
     places.gpus.forEach((gpu, g) => {
       gpu.utilPctMinutes = this.gpuUtil[g]!;
       gpu.knownMinutes = this.gpuKnown[g]!;
       gpu.busy = this.gpuBusy[g]!;
       gpu.idle = this.gpuIdle[g]!;
     });
-    const hosts = places.hosts.length;
     places.hosts.forEach((host, h) => {
       host.utilPctMinutes = this.hostUtil[h]!;
       host.knownMinutes = this.hostKnown[h]!;
@@ -149,59 +134,67 @@ class FlatSums {
       host.dayUtil.set(this.dayUtil.subarray(h * columns, (h + 1) * columns));
       host.dayKnown.set(this.dayKnown.subarray(h * columns, (h + 1) * columns));
       host.dayIdle.set(this.dayIdle.subarray(h * columns, (h + 1) * columns));
-      for (let slot = 0, at = h; slot < slots; slot++, at += hosts) {
-        host.hourBusy[slot] = this.hourBusy[at]!;
-        host.hourIdle[slot] = this.hourIdle[at]!;
-        host.hourOn[slot] = this.hourOn[at]!;
-        host.hourEnergy[slot] = this.hourEnergy[at]!;
-        host.hourHasEnergy[slot] = this.hourHasEnergy[at]!;
-        host.hourRows[slot] = this.hourRows[at]!;
-      }
     });
   }
 }
 
-/** Adds every rollup row to its GPU's and host's sums, per day column and per hour slot. */
+/**
+ * Adds every rollup row to its GPU's and host's sums, per day column and per hour slot, in one pass
+ * over the rows: each clock hour, once read, is priced per host and its idle minutes costed, then
+ * dropped (the rows are never all held at once).
+ */
 export function sumRows(
   input: SummaryInput,
   records: ReadonlyMap<string, HostRecord>,
   grid: SummaryGrid,
+  dataUntilMs: number,
 ): RowSums {
   const { hostAcc, gpuAcc, rowGpus } = accumulatorsOf(input, records, grid);
   const places = placesOf(rowGpus, hostAcc);
   const { columnEnds, firstHourMs, hourSlots } = grid;
   const columns = columnEnds.length;
-  const sums = new FlatSums(places.gpus.length, places.hosts.length, columns, hourSlots);
-  const chunks = input.rollups.hours;
-  const chunkSlot = new Int32Array(chunks.length);
-  const chunkColumn = new Uint16Array(chunks.length);
+  const sums = new FlatSums(places.gpus.length, places.hosts.length, columns);
+  const hour = new HourSums(places.hosts.length);
+  const costs = new IdleCosts(places, columns);
+  const hostRecords = new HostRecords(records, places.hosts);
+  let pending: HourChunk[] = [];
   let column = 0;
-  chunks.forEach((chunk, c) => {
+  let slot = -1;
+  const closeHour = () => {
+    if (slot >= 0) priceHour(input, hostRecords, places.hosts, hour, slot, pending[0]!.hourMs, dataUntilMs);
+    for (const chunk of pending)
+      costs.add(chunk, slot >= 0 ? hour.cost : null, slot >= 0 ? hour.saving : null, column);
+    pending = [];
+    hour.clear();
+  };
+  for (const chunk of input.rollups.hours) {
+    if (pending.length > 0 && chunk.hourMs !== pending[0]!.hourMs) closeHour();
     while (column < columns - 1 && chunk.hourMs >= columnEnds[column]!) column++;
-    chunkColumn[c] = column;
     const hourSlot = (chunk.hourMs - firstHourMs) / HOUR_MS;
-    chunkSlot[c] = hourSlot < 0 || hourSlot >= hourSlots ? -1 : hourSlot;
-    sumChunk(chunk, sums, places, column, chunkSlot[c]!, columns);
-  });
-  sums.copyTo(places, columns, hourSlots);
-  return { hostAcc, gpuAcc, rowGpus, chunkSlot, chunkColumn, places };
+    slot = hourSlot < 0 || hourSlot >= hourSlots ? -1 : hourSlot;
+    sumChunk(chunk, sums, hour, places, column, slot, columns);
+    pending.push(chunk);
+  }
+  if (pending.length > 0) closeHour();
+  sums.copyTo(places, columns);
+  costs.copyTo();
+  return { hostAcc, gpuAcc, claimedHours: costs.claimedHours };
 }
 
-/** Adds one hour's rows (`slot` -1: outside the period's hours) to the sums. */
+/** Adds one hour's rows to the sums (`slot` -1: outside the period's hours, no hour sums). */
 function sumChunk(
   chunk: HourChunk,
   sums: FlatSums,
+  hour: HourSums,
   places: RowPlaces,
   column: number,
   slot: number,
   columns: number,
 ): void {
   const { gpuUtil, gpuKnown, gpuBusy, gpuIdle, hostUtil, hostKnown, hostBusy, hostIdle } = sums;
-  const { dayUtil, dayKnown, dayIdle, hourBusy, hourIdle, hourOn, hourEnergy, hourHasEnergy, hourRows } =
-    sums;
+  const { dayUtil, dayKnown, dayIdle } = sums;
   const { gpu: rowGpu, busyMinutes, idleMinutes, utilMeanPct, energyWh } = chunk;
   const { gpuOf, hostOf } = places;
-  const hosts = places.hosts.length;
   for (let k = 0; k < rowGpu.length; k++) {
     const g = gpuOf[rowGpu[k]!]!;
     const h = hostOf[g]!;
@@ -223,15 +216,14 @@ function sumChunk(
     dayKnown[day]! += known;
     dayIdle[day]! += idle;
     if (slot < 0) continue;
-    const at = slot * hosts + h;
-    hourBusy[at]! += busy;
-    hourIdle[at]! += idle;
-    hourOn[at] = Math.max(hourOn[at]!, busy + idle);
-    hourRows[at]!++;
+    hour.busy[h]! += busy;
+    hour.idle[h]! += idle;
+    hour.on[h] = Math.max(hour.on[h]!, busy + idle);
+    hour.rows[h]!++;
     const energy = energyWh[k]!;
     if (!Number.isNaN(energy)) {
-      hourEnergy[at]! += energy;
-      hourHasEnergy[at] = 1;
+      hour.energy[h]! += energy;
+      hour.hasEnergy[h] = 1;
     }
   }
 }

@@ -27,6 +27,8 @@ export interface HourPacks {
    * unread (`null`) where a pack has them: a sixth fewer bytes.
    */
   hours(fromMs: number, toMs: number, options?: { unknown?: boolean }): Iterable<HourPack>;
+  /** The GPU ids of the same hours as {@link hours}, in the same order, without their values. */
+  gpuIds(fromMs: number, toMs: number): Iterable<{ hourMs: number; gpuIds: Int32Array }>;
   /** Packs up to `maxHours` hours that have rollups but no pack, from `fromMs` to `toMs`; returns how many. */
   fill(fromMs: number, toMs: number, maxHours: number): number;
   /** Deletes the packs of hours before `beforeMs`; returns how many. */
@@ -58,12 +60,25 @@ export function createHourPacks(db: Database): HourPacks {
       .raw();
   const selectFullPacks = selectPacks("unknown_min");
   const selectLeanPacks = selectPacks("NULL");
+  const selectPackIds = db
+    .prepare("SELECT hour_ms, gpu_ids FROM gpu_hour_pack WHERE hour_ms >= ? AND hour_ms < ? ORDER BY hour_ms")
+    .raw();
+  const selectHourIds = db.prepare("SELECT gpu_id FROM gpu_hour WHERE hour_ms = ? ORDER BY gpu_id").pluck();
   const packedHours = db
     .prepare("SELECT hour_ms FROM gpu_hour_pack WHERE hour_ms >= ? AND hour_ms < ?")
     .pluck();
   const prunePacks = db.prepare("DELETE FROM gpu_hour_pack WHERE hour_ms < ?");
 
+  const span = (fromMs: number, toMs: number) => ({
+    fromMs,
+    toMs,
+    hasRollups: (hourMs: number) => hasRollups.get(hourMs) !== undefined,
+  });
   const readHour = (hourMs: number) => packOfRows(hourMs, selectHour.all(hourMs) as Row[]);
+  const readIds = (hourMs: number) => ({
+    hourMs,
+    gpuIds: Int32Array.from(selectHourIds.all(hourMs) as number[]),
+  });
   const pack = (hourMs: number) => {
     const hour = readHour(hourMs);
     if (hour.gpuIds.length === 0) {
@@ -89,16 +104,13 @@ export function createHourPacks(db: Database): HourPacks {
     pack,
     *hours(fromMs, toMs, options = {}) {
       const select = options.unknown === false ? selectLeanPacks : selectFullPacks;
-      let hourMs = Math.ceil(fromMs / HOUR_MS) * HOUR_MS;
-      for (const row of select.iterate(fromMs, toMs) as Iterable<unknown[]>) {
-        const packedMs = row[0] as number;
-        for (; hourMs < packedMs; hourMs += HOUR_MS)
-          if (hasRollups.get(hourMs) !== undefined) yield readHour(hourMs);
-        yield packOfRow(row);
-        hourMs = packedMs + HOUR_MS;
-      }
-      for (; hourMs < toMs; hourMs += HOUR_MS)
-        if (hasRollups.get(hourMs) !== undefined) yield readHour(hourMs);
+      const rows = select.iterate(fromMs, toMs) as Iterable<unknown[]>;
+      yield* eachHour(rows, span(fromMs, toMs), packOfRow, readHour);
+    },
+    *gpuIds(fromMs, toMs) {
+      const rows = selectPackIds.iterate(fromMs, toMs) as Iterable<unknown[]>;
+      const packed = (row: unknown[]) => ({ hourMs: row[0] as number, gpuIds: int32s(row[1] as Buffer) });
+      yield* eachHour(rows, span(fromMs, toMs), packed, readIds);
     },
     fill(fromMs, toMs, maxHours) {
       const packed = new Set(packedHours.all(fromMs, toMs) as number[]);
@@ -112,6 +124,26 @@ export function createHourPacks(db: Database): HourPacks {
     },
     prune: (beforeMs) => prunePacks.run(beforeMs).changes,
   };
+}
+
+/**
+ * Each hour of `[fromMs, toMs)` with rollups, oldest first: its pack's row (`rows` by hour) as
+ * `packed`, or for an hour without one, `unpacked(hourMs)`.
+ */
+function* eachHour<T>(
+  rows: Iterable<unknown[]>,
+  span: { fromMs: number; toMs: number; hasRollups(hourMs: number): boolean },
+  packed: (row: unknown[]) => T,
+  unpacked: (hourMs: number) => T,
+): Generator<T> {
+  let hourMs = Math.ceil(span.fromMs / HOUR_MS) * HOUR_MS;
+  for (const row of rows) {
+    const packedMs = row[0] as number;
+    for (; hourMs < packedMs; hourMs += HOUR_MS) if (span.hasRollups(hourMs)) yield unpacked(hourMs);
+    yield packed(row);
+    hourMs = packedMs + HOUR_MS;
+  }
+  for (; hourMs < span.toMs; hourMs += HOUR_MS) if (span.hasRollups(hourMs)) yield unpacked(hourMs);
 }
 
 function packOfRows(hourMs: number, rows: readonly Row[]): HourPack & { unknownMinutes: Float64Array } {

@@ -27,40 +27,59 @@ class Slots {
   }
 }
 
-/** {@link HourRows} of the hours' packs, by hour then GPU id (the order of `gpu_hour`'s key): their own columns. */
-export function hourRowsOfPacks(hours: Iterable<HourPack>, names: GpuNames): HourRows {
+/**
+ * {@link HourRows} of the hours' packs, by hour then GPU id (the order of `gpu_hour`'s key): their own
+ * columns. The GPUs come from a first read of the hours' ids only (`ids`); the hours' values are read
+ * as they are iterated (`hours()`, once per iteration), so only the hour being read is held.
+ */
+export function hourRowsOfPacks(
+  ids: Iterable<{ gpuIds: Int32Array }>,
+  hours: () => Iterable<HourPack>,
+  names: GpuNames,
+): HourRows {
   const slots = new Slots(names);
-  const chunks: HourChunk[] = [];
   let length = 0;
+  let lastIds: Int32Array = new Int32Array(0);
+  for (const hour of ids) {
+    // NOTE: an hour usually has the GPUs of the hour before: they are not looked up again.
+    if (!sameIds(hour.gpuIds, lastIds)) {
+      for (const id of hour.gpuIds) slots.of(id);
+      lastIds = hour.gpuIds;
+    }
+    length += hour.gpuIds.length;
+  }
+  return {
+    length,
+    gpus: slots.ids.map((id) => names.get(id) ?? { host: `gpu#${id}`, index: id }),
+    hours: { [Symbol.iterator]: () => chunksOf(hours(), slots)[Symbol.iterator]() },
+  };
+}
+
+/** Each pack as a chunk, its GPU ids as places in `slots` (every id already placed). */
+function* chunksOf(hours: Iterable<HourPack>, slots: Slots): Generator<HourChunk> {
   let lastIds: Int32Array = new Int32Array(0);
   let lastSlots = new Int32Array(0);
   for (const hour of hours) {
-    // NOTE: an hour usually has the GPUs of the hour before: it shares their places, not looked up again.
     if (!sameIds(hour.gpuIds, lastIds)) {
       lastSlots = Int32Array.from(hour.gpuIds, (id) => slots.of(id));
       lastIds = hour.gpuIds;
     }
-    chunks.push({
+    yield {
       hourMs: hour.hourMs,
       gpu: lastSlots,
       utilMeanPct: hour.utilMeanPct,
       busyMinutes: hour.busyMinutes,
       idleMinutes: hour.idleMinutes,
       energyWh: hour.energyWh,
-    });
-    length += hour.gpuIds.length;
+    };
   }
-  return {
-    length,
-    gpus: slots.ids.map((id) => names.get(id) ?? { host: `gpu#${id}`, index: id }),
-    hours: chunks,
-  };
 }
 
 function sameIds(a: Int32Array, b: Int32Array): boolean {
   if (a.length !== b.length) return false;
-  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
-  return true;
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(
+    Buffer.from(b.buffer, b.byteOffset, b.byteLength),
+  );
 }
 
 /** Adds `value` to `sum[at]` the way SQLite's `total()` and `sum()` do: Kahan-Babuška-Neumaier, the error kept in `err[at]`. */
@@ -69,6 +88,14 @@ function addTo(sum: Float64Array, err: Float64Array, at: number, value: number):
   const t = s + value;
   err[at] = err[at]! + (Math.abs(s) > Math.abs(value) ? s - t + value : value - t + s);
   sum[at] = t;
+}
+
+/** Adds each `values[k]` to `sum[ats[k]]` ({@link addTo}; `ats[k]` -1: not summed). */
+function sumColumn(sum: Float64Array, err: Float64Array, ats: Int32Array, values: Float64Array): void {
+  for (let k = 0; k < ats.length; k++) {
+    const at = ats[k]!;
+    if (at >= 0) addTo(sum, err, at, values[k]!);
+  }
 }
 
 /** What SQLite's `total()` answers: the sum plus its error term (unless that overflowed). */
@@ -93,29 +120,34 @@ export function gpuTotalsOfPacks(hours: Iterable<HourPack>, names: GpuNames): Gp
     Array.from({ length: 12 }, column) as Float64Array[];
   const rows = column();
   const energyRows = column();
+  let lastIds: Int32Array = new Int32Array(0);
+  let ats = new Int32Array(0);
   for (const hour of hours) {
     const { gpuIds, busyMinutes, idleMinutes, utilMeanPct, unknownMinutes, energyWh } = hour;
-    for (let k = 0; k < gpuIds.length; k++) {
-      const id = gpuIds[k]!;
-      const at = id >= 0 && id < rank.length ? rank[id]! : -1;
+    if (!sameIds(gpuIds, lastIds)) {
+      ats = Int32Array.from(gpuIds, (id) => (id >= 0 && id < rank.length ? rank[id]! : -1));
+      lastIds = gpuIds;
+    }
+    // NOTE: column by column: each sum still gets its rows in hour order, as SQLite's total() would.
+    for (let k = 0; k < ats.length; k++) {
+      const at = ats[k]!;
       if (at < 0) continue;
-      const b = busyMinutes[k]!;
-      const i = idleMinutes[k]!;
-      const util = utilMeanPct[k]!;
       rows[at]!++;
+      const util = utilMeanPct[k]!;
       if (!Number.isNaN(util)) {
-        addTo(uw!, uwErr!, at, util * (b + i));
-        addTo(uk!, ukErr!, at, b + i);
+        const known = busyMinutes[k]! + idleMinutes[k]!;
+        addTo(uw!, uwErr!, at, util * known);
+        addTo(uk!, ukErr!, at, known);
       }
-      addTo(busy!, busyErr!, at, b);
-      addTo(idle!, idleErr!, at, i);
-      addTo(unknown!, unknownErr!, at, unknownMinutes![k]!);
       const wh = energyWh[k]!;
       if (!Number.isNaN(wh)) {
         addTo(energy!, energyErr!, at, wh);
         energyRows[at]!++;
       }
     }
+    sumColumn(busy!, busyErr!, ats, busyMinutes);
+    sumColumn(idle!, idleErr!, ats, idleMinutes);
+    sumColumn(unknown!, unknownErr!, ats, unknownMinutes!);
   }
   const totals: GpuPeriodTotals[] = [];
   for (let at = 0; at < n; at++) {

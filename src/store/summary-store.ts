@@ -9,15 +9,19 @@ import { gpuTotalsOfPacks, hourRowsOfPacks } from "./summary-packs.ts";
 /**
  * Hourly GPU rollups as columns, one chunk per clock hour (one typed array per field, no object per
  * row): what the summary reads for 80,000 GPUs × 14 days (27 M rows) without the garbage, each
- * hour's columns straight from its pack. `NaN` is "no value".
+ * hour's columns straight from its pack, read as the hours are iterated (one hour held at a time).
+ * `NaN` is "no value".
  */
 export interface HourRows {
   /** Rows in all the chunks. */
   length: number;
   /** The GPUs the rows refer to; a chunk's `gpu[k]` indexes this list. */
   gpus: readonly { host: string; index: number }[];
-  /** The rows hour by hour, oldest first (an hour may span several chunks; rows keep their order). */
-  hours: readonly HourChunk[];
+  /**
+   * The rows hour by hour, oldest first (an hour may span several chunks; rows keep their order). From
+   * the store, each iteration reads them again: iterate once, keeping what is needed of each hour.
+   */
+  hours: Iterable<HourChunk>;
 }
 
 /** Rows of one clock hour. */
@@ -47,7 +51,8 @@ export interface SummaryStore {
   flagRenewal(flag: { host: string; slotMs: number; utilPct: number; previousUtilPct: number }): boolean;
   /**
    * The hourly rollups with `fromMs <= hourMs < toMs` as columns, by hour then GPU: what
-   * `rollupsBetween` returns, without an object per row.
+   * `rollupsBetween` returns, without an object per row. The GPUs are read at once; the hours as they
+   * are iterated.
    */
   hourRows(fromMs: number, toMs: number): HourRows;
   /** Per-GPU sums of the hourly rollups with `fromMs <= hourMs < toMs` (what the trend needs of `rollupTotals`). */
@@ -73,7 +78,12 @@ export function createSummaryStore(db: Database): SummaryStore {
     return gpuOf;
   };
   return {
-    hourRows: (fromMs, toMs) => hourRowsOfPacks(packs.hours(fromMs, toMs, { unknown: false }), gpusById()),
+    hourRows: (fromMs, toMs) =>
+      hourRowsOfPacks(
+        packs.gpuIds(fromMs, toMs),
+        () => packs.hours(fromMs, toMs, { unknown: false }),
+        gpusById(),
+      ),
     gpuTotals: (fromMs, toMs) => gpuTotalsOfPacks(packs.hours(fromMs, toMs), gpusById()),
     flagRenewal: (flag) =>
       insertFlag.run(flag.host, flag.slotMs, flag.utilPct, flag.previousUtilPct).changes === 1,

@@ -45,7 +45,7 @@ function fill(store: MetricsStore): void {
 const columns = (rows: HourRows) => ({
   length: rows.length,
   gpus: rows.gpus,
-  rows: rows.hours.flatMap((chunk) =>
+  rows: [...rows.hours].flatMap((chunk) =>
     Array.from(chunk.gpu, (gpu, k) => [
       chunk.hourMs,
       gpu,

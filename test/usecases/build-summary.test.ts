@@ -376,7 +376,12 @@ describe("biweekly summary from a real SQLite history and a real Prometheus", ()
       summaries: createSummaryStore(rig.db),
       claims,
       reclaims,
-      prometheus: createPrometheusClient({ url: prom.url, timeoutMs: 30_000 }),
+      prometheus: [
+        {
+          cluster: null,
+          client: createPrometheusClient({ url: prom.url, timeoutMs: 30_000 }),
+        },
+      ],
       logger: silentLogger,
     };
     model = await buildSummary(deps, PERIOD);

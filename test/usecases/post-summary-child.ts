@@ -49,7 +49,7 @@ const job = summaryJob({
   summaries: createSummaryStore(db),
   claims: state.claims,
   reclaims: createReclaimStore(db),
-  prometheus: null,
+  prometheus: [],
   logger: silentLogger,
   notifier: outbox,
   warden: { current: () => CAROL },

@@ -29,6 +29,7 @@ export const csv = {
   "csv.col.until": "until",
   "csv.col.hours": "hours",
   "csv.col.forced": "forced",
+  "csv.col.cluster": "cluster",
   "csv.col.namespace": "namespace",
   "csv.col.workload": "workload",
   "csv.col.container": "container",

@@ -52,6 +52,7 @@ export const summary = {
   "summary.containers.columns": "(requests vs use over the period)",
   "summary.containers.off": "No Prometheus source with containers is configured.",
   "summary.containers.failed": "Prometheus did not answer: {message}",
+  "summary.containers.clusterFailed": "Prometheus of cluster {cluster} did not answer: {message}",
   "summary.containers.none": "No containers with requests were seen.",
   "summary.containers.head":
     "{count, plural, one {# container group, {flagged} using under half of what it requests.} other {# container groups, {flagged} using under half of what they request.}}",

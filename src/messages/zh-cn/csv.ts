@@ -31,6 +31,7 @@ export const csv: AreaCatalog<typeof en> = {
   "csv.col.until": "截止",
   "csv.col.hours": "小时",
   "csv.col.forced": "强制",
+  "csv.col.cluster": "集群",
   "csv.col.namespace": "命名空间",
   "csv.col.workload": "工作负载",
   "csv.col.container": "容器",

@@ -52,6 +52,7 @@ export const summary: AreaCatalog<typeof en> = {
   "summary.containers.columns": "（本周期内的请求量与用量）",
   "summary.containers.off": "没有配置带容器的 Prometheus 数据源。",
   "summary.containers.failed": "Prometheus 没有响应：{message}",
+  "summary.containers.clusterFailed": "集群 {cluster} 的 Prometheus 没有响应：{message}",
   "summary.containers.none": "没有看到设置了请求量的容器。",
   "summary.containers.head": "{count} 个容器组，其中 {flagged} 个的用量不到请求量的一半。",
   "summary.advice.cpu": "CPU 峰值 {peak} / {request} 核（{pct}）",

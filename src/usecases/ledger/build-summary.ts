@@ -11,13 +11,13 @@ import {
 } from "../../reports/summary-model.ts";
 import { suspectSpans } from "../../reports/suspect-spans.ts";
 import type { Logger } from "../../shared/logger.ts";
-import type { PrometheusClient } from "../../sources/prometheus-api.ts";
+import type { ContainerSource } from "../../sources/summary-prometheus.ts";
 import type { ClaimStore } from "../../store/claim-store.ts";
 import type { MetricsStore } from "../../store/metrics-types.ts";
 import type { ReclaimStore } from "../../store/reclaim-store.ts";
 import type { SummaryStore } from "../../store/summary-store.ts";
 import { SUSPECT_AUDIT, SUSPECT_ENDED_AUDIT } from "../alerts/suspect-notices.ts";
-import { readContainerUsage } from "./summary-containers.ts";
+import { readClustersContainerUsage } from "./summary-containers.ts";
 import { summaryPricing } from "./summary-pricing.ts";
 
 /** What the summary reads. */
@@ -31,8 +31,8 @@ export interface SummaryDeps {
   summaries: SummaryStore;
   claims: Pick<ClaimStore, "overlapping">;
   reclaims: Pick<ReclaimStore, "allOpen">;
-  /** For the container section; `null` when no Prometheus source queries containers. */
-  prometheus: PrometheusClient | null;
+  /** For the container section: every Prometheus source that queries containers (none: the section is off). */
+  prometheus: readonly ContainerSource[];
   logger: Logger;
   /** Default: {@link summaryPricing} of the config. */
   pricing?: SummaryPricing;
@@ -61,7 +61,8 @@ export function summaryPeriod(slotMs: number, timezone: string): Period {
 /**
  * The summary model of `period` (and the period before it, for the trend) from the rollups, the
  * claims, the audit, Prometheus and the open reclaim cases. A Prometheus that fails leaves the
- * container section saying so; the rest of the summary does not depend on it.
+ * container section saying so (with several clusters, beside the others' groups); the rest of the
+ * summary does not depend on it.
  */
 export async function buildSummary(deps: SummaryDeps, period: Period): Promise<SummaryModel> {
   const { config } = deps;
@@ -97,12 +98,14 @@ export async function buildSummary(deps: SummaryDeps, period: Period): Promise<S
 }
 
 async function containerReport(deps: SummaryDeps, period: Period): Promise<ContainerReport> {
-  if (deps.prometheus === null) return { status: "off" };
-  try {
-    return { status: "ok", groups: await readContainerUsage(deps.prometheus, period) };
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    deps.logger.warn({ err: error }, `summary: container usage not available: ${message}`);
-    return { status: "failed", message };
-  }
+  if (deps.prometheus.length === 0) return { status: "off" };
+  const { groups, failures } = await readClustersContainerUsage(deps.prometheus, period);
+  for (const failure of failures)
+    deps.logger.warn(
+      { cluster: failure.cluster },
+      `summary: container usage not available: ${failure.message}`,
+    );
+  if (failures.length === deps.prometheus.length && failures.length === 1)
+    return { status: "failed", message: failures[0]!.message };
+  return failures.length === 0 ? { status: "ok", groups } : { status: "ok", groups, failures };
 }

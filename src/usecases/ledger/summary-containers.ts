@@ -1,6 +1,7 @@
 import { type ContainerGroupUsage, workloadOf } from "../../checks/rightsizing.ts";
-import type { Period } from "../../reports/summary-model.ts";
+import type { ContainerFailure, Period } from "../../reports/summary-model.ts";
 import type { PrometheusClient, PromVectorSample } from "../../sources/prometheus-api.ts";
+import type { ContainerSource } from "../../sources/summary-prometheus.ts";
 
 /** Subquery resolution and `rate()` window for CPU usage. */
 const RATE_STEP = "5m";
@@ -48,6 +49,39 @@ export async function readContainerUsage(
     PromVectorSample[]
   >;
   return groupContainers(result);
+}
+
+/** What every cluster's engine answered: their groups together, and the clusters that did not answer. */
+export interface ClustersContainerUsage {
+  groups: ContainerGroupUsage[];
+  failures: ContainerFailure[];
+}
+
+/**
+ * {@link readContainerUsage} of every source at once, each cut off at its own deadline (its client's
+ * timeout, its queries running together): one that fails or hangs loses only its own groups. Groups of a named cluster are `cluster/namespace/workload/container`.
+ */
+export async function readClustersContainerUsage(
+  sources: readonly ContainerSource[],
+  period: Period,
+): Promise<ClustersContainerUsage> {
+  const answers = await Promise.allSettled(
+    sources.map((source) => readContainerUsage(source.client, period)),
+  );
+  const groups: ContainerGroupUsage[] = [];
+  const failures: ContainerFailure[] = [];
+  answers.forEach((answer, i) => {
+    const { cluster } = sources[i]!;
+    if (answer.status === "rejected") {
+      const error: unknown = answer.reason;
+      failures.push({ cluster, message: error instanceof Error ? error.message : String(error) });
+      return;
+    }
+    for (const group of answer.value)
+      groups.push(cluster === null ? group : { ...group, cluster, group: `${cluster}/${group.group}` });
+  });
+  if (sources.length > 1) groups.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
+  return { groups, failures };
 }
 
 interface GroupAcc extends ContainerGroupUsage {

@@ -1,4 +1,13 @@
-import { costOfHours, type HostCostBasis, hostCostBasis, type PriceOver } from "../../checks/cost-model.ts";
+import {
+  addHourCost,
+  type CostTotals,
+  costOfHours,
+  emptyCostTotals,
+  type HostCostBasis,
+  hostCostBasis,
+  type PriceOver,
+  resetCostTotals,
+} from "../../checks/cost-model.ts";
 import { meanTariffPrice, priceAtMinute, type Tariff, tariffOf } from "../../checks/tariff-price.ts";
 import type { Config } from "../../config/schema.ts";
 import type { SummaryPricing } from "../../reports/summary-model.ts";
@@ -24,12 +33,16 @@ export function summaryPricing(config: Pick<Config, "team" | "costs" | "hosts">)
     }
     return basis;
   };
+  const scratch: CostTotals = emptyCostTotals({ kind: "none", ratedWatts: null });
   return {
     currency: config.team.currency,
     hostCost: (host, usage) => costOfHours(basisOf(host), priceOver, [usage]).total,
     hostSaving: (host, usage) => costOfHours(basisOf(host), priceOver, [usage]).stoppable,
     hostCostAndSaving(host, usage) {
-      const totals = costOfHours(basisOf(host), priceOver, [usage]);
+      // NOTE: one totals object for every call (the summary prices millions of host-hours): costOfHours of one hour.
+      const basis = basisOf(host);
+      const totals = resetCostTotals(scratch, basis);
+      addHourCost(totals, basis, priceOver, usage);
       return { cost: totals.total, saving: totals.stoppable };
     },
     offSaving(host, fromMs, toMs, meanPowerW) {

@@ -5,7 +5,10 @@ import type { SummaryModel } from "../../../reports/summary-model.ts";
 import { escapeMrkdwn, formatGiB } from "../alerts/alert-format.ts";
 import { summaryRows } from "./summary-message-format.ts";
 
-/** The containers section: off, failed, or how many were looked at and the flagged ones' advice. */
+/**
+ * The containers section: off, failed, or how many were looked at, the clusters whose engine did not
+ * answer, and the flagged ones' advice.
+ */
 export function summaryContainersText(
   tr: Translator,
   model: SummaryModel,
@@ -20,12 +23,20 @@ export function summaryContainersText(
       return tr.t("summary.containers.failed", { message: escapeMrkdwn(containers.message) });
     case "ok": {
       const flagged = containers.advice.filter((a) => a.flagged);
+      const failed = (containers.failures ?? []).map(({ cluster, message }) =>
+        cluster === null
+          ? tr.t("summary.containers.failed", { message: escapeMrkdwn(message) })
+          : tr.t("summary.containers.clusterFailed", { cluster, message: escapeMrkdwn(message) }),
+      );
       const head =
         containers.advice.length === 0
-          ? tr.t("summary.containers.none")
-          : tr.t("summary.containers.head", { count: containers.advice.length, flagged: flagged.length });
+          ? failed.length === 0
+            ? [tr.t("summary.containers.none")]
+            : []
+          : [tr.t("summary.containers.head", { count: containers.advice.length, flagged: flagged.length })];
       const lines = flagged.map((advice) => adviceLine(tr, advice));
-      return flagged.length === 0 ? head : `${head}\n${summaryRows(lines, maxRows, more)}`;
+      const text = [...head, ...failed].join("\n");
+      return flagged.length === 0 ? text : `${text}\n${summaryRows(lines, maxRows, more)}`;
     }
     default:
       return containers satisfies never;
