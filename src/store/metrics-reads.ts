@@ -16,6 +16,7 @@ import { cycleKeyRange, ENTITY_SPAN } from "./sample-key.ts";
 type MetricsReads = Pick<
   MetricsStore,
   | "latestObservations"
+  | "latestSampleTimes"
   | "hostSamplesSince"
   | "gpuSamplesSince"
   | "rollupsBetween"
@@ -114,6 +115,7 @@ export function createMetricsReads(db: Database, cache: FleetCache): MetricsRead
 
   return {
     latestObservations: createLatestReader(db, cache),
+    latestSampleTimes: createLatestTimesReader(db, cache),
 
     hostSamplesSince(name, sinceMs) {
       const host = cache.byName.get(name);
@@ -202,6 +204,37 @@ function createLatestReader(db: Database, cache: FleetCache): () => LatestObserv
       result.push({ observation: observationOf(host, row, gpuRow), lastOkAtMs: host.lastOkAtMs });
     }
     return result;
+  };
+}
+
+/** Each host's latest sample time: the latest cycle's host rows in one read, one row each for the others. */
+function createLatestTimesReader(db: Database, cache: FleetCache): () => Map<string, number> {
+  const timesOfCycle = db.prepare(
+    "SELECT id - ? AS host_id, at_ms FROM host_sample WHERE id BETWEEN ? AND ?",
+  );
+  const timeAt = db.prepare("SELECT at_ms FROM host_sample WHERE id = ?").pluck();
+  return () => {
+    const latest = cache.latestCycleId;
+    const ofLatest = new Map<number, number>();
+    const written = cache.latestRows;
+    if (latest !== null && written?.cycleId === latest) {
+      for (const [id, row] of written.hosts) ofLatest.set(id, row.at_ms);
+    } else if (latest !== null) {
+      const [lo, hi] = cycleKeyRange(latest);
+      for (const row of timesOfCycle.all(lo, lo, hi) as { host_id: number; at_ms: number }[])
+        ofLatest.set(row.host_id, row.at_ms);
+    }
+    const times = new Map<string, number>();
+    for (const host of cache.byName.values()) {
+      const cycleId = host.lastCycleId;
+      if (cycleId === null) continue;
+      const atMs =
+        cycleId === latest
+          ? ofLatest.get(host.id)
+          : (timeAt.get(cycleId * ENTITY_SPAN + host.id) as number | undefined);
+      if (atMs !== undefined) times.set(host.name, atMs);
+    }
+    return times;
   };
 }
 
