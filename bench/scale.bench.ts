@@ -104,6 +104,8 @@ const RESTART_CPU_PROF = args.has("restart-cpu-prof")
  */
 const RESTARTS = Number(args.get("restarts") ?? 1);
 const RESTART_BINS = args.get("restart-bins")?.split(",") ?? [null];
+/** `--restart-old-spaces=192,256`: the restarts alternate these old spaces (MB) too, instead of one. */
+const RESTART_OLD_SPACES = args.get("restart-old-spaces")?.split(",") ?? [null];
 const BASELINE = args.get("baseline") !== "0";
 const GPUS = 8;
 const BASELINE_HOSTS = 1000;
@@ -286,19 +288,33 @@ const NO_RESTART: Restart = {
 
 /** {@link RESTARTS} restarts alternating {@link RESTART_BINS}: the first, and all with their bin and load. */
 async function restarts(urls: string[], storePath: string): Promise<Restart & { all: unknown[] }> {
-  const all: (Restart & { bin: string | null; load_avg_1m: number })[] = [];
+  const all: (Restart & { bin: string | null; flags: string; load_avg_1m: number })[] = [];
   for (let i = 0; i < RESTARTS; i++) {
     const bin = RESTART_BINS[i % RESTART_BINS.length]!;
+    const oldSpace = RESTART_OLD_SPACES[i % RESTART_OLD_SPACES.length]!;
+    const flags =
+      oldSpace === null
+        ? NPM_START_FLAGS
+        : [
+            ...NPM_START_FLAGS.filter((flag) => !flag.startsWith("--max-old-space-size=")),
+            `--max-old-space-size=${oldSpace}`,
+          ];
     all.push({
       bin,
-      ...(await restart(urls, storePath, bin ?? undefined)),
+      flags: flags.join(" "),
+      ...(await restart(urls, storePath, flags, bin ?? undefined)),
       load_avg_1m: round(loadavg()[0]!, 2),
     });
   }
   return { ...all[0]!, all };
 }
 
-async function restart(urls: string[], storePath: string, binPath?: string): Promise<Restart> {
+async function restart(
+  urls: string[],
+  storePath: string,
+  flags: string[],
+  binPath?: string,
+): Promise<Restart> {
   const configPath = join(dirname(storePath), "gpu-warden.yaml");
   const sources = urls.map((url, i) => ({
     kind: "prometheus",
@@ -314,7 +330,7 @@ async function restart(urls: string[], storePath: string, binPath?: string): Pro
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [...NPM_START_FLAGS, ...RESTART_CPU_PROF, bin, "start", "--no-playground", "--config", configPath],
+    [...flags, ...RESTART_CPU_PROF, bin, "start", "--no-playground", "--config", configPath],
     { env: { ...env, PORT: String(port), LOG_LEVEL: "info" }, stdio: ["ignore", "ignore", "pipe"] },
   );
   const exited = new Promise((resolve) => child.once("exit", resolve));
