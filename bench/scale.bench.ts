@@ -93,6 +93,20 @@ const STORM_SHARE = Number(args.get("storm-share") ?? 0.2);
 const LOOK_BACK_ONLY = args.get("look-back-only") === "1";
 /** `--cpu-prof=DIR`: the poller writes a V8 CPU profile (`node --cpu-prof`) into DIR. */
 const CPU_PROF = args.has("cpu-prof") ? ["--cpu-prof", `--cpu-prof-dir=${args.get("cpu-prof")}`] : [];
+/** `--restart-cpu-prof=DIR`: the restarted bin writes its V8 CPU profile into DIR (ended by SIGTERM after its first poll). */
+const RESTART_CPU_PROF = args.has("restart-cpu-prof")
+  ? ["--cpu-prof", `--cpu-prof-dir=${args.get("restart-cpu-prof")}`]
+  : [];
+/**
+ * `--restarts=N` restarts (default 1) over the same engines and store, alternating the bins of
+ * `--restart-bins=A,B` (default the checkout's `bin/gpu-warden.js`), each in `restarts`: to compare
+ * two builds in the same conditions. `--baseline=0` skips the run at 8,000 GPUs (the ratios are 1).
+ */
+const RESTARTS = Number(args.get("restarts") ?? 1);
+const RESTART_BINS = args.get("restart-bins")?.split(",") ?? [null];
+/** `--restart-old-spaces=192,256`: the restarts alternate these old spaces (MB) too, instead of one. */
+const RESTART_OLD_SPACES = args.get("restart-old-spaces")?.split(",") ?? [null];
+const BASELINE = args.get("baseline") !== "0";
 const GPUS = 8;
 const BASELINE_HOSTS = 1000;
 const HISTORY_STEP_MS = 5 * MINUTE_MS;
@@ -251,6 +265,8 @@ interface Restart {
   healthz_ms: number | null;
   first_poll_ms: number | null;
   poll_ms: number | null;
+  /** The bot's CPU time (user + system) from its spawn to the first poll logged: on a shared machine the figure to compare. */
+  cpu_ms: number | null;
   sweep_ms: number | null;
   unknown_hosts: number | null;
   /** When and why the bot ended before its first poll (its "FATAL ERROR" line, else its last). */
@@ -262,6 +278,7 @@ interface Restart {
 const NO_RESTART: Restart = {
   healthz_ms: null,
   first_poll_ms: null,
+  cpu_ms: null,
   poll_ms: null,
   sweep_ms: null,
   unknown_hosts: null,
@@ -269,7 +286,35 @@ const NO_RESTART: Restart = {
   looked_back: false,
 };
 
-async function restart(urls: string[], storePath: string): Promise<Restart> {
+/** {@link RESTARTS} restarts alternating {@link RESTART_BINS}: the first, and all with their bin and load. */
+async function restarts(urls: string[], storePath: string): Promise<Restart & { all: unknown[] }> {
+  const all: (Restart & { bin: string | null; flags: string; load_avg_1m: number })[] = [];
+  for (let i = 0; i < RESTARTS; i++) {
+    const bin = RESTART_BINS[i % RESTART_BINS.length]!;
+    const oldSpace = RESTART_OLD_SPACES[i % RESTART_OLD_SPACES.length]!;
+    const flags =
+      oldSpace === null
+        ? NPM_START_FLAGS
+        : [
+            ...NPM_START_FLAGS.filter((flag) => !flag.startsWith("--max-old-space-size=")),
+            `--max-old-space-size=${oldSpace}`,
+          ];
+    all.push({
+      bin,
+      flags: flags.join(" "),
+      ...(await restart(urls, storePath, flags, bin ?? undefined)),
+      load_avg_1m: round(loadavg()[0]!, 2),
+    });
+  }
+  return { ...all[0]!, all };
+}
+
+async function restart(
+  urls: string[],
+  storePath: string,
+  flags: string[],
+  binPath?: string,
+): Promise<Restart> {
   const configPath = join(dirname(storePath), "gpu-warden.yaml");
   const sources = urls.map((url, i) => ({
     kind: "prometheus",
@@ -281,18 +326,18 @@ async function restart(urls: string[], storePath: string): Promise<Restart> {
   writeFileSync(configPath, JSON.stringify({ sources, store: { path: storePath } }));
   const port = await freePort();
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("SLACK_")));
-  const bin = join(here, "..", "bin", "gpu-warden.js");
+  const bin = binPath ?? join(here, "..", "bin", "gpu-warden.js");
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [...NPM_START_FLAGS, bin, "start", "--no-playground", "--config", configPath],
+    [...flags, ...RESTART_CPU_PROF, bin, "start", "--no-playground", "--config", configPath],
     { env: { ...env, PORT: String(port), LOG_LEVEL: "info" }, stdio: ["ignore", "ignore", "pipe"] },
   );
   const exited = new Promise((resolve) => child.once("exit", resolve));
   try {
     const [healthzMs, firstPoll] = await Promise.all([
       healthzAfter(port, started, exited),
-      firstPollLogged(child.stderr, started),
+      firstPollLogged(child.stderr, started, child.pid!),
     ]);
     return { healthz_ms: healthzMs, ...firstPoll };
   } finally {
@@ -320,6 +365,7 @@ async function healthzAfter(port: number, started: number, exited: Promise<unkno
 async function firstPollLogged(
   stderr: NodeJS.ReadableStream,
   started: number,
+  pid: number,
 ): Promise<Omit<Restart, "healthz_ms">> {
   const tail: string[] = [];
   let lookedBack = false;
@@ -330,6 +376,7 @@ async function firstPollLogged(
     if (entry.msg !== "poll cycle done") continue;
     return {
       first_poll_ms: performance.now() - started,
+      cpu_ms: cpuMsOf(pid),
       poll_ms: Number(entry.ms),
       sweep_ms: Number(entry.sweepMs),
       unknown_hosts: Number(entry.unknown),
@@ -339,7 +386,7 @@ async function firstPollLogged(
   }
   const why = tail.find((line) => line.startsWith("FATAL ERROR")) ?? tail.at(-1) ?? "";
   const ended = { ms: Math.round(performance.now() - started), why: why.slice(0, 300) };
-  const none = { first_poll_ms: null, poll_ms: null, sweep_ms: null, unknown_hosts: null };
+  const none = { first_poll_ms: null, cpu_ms: null, poll_ms: null, sweep_ms: null, unknown_hosts: null };
   return { ...none, looked_back: lookedBack, ended };
 }
 
@@ -412,7 +459,7 @@ async function measure(backend: MetricsBackend, hosts: number): Promise<Measured
     const engineCpuMs = engines.reduce((sum, engine) => sum + cpuMsOf(engine.pid), 0) - engineCpuBefore;
     measured.engine_cpu_ms = engineCpuMs / (CYCLES + 1);
     measured.engine_start_s = engineStartMs.map((ms) => round(ms / 1000, 0));
-    measured.restart = LOOK_BACK_ONLY ? NO_RESTART : await restart(job.urls, job.keepStore);
+    measured.restart = LOOK_BACK_ONLY ? NO_RESTART : await restarts(job.urls, job.keepStore);
     measured.summary =
       summaryStore && (await scaleSummary(summaryStore, hosts, CLUSTERS, job.urls, SUMMARY_FLAGS));
     measured.storm = STORM_SHARE > 0 && !LOOK_BACK_ONLY ? await storm(engines, owned) : null;
@@ -480,7 +527,8 @@ function cpuMsOf(pid: number): number {
 const here = dirname(fileURLToPath(import.meta.url));
 for (const backend of BACKENDS) {
   const run = await measure(backend, HOSTS);
-  const base = HOSTS === BASELINE_HOSTS || LOOK_BACK_ONLY ? run : await measure(backend, BASELINE_HOSTS);
+  const base =
+    HOSTS === BASELINE_HOSTS || LOOK_BACK_ONLY || !BASELINE ? run : await measure(backend, BASELINE_HOSTS);
   const gpus = HOSTS * GPUS;
   const perGpuRatio = (value: number, baseValue: number) =>
     round(value / gpus / (baseValue / (BASELINE_HOSTS * GPUS)), 2);

@@ -128,6 +128,8 @@ export async function startBot(context: BotContext): Promise<RunningBot> {
     await http?.close();
     throw error;
   });
+  const known = stores.store.hosts();
+  for (const source of sources) source.recall?.(known, clock.now());
   const running = scheduleJobs(
     bot.jobs,
     logger,

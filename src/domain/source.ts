@@ -1,3 +1,4 @@
+import type { HostRecord } from "./metrics.ts";
 import type { HostObservation, SourceKind } from "./observation.ts";
 
 /** A metric source: one poll returns one observation per host it knows, failures included. */
@@ -12,6 +13,11 @@ export interface Source {
    */
   readonly pollDeadlineMs?: number;
   poll(signal: AbortSignal): Promise<HostObservation[]>;
+  /**
+   * What the store knew of this source's hosts at a start (their GPUs' UUIDs and memory totals), so
+   * that the first poll need not read again what a card does not change. Called once, before it.
+   */
+  recall?(hosts: readonly HostRecord[], atMs: number): void;
 }
 
 /** A stretch of the past a source is asked about: one step at `fromMs, fromMs + stepMs, …` up to `toMs`. */

@@ -61,8 +61,8 @@ export async function restoreHistory(
  * `null` when every host it knows is recent (no look-back needed); an empty set for a fresh store.
  */
 function recentHostsIfNotAll(store: BotStores["store"], sinceMs: number): Set<string> | null {
-  const latest = store.latestObservations();
-  if (latest.length === 0) return new Set();
-  const recent = new Set(latest.filter((l) => l.observation.atMs >= sinceMs).map((l) => l.observation.host));
-  return recent.size === latest.length ? null : recent;
+  const latest = store.latestSampleTimes();
+  if (latest.size === 0) return new Set();
+  const recent = new Set([...latest].filter(([, atMs]) => atMs >= sinceMs).map(([host]) => host));
+  return recent.size === latest.size ? null : recent;
 }

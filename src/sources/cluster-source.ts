@@ -24,6 +24,16 @@ export function inCluster(source: Source, cluster: string): Source {
     },
     ...(source.pollDeadlineMs !== undefined && { pollDeadlineMs: source.pollDeadlineMs }),
     poll: async (signal) => rename(await source.poll(signal)),
+    ...(source.recall && {
+      recall: (hosts, atMs) => {
+        const prefix = clusterHost(cluster, "");
+        const own = hosts.filter((host) => host.name.startsWith(prefix));
+        source.recall!(
+          own.map((host) => ({ ...host, name: host.name.slice(prefix.length) })),
+          atMs,
+        );
+      },
+    }),
   };
   if (!hasHistory(source)) return base;
   const withHistory: HistorySource = {

@@ -59,6 +59,72 @@ export function createQueryDataBuilder(displayUrl: string): AnswerDataBuilder<Qu
 
 type Bad = (what: string) => PrometheusError;
 
+/** Takes one sample of a vector answer: its labels (read only, not to be kept whole) and value. */
+export type VectorVisit = (labels: Readonly<Record<string, string>>, value: number) => void;
+
+/**
+ * The `data` of an answer that must be a vector, each sample handed to `visit` as it is read and not
+ * kept: no sample object, no copy of the label set (a poll reads ~80,000 per DCGM field at 80,000
+ * GPUs). With `copyLabels` (a streamed answer, whose strings may be cut from the parser's text) each
+ * label set is copied first, as {@link createQueryDataBuilder} does; a whole answer's label set is
+ * handed on as `JSON.parse` made it, unless a value is not a string. Another result type throws
+ * `notVector(resultType)`; `finish` returns how many samples were visited.
+ */
+export function createVectorVisitor(
+  displayUrl: string,
+  visit: VectorVisit,
+  notVector: (resultType: unknown) => PrometheusError,
+  copyLabels: boolean,
+): AnswerDataBuilder<number> {
+  const bad = (what: string) =>
+    new PrometheusError("bad-response", `Prometheus at ${displayUrl} sent a malformed ${what}`, 200, null);
+  let resultType: unknown;
+  let isArray = false;
+  let visited = 0;
+  const unread: unknown[] = [];
+  const copy = createLabelCopier();
+  const take = (item: unknown) => {
+    if (!isRecord(item) || !isRecord(item.metric)) throw bad("vector element");
+    if (item.value === undefined && item.histogram !== undefined) return;
+    const point = readPoint(item.value);
+    if (!point) throw bad("vector sample");
+    visit(
+      copyLabels || !allStrings(item.metric) ? copy(item.metric) : (item.metric as Record<string, string>),
+      point.value,
+    );
+    visited++;
+  };
+  return {
+    listData: false,
+    setField(key, value) {
+      if (key === "resultType") resultType = value;
+      else if (key === "result") isArray = Array.isArray(value);
+    },
+    startResult() {
+      isArray = true;
+    },
+    addItem(item) {
+      if (resultType === "vector") take(item);
+      else unread.push(item);
+    },
+    finish() {
+      if (resultType !== "vector") {
+        if (resultType === "matrix" || resultType === "scalar" || resultType === "string")
+          throw notVector(resultType);
+        throw bad(`result (resultType ${JSON.stringify(resultType)})`);
+      }
+      if (!isArray) throw bad("vector");
+      for (const item of unread.splice(0)) take(item);
+      return visited;
+    },
+  };
+}
+
+function allStrings(metric: Record<string, unknown>): boolean {
+  for (const name in metric) if (typeof metric[name] !== "string") return false;
+  return true;
+}
+
 type LabelCopier = (metric: Record<string, unknown>) => Record<string, string>;
 
 /** The label sets of a `/api/v1/series` answer, each copied as it is read. */

@@ -1,6 +1,11 @@
 import { createSlots } from "../shared/slots.ts";
-import { createAnswerReader, createQueryAnswerReader } from "./prom-answer-reader.ts";
-import { createQueryDataBuilder, createSeriesListBuilder } from "./prom-query-data.ts";
+import { type AnswerDataBuilder, createAnswerReader, createQueryAnswerReader } from "./prom-answer-reader.ts";
+import {
+  createQueryDataBuilder,
+  createSeriesListBuilder,
+  createVectorVisitor,
+  type VectorVisit,
+} from "./prom-query-data.ts";
 import { describeNonJson, oneLine, PrometheusError } from "./prometheus-error.ts";
 
 /**
@@ -58,6 +63,11 @@ export interface PrometheusClient {
   query(promql: string, options?: QueryOptions): Promise<PromQueryResult>;
   /** An instant query that must return a vector. */
   queryVector(promql: string, options?: QueryOptions): Promise<PromVectorSample[]>;
+  /**
+   * {@link PrometheusClient.queryVector} with each sample handed to `visit` as it is read, none kept
+   * (the label set is lent: copy what is kept). Resolves to how many samples were visited.
+   */
+  queryVectorEach(promql: string, visit: VectorVisit, options?: QueryOptions): Promise<number>;
   /**
    * Label sets of the series matching `selector` with samples in `[startMs, endMs]`
    * (`/api/v1/series`): answered from the index, without reading samples.
@@ -313,6 +323,14 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
       }
       return result.data.series;
     },
+    queryVectorEach(promql, visit, queryOptions = {}) {
+      const form = new URLSearchParams({ query: promql });
+      if (queryOptions.atMs !== undefined) form.set("time", formatSeconds(queryOptions.atMs));
+      return sendStreamed(
+        { path: "api/v1/query", form, signal: queryOptions.signal },
+        vectorVisitParse(displayUrl, promql, visit),
+      );
+    },
     queryRange(promql, range, queryOptions = {}) {
       const form = new URLSearchParams({
         query: promql,
@@ -421,6 +439,54 @@ export function parseQueryResponse(
   const reader = createQueryAnswerReader(status, contentType, displayUrl);
   reader.write(body);
   return reader.end();
+}
+
+/** How `queryVectorEach` reads an answer: streamed (labels copied) or whole, each sample to `visit`. */
+function vectorVisitParse(displayUrl: string, promql: string, visit: VectorVisit) {
+  const notVector = (resultType: unknown) =>
+    new PrometheusError(
+      "bad-response",
+      `Prometheus at ${displayUrl} returned a ${String(resultType)}, not a vector, for ${promql}`,
+      200,
+      null,
+    );
+  const visitor = (copyLabels: boolean) => createVectorVisitor(displayUrl, visit, notVector, copyLabels);
+  return {
+    reader: (status: number, contentType: string | null) => {
+      const reader = createAnswerReader(status, contentType, displayUrl, visitor(true));
+      return { write: reader.write, end: () => reader.end().data };
+    },
+    whole: (answer: RawAnswer) => visitWholeAnswer(answer, displayUrl, visitor),
+  };
+}
+
+/**
+ * A whole vector answer visited by the builder `visitor(false)` makes (over the parsed answer), or, where
+ * it is no `"status":"success"` object, through the streaming reader for the same errors as a query.
+ */
+function visitWholeAnswer(
+  answer: RawAnswer,
+  displayUrl: string,
+  visitor: (copyLabels: boolean) => AnswerDataBuilder<number>,
+): number {
+  const { status, contentType, body } = answer;
+  if (status < 200 || status >= 300) readEnvelope(status, contentType, body, displayUrl);
+  const json = tryParseJson(body);
+  if (isRecord(json) && json.status === "success" && isRecord(json.data)) {
+    const builder = visitor(false);
+    for (const [key, value] of Object.entries(json.data)) {
+      if (key !== "result" || !Array.isArray(value)) {
+        builder.setField(key, value);
+        continue;
+      }
+      builder.startResult();
+      for (const item of value as unknown[]) builder.addItem(item);
+    }
+    return builder.finish();
+  }
+  const reader = createAnswerReader(status, contentType, displayUrl, visitor(true));
+  reader.write(body);
+  return reader.end().data;
 }
 
 /** A whole, parsed `"status":"success"` query answer as a result, through the same builder as a streamed one. */

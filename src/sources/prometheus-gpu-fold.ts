@@ -1,6 +1,6 @@
 import { physicalGpu } from "../shared/gpu-slot.ts";
+import type { VectorVisit } from "./prom-query-data.ts";
 import { isDcgmBlank } from "./prom-value.ts";
-import type { PromVectorSample } from "./prometheus-api.ts";
 import {
   accumulatorIn,
   addWorkload,
@@ -18,42 +18,42 @@ import type { DcgmField } from "./prometheus-queries.ts";
  * cycle never holds every field's answer at once (at 80,000 GPUs those were ~110 MB of heap together).
  */
 export interface GpuFold {
-  /** Folds one field's answer in; the answer is not kept. */
-  add(field: DcgmField, samples: readonly PromVectorSample[]): void;
+  /** What folds one field's samples in as its answer is read (`queryVectorEach`); nothing is kept of them. */
+  visitor(field: DcgmField): VectorVisit;
+  /** Folds in one sample of the FB_USED heartbeat (its value the sample's time in seconds). */
+  beat: VectorVisit;
   /**
    * The GPUs and hosts: a series whose FB_USED heartbeat is older than `oldestMs` counts as absent; the
    * hosts in `seen` (the forget window's label sets) without a fresh GPU are stale.
    */
-  finish(heartbeat: readonly PromVectorSample[], seen: Record<string, string>[], oldestMs: number): GpuFleet;
+  finish(seen: Record<string, string>[], oldestMs: number): GpuFleet;
 }
 
 export function createGpuFold(hostLabel: string): GpuFold {
   const hosts = new Map<string, Map<number, GpuAccumulator>>();
   /** Series without the host label, by their `gpu` label. */
   const unlabelled = new Map<string, number>();
+  const beatMs = new Map<string, number>();
   return {
-    add(field, samples) {
-      for (const sample of samples) {
-        if (!sample.labels[hostLabel]) {
-          const gpu = String(sample.labels.gpu);
-          unlabelled.set(gpu, (unlabelled.get(gpu) ?? 0) + 1);
-          continue;
-        }
-        const slot = slotOf(sample.labels, hostLabel);
-        if (slot === null) continue;
-        const gpu = accumulatorIn(hosts, slot);
-        const workload = workloadOf(sample.labels);
-        if (workload) addWorkload(gpu, workload);
-        const value = Number.isFinite(sample.value) && !isDcgmBlank(sample.value) ? sample.value : null;
-        if (value !== null) gpu.fields[field] = Math.max(gpu.fields[field] ?? value, value);
+    visitor: (field) => (labels, rawValue) => {
+      if (!labels[hostLabel]) {
+        const gpu = String(labels.gpu);
+        unlabelled.set(gpu, (unlabelled.get(gpu) ?? 0) + 1);
+        return;
       }
+      const slot = slotOf(labels, hostLabel);
+      if (slot === null) return;
+      const gpu = accumulatorIn(hosts, slot);
+      const workload = workloadOf(labels);
+      if (workload) addWorkload(gpu, workload);
+      const value = Number.isFinite(rawValue) && !isDcgmBlank(rawValue) ? rawValue : null;
+      if (value !== null) gpu.fields[field] = Math.max(gpu.fields[field] ?? value, value);
     },
-    finish(heartbeat, seen, oldestMs) {
-      const beatMs = new Map<string, number>();
-      for (const sample of heartbeat) {
-        const key = gpuKey(hostFromLabel(sample.labels[hostLabel] ?? ""), sample.labels.gpu);
-        beatMs.set(key, Math.max(beatMs.get(key) ?? 0, sample.value * 1000));
-      }
+    beat(labels, value) {
+      const key = gpuKey(hostFromLabel(labels[hostLabel] ?? ""), labels.gpu);
+      beatMs.set(key, Math.max(beatMs.get(key) ?? 0, value * 1000));
+    },
+    finish(seen, oldestMs) {
       const silent = (key: string) => {
         const beat = beatMs.get(key);
         return beat !== undefined && beat < oldestMs;

@@ -2,6 +2,7 @@ import type { ContainerUsage, HostObservation } from "../domain/observation.ts";
 import { failed } from "../domain/observation.ts";
 import type { HistorySource } from "../domain/source.ts";
 import { dayjs } from "../shared/time.ts";
+import type { VectorVisit } from "./prom-query-data.ts";
 import { round } from "./prom-value.ts";
 import { PrometheusError, type PromVectorSample } from "./prometheus-api.ts";
 import { createGpuFold } from "./prometheus-gpu-fold.ts";
@@ -17,6 +18,7 @@ import {
   type PrometheusSourceDeps,
   type PromState,
   recallGpus,
+  recallStored,
   remember,
 } from "./prometheus-state.ts";
 
@@ -59,6 +61,7 @@ export function createPrometheusSource(
     historyLookbackMs: s.config.history_days * 86_400_000,
     pollDeadlineMs: s.config.timeout_seconds * 1000,
     poll: (signal) => poll(s, signal),
+    recall: (hosts, atMs) => recallStored(s, hosts, atMs),
     history: (request, signal) => history(s, request, signal),
     busiestHistory: (request, signal) => busiestHistory(s, request, signal),
     hostsHistory: (hosts, request, signal) => hostsHistory(s, hosts, request, signal),
@@ -89,14 +92,13 @@ async function poll(s: PromState, signal: AbortSignal): Promise<HostObservation[
       return true;
     });
     const fold = createGpuFold(s.config.host_label);
+    const visit = (promql: string, visitor: VectorVisit) => {
+      count++;
+      return s.client.queryVectorEach(promql, visitor, { atMs, signal });
+    };
     const fieldResults = Promise.allSettled([
-      ...wanted.map((field) =>
-        run(s.queries.fields[field]).then((samples) => {
-          fold.add(field, samples);
-          return [];
-        }),
-      ),
-      needHeartbeat ? run(s.queries.heartbeat) : Promise.resolve([]),
+      ...wanted.map((field) => visit(s.queries.fields[field], fold.visitor(field))),
+      needHeartbeat ? visit(s.queries.heartbeat, fold.beat) : Promise.resolve(0),
     ]);
     count++;
     const seenSeries = s.client.series(
@@ -117,7 +119,6 @@ async function poll(s: PromState, signal: AbortSignal): Promise<HostObservation[
     const failedField = fields.find((result) => result.status === "rejected");
     if (failedField?.status === "rejected") return failAll(s, atMs, failedField.reason);
     if (seen.status === "rejected") return failAll(s, atMs, seen.reason);
-    const heartbeat = valuesOf(fields[wanted.length]!);
     const optional: { what: string; result: PromiseSettledResult<PromVectorSample[]> }[] = [
       { what: "node_load1", result: load1 },
       { what: "node_cpu_seconds_total", result: busy },
@@ -134,7 +135,7 @@ async function poll(s: PromState, signal: AbortSignal): Promise<HostObservation[
         "some Prometheus s.queries failed; those readings are unknown",
       );
     }
-    const fleet = fold.finish(heartbeat, seen.value, atMs - s.config.stale_after_seconds * 1000);
+    const fleet = fold.finish(seen.value, atMs - s.config.stale_after_seconds * 1000);
     if (fleet.unlabelled > 0 && fleet.hosts.size === 0 && fleet.stale.size === 0) {
       s.logger.warn(
         { source: "prometheus", host_label: s.config.host_label, series: fleet.unlabelled },

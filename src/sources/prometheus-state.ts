@@ -1,3 +1,4 @@
+import type { HostRecord } from "../domain/metrics.ts";
 import type { FailureCause, HostObservation } from "../domain/observation.ts";
 import { failed } from "../domain/observation.ts";
 import type { Clock } from "../shared/clock.ts";
@@ -33,6 +34,11 @@ export interface PromState {
   /** Host → GPU index → the GPU as last seen: one that drops out of a live host comes back without readings. */
   knownGpus: Map<string, Map<number, KnownGpu>>;
   lastQueryCount: number;
+  /**
+   * Host → GPU index → the UUID and memory total the store knew at the start ({@link recallStored}),
+   * used by the first poll's GPUs of the same UUID, then dropped.
+   */
+  recalled: Map<string, Map<number, { uuid: string; totalMiB: number }>>;
   /** When FB_FREE, FB_RESERVED and GR_ENGINE_ACTIVE were last read for every GPU. */
   lastFullReadMs: number;
   /** Some current GPU has no known memory total yet, or no GPU_UTIL: read those fields next cycle too. */
@@ -58,12 +64,36 @@ export function createPromState(config: PrometheusSourceConfig, deps: Prometheus
     known: new Map(),
     lastFresh: new Map(),
     knownGpus: new Map(),
+    recalled: new Map(),
     lastQueryCount: 0,
     lastFullReadMs: Number.NEGATIVE_INFINITY,
     missingTotal: false,
     missingUtil: false,
     lookbackMs: undefined,
   };
+}
+
+/**
+ * Takes the memory totals the store knew of this source's GPUs (the records of its hosts, named as the
+ * source names them): the first poll then leaves FB_FREE and FB_RESERVED out (read 10 minutes later, or
+ * at the next poll for a GPU it does not match), and GR_ENGINE_ACTIVE unless a known GPU is a MIG slot
+ * (one without GPU_UTIL makes the next poll read it).
+ */
+export function recallStored(s: PromState, hosts: readonly HostRecord[], atMs: number): void {
+  let mig = false;
+  for (const host of hosts) {
+    if (host.source !== "prometheus") continue;
+    const gpus = new Map<number, { uuid: string; totalMiB: number }>();
+    for (const gpu of host.gpus) {
+      mig ||= gpu.mig;
+      if (gpu.uuid !== null && gpu.memTotalMiB !== null)
+        gpus.set(gpu.index, { uuid: gpu.uuid, totalMiB: gpu.memTotalMiB });
+    }
+    if (gpus.size > 0) s.recalled.set(host.name, gpus);
+  }
+  if (s.recalled.size === 0) return;
+  s.lastFullReadMs = atMs;
+  s.missingUtil = mig;
 }
 
 /**
@@ -80,13 +110,18 @@ export function recallGpus(s: PromState, fleet: GpuFleet, atMs: number, totalsRe
   for (const [host, gpus] of fleet.hosts) {
     const remembered = s.knownGpus.get(host) ?? new Map<number, KnownGpu>();
     s.knownGpus.set(host, remembered);
+    const stored = s.recalled.get(host);
     for (const gpu of gpus.values()) {
       const before = remembered.get(gpu.index);
       const memory = before && (gpu.uuid === null || gpu.uuid === before.uuid) ? before : undefined;
       gpu.uuid ??= memory?.uuid ?? null;
       gpu.model ??= memory?.model ?? null;
-      const total = totalsRead ? memoryTotalMiB(gpu) : (memory?.totalMiB ?? null);
-      const totalKnown = totalsRead || (memory?.totalKnown ?? false);
+      const recalled = stored?.get(gpu.index);
+      const fromStore = memory === undefined && recalled !== undefined && recalled.uuid === gpu.uuid;
+      const total = totalsRead
+        ? memoryTotalMiB(gpu)
+        : (memory?.totalMiB ?? (fromStore ? recalled.totalMiB : null));
+      const totalKnown = totalsRead || (memory?.totalKnown ?? fromStore);
       gpu.totalMiB = total;
       remembered.set(gpu.index, {
         uuid: gpu.uuid,
@@ -107,6 +142,7 @@ export function recallGpus(s: PromState, fleet: GpuFleet, atMs: number, totalsRe
       else gpus.set(index, emptyGpu(index, memory.uuid, memory.model));
     }
   }
+  s.recalled.clear();
 }
 
 export function failAll(s: PromState, atMs: number, error: unknown): HostObservation[] {

@@ -6,6 +6,8 @@ export interface IdleSnapshotStore {
   all(): IdleSnapshotRow[];
   /** Records each row, replacing the host's previous one. */
   putAll(rows: readonly IdleSnapshotRow[]): void;
+  /** Deletes the rows whose latest sample is older than `beforeMs`; returns how many. */
+  deleteOlderThan(beforeMs: number): number;
   /** Rows written since the store was created (not something a view shows). */
   rowsChanged(): number;
 }
@@ -23,6 +25,7 @@ export function createIdleSnapshotStore(db: Database): IdleSnapshotStore {
      ON CONFLICT (host) DO UPDATE SET at_ms = excluded.at_ms, policy = excluded.policy, state = excluded.state`,
   );
   const selectAll = db.prepare("SELECT host, at_ms, policy, state FROM idle_snapshot");
+  const deleteOlder = db.prepare("DELETE FROM idle_snapshot WHERE at_ms < ?");
   let rowsChanged = 0;
   const putAll = db.transaction((rows: readonly IdleSnapshotRow[]) => {
     for (const row of rows) rowsChanged += upsert.run(row.host, row.atMs, row.policy, row.state).changes;
@@ -38,6 +41,7 @@ export function createIdleSnapshotStore(db: Database): IdleSnapshotStore {
     putAll: (rows) => {
       if (rows.length > 0) putAll(rows);
     },
+    deleteOlderThan: (beforeMs) => deleteOlder.run(beforeMs).changes,
     rowsChanged: () => rowsChanged,
   };
 }

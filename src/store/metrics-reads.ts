@@ -16,6 +16,7 @@ import { cycleKeyRange, ENTITY_SPAN } from "./sample-key.ts";
 type MetricsReads = Pick<
   MetricsStore,
   | "latestObservations"
+  | "latestSampleTimes"
   | "hostSamplesSince"
   | "gpuSamplesSince"
   | "rollupsBetween"
@@ -75,14 +76,16 @@ export function createMetricsReads(db: Database, cache: FleetCache): MetricsRead
      FROM cycle c JOIN host_sample hs ON hs.id = c.id * ${ENTITY_SPAN} + :hostId
      WHERE c.at_ms >= :sinceMs ORDER BY c.at_ms, c.id`,
   );
-  const gpuSamplesSince = db.prepare(
-    `SELECT hs.at_ms, g.idx, s.util_pct, s.mem_used_mib, s.power_w, s.temp_c
+  const gpuSamplesSince = db
+    .prepare(
+      `SELECT hs.at_ms, g.idx, s.util_pct, s.mem_used_mib, s.power_w, s.temp_c
      FROM cycle c
      JOIN host_sample hs ON hs.id = c.id * ${ENTITY_SPAN} + :hostId
      JOIN gpu g ON g.host_id = :hostId
      JOIN gpu_sample s ON s.id = c.id * ${ENTITY_SPAN} + g.id
      WHERE c.at_ms >= :sinceMs ORDER BY c.at_ms, c.id, g.idx`,
-  );
+    )
+    .raw(true);
   const hostFilter = "AND (:hostId IS NULL OR r.gpu_id IN (SELECT id FROM gpu WHERE host_id = :hostId))";
   const rollups = db.prepare(
     `SELECT * FROM gpu_hour r WHERE r.hour_ms >= :fromMs AND r.hour_ms < :toMs ${hostFilter}
@@ -114,6 +117,7 @@ export function createMetricsReads(db: Database, cache: FleetCache): MetricsRead
 
   return {
     latestObservations: createLatestReader(db, cache),
+    latestSampleTimes: createLatestTimesReader(db, cache),
 
     hostSamplesSince(name, sinceMs) {
       const host = cache.byName.get(name);
@@ -126,11 +130,14 @@ export function createMetricsReads(db: Database, cache: FleetCache): MetricsRead
     gpuSamplesSince(name, sinceMs) {
       const host = cache.byName.get(name);
       if (host === undefined) return [];
-      const rows = gpuSamplesSince.all({ hostId: host.id, sinceMs }) as (GpuSampleRow & {
-        at_ms: number;
-        idx: number;
-      })[];
-      return rows.map((row) => gpuSampleOf(name, row));
+      // NOTE: rows as arrays (`raw`): a restart reads every host's samples, 80,000 GPUs × the polls replayed.
+      const rows = gpuSamplesSince.all({ hostId: host.id, sinceMs }) as GpuSampleTuple[];
+      const samples: GpuSample[] = new Array(rows.length);
+      for (let i = 0; i < rows.length; i++) {
+        const [atMs, index, utilPct, memUsedMiB, powerW, tempC] = rows[i]!;
+        samples[i] = { host: name, index, atMs, utilPct, memUsedMiB, powerW, tempC };
+      }
+      return samples;
     },
 
     rollupsBetween(fromMs, toMs, host) {
@@ -205,6 +212,37 @@ function createLatestReader(db: Database, cache: FleetCache): () => LatestObserv
   };
 }
 
+/** Each host's latest sample time: the latest cycle's host rows in one read, one row each for the others. */
+function createLatestTimesReader(db: Database, cache: FleetCache): () => Map<string, number> {
+  const timesOfCycle = db.prepare(
+    "SELECT id - ? AS host_id, at_ms FROM host_sample WHERE id BETWEEN ? AND ?",
+  );
+  const timeAt = db.prepare("SELECT at_ms FROM host_sample WHERE id = ?").pluck();
+  return () => {
+    const latest = cache.latestCycleId;
+    const ofLatest = new Map<number, number>();
+    const written = cache.latestRows;
+    if (latest !== null && written?.cycleId === latest) {
+      for (const [id, row] of written.hosts) ofLatest.set(id, row.at_ms);
+    } else if (latest !== null) {
+      const [lo, hi] = cycleKeyRange(latest);
+      for (const row of timesOfCycle.all(lo, lo, hi) as { host_id: number; at_ms: number }[])
+        ofLatest.set(row.host_id, row.at_ms);
+    }
+    const times = new Map<string, number>();
+    for (const host of cache.byName.values()) {
+      const cycleId = host.lastCycleId;
+      if (cycleId === null) continue;
+      const atMs =
+        cycleId === latest
+          ? ofLatest.get(host.id)
+          : (timeAt.get(cycleId * ENTITY_SPAN + host.id) as number | undefined);
+      if (atMs !== undefined) times.set(host.name, atMs);
+    }
+    return times;
+  };
+}
+
 /** A stored sample as the observation it was: readings with the host's latest evidence, or the failure. */
 function observationOf(
   host: CachedHost,
@@ -271,17 +309,8 @@ function hostSampleOf(host: string, row: HostSampleRow): HostSample {
   };
 }
 
-function gpuSampleOf(host: string, row: GpuSampleRow & { at_ms: number; idx: number }): GpuSample {
-  return {
-    host,
-    index: row.idx,
-    atMs: row.at_ms,
-    utilPct: row.util_pct,
-    memUsedMiB: row.mem_used_mib,
-    powerW: row.power_w,
-    tempC: row.temp_c,
-  };
-}
+/** A `gpuSamplesSince` row as an array: at_ms, idx, util_pct, mem_used_mib, power_w, temp_c. */
+type GpuSampleTuple = [number, number, number | null, number | null, number | null, number | null];
 
 function rollupOf(known: KnownGpu, row: RollupRow): GpuHourRollup {
   return {

@@ -46,6 +46,8 @@ export interface MetricsStore {
   ): PruneResult;
   /** The latest observation of every host seen within raw retention, failed ones included, by name. */
   latestObservations(): LatestObservation[];
+  /** The time of each host's latest sample, by name ({@link MetricsStore.latestObservations} without the readings). */
+  latestSampleTimes(): Map<string, number>;
   /** The host's samples with `atMs >= sinceMs` (by cycle time), oldest first. */
   hostSamplesSince(host: string, sinceMs: number): HostSample[];
   /** The host's GPU samples since `sinceMs` (by cycle time), oldest first, then by GPU index. */

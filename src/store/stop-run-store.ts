@@ -73,11 +73,35 @@ export function createStopRunStore(db: Database): StopRunStore {
   const selectHost = db.prepare("SELECT host FROM stop_run WHERE id = ?").pluck();
   // NOTE: every poll asks for each host's latest run several times, and runs are rare: the answers
   // are kept until this store writes a run of that host (the store lock: one bot writes a database).
+  // The first question reads every host's latest run at once (a sweep of 10,000 hosts asks them all);
+  // a host missing then has none, until this store writes one of its runs.
   const latest = new Map<string, StopRun | null>();
-  const forget = (id: number) => latest.delete(selectHost.get(id) as string);
+  const written = new Set<string>();
+  let loaded = false;
+  const selectAllLatest = db.prepare(
+    "SELECT * FROM stop_run WHERE id IN (SELECT max(id) FROM stop_run GROUP BY host)",
+  );
+  const forgetHost = (host: string) => {
+    latest.delete(host);
+    written.add(host);
+  };
+  const forget = (id: number) => forgetHost(selectHost.get(id) as string);
+  const latestRow = (host: string): StopRun | null => {
+    if (!loaded) {
+      for (const row of selectAllLatest.all() as StopRunRow[])
+        if (!written.has(row.host)) latest.set(row.host, toRun(row));
+      loaded = true;
+    }
+    if (!written.has(host)) return latest.get(host) ?? null;
+    const row = selectLatest.get(host) as StopRunRow | undefined;
+    const run = row ? toRun(row) : null;
+    latest.set(host, run);
+    written.delete(host);
+    return run;
+  };
   return {
     begin: (run) => {
-      latest.delete(run.host);
+      forgetHost(run.host);
       return begin.immediate(run);
     },
     finish: (id, state, atMs) => {
@@ -89,12 +113,7 @@ export function createStopRunStore(db: Database): StopRunStore {
       return interrupt.run(atMs, id).changes === 1;
     },
     latestFor: (host) => {
-      let run = latest.get(host);
-      if (run === undefined) {
-        const row = selectLatest.get(host) as StopRunRow | undefined;
-        run = row ? toRun(row) : null;
-        latest.set(host, run);
-      }
+      const run = latestRow(host);
       return run === null ? null : { ...run };
     },
     running: () => (selectRunning.all() as StopRunRow[]).map(toRun),

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { after, before, describe, test } from "node:test";
 import { sourceSchema } from "../../src/config/schema.ts";
+import type { HostRecord } from "../../src/domain/metrics.ts";
 import type { ContainerUsage, GpuReading, HostObservation } from "../../src/domain/observation.ts";
 import { type Clock, DAY_MS, HOUR_MS, ManualClock, MINUTE_MS } from "../../src/shared/clock.ts";
 import { migSlot, slotLabel } from "../../src/shared/gpu-slot.ts";
@@ -593,6 +594,60 @@ for (const backend of METRICS_BACKENDS)
           lastSampleAtMs: staleLast,
         });
         assert.deepEqual(logs.lines, []);
+      });
+
+      test("started over a store that knows the GPUs' memory totals: the first poll does not read them again", async () => {
+        const expected = await source().poll(new AbortController().signal);
+        const records: HostRecord[] = expected.flatMap((observation) =>
+          observation.ok && observation.host !== "i-030791dc5a37cd257"
+            ? [
+                {
+                  name: observation.host,
+                  source: "prometheus" as const,
+                  firstSeenMs: 0,
+                  gpus: observation.gpus.map((gpu) => ({
+                    ...gpu,
+                    memTotalMiB: gpu.memTotalMiB ?? 1,
+                    firstSeenMs: 0,
+                  })),
+                },
+              ]
+            : [],
+        );
+        const recalled = source();
+        recalled.recall!(records, Date.now());
+        const first = await recalled.poll(new AbortController().signal);
+        assert.equal(
+          recalled.lastQueryCount,
+          14,
+          "FB_FREE and FB_RESERVED left out; GR_ENGINE_ACTIVE kept (a MIG slot)",
+        );
+        const totals = (observations: HostObservation[]) =>
+          observations.flatMap((o) =>
+            o.ok ? o.gpus.map((gpu) => [o.host, gpu.index, gpu.memTotalMiB]) : [],
+          );
+        assert.deepEqual(
+          totals(first),
+          totals(expected).map(([host, index, total]) =>
+            host === "i-030791dc5a37cd257" ? [host, index, null] : [host, index, total ?? 1],
+          ),
+          "the store's totals; a GPU it did not know has none yet",
+        );
+        const readings = (observations: HostObservation[]) =>
+          observations.map((o) =>
+            o.ok ? o.gpus.map((gpu) => [gpu.uuid, gpu.utilPct, gpu.memUsedMiB, gpu.powerW]) : o.host,
+          );
+        assert.deepEqual(readings(first), readings(expected));
+        const second = await recalled.poll(new AbortController().signal);
+        assert.equal(
+          recalled.lastQueryCount,
+          backend === "prometheus" ? 14 : 15,
+          "the unknown total read at the next poll (FB_FREE, FB_RESERVED); no flags now",
+        );
+        assert.deepEqual(
+          totals(second).find(([host]) => host === "i-030791dc5a37cd257"),
+          ["i-030791dc5a37cd257", 0, 22563 + 470],
+        );
       });
 
       test("a host whose exporter stops serving is stale on the next cycle (Prometheus marks its series stale), never idle", async () => {

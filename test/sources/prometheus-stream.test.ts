@@ -298,6 +298,24 @@ describe("a query answer streamed by a server, in pieces and broken off", () => 
     );
   });
 
+  test("a vector visited sample by sample, streamed or whole, is the vector the query reads", async () => {
+    mode = "pieces";
+    const expected = (await client().queryVector("up")).map((sample) => [sample.labels, sample.value]);
+    assert.ok(expected.length > 0);
+    for (const streamAboveBytes of [streamAbove, 64 * 1024 * 1024]) {
+      const visited: [Record<string, string>, number][] = [];
+      const each = createPrometheusClient({ url: base, timeoutMs: 5_000, streamAboveBytes });
+      const count = await each.queryVectorEach("up", (labels, value) => visited.push([{ ...labels }, value]));
+      assert.equal(count, expected.length);
+      assert.deepEqual(visited, expected, `streamed above ${streamAboveBytes} bytes`);
+    }
+    mode = "cut";
+    await assert.rejects(
+      client().queryVectorEach("up", () => {}),
+      { kind: "bad-response", message: /the answer was cut off$/ },
+    );
+  });
+
   test("a connection reset mid-answer: unreachable, with how far it got", async () => {
     mode = "reset";
     await assert.rejects(client().query("up"), (error: unknown) => {

@@ -83,6 +83,8 @@ describe("metrics store: writeCycle and reads", () => {
       { observation: second[2], lastOkAtMs: T0 + MIN },
     ];
     assert.deepEqual(store.latestObservations(), expected);
+    const times = new Map(expected.map(({ observation }) => [observation!.host, observation!.atMs]));
+    assert.deepEqual(store.latestSampleTimes(), times);
 
     assert.deepEqual(store.gpuSamplesSince("gpu-b", T0), [
       { host: "gpu-b", index: 0, atMs: T0, utilPct: 0, memUsedMiB: 0, powerW: 60, tempC: 30 },
@@ -150,6 +152,7 @@ describe("metrics store: writeCycle and reads", () => {
 
     const reopened = openStore(file);
     assert.deepEqual(reopened.store.latestObservations(), expected);
+    assert.deepEqual(reopened.store.latestSampleTimes(), times);
     assert.deepEqual(
       reopened.store.hosts().map((host) => [host.name, host.source, host.firstSeenMs, host.gpus.length]),
       [

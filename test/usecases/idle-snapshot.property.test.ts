@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -92,6 +92,17 @@ function rebuild(path: string, config: Config, nowMs: number, withSnapshot: bool
   });
 }
 
+/** {@link rebuild} without the snapshot over a copy of the store, which keeps its snapshot. */
+function replayed(path: string, config: Config, nowMs: number) {
+  const copy = `${path}-copy.db`;
+  copyFileSync(path, copy);
+  try {
+    return rebuild(copy, config, nowMs, false);
+  } finally {
+    rmSync(copy);
+  }
+}
+
 describe("the idle snapshot (a restart replays only the polls after it)", () => {
   let file = 0;
   it("rebuilds the same states as replaying the whole window", () => {
@@ -167,5 +178,56 @@ describe("the idle snapshot (a restart replays only the polls after it)", () => 
       assert.equal(run.store.idleSnapshot.rowsChanged(), again, "unchanged states are not written again");
     });
     assert.equal(rebuild(path, config, T0 + MINUTE_MS, true).size, hosts.length);
+  });
+
+  it("deletes the rows of hosts gone for longer than the restore window; a returning host is rebuilt, not restored idle", () => {
+    const path = join(dir, "departed.db");
+    const config = configOf(10, false);
+    const windowMs = restoreWindowMinutes(idlePolicyOf(config)) * MINUTE_MS;
+    const pollAt = (atMs: number, hosts: readonly string[]) =>
+      withRun(path, config, atMs, (run) =>
+        run.metrics.writeCycle(
+          hosts.map((host) => observation(host, "idle", atMs)!),
+          atMs,
+        ),
+      );
+    const snapshotAt = (atMs: number, sweeps: number) =>
+      withRun(path, config, atMs, (run) => {
+        restoreStates(run, null);
+        for (let sweep = 0; sweep < sweeps; sweep++) saveIdleSnapshot(run, SNAPSHOT_EVERY_SWEEPS, atMs);
+        return new Map(run.store.idleSnapshot.all().map((row) => [row.host, row.atMs]));
+      });
+    const leftAt = T0 + 30 * MINUTE_MS;
+    for (let atMs = T0; atMs <= leftAt; atMs += MINUTE_MS) pollAt(atMs, ["gpu-a", "gone"]);
+    assert.deepEqual(
+      snapshotAt(leftAt, SNAPSHOT_EVERY_SWEEPS),
+      new Map([
+        ["gpu-a", leftAt],
+        ["gone", leftAt],
+      ]),
+    );
+    assert.equal(rebuild(path, config, leftAt + MINUTE_MS, true).get("gone")?.status, "idle");
+
+    const backAt = leftAt + 20 * MINUTE_MS;
+    pollAt(backAt, ["gpu-a", "gone"]);
+    const early = rebuild(path, config, backAt + MINUTE_MS, true).get("gone");
+    assert.notEqual(
+      early?.status,
+      "idle",
+      "back after a gap within the window: a new episode, not the row's",
+    );
+    assert.deepEqual(early, replayed(path, config, backAt + MINUTE_MS).get("gone"));
+
+    const lateMs = backAt + windowMs + 5 * MINUTE_MS;
+    for (let atMs = backAt + MINUTE_MS; atMs <= lateMs; atMs += 5 * MINUTE_MS) pollAt(atMs, ["gpu-a"]);
+    const left = snapshotAt(lateMs, SNAPSHOT_EVERY_SWEEPS);
+    assert.equal(left.has("gone"), false, "the row of a host silent for longer than the window is deleted");
+    assert.ok(left.has("gpu-a"));
+
+    const returnMs = lateMs + MINUTE_MS;
+    pollAt(returnMs, ["gpu-a", "gone"]);
+    const returned = rebuild(path, config, returnMs + MINUTE_MS, true).get("gone");
+    assert.notEqual(returned?.status, "idle", "one reading after a long absence is not idle");
+    assert.deepEqual(returned, replayed(path, config, returnMs + MINUTE_MS).get("gone"));
   });
 });

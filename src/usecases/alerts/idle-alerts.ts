@@ -15,7 +15,7 @@ import { postInAlertThread } from "./alert-thread.ts";
 import type { AlertWords } from "./alert-words.ts";
 import { endIdle, endingFor } from "./end-idle-alert.ts";
 import { type AlertRun, contextsAt, createAlertRun, latestByHost } from "./idle-alert-run.ts";
-import { saveIdleSnapshot } from "./idle-snapshot.ts";
+import { SNAPSHOT_EVERY_SWEEPS, saveIdleSnapshot } from "./idle-snapshot.ts";
 import { endNoData } from "./no-data-notice.ts";
 import { refreshIdle } from "./open-idle-alert.ts";
 import { applyTransition, knownHosts, reconcile } from "./reconcile-alerts.ts";
@@ -153,6 +153,6 @@ function sweepPoll(run: AlertRun, result: Pick<PollResult, "atMs" | "observation
   for (const transition of swept.transitions) applyTransition(run, transition, nowMs);
   for (const [host, state] of sampled) noticeSuspectReadings(run.suspectDeps, host, state.latest!, nowMs);
   reconcile(run, nowMs, contexts);
-  saveIdleSnapshot(run);
+  saveIdleSnapshot(run, SNAPSHOT_EVERY_SWEEPS, nowMs);
   runAutopilot(run, nowMs);
 }

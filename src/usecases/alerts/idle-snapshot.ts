@@ -3,6 +3,8 @@ import type { HostSample } from "../../checks/classify-host.ts";
 import type { IdleEpisodeState } from "../../checks/idle-episode.ts";
 import type { IdlePolicy } from "../../checks/idle-policy.ts";
 import type { IdleSnapshotRow } from "../../domain/idle-snapshot.ts";
+import { MINUTE_MS } from "../../shared/clock.ts";
+import { restoreWindowMinutes } from "./alert-policy.ts";
 import type { AlertRun } from "./idle-alert-run.ts";
 
 /** A host's state read back from the snapshot: everything but its latest sample, which the store has. */
@@ -41,11 +43,18 @@ export const SNAPSHOT_EVERY_SWEEPS = 10;
 /**
  * Writes the states of this sweep's share of the hosts (`every` sweeps cover them all) that changed
  * since their last write (call inside the sweep's transaction): one row per host, its latest
- * sample left out (a restart reads it back from the store).
+ * sample left out (a restart reads it back from the store). Once per round of `every` sweeps it
+ * deletes the rows no restart from `nowMs` on can use (older than the restore window): those of
+ * hosts that left the fleet, were renamed, or have been silent since.
  */
-export function saveIdleSnapshot(run: AlertRun, every = SNAPSHOT_EVERY_SWEEPS): void {
+export function saveIdleSnapshot(
+  run: AlertRun,
+  every = SNAPSHOT_EVERY_SWEEPS,
+  nowMs = run.clock.now(),
+): void {
   const fingerprints = [policyFingerprint(run.policy, false), policyFingerprint(run.policy, true)] as const;
   const share = run.snapshot.sweeps++ % every;
+  if (share === 0) run.store.idleSnapshot.deleteOlderThan(restoreWindowStartMs(run, nowMs));
   const rows: IdleSnapshotRow[] = [];
   for (const [host, state] of run.states) {
     if (state.lastSampleAtMs === null || run.snapshot.written.get(host) === state) continue;
@@ -60,6 +69,11 @@ export function saveIdleSnapshot(run: AlertRun, every = SNAPSHOT_EVERY_SWEEPS): 
     run.snapshot.written.set(host, state);
   }
   run.store.idleSnapshot.putAll(rows);
+}
+
+/** The oldest snapshot time a restart at `nowMs` may start from (the restore window's start). */
+function restoreWindowStartMs(run: AlertRun, nowMs: number): number {
+  return nowMs - restoreWindowMinutes(run.policy) * MINUTE_MS;
 }
 
 /** The sweep (of `every`) that writes the host's snapshot: a hash of its name. */

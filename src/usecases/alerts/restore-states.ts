@@ -125,6 +125,9 @@ function storedSamples(rebuild: Rebuild, record: HostRecord, sinceMs: number): H
 function finishRebuild(rebuild: Rebuild): void {
   const { run, next } = rebuild;
   run.states = next;
+  // NOTE: the latest observations read for the rebuild (80,000 GPU readings at that size) are not kept
+  // through the first poll, which makes the most garbage of any; its sweep reads them again.
+  run.latestCache = null;
   run.snapshot.written.clear();
   run.restoredAtMs = rebuild.nowMs;
   run.rendered.clear();
