@@ -27,6 +27,11 @@ export interface HourPacks {
    * unread (`null`) where a pack has them: a sixth fewer bytes.
    */
   hours(fromMs: number, toMs: number, options?: { unknown?: boolean }): Iterable<HourPack>;
+  /**
+   * The busy and idle minutes of the one clock hour at `hourMs` (its pack, or `gpu_hour` without one);
+   * `null` when it has no rollups. Reads neither the utilisation nor the energy: half the bytes.
+   */
+  minutesAt(hourMs: number): Pick<HourPack, "hourMs" | "gpuIds" | "busyMinutes" | "idleMinutes"> | null;
   /** The GPU ids of the same hours as {@link hours}, in the same order, without their values. */
   gpuIds(fromMs: number, toMs: number): Iterable<{ hourMs: number; gpuIds: Int32Array }>;
   /** Packs up to `maxHours` hours that have rollups but no pack, from `fromMs` to `toMs`; returns how many. */
@@ -62,6 +67,9 @@ export function createHourPacks(db: Database): HourPacks {
   const selectLeanPacks = selectPacks("NULL");
   const selectPackIds = db
     .prepare("SELECT hour_ms, gpu_ids FROM gpu_hour_pack WHERE hour_ms >= ? AND hour_ms < ? ORDER BY hour_ms")
+    .raw();
+  const selectPackMinutes = db
+    .prepare("SELECT gpu_ids, busy_min, idle_min FROM gpu_hour_pack WHERE hour_ms = ?")
     .raw();
   const selectHourIds = db.prepare("SELECT gpu_id FROM gpu_hour WHERE hour_ms = ? ORDER BY gpu_id").pluck();
   const packedHours = db
@@ -106,6 +114,18 @@ export function createHourPacks(db: Database): HourPacks {
       const select = options.unknown === false ? selectLeanPacks : selectFullPacks;
       const rows = select.iterate(fromMs, toMs) as Iterable<unknown[]>;
       yield* eachHour(rows, span(fromMs, toMs), packOfRow, readHour);
+    },
+    minutesAt(hourMs) {
+      const row = selectPackMinutes.get(hourMs) as [Buffer, Buffer, Buffer] | undefined;
+      if (row !== undefined) {
+        return {
+          hourMs,
+          gpuIds: int32s(row[0]),
+          busyMinutes: float64s(row[1]),
+          idleMinutes: float64s(row[2]),
+        };
+      }
+      return hasRollups.get(hourMs) === undefined ? null : readHour(hourMs);
     },
     *gpuIds(fromMs, toMs) {
       const rows = selectPackIds.iterate(fromMs, toMs) as Iterable<unknown[]>;

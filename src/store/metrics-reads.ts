@@ -149,7 +149,7 @@ export function createMetricsReads(db: Database, cache: FleetCache): MetricsRead
     rollupHours(fromMs, toMs) {
       const gpus = new Map<number, { host: string; index: number }>();
       for (const [id, known] of gpuIndex()) gpus.set(id, { host: known.host.name, index: known.gpu.index });
-      return { gpus, hours: packs.hours(fromMs, toMs, { unknown: false }) };
+      return { gpus, hours: packs.hours(fromMs, toMs, { unknown: false }), at: packs.minutesAt };
     },
 
     rollupTotals(fromMs, toMs, host) {

@@ -69,4 +69,6 @@ export interface MetricsStore {
 export interface RollupHours {
   gpus: ReadonlyMap<number, { host: string; index: number }>;
   hours: Iterable<Pick<HourPack, "hourMs" | "gpuIds" | "busyMinutes" | "idleMinutes">>;
+  /** The one clock hour at `hourMs` (any hour, not only those of the window), `null` without rollups. */
+  at(hourMs: number): Pick<HourPack, "hourMs" | "gpuIds" | "busyMinutes" | "idleMinutes"> | null;
 }

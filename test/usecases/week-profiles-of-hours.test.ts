@@ -1,8 +1,14 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { buildWeekProfiles, profileWindow } from "../../src/checks/week-profile.ts";
+import {
+  buildWeekProfiles,
+  busyShares,
+  PROFILE_WEEKS,
+  profileWindow,
+} from "../../src/checks/week-profile.ts";
 import type { HostObservation } from "../../src/domain/observation.ts";
 import { MINUTE_MS } from "../../src/shared/clock.ts";
+import { readHeatmap } from "../../src/usecases/ledger/read-heatmap.ts";
 import { readWeekProfiles } from "../../src/usecases/queue/read-queue-eta.ts";
 import { gpu, okHost, openStore, tempDir } from "../store/store-fixtures.ts";
 
@@ -53,5 +59,43 @@ describe("the hour-of-week profiles read an hour at a time (the queue's ETAs, th
     const monday9 = 9; // Monday 09:00 in Berlin: gpu-a:0 busy every week
     assert.equal(actual.gpus[0]!.idleShare[monday9], 0);
     assert.equal(actual.gpus[1]!.idleShare[monday9], 1);
+  });
+
+  it("give the summary's heatmap one hour-of-week at a time: per host the busy shares of the GPUs' profiles, the same numbers", () => {
+    const metrics = writeWeeks(temp.file("heatmap.db"));
+    const window = profileWindow(NOW);
+    const profiles = buildWeekProfiles(
+      metrics.rollupsBetween(window.fromMs, window.toMs),
+      new Map(),
+      window,
+      ZONE,
+    );
+    const hosts = [...new Set(profiles.gpus.map((g) => g.host))];
+    const expected = hosts.map((name) => {
+      const gpus = profiles.gpus.filter((g) => g.host === name);
+      return { name, gpus: gpus.length, busyShares: busyShares(gpus) };
+    });
+    const heatmap = readHeatmap(
+      { metrics, config: { team: { timezone: ZONE, currency: "EUR" } } } as never,
+      NOW,
+    );
+    assert.deepEqual(heatmap, {
+      ...window,
+      weeks: PROFILE_WEEKS,
+      timezone: ZONE,
+      currency: "EUR",
+      rows: expected,
+    });
+    assert.deepEqual(
+      heatmap.rows.map((row) => `${row.name}×${row.gpus}`),
+      ["gpu-a×2", "gpu-b×1", "gpu-c×1"],
+    );
+    const monday9 = 9;
+    assert.equal(
+      heatmap.rows[0]!.busyShares[monday9],
+      0.5,
+      "gpu-a: one of its two GPUs busy on Monday mornings",
+    );
+    assert.equal(heatmap.rows[1]!.busyShares.includes(null), false, "gpu-b: every hour known");
   });
 });

@@ -1,4 +1,5 @@
 import { workloadLookup } from "../../checks/allocate-projects.ts";
+import { buildHostWeekShares } from "../../checks/host-week-shares.ts";
 import { projectRollups } from "../../checks/project-rollups.ts";
 import {
   buildWeekProfiles,
@@ -14,7 +15,7 @@ import type { Claim } from "../../domain/claim.ts";
 import type { WorkloadHour } from "../../domain/workload-hour.ts";
 import type { HeatmapInput, HeatmapRow } from "../../reports/heatmap-chart.ts";
 import type { MetricsStore } from "../../store/metrics-types.ts";
-import { type EtaDeps, readWeekProfiles } from "../queue/read-queue-eta.ts";
+import type { EtaDeps } from "../queue/read-queue-eta.ts";
 import { claimSpan } from "./project-report.ts";
 
 type HeatmapDeps = EtaDeps & { config: { team: { timezone: string; currency: string } } };
@@ -24,7 +25,16 @@ type HeatmapDeps = EtaDeps & { config: { team: { timezone: string; currency: str
  * hour-of-week over the last {@link PROFILE_WEEKS} weeks (hosts without a known hour left out).
  */
 export function readHeatmap(deps: HeatmapDeps, atMs: number): HeatmapInput {
-  return heatmapOf(deps, readWeekProfiles(deps, atMs));
+  const window = profileWindow(atMs);
+  const { gpus, at } = deps.metrics.rollupHours(window.fromMs, window.toMs);
+  const shares = buildHostWeekShares(at, gpus, window, deps.config.team.timezone);
+  return {
+    ...window,
+    weeks: PROFILE_WEEKS,
+    timezone: deps.config.team.timezone,
+    currency: deps.config.team.currency,
+    rows: shares.map((row) => ({ name: row.host, gpus: row.gpus, busyShares: row.busyShares })),
+  };
 }
 
 /** What a project's heatmap reads besides the rollups. */
