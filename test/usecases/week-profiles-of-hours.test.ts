@@ -7,7 +7,7 @@ import {
   profileWindow,
 } from "../../src/checks/week-profile.ts";
 import type { HostObservation } from "../../src/domain/observation.ts";
-import { MINUTE_MS } from "../../src/shared/clock.ts";
+import { DAY_MS, MINUTE_MS } from "../../src/shared/clock.ts";
 import { readHeatmap } from "../../src/usecases/ledger/read-heatmap.ts";
 import { readWeekProfiles } from "../../src/usecases/queue/read-queue-eta.ts";
 import { gpu, okHost, openStore, tempDir } from "../store/store-fixtures.ts";
@@ -30,6 +30,7 @@ function writeWeeks(file: string) {
       okHost("gpu-b", at, { gpus: [gpu(0, { utilPct: d.getUTCHours() % 2 === 1 ? 80 : 0 })] }),
     ];
     if (d.getUTCDate() % 3 !== 0) observations.push(okHost("gpu-c", at, { gpus: [gpu(0, { utilPct: 50 })] }));
+    if (at >= NOW - 10 * DAY_MS) observations.push(okHost("gpu-d", at, { gpus: [gpu(0, { utilPct: 70 })] }));
     store.writeCycle(observations, at);
   }
   while (!store.rollup(NOW, 10, 10_000).complete) {}
@@ -53,12 +54,17 @@ describe("the hour-of-week profiles read an hour at a time (the queue's ETAs, th
     assert.deepEqual(actual, expected);
     assert.deepEqual(
       actual.gpus.map((g) => `${g.host}:${g.index}`),
-      ["gpu-a:0", "gpu-a:1", "gpu-b:0", "gpu-c:0"],
+      ["gpu-a:0", "gpu-a:1", "gpu-b:0", "gpu-c:0", "gpu-d:0"],
     );
     assert.equal(actual.enough, true);
     const monday9 = 9; // Monday 09:00 in Berlin: gpu-a:0 busy every week
     assert.equal(actual.gpus[0]!.idleShare[monday9], 0);
     assert.equal(actual.gpus[1]!.idleShare[monday9], 1);
+    const recent = actual.gpus[4]!.idleShare;
+    assert.ok(
+      recent.some(Number.isNaN) && recent.some((share) => share === 0),
+      "gpu-d: ten days, some hours unknown",
+    );
   });
 
   it("give the summary's heatmap one hour-of-week at a time: per host the busy shares of the GPUs' profiles, the same numbers", () => {
@@ -88,7 +94,7 @@ describe("the hour-of-week profiles read an hour at a time (the queue's ETAs, th
     });
     assert.deepEqual(
       heatmap.rows.map((row) => `${row.name}×${row.gpus}`),
-      ["gpu-a×2", "gpu-b×1", "gpu-c×1"],
+      ["gpu-a×2", "gpu-b×1", "gpu-c×1", "gpu-d×1"],
     );
     const monday9 = 9;
     assert.equal(

@@ -8,7 +8,8 @@ import {
   estimateTurn,
   nextUsuallyFree,
 } from "../../checks/queue-eta.ts";
-import { buildWeekProfilesOfHours, profileWindow, type WeekProfiles } from "../../checks/week-profile.ts";
+import { profileWindow, type WeekProfiles } from "../../checks/week-profile.ts";
+import { buildWeekProfilesAt } from "../../checks/week-profiles-at.ts";
 import type { Config } from "../../config/schema.ts";
 import type { QueueRequest, QueueWant } from "../../domain/queue-request.ts";
 import { HOUR_MS } from "../../shared/clock.ts";
@@ -38,8 +39,8 @@ export function readWeekProfiles(deps: EtaDeps, nowMs: number): WeekProfiles {
   for (const host of deps.metrics.hosts()) {
     for (const gpu of host.gpus) models.set(`${host.name}:${gpu.index}`, gpu.model);
   }
-  const { gpus, hours } = deps.metrics.rollupHours(window.fromMs, window.toMs);
-  const profiles = buildWeekProfilesOfHours(hours, gpus, models, window, deps.config.team.timezone);
+  const { gpus, at } = deps.metrics.rollupHours(window.fromMs, window.toMs);
+  const profiles = buildWeekProfilesAt(at, gpus, models, window, deps.config.team.timezone);
   cache.set(deps.metrics, { hour, profiles });
   return profiles;
 }
