@@ -68,9 +68,6 @@ export function createHourPacks(db: Database): HourPacks {
   const selectPackIds = db
     .prepare("SELECT hour_ms, gpu_ids FROM gpu_hour_pack WHERE hour_ms >= ? AND hour_ms < ? ORDER BY hour_ms")
     .raw();
-  const selectPackMinutes = db
-    .prepare("SELECT gpu_ids, busy_min, idle_min FROM gpu_hour_pack WHERE hour_ms = ?")
-    .raw();
   const selectHourIds = db.prepare("SELECT gpu_id FROM gpu_hour WHERE hour_ms = ? ORDER BY gpu_id").pluck();
   const packedHours = db
     .prepare("SELECT hour_ms FROM gpu_hour_pack WHERE hour_ms >= ? AND hour_ms < ?")
@@ -115,18 +112,7 @@ export function createHourPacks(db: Database): HourPacks {
       const rows = select.iterate(fromMs, toMs) as Iterable<unknown[]>;
       yield* eachHour(rows, span(fromMs, toMs), packOfRow, readHour);
     },
-    minutesAt(hourMs) {
-      const row = selectPackMinutes.get(hourMs) as [Buffer, Buffer, Buffer] | undefined;
-      if (row !== undefined) {
-        return {
-          hourMs,
-          gpuIds: int32s(row[0]),
-          busyMinutes: float64s(row[1]),
-          idleMinutes: float64s(row[2]),
-        };
-      }
-      return hasRollups.get(hourMs) === undefined ? null : readHour(hourMs);
-    },
+    minutesAt: createMinutesAt(db, readHour),
     *gpuIds(fromMs, toMs) {
       const rows = selectPackIds.iterate(fromMs, toMs) as Iterable<unknown[]>;
       const packed = (row: unknown[]) => ({ hourMs: row[0] as number, gpuIds: int32s(row[1] as Buffer) });
@@ -143,6 +129,21 @@ export function createHourPacks(db: Database): HourPacks {
       return missing.length;
     },
     prune: (beforeMs) => prunePacks.run(beforeMs).changes,
+  };
+}
+
+/** {@link HourPacks.minutesAt}: the pack's GPU ids and minutes, else (no pack) `readHour` when the hour has rollups. */
+function createMinutesAt(db: Database, readHour: (hourMs: number) => HourPack): HourPacks["minutesAt"] {
+  const selectPackMinutes = db
+    .prepare("SELECT gpu_ids, busy_min, idle_min FROM gpu_hour_pack WHERE hour_ms = ?")
+    .raw();
+  const hasRollups = db.prepare("SELECT 1 FROM gpu_hour WHERE hour_ms = ? LIMIT 1").pluck();
+  return (hourMs) => {
+    const row = selectPackMinutes.get(hourMs) as [Buffer, Buffer, Buffer] | undefined;
+    if (row !== undefined) {
+      return { hourMs, gpuIds: int32s(row[0]), busyMinutes: float64s(row[1]), idleMinutes: float64s(row[2]) };
+    }
+    return hasRollups.get(hourMs) === undefined ? null : readHour(hourMs);
   };
 }
 
