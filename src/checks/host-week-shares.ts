@@ -10,7 +10,7 @@ export interface HostWeekShares {
 }
 
 /**
- * Per host, {@link busyShares} of its GPUs' hour-of-week profiles ({@link buildWeekProfilesOfHours})
+ * Per host, {@link busyShares} of its GPUs' hour-of-week profiles ({@link buildWeekProfiles})
  * over `window`, without holding a profile per GPU: one hour-of-week at a time ({@link sumHoursOfWeek}),
  * so every share is the same number. Hosts without a known hour are left out. Pure.
  */

@@ -1,8 +1,5 @@
 import { HOUR_MS } from "../shared/clock.ts";
-import { hourOfWeek, MIN_CELL_WEEKS, type WeekProfileHour } from "./week-profile.ts";
-
-/** A rollup hour counts for its week when at least this many of its minutes had readings (as the profiles). */
-const MIN_KNOWN_MINUTES = 30;
+import { hourOfWeek, MIN_CELL_WEEKS, MIN_KNOWN_MINUTES, type WeekProfileHour } from "./week-profile.ts";
 
 /** The GPUs in profile order (host, then index; ties by id) and where each GPU id sits in it. */
 export interface GpuOrder {

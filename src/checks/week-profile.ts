@@ -11,7 +11,7 @@ export const MIN_HISTORY_WEEKS = 4;
 /** An hour-of-week is known for a GPU once this many weeks had readings in it. */
 export const MIN_CELL_WEEKS = 2;
 /** A rollup hour counts for its week when at least this many of its minutes had readings. */
-const MIN_KNOWN_MINUTES = 30;
+export const MIN_KNOWN_MINUTES = 30;
 
 const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 
@@ -82,24 +82,6 @@ export function buildWeekProfiles(
     cells.add(slot, row.hourMs, row.busyMinutes, row.idleMinutes);
   }
   return cells.profiles((slot) => gpus[slot], models);
-}
-
-/**
- * {@link buildWeekProfiles} from rollups read an hour at a time as columns (`gpus`: the GPU of each
- * id), so that eight weeks of a large fleet never sit in memory as one object per GPU-hour. Pure.
- */
-export function buildWeekProfilesOfHours(
-  hours: Iterable<WeekProfileHour>,
-  gpus: ReadonlyMap<number, { host: string; index: number }>,
-  models: ReadonlyMap<string, string | null>,
-  window: { fromMs: number; toMs: number },
-  zone: string,
-): WeekProfiles {
-  const cells = createWeekCells(window, zone);
-  for (const hour of hours)
-    for (let k = 0; k < hour.gpuIds.length; k++)
-      cells.add(hour.gpuIds[k]!, hour.hourMs, hour.busyMinutes[k]!, hour.idleMinutes[k]!);
-  return cells.profiles((id) => gpus.get(id), models);
 }
 
 /** Minutes busy and idle, and weeks known, per GPU slot and hour-of-week, in typed arrays. */

@@ -9,7 +9,7 @@ import {
 } from "./week-profile.ts";
 
 /**
- * {@link buildWeekProfilesOfHours}, one hour-of-week at a time ({@link sumHoursOfWeek}: `at` reads an
+ * {@link buildWeekProfiles} from rollups read an hour at a time as columns, one hour-of-week at a time ({@link sumHoursOfWeek}: `at` reads an
  * hour, `null` without rollups): the same profiles, every GPU's 168 shares a view of one array, and no
  * per-GPU sums of busy and idle minutes held besides them. Pure.
  */

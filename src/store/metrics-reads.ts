@@ -146,10 +146,10 @@ export function createMetricsReads(db: Database, cache: FleetCache): MetricsRead
       return rows.map((row) => rollupOf(gpus.get(row.gpu_id)!, row));
     },
 
-    rollupHours(fromMs, toMs) {
+    rollupHours() {
       const gpus = new Map<number, { host: string; index: number }>();
       for (const [id, known] of gpuIndex()) gpus.set(id, { host: known.host.name, index: known.gpu.index });
-      return { gpus, hours: packs.hours(fromMs, toMs, { unknown: false }), at: packs.minutesAt };
+      return { gpus, at: packs.minutesAt };
     },
 
     rollupTotals(fromMs, toMs, host) {

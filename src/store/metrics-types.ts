@@ -55,10 +55,10 @@ export interface MetricsStore {
   /** Hourly rollups with `fromMs <= hourMs < toMs`, by hour then GPU. */
   rollupsBetween(fromMs: number, toMs: number, host?: string): GpuHourRollup[];
   /**
-   * The hourly rollups with `fromMs <= hourMs < toMs` as columns, read an hour at a time as `hours` is
-   * iterated (the store's hour packs): memory does not grow with the period or the fleet's GPU-hours.
+   * The stored GPUs by id, and the hourly rollups as columns, read one hour at a time by `at` (the
+   * store's hour packs): memory does not grow with the period or the fleet's GPU-hours.
    */
-  rollupHours(fromMs: number, toMs: number): RollupHours;
+  rollupHours(): RollupHours;
   /** Per-GPU totals of the hourly rollups with `fromMs <= hourMs < toMs`, by host then index. */
   rollupTotals(fromMs: number, toMs: number, host?: string): GpuRollupTotals[];
   /** Every host and GPU ever seen, by name then index. */
@@ -68,7 +68,6 @@ export interface MetricsStore {
 /** Hourly rollups as columns, an hour at a time: a row's GPU is `gpus.get(gpuIds[k])`. */
 export interface RollupHours {
   gpus: ReadonlyMap<number, { host: string; index: number }>;
-  hours: Iterable<Pick<HourPack, "hourMs" | "gpuIds" | "busyMinutes" | "idleMinutes">>;
-  /** The one clock hour at `hourMs` (any hour, not only those of the window), `null` without rollups. */
+  /** The one clock hour at `hourMs`: its GPU ids, busy and idle minutes; `null` without rollups. */
   at(hourMs: number): Pick<HourPack, "hourMs" | "gpuIds" | "busyMinutes" | "idleMinutes"> | null;
 }

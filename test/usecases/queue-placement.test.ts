@@ -19,7 +19,7 @@ describe("a waiting request's memory floor", () => {
       hosts: () => [],
       gpuSamplesSince: () => [],
       rollupsBetween: () => [],
-      rollupHours: () => ({ gpus: new Map(), hours: [], at: () => null }),
+      rollupHours: () => ({ gpus: new Map(), at: () => null }),
     };
     const deps = { config: {} as Config, metrics };
     const seats = [seat(0, RTX_4090_MIB), seat(1, 16_376)];

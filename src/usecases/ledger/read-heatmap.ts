@@ -26,7 +26,7 @@ type HeatmapDeps = EtaDeps & { config: { team: { timezone: string; currency: str
  */
 export function readHeatmap(deps: HeatmapDeps, atMs: number): HeatmapInput {
   const window = profileWindow(atMs);
-  const { gpus, at } = deps.metrics.rollupHours(window.fromMs, window.toMs);
+  const { gpus, at } = deps.metrics.rollupHours();
   const shares = buildHostWeekShares(at, gpus, window, deps.config.team.timezone);
   return {
     ...window,

@@ -39,7 +39,7 @@ export function readWeekProfiles(deps: EtaDeps, nowMs: number): WeekProfiles {
   for (const host of deps.metrics.hosts()) {
     for (const gpu of host.gpus) models.set(`${host.name}:${gpu.index}`, gpu.model);
   }
-  const { gpus, at } = deps.metrics.rollupHours(window.fromMs, window.toMs);
+  const { gpus, at } = deps.metrics.rollupHours();
   const profiles = buildWeekProfilesAt(at, gpus, models, window, deps.config.team.timezone);
   cache.set(deps.metrics, { hour, profiles });
   return profiles;
