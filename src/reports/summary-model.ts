@@ -9,6 +9,7 @@ import {
 } from "../checks/rightsizing.ts";
 import type { AuditEntry } from "../domain/audit-entry.ts";
 import type { HostRecord } from "../domain/metrics.ts";
+import { type Pause, paceSteps, runSteps, type Steps } from "../shared/steps.ts";
 import type { ClaimSpan, GpuPeriodTotals } from "../store/summary-store.ts";
 import type { HourRows } from "./hour-rows.ts";
 import { localDayStarts } from "./local-days.ts";
@@ -25,7 +26,7 @@ import {
 } from "./summary-accumulators.ts";
 import { gpuRows, hostRows, previousHostSums } from "./summary-host-rows.ts";
 import { spanMinutes } from "./summary-hour-prices.ts";
-import { type SummaryGrid, sumRows } from "./summary-row-sums.ts";
+import { type SummaryGrid, sumRowsSteps } from "./summary-row-sums.ts";
 
 /**
  * The biweekly summary as numbers: per host and GPU, per person, stops and snoozes, containers,
@@ -239,11 +240,28 @@ import type { SuspectSpan } from "./suspect-spans.ts";
 
 /** The summary model of `input`: a pure function of what the stores hold (see {@link SummaryInput}). */
 export function buildSummaryModel(input: SummaryInput): SummaryModel {
+  return runSteps(summaryModelSteps(input));
+}
+
+/**
+ * {@link buildSummaryModel} awaiting `pause()` between the rollups' hours, so that other work (the
+ * container section's queries, `containers`) goes on while it computes; their answer is awaited last.
+ */
+export async function buildSummaryModelPaced(
+  input: Omit<SummaryInput, "containers">,
+  containers: Promise<ContainerReport>,
+  pause: Pause,
+): Promise<SummaryModel> {
+  const model = await paceSteps(summaryModelSteps({ ...input, containers: { status: "off" } }), pause);
+  return { ...model, containers: containerReport(await containers) };
+}
+
+function* summaryModelSteps(input: SummaryInput): Steps<SummaryModel> {
   const { period, pricing } = input;
   const grid = summaryGrid(period, input.timezone);
   const records = new Map(input.hosts.map((host) => [host.name, host]));
   const dataUntilMs = Math.min(input.dataUntilMs, period.toMs);
-  const { hostAcc, gpuAcc, claimedHours } = sumRows(input, records, grid, dataUntilMs);
+  const { hostAcc, gpuAcc, claimedHours } = yield* sumRowsSteps(input, records, grid, dataUntilMs);
   spanMinutes(input, records, hostAcc.values(), dataUntilMs);
 
   const previousHost = previousHostSums(input.previousTotals);

@@ -1,4 +1,5 @@
 import type { HostRecord } from "../domain/metrics.ts";
+import type { Steps } from "../shared/steps.ts";
 import type { HourChunk } from "./hour-rows.ts";
 import { type ClaimedHour, GpuAcc, gpuIndexes, gpuKey, HOUR_MS, HostAcc } from "./summary-accumulators.ts";
 import { HostRecords, HourSums, priceHour } from "./summary-hour-prices.ts";
@@ -139,16 +140,17 @@ class FlatSums {
 }
 
 /**
- * Adds every rollup row to its GPU's and host's sums, per day column and per hour slot, in one pass
+ * Adds every rollup row to its GPU's and host's sums, per day column and per hour slot, one step per
+ * chunk, in one pass
  * over the rows: each clock hour, once read, is priced per host and its idle minutes costed, then
  * dropped (the rows are never all held at once).
  */
-export function sumRows(
+export function* sumRowsSteps(
   input: SummaryInput,
   records: ReadonlyMap<string, HostRecord>,
   grid: SummaryGrid,
   dataUntilMs: number,
-): RowSums {
+): Steps<RowSums> {
   const { hostAcc, gpuAcc, rowGpus } = accumulatorsOf(input, records, grid);
   const places = placesOf(rowGpus, hostAcc);
   const { columnEnds, firstHourMs, hourSlots } = grid;
@@ -174,6 +176,7 @@ export function sumRows(
     slot = hourSlot < 0 || hourSlot >= hourSlots ? -1 : hourSlot;
     sumChunk(chunk, sums, hour, places, column, slot, columns);
     pending.push(chunk);
+    yield;
   }
   if (pending.length > 0) closeHour();
   sums.copyTo(places, columns);

@@ -56,21 +56,21 @@ export function createHourPacks(db: Database): HourPacks {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const deletePack = db.prepare("DELETE FROM gpu_hour_pack WHERE hour_ms = ?");
-  const selectPacks = (unknown: string) =>
+  const selectPack = (unknown: string) =>
     db
       .prepare(
         `SELECT hour_ms, gpu_ids, util_mean_pct, busy_min, idle_min, ${unknown}, energy_wh
-         FROM gpu_hour_pack WHERE hour_ms >= ? AND hour_ms < ? ORDER BY hour_ms`,
+         FROM gpu_hour_pack WHERE hour_ms = ?`,
       )
       .raw();
-  const selectFullPacks = selectPacks("unknown_min");
-  const selectLeanPacks = selectPacks("NULL");
+  const selectFullPack = selectPack("unknown_min");
+  const selectLeanPack = selectPack("NULL");
   const selectPackIds = db
     .prepare("SELECT hour_ms, gpu_ids FROM gpu_hour_pack WHERE hour_ms >= ? AND hour_ms < ? ORDER BY hour_ms")
     .raw();
   const selectHourIds = db.prepare("SELECT gpu_id FROM gpu_hour WHERE hour_ms = ? ORDER BY gpu_id").pluck();
   const packedHours = db
-    .prepare("SELECT hour_ms FROM gpu_hour_pack WHERE hour_ms >= ? AND hour_ms < ?")
+    .prepare("SELECT hour_ms FROM gpu_hour_pack WHERE hour_ms >= ? AND hour_ms < ? ORDER BY hour_ms")
     .pluck();
   const prunePacks = db.prepare("DELETE FROM gpu_hour_pack WHERE hour_ms < ?");
 
@@ -108,13 +108,16 @@ export function createHourPacks(db: Database): HourPacks {
   return {
     pack,
     *hours(fromMs, toMs, options = {}) {
-      const select = options.unknown === false ? selectLeanPacks : selectFullPacks;
-      const rows = select.iterate(fromMs, toMs) as Iterable<unknown[]>;
+      const select = options.unknown === false ? selectLeanPack : selectFullPack;
+      // NOTE: one read per hour, no statement left open between hours: a reader may pause between them while others write.
+      const rows = (packedHours.all(fromMs, toMs) as number[]).map(
+        (hourMs) => () => select.get(hourMs) as unknown[] | undefined,
+      );
       yield* eachHour(rows, span(fromMs, toMs), packOfRow, readHour);
     },
     minutesAt: createMinutesAt(db, readHour),
     *gpuIds(fromMs, toMs) {
-      const rows = selectPackIds.iterate(fromMs, toMs) as Iterable<unknown[]>;
+      const rows = readersOf(selectPackIds.iterate(fromMs, toMs) as Iterable<unknown[]>);
       const packed = (row: unknown[]) => ({ hourMs: row[0] as number, gpuIds: int32s(row[1] as Buffer) });
       yield* eachHour(rows, span(fromMs, toMs), packed, readIds);
     },
@@ -148,23 +151,29 @@ function createMinutesAt(db: Database, readHour: (hourMs: number) => HourPack): 
 }
 
 /**
- * Each hour of `[fromMs, toMs)` with rollups, oldest first: its pack's row (`rows` by hour) as
- * `packed`, or for an hour without one, `unpacked(hourMs)`.
+ * Each hour of `[fromMs, toMs)` with rollups, oldest first: its pack's row (`rows` by hour, each read
+ * when its turn comes) as `packed`, or for an hour without one, `unpacked(hourMs)`.
  */
 function* eachHour<T>(
-  rows: Iterable<unknown[]>,
+  rows: Iterable<() => unknown[] | undefined>,
   span: { fromMs: number; toMs: number; hasRollups(hourMs: number): boolean },
   packed: (row: unknown[]) => T,
   unpacked: (hourMs: number) => T,
 ): Generator<T> {
   let hourMs = Math.ceil(span.fromMs / HOUR_MS) * HOUR_MS;
-  for (const row of rows) {
+  for (const read of rows) {
+    const row = read();
+    if (row === undefined) continue;
     const packedMs = row[0] as number;
     for (; hourMs < packedMs; hourMs += HOUR_MS) if (span.hasRollups(hourMs)) yield unpacked(hourMs);
     yield packed(row);
     hourMs = packedMs + HOUR_MS;
   }
   for (; hourMs < span.toMs; hourMs += HOUR_MS) if (span.hasRollups(hourMs)) yield unpacked(hourMs);
+}
+
+function* readersOf(rows: Iterable<unknown[]>): Generator<() => unknown[]> {
+  for (const row of rows) yield () => row;
 }
 
 function packOfRows(hourMs: number, rows: readonly Row[]): HourPack & { unknownMinutes: Float64Array } {

@@ -1,3 +1,4 @@
+import { runSteps, type Steps } from "../shared/steps.ts";
 import type { HourPack } from "./hour-packs.ts";
 import type { GpuPeriodTotals, HourChunk, HourRows } from "./summary-store.ts";
 
@@ -109,6 +110,11 @@ function totalOf(sum: Float64Array, err: Float64Array, at: number): number {
  * of `gpu_hour` they replace answers, to the bit (SQLite's summation, in hour order).
  */
 export function gpuTotalsOfPacks(hours: Iterable<HourPack>, names: GpuNames): GpuPeriodTotals[] {
+  return runSteps(gpuTotalsSteps(hours, names));
+}
+
+/** {@link gpuTotalsOfPacks} one hour a step. */
+export function* gpuTotalsSteps(hours: Iterable<HourPack>, names: GpuNames): Steps<GpuPeriodTotals[]> {
   const ids = [...names.keys()].sort((a, b) => a - b);
   const rank = new Int32Array((ids.at(-1) ?? -1) + 1).fill(-1);
   ids.forEach((id, at) => {
@@ -148,6 +154,7 @@ export function gpuTotalsOfPacks(hours: Iterable<HourPack>, names: GpuNames): Gp
     sumColumn(busy!, busyErr!, ats, busyMinutes);
     sumColumn(idle!, idleErr!, ats, idleMinutes);
     sumColumn(unknown!, unknownErr!, ats, unknownMinutes!);
+    yield;
   }
   const totals: GpuPeriodTotals[] = [];
   for (let at = 0; at < n; at++) {

@@ -2,9 +2,10 @@ import type { Database } from "better-sqlite3";
 import type { AuditEntry } from "../domain/audit-entry.ts";
 import type { Claim } from "../domain/claim.ts";
 import type { GpuRollupTotals } from "../domain/metrics.ts";
+import { type Pause, paceSteps } from "../shared/steps.ts";
 import { createAuditStore } from "./audit-store.ts";
 import { createHourPacks } from "./hour-packs.ts";
-import { gpuTotalsOfPacks, hourRowsOfPacks } from "./summary-packs.ts";
+import { gpuTotalsOfPacks, gpuTotalsSteps, hourRowsOfPacks } from "./summary-packs.ts";
 
 /**
  * Hourly GPU rollups as columns, one chunk per clock hour (one typed array per field, no object per
@@ -57,6 +58,8 @@ export interface SummaryStore {
   hourRows(fromMs: number, toMs: number): HourRows;
   /** Per-GPU sums of the hourly rollups with `fromMs <= hourMs < toMs` (what the trend needs of `rollupTotals`). */
   gpuTotals(fromMs: number, toMs: number): GpuPeriodTotals[];
+  /** {@link gpuTotals}, awaiting `pause()` between hours (other work runs meanwhile). */
+  gpuTotalsPaced(fromMs: number, toMs: number, pause: Pause): Promise<GpuPeriodTotals[]>;
   /** Audit entries with one of `actions` and `fromMs <= atMs < toMs`, oldest first. */
   auditBetween(actions: readonly string[], fromMs: number, toMs: number): AuditEntry[];
 }
@@ -85,6 +88,8 @@ export function createSummaryStore(db: Database): SummaryStore {
         gpusById(),
       ),
     gpuTotals: (fromMs, toMs) => gpuTotalsOfPacks(packs.hours(fromMs, toMs), gpusById()),
+    gpuTotalsPaced: (fromMs, toMs, pause) =>
+      paceSteps(gpuTotalsSteps(packs.hours(fromMs, toMs), gpusById()), pause),
     flagRenewal: (flag) =>
       insertFlag.run(flag.host, flag.slotMs, flag.utilPct, flag.previousUtilPct).changes === 1,
     auditBetween: (actions, fromMs, toMs) => audit.between(actions, fromMs, toMs),

@@ -3,7 +3,11 @@ import { after, describe, it } from "node:test";
 import { configSchema } from "../../src/config/schema.ts";
 import type { GpuReading, HostObservation } from "../../src/domain/observation.ts";
 import { hourRowsOf } from "../../src/reports/hour-rows.ts";
-import { buildSummaryModel, type SummaryInput } from "../../src/reports/summary-model.ts";
+import {
+  buildSummaryModel,
+  buildSummaryModelPaced,
+  type SummaryInput,
+} from "../../src/reports/summary-model.ts";
 import { DAY_MS, HOUR_MS } from "../../src/shared/clock.ts";
 import type { MetricsStore } from "../../src/store/metrics-types.ts";
 import { createSummaryStore, type HourRows } from "../../src/store/summary-store.ts";
@@ -104,54 +108,83 @@ describe("hour packs (schema step 15)", () => {
     assertSameAsRollups(file, fromMs, toMs);
   });
 
+  const previous = { fromMs: fromMs - 12 * HOUR_MS, toMs: fromMs };
+  const config = configSchema.parse({
+    team: { timezone: "Europe/Berlin", currency: "EUR" },
+    costs: {
+      electricity: {
+        price_per_kwh: 0.3,
+        windows: [{ name: "valley", from: "22:00", to: "06:00", price_per_kwh: 0.17 }],
+      },
+    },
+    hosts: { "gpu-a": { purchase_price: 200_000 }, "gpu-b": { cost_per_hour: 20 } },
+  });
+  const input = (
+    store: MetricsStore,
+    rows: HourRows,
+    previousTotals: SummaryInput["previousTotals"],
+  ): SummaryInput => ({
+    period: { fromMs, toMs },
+    previous,
+    dataUntilMs: toMs,
+    timezone: "Europe/Berlin",
+    hosts: store.hosts(),
+    rollups: rows,
+    previousTotals,
+    claims: [
+      { host: "gpu-b", gpuIndex: 1, user: "U1", fromMs: fromMs + HOUR_MS, untilMs: toMs, releasedAtMs: null },
+    ],
+    audit: [],
+    pricing: summaryPricing(config),
+    paidByTheHour: (host) => host === "gpu-b",
+    containers: { status: "off" },
+    reclaim: [],
+    renewalBelowPct: 20,
+  });
+
   it("give the same summary as the rollups read row by row", () => {
     const { db, store, close } = openStore(file, { sampleSpanMaxMs: 20 * MIN });
     const summaries = createSummaryStore(db);
-    const config = configSchema.parse({
-      team: { timezone: "Europe/Berlin", currency: "EUR" },
-      costs: {
-        electricity: {
-          price_per_kwh: 0.3,
-          windows: [{ name: "valley", from: "22:00", to: "06:00", price_per_kwh: 0.17 }],
-        },
-      },
-      hosts: { "gpu-a": { purchase_price: 200_000 }, "gpu-b": { cost_per_hour: 20 } },
-    });
-    const previous = { fromMs: fromMs - 12 * HOUR_MS, toMs: fromMs };
-    const input = (rows: HourRows, previousTotals: SummaryInput["previousTotals"]): SummaryInput => ({
-      period: { fromMs, toMs },
-      previous,
-      dataUntilMs: toMs,
-      timezone: "Europe/Berlin",
-      hosts: store.hosts(),
-      rollups: rows,
-      previousTotals,
-      claims: [
-        {
-          host: "gpu-b",
-          gpuIndex: 1,
-          user: "U1",
-          fromMs: fromMs + HOUR_MS,
-          untilMs: toMs,
-          releasedAtMs: null,
-        },
-      ],
-      audit: [],
-      pricing: summaryPricing(config),
-      paidByTheHour: (host) => host === "gpu-b",
-      containers: { status: "off" },
-      reclaim: [],
-      renewalBelowPct: 20,
-    });
     const before = fromRollups(store, fromMs, toMs);
     const packed = buildSummaryModel(
-      input(summaries.hourRows(fromMs, toMs), summaries.gpuTotals(previous.fromMs, previous.toMs)),
+      input(store, summaries.hourRows(fromMs, toMs), summaries.gpuTotals(previous.fromMs, previous.toMs)),
     );
     const rowByRow = buildSummaryModel(
-      input(before.rows, byGpu(fromRollups(store, previous.fromMs, previous.toMs).totals)),
+      input(store, before.rows, byGpu(fromRollups(store, previous.fromMs, previous.toMs).totals)),
     );
     assert.ok(packed.fleet.idleCost > 0 && packed.previousFleet.busyGpuHours > 0);
     assert.deepEqual(packed, rowByRow);
+    close();
+  });
+
+  it("are read hour by hour with the event loop turning between hours, while others write, to the same summary", async () => {
+    const { db, store, close } = openStore(file, { sampleSpanMaxMs: 20 * MIN });
+    const summaries = createSummaryStore(db);
+    db.exec("CREATE TEMP TABLE beat (n INTEGER)");
+    const beat = db.prepare("INSERT INTO beat (n) VALUES (1)");
+    let turns = 0;
+    const pause = () =>
+      new Promise<void>((resolve) =>
+        setImmediate(() => {
+          beat.run();
+          turns++;
+          resolve();
+        }),
+      );
+    const totals = await summaries.gpuTotalsPaced(previous.fromMs, previous.toMs, pause);
+    assert.deepEqual(totals, summaries.gpuTotals(previous.fromMs, previous.toMs));
+    const afterTrend = turns;
+    assert.ok(afterTrend >= 2, `${afterTrend} turns over the trend's hours`);
+    const { containers: _, ...whole } = input(store, summaries.hourRows(fromMs, toMs), totals);
+    const answered = Promise.resolve({ status: "failed" as const, message: "down" });
+    const paced = await buildSummaryModelPaced(whole, answered, pause);
+    assert.ok(turns - afterTrend >= 20, `${turns - afterTrend} turns over the period's hours`);
+    const all = buildSummaryModel({
+      ...input(store, summaries.hourRows(fromMs, toMs), totals),
+      containers: await answered,
+    });
+    assert.deepEqual(paced, all);
+    assert.deepEqual(paced.containers, { status: "failed", message: "down" });
     close();
   });
 

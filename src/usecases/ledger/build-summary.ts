@@ -2,7 +2,7 @@ import type { Cadence } from "../../checks/cadence.ts";
 import type { Config } from "../../config/schema.ts";
 import { shiftLocalDays } from "../../reports/local-days.ts";
 import {
-  buildSummaryModel,
+  buildSummaryModelPaced,
   type ContainerReport,
   type Period,
   type ReclaimListing,
@@ -62,14 +62,15 @@ export function summaryPeriod(slotMs: number, timezone: string): Period {
  * The summary model of `period` (and the period before it, for the trend) from the rollups, the
  * claims, the audit, Prometheus and the open reclaim cases. A Prometheus that fails leaves the
  * container section saying so (with several clusters, beside the others' groups); the rest of the
- * summary does not depend on it.
+ * summary does not depend on it. The container queries go out first and are answered while the
+ * rollups are summed (that work pauses between hours for them).
  */
 export async function buildSummary(deps: SummaryDeps, period: Period): Promise<SummaryModel> {
   const { config } = deps;
   const zone = config.team.timezone;
   deps.rollUp?.();
   const previous = summaryPeriod(period.fromMs, zone);
-  const containers = await containerReport(deps, period);
+  const containers = containerReport(deps, period);
   const reclaim: ReclaimListing[] = deps.reclaims.allOpen().map((entry) => ({
     host: entry.host,
     state: entry.state === "due" ? "due" : "pending",
@@ -78,23 +79,29 @@ export async function buildSummary(deps: SummaryDeps, period: Period): Promise<S
     windowMeanPct: entry.windowMeanPct,
   }));
   const suspectAudit = deps.summaries.auditBetween([SUSPECT_AUDIT, SUSPECT_ENDED_AUDIT], 0, period.toMs);
-  const model = buildSummaryModel({
+  const previousTotals = await deps.summaries.gpuTotalsPaced(previous.fromMs, previous.toMs, nextTurn);
+  const input = {
     period,
     previous,
     dataUntilMs: Math.min(period.toMs, deps.rolledUpToMs() ?? period.fromMs),
     timezone: zone,
     hosts: deps.metrics.hosts(),
     rollups: deps.summaries.hourRows(period.fromMs, period.toMs),
-    previousTotals: deps.summaries.gpuTotals(previous.fromMs, previous.toMs),
+    previousTotals,
     claims: deps.claims.overlapping(period.fromMs, period.toMs),
     audit: deps.summaries.auditBetween(["stop", "keep"], period.fromMs, period.toMs),
     pricing: deps.pricing ?? summaryPricing(config),
-    paidByTheHour: (host) => config.hosts[host]?.cost_per_hour !== undefined,
-    containers,
+    paidByTheHour: (host: string) => config.hosts[host]?.cost_per_hour !== undefined,
     reclaim,
     renewalBelowPct: config.reclaim.do_not_renew_below_pct,
-  });
+  };
+  const model = await buildSummaryModelPaced(input, containers, nextTurn);
   return { ...model, suspect: suspectSpans(suspectAudit, period, SUSPECT_AUDIT, SUSPECT_ENDED_AUDIT) };
+}
+
+/** Resolves on the event loop's next turn, after the I/O that is ready. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 async function containerReport(deps: SummaryDeps, period: Period): Promise<ContainerReport> {
