@@ -21,6 +21,7 @@ import {
   recallStored,
   remember,
 } from "./prometheus-state.ts";
+import { victoriaMaxLookbackSeconds } from "./victoria-lookback.ts";
 
 /** A `Source` over the Prometheus query API, with the server's history. */
 export interface PrometheusSource extends HistorySource {
@@ -37,8 +38,9 @@ export interface PrometheusSource extends HistorySource {
  * load and CPU, and (with `containers`) kube-state-metrics requests and pod nodes and cAdvisor CPU: 10
  * queries, 7 without containers. Every 10 minutes, and while some GPU needs them, FB_FREE, FB_RESERVED
  * and GR_ENGINE_ACTIVE too; the FB_USED heartbeat while `stale_after_seconds` is shorter than the
- * server's lookback delta (or that is unknown); the server's flags once; the last-seen time of stale
- * hosts when there are some.
+ * server's lookback delta (or that is unknown; VictoriaMetrics is told its look-back per query instead,
+ * once its `/flags` answered); the server's flags once; the last-seen time of stale hosts when there are
+ * some.
  * A host that reported within `forget_after_hours` but has no fresh sample is a failed observation with
  * cause `stale`; a server that cannot answer makes every known host fail, with one log line per cycle.
  */
@@ -79,8 +81,14 @@ async function poll(s: PromState, signal: AbortSignal): Promise<HostObservation[
   };
   try {
     // NOTE: instant selectors already drop samples older than the server's lookback delta (5 min by
-    // default); the heartbeat query is needed only when stale_after_seconds is shorter than that.
-    const needHeartbeat = s.lookbackMs == null || s.lookbackMs > s.config.stale_after_seconds * 1000;
+    // default), or than the max_lookback sent to VictoriaMetrics; the heartbeat query is needed only
+    // when stale_after_seconds is shorter than that.
+    const maxLookbackSeconds = s.maxLookbackSeconds;
+    const needHeartbeat =
+      maxLookbackSeconds === null &&
+      (s.lookbackMs == null || s.lookbackMs > s.config.stale_after_seconds * 1000);
+    const fieldOptions =
+      maxLookbackSeconds === null ? { atMs, signal } : { atMs, signal, maxLookbackSeconds };
     const lookbackRead =
       s.lookbackMs === undefined ? readLookback(s, signal, () => count++) : Promise.resolve();
     // NOTE: a card's memory total (used + free + reserved) does not change, and GR_ENGINE_ACTIVE only
@@ -94,7 +102,7 @@ async function poll(s: PromState, signal: AbortSignal): Promise<HostObservation[
     const fold = createGpuFold(s.config.host_label);
     const visit = (promql: string, visitor: VectorVisit) => {
       count++;
-      return s.client.queryVectorEach(promql, visitor, { atMs, signal });
+      return s.client.queryVectorEach(promql, visitor, fieldOptions);
     };
     const fieldResults = Promise.allSettled([
       ...wanted.map((field) => visit(s.queries.fields[field], fold.visitor(field))),
@@ -178,10 +186,23 @@ async function readLookback(s: PromState, signal: AbortSignal, counted: () => vo
     const transient =
       error instanceof PrometheusError && error.kind !== "http" && error.kind !== "bad-response";
     s.lookbackMs = transient ? undefined : null;
+    if (!transient) await readVictoriaFlags(s, signal, counted);
+    if (s.maxLookbackSeconds !== null) return;
     s.logger.debug(
       { source: "prometheus", url: s.client.displayUrl, err: errorMessage(error) },
       "server flags unavailable; checking every sample's age",
     );
+  }
+}
+
+/** VictoriaMetrics' `/flags`, where `/api/v1/status/flags` is missing: the `max_lookback` to send. */
+async function readVictoriaFlags(s: PromState, signal: AbortSignal, counted: () => void): Promise<void> {
+  counted();
+  try {
+    const flags = await s.client.victoriaFlags({ signal });
+    s.maxLookbackSeconds = victoriaMaxLookbackSeconds(flags, s.config.stale_after_seconds);
+  } catch {
+    s.maxLookbackSeconds = null;
   }
 }
 
