@@ -4,7 +4,7 @@ import type { HistorySource } from "../domain/source.ts";
 import { dayjs } from "../shared/time.ts";
 import type { VectorVisit } from "./prom-query-data.ts";
 import { round } from "./prom-value.ts";
-import { PrometheusError, type PromVectorSample } from "./prometheus-api.ts";
+import { PrometheusError, type PromVectorSample, type QueryOptions } from "./prometheus-api.ts";
 import { createGpuFold } from "./prometheus-gpu-fold.ts";
 import { type GpuFleet, prometheusObservation } from "./prometheus-gpus.ts";
 import { busiestHistory, history, hostsHistory } from "./prometheus-history.ts";
@@ -80,15 +80,7 @@ async function poll(s: PromState, signal: AbortSignal): Promise<HostObservation[
     return s.client.queryVector(promql, { atMs, signal });
   };
   try {
-    // NOTE: instant selectors already drop samples older than the server's lookback delta (5 min by
-    // default), or than the max_lookback sent to VictoriaMetrics; the heartbeat query is needed only
-    // when stale_after_seconds is shorter than that.
-    const maxLookbackSeconds = s.maxLookbackSeconds;
-    const needHeartbeat =
-      maxLookbackSeconds === null &&
-      (s.lookbackMs == null || s.lookbackMs > s.config.stale_after_seconds * 1000);
-    const fieldOptions =
-      maxLookbackSeconds === null ? { atMs, signal } : { atMs, signal, maxLookbackSeconds };
+    const { needHeartbeat, fieldOptions } = freshness(s, atMs, signal);
     const lookbackRead =
       s.lookbackMs === undefined ? readLookback(s, signal, () => count++) : Promise.resolve();
     // NOTE: a card's memory total (used + free + reserved) does not change, and GR_ENGINE_ACTIVE only
@@ -175,6 +167,23 @@ async function poll(s: PromState, signal: AbortSignal): Promise<HostObservation[
   } finally {
     s.lastQueryCount = count;
   }
+}
+
+/**
+ * How the DCGM fields' queries leave stale samples out: instant selectors drop those older than the
+ * server's lookback delta (5 min by default), or than the `max_lookback` sent to VictoriaMetrics; the
+ * FB_USED heartbeat is needed only when `stale_after_seconds` is shorter than that (or it is unknown).
+ */
+function freshness(
+  s: PromState,
+  atMs: number,
+  signal: AbortSignal,
+): { needHeartbeat: boolean; fieldOptions: QueryOptions } {
+  const maxLookbackSeconds = s.maxLookbackSeconds;
+  if (maxLookbackSeconds !== null)
+    return { needHeartbeat: false, fieldOptions: { atMs, signal, maxLookbackSeconds } };
+  const needHeartbeat = s.lookbackMs == null || s.lookbackMs > s.config.stale_after_seconds * 1000;
+  return { needHeartbeat, fieldOptions: { atMs, signal } };
 }
 
 async function readLookback(s: PromState, signal: AbortSignal, counted: () => void): Promise<void> {
