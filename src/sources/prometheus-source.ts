@@ -39,8 +39,8 @@ export interface PrometheusSource extends HistorySource {
  * queries, 7 without containers. Every 10 minutes, and while some GPU needs them, FB_FREE, FB_RESERVED
  * and GR_ENGINE_ACTIVE too; the FB_USED heartbeat while `stale_after_seconds` is shorter than the
  * server's lookback delta (or that is unknown; VictoriaMetrics is told its look-back per query instead,
- * once its `/flags` answered); the server's flags once; the last-seen time of stale hosts when there are
- * some.
+ * once its `/flags` answered); the server's flags once, before the first poll's other queries; the
+ * last-seen time of stale hosts when there are some.
  * A host that reported within `forget_after_hours` but has no fresh sample is a failed observation with
  * cause `stale`; a server that cannot answer makes every known host fail, with one log line per cycle.
  */
@@ -80,9 +80,9 @@ async function poll(s: PromState, signal: AbortSignal): Promise<HostObservation[
     return s.client.queryVector(promql, { atMs, signal });
   };
   try {
+    // NOTE: the flags first (one small answer), so that the first poll too knows whether it needs the heartbeat.
+    if (s.lookbackMs === undefined) await readLookback(s, signal, () => count++);
     const { needHeartbeat, fieldOptions } = freshness(s, atMs, signal);
-    const lookbackRead =
-      s.lookbackMs === undefined ? readLookback(s, signal, () => count++) : Promise.resolve();
     // NOTE: a card's memory total (used + free + reserved) does not change, and GR_ENGINE_ACTIVE only
     // stands in for a missing GPU_UTIL (MIG): both are read every 10 minutes, or while some GPU needs them.
     const fullRead = atMs - s.lastFullReadMs >= FULL_READ_EVERY_MS;
@@ -115,7 +115,6 @@ async function poll(s: PromState, signal: AbortSignal): Promise<HostObservation[
       s.config.containers ? run(s.queries.containerCpu) : Promise.resolve([]),
     ]);
     const fields = await fieldResults;
-    await lookbackRead;
     const failedField = fields.find((result) => result.status === "rejected");
     if (failedField?.status === "rejected") return failAll(s, atMs, failedField.reason);
     if (seen.status === "rejected") return failAll(s, atMs, seen.reason);

@@ -454,8 +454,8 @@ for (const backend of METRICS_BACKENDS)
       );
       assert.equal(
         source.lastQueryCount,
-        backend === "prometheus" ? 16 : 17,
-        "7 fields, heartbeat, seen, 5 node/k8s, flags (VictoriaMetrics: /flags too), last-seen",
+        backend === "prometheus" ? 15 : 16,
+        "7 fields, seen, 5 node/k8s, flags (VictoriaMetrics: /flags too), last-seen; no heartbeat (Prometheus: lookback 5m = stale_after; VictoriaMetrics: max_lookback)",
       );
     });
 
@@ -470,9 +470,9 @@ for (const backend of METRICS_BACKENDS)
       const poll = (staleAfterS: number) => source(staleAfterS).poll(new AbortController().signal);
       const strictSource = source(120);
       const counts: number[] = [];
-      // The first poll checks each sample's age (the heartbeat) while it reads the server's flags; the
-      // second relies on what they said: Prometheus' 5-minute lookback keeps the heartbeat, and
-      // VictoriaMetrics is sent `max_lookback` with each field's query instead.
+      // The first poll reads the server's flags, then the fields: Prometheus' 5-minute lookback keeps
+      // the heartbeat (each sample's age), and VictoriaMetrics is sent `max_lookback` with each field's
+      // query instead; the second poll does the same without the flags.
       for (const cycle of ["first", "second"]) {
         const strict = await strictSource.poll(new AbortController().signal);
         counts.push(strictSource.lastQueryCount);
@@ -485,7 +485,7 @@ for (const backend of METRICS_BACKENDS)
           `${cycle} poll`,
         );
       }
-      assert.deepEqual(counts, backend === "prometheus" ? [16, 12] : [17, 11]);
+      assert.deepEqual(counts, backend === "prometheus" ? [16, 12] : [16, 11]);
       const lenient = await poll(300);
       assert.ok(lenient.every((observation) => observation.ok));
       assert.equal(okHost(lenient, "gpu-node-1").gpus[3]!.utilPct, pattern.util(at / TEN_MIN, 3));
@@ -512,7 +512,7 @@ for (const backend of METRICS_BACKENDS)
         );
         assert.equal(
           shared.lastQueryCount,
-          backend === "prometheus" ? 16 : 17,
+          backend === "prometheus" ? 15 : 16,
           "the first cycle also reads the server's flags (VictoriaMetrics: /api/v1/status/flags, then /flags)",
         );
 
@@ -638,7 +638,7 @@ for (const backend of METRICS_BACKENDS)
         const first = await recalled.poll(new AbortController().signal);
         assert.equal(
           recalled.lastQueryCount,
-          backend === "prometheus" ? 14 : 15,
+          backend === "prometheus" ? 13 : 14,
           "FB_FREE and FB_RESERVED left out; GR_ENGINE_ACTIVE kept (a MIG slot)",
         );
         const totals = (observations: HostObservation[]) =>
