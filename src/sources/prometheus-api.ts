@@ -54,6 +54,11 @@ export interface QueryOptions {
   /** Evaluation time, epoch ms; the server's now when absent. */
   atMs?: number;
   signal?: AbortSignal;
+  /**
+   * Sent as VictoriaMetrics' `max_lookback`: a selector reads no sample older than this before the
+   * evaluation time (Prometheus ignores it and keeps its lookback delta).
+   */
+  maxLookbackSeconds?: number;
 }
 
 export interface PrometheusClient {
@@ -88,6 +93,12 @@ export interface PrometheusClient {
   ): Promise<string[]>;
   /** The server's command-line flags (`/api/v1/status/flags`), e.g. `query.lookback-delta` → `5m`. */
   flags(options?: { signal?: AbortSignal }): Promise<Record<string, string>>;
+  /**
+   * VictoriaMetrics' flags set on its command line (`/flags` at the server's root: `-name="value"` lines,
+   * the flags left at their defaults absent), e.g. `search.latencyOffset` → `30s`. Throws a
+   * `bad-response` error for any other answer, an empty one included.
+   */
+  victoriaFlags(options?: { signal?: AbortSignal }): Promise<Record<string, string>>;
   /**
    * A range query (`/api/v1/query_range`); `stepSeconds` > 0. `maxLookbackSeconds` is sent as
    * VictoriaMetrics' `max_lookback` (the longest window a selector without one may read back;
@@ -307,8 +318,7 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
   return {
     displayUrl,
     query(promql, queryOptions = {}) {
-      const form = new URLSearchParams({ query: promql });
-      if (queryOptions.atMs !== undefined) form.set("time", formatSeconds(queryOptions.atMs));
+      const form = instantForm(promql, queryOptions);
       return sendQuery("api/v1/query", form, queryOptions.signal);
     },
     async queryVector(promql, queryOptions = {}) {
@@ -324,8 +334,7 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
       return result.data.series;
     },
     queryVectorEach(promql, visit, queryOptions = {}) {
-      const form = new URLSearchParams({ query: promql });
-      if (queryOptions.atMs !== undefined) form.set("time", formatSeconds(queryOptions.atMs));
+      const form = instantForm(promql, queryOptions);
       return sendStreamed(
         { path: "api/v1/query", form, signal: queryOptions.signal },
         vectorVisitParse(displayUrl, promql, visit),
@@ -366,7 +375,33 @@ export function createPrometheusClient(options: PrometheusClientOptions): Promet
     async flags(queryOptions = {}) {
       return flagsOf(await send("api/v1/status/flags", null, queryOptions.signal), displayUrl);
     },
+    async victoriaFlags(queryOptions = {}) {
+      return victoriaFlagsOf(await send("/flags", null, queryOptions.signal), displayUrl);
+    },
   };
+}
+
+function instantForm(promql: string, options: QueryOptions): URLSearchParams {
+  const form = new URLSearchParams({ query: promql });
+  if (options.atMs !== undefined) form.set("time", formatSeconds(options.atMs));
+  if (options.maxLookbackSeconds !== undefined) form.set("max_lookback", `${options.maxLookbackSeconds}s`);
+  return form;
+}
+
+/** The flags in a VictoriaMetrics `/flags` answer, or throws a `bad-response` error for anything else. */
+function victoriaFlagsOf(answer: RawAnswer, displayUrl: string): Record<string, string> {
+  const lines = answer.body.split("\n").filter((line) => line.trim() !== "");
+  const flags = lines.map((line) => /^-([\w.-]+)="(.*)"$/.exec(line.trim()));
+  const plain = answer.contentType?.startsWith("text/plain") ?? false;
+  if (answer.status !== 200 || !plain || flags.length === 0 || flags.some((flag) => flag === null)) {
+    throw new PrometheusError(
+      answer.status === 200 ? "bad-response" : "http",
+      `${displayUrl} sent no VictoriaMetrics flags (HTTP ${answer.status})`,
+      answer.status,
+      null,
+    );
+  }
+  return Object.fromEntries(flags.map((flag) => [flag![1]!, flag![2]!]));
 }
 
 /** The flags in an answer from `/api/v1/status/flags`, each value as text, or throws like {@link parseQueryResponse}. */

@@ -4,7 +4,7 @@ import type { HistorySource } from "../domain/source.ts";
 import { dayjs } from "../shared/time.ts";
 import type { VectorVisit } from "./prom-query-data.ts";
 import { round } from "./prom-value.ts";
-import { PrometheusError, type PromVectorSample } from "./prometheus-api.ts";
+import { PrometheusError, type PromVectorSample, type QueryOptions } from "./prometheus-api.ts";
 import { createGpuFold } from "./prometheus-gpu-fold.ts";
 import { type GpuFleet, prometheusObservation } from "./prometheus-gpus.ts";
 import { busiestHistory, history, hostsHistory } from "./prometheus-history.ts";
@@ -21,6 +21,7 @@ import {
   recallStored,
   remember,
 } from "./prometheus-state.ts";
+import { victoriaMaxLookbackSeconds } from "./victoria-lookback.ts";
 
 /** A `Source` over the Prometheus query API, with the server's history. */
 export interface PrometheusSource extends HistorySource {
@@ -37,8 +38,9 @@ export interface PrometheusSource extends HistorySource {
  * load and CPU, and (with `containers`) kube-state-metrics requests and pod nodes and cAdvisor CPU: 10
  * queries, 7 without containers. Every 10 minutes, and while some GPU needs them, FB_FREE, FB_RESERVED
  * and GR_ENGINE_ACTIVE too; the FB_USED heartbeat while `stale_after_seconds` is shorter than the
- * server's lookback delta (or that is unknown); the server's flags once; the last-seen time of stale
- * hosts when there are some.
+ * server's lookback delta (or that is unknown; VictoriaMetrics is told its look-back per query instead,
+ * once its `/flags` answered); the server's flags once, before the first poll's other queries; the
+ * last-seen time of stale hosts when there are some.
  * A host that reported within `forget_after_hours` but has no fresh sample is a failed observation with
  * cause `stale`; a server that cannot answer makes every known host fail, with one log line per cycle.
  */
@@ -78,11 +80,9 @@ async function poll(s: PromState, signal: AbortSignal): Promise<HostObservation[
     return s.client.queryVector(promql, { atMs, signal });
   };
   try {
-    // NOTE: instant selectors already drop samples older than the server's lookback delta (5 min by
-    // default); the heartbeat query is needed only when stale_after_seconds is shorter than that.
-    const needHeartbeat = s.lookbackMs == null || s.lookbackMs > s.config.stale_after_seconds * 1000;
-    const lookbackRead =
-      s.lookbackMs === undefined ? readLookback(s, signal, () => count++) : Promise.resolve();
+    // NOTE: the flags first (one small answer), so that the first poll too knows whether it needs the heartbeat.
+    if (s.lookbackMs === undefined) await readLookback(s, signal, () => count++);
+    const { needHeartbeat, fieldOptions } = freshness(s, atMs, signal);
     // NOTE: a card's memory total (used + free + reserved) does not change, and GR_ENGINE_ACTIVE only
     // stands in for a missing GPU_UTIL (MIG): both are read every 10 minutes, or while some GPU needs them.
     const fullRead = atMs - s.lastFullReadMs >= FULL_READ_EVERY_MS;
@@ -94,7 +94,7 @@ async function poll(s: PromState, signal: AbortSignal): Promise<HostObservation[
     const fold = createGpuFold(s.config.host_label);
     const visit = (promql: string, visitor: VectorVisit) => {
       count++;
-      return s.client.queryVectorEach(promql, visitor, { atMs, signal });
+      return s.client.queryVectorEach(promql, visitor, fieldOptions);
     };
     const fieldResults = Promise.allSettled([
       ...wanted.map((field) => visit(s.queries.fields[field], fold.visitor(field))),
@@ -115,7 +115,6 @@ async function poll(s: PromState, signal: AbortSignal): Promise<HostObservation[
       s.config.containers ? run(s.queries.containerCpu) : Promise.resolve([]),
     ]);
     const fields = await fieldResults;
-    await lookbackRead;
     const failedField = fields.find((result) => result.status === "rejected");
     if (failedField?.status === "rejected") return failAll(s, atMs, failedField.reason);
     if (seen.status === "rejected") return failAll(s, atMs, seen.reason);
@@ -169,6 +168,23 @@ async function poll(s: PromState, signal: AbortSignal): Promise<HostObservation[
   }
 }
 
+/**
+ * How the DCGM fields' queries leave stale samples out: instant selectors drop those older than the
+ * server's lookback delta (5 min by default), or than the `max_lookback` sent to VictoriaMetrics; the
+ * FB_USED heartbeat is needed only when `stale_after_seconds` is shorter than that (or it is unknown).
+ */
+function freshness(
+  s: PromState,
+  atMs: number,
+  signal: AbortSignal,
+): { needHeartbeat: boolean; fieldOptions: QueryOptions } {
+  const maxLookbackSeconds = s.maxLookbackSeconds;
+  if (maxLookbackSeconds !== null)
+    return { needHeartbeat: false, fieldOptions: { atMs, signal, maxLookbackSeconds } };
+  const needHeartbeat = s.lookbackMs == null || s.lookbackMs > s.config.stale_after_seconds * 1000;
+  return { needHeartbeat, fieldOptions: { atMs, signal } };
+}
+
 async function readLookback(s: PromState, signal: AbortSignal, counted: () => void): Promise<void> {
   counted();
   try {
@@ -178,10 +194,23 @@ async function readLookback(s: PromState, signal: AbortSignal, counted: () => vo
     const transient =
       error instanceof PrometheusError && error.kind !== "http" && error.kind !== "bad-response";
     s.lookbackMs = transient ? undefined : null;
+    if (!transient) await readVictoriaFlags(s, signal, counted);
+    if (s.maxLookbackSeconds !== null) return;
     s.logger.debug(
       { source: "prometheus", url: s.client.displayUrl, err: errorMessage(error) },
       "server flags unavailable; checking every sample's age",
     );
+  }
+}
+
+/** VictoriaMetrics' `/flags`, where `/api/v1/status/flags` is missing: the `max_lookback` to send. */
+async function readVictoriaFlags(s: PromState, signal: AbortSignal, counted: () => void): Promise<void> {
+  counted();
+  try {
+    const flags = await s.client.victoriaFlags({ signal });
+    s.maxLookbackSeconds = victoriaMaxLookbackSeconds(flags, s.config.stale_after_seconds);
+  } catch {
+    s.maxLookbackSeconds = null;
   }
 }
 

@@ -46,6 +46,12 @@ export interface PromState {
   missingUtil: boolean;
   /** The server's lookback delta: `undefined` until read, `null` where the server does not say. */
   lookbackMs: number | null | undefined;
+  /**
+   * The `max_lookback` sent with each DCGM field's query where the server is VictoriaMetrics (its
+   * `/flags` answered): no sample older than `stale_after_seconds` then comes back, and no heartbeat is
+   * needed. Null elsewhere.
+   */
+  maxLookbackSeconds: number | null;
 }
 
 export function createPromState(config: PrometheusSourceConfig, deps: PrometheusSourceDeps): PromState {
@@ -70,6 +76,7 @@ export function createPromState(config: PrometheusSourceConfig, deps: Prometheus
     missingTotal: false,
     missingUtil: false,
     lookbackMs: undefined,
+    maxLookbackSeconds: null,
   };
 }
 

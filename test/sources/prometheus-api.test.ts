@@ -205,6 +205,7 @@ describe("createPrometheusClient against a local HTTP stub", () => {
         const byPath: Record<string, string> = {
           "/api/v1/series": "series",
           "/api/v1/status/flags": "flags",
+          "/flags": "vm-flags",
         };
         const route = routes.get(byPath[path] ?? params.get("query") ?? "");
         if (route) route(req, res);
@@ -246,6 +247,11 @@ describe("createPrometheusClient against a local HTTP stub", () => {
       res
         .writeHead(req.method === "GET" ? 200 : 405, { "content-type": "application/json" })
         .end('{"status":"success","data":{"query.lookback-delta":"5m","query.timeout":"2m"}}');
+    });
+    routes.set("vm-flags", (_req, res) => {
+      res
+        .writeHead(200, { "content-type": "text/plain; charset=utf-8" })
+        .end('-httpListenAddr="127.0.0.1:8428"\n-search.latencyOffset="45s"\n');
     });
     routes.set("series", (_req, res) => {
       res.writeHead(200, { "content-type": "application/json" }).end(
@@ -302,6 +308,28 @@ describe("createPrometheusClient against a local HTTP stub", () => {
 
   test("flags: the server's command-line flags by GET", async () => {
     assert.deepEqual(await client().flags(), { "query.lookback-delta": "5m", "query.timeout": "2m" });
+  });
+
+  test("victoriaFlags: VictoriaMetrics' /flags at the server's root, by GET; anything else is no flags", async () => {
+    const prefixed = createPrometheusClient({ url: `${base}/select/0/prometheus`, timeoutMs: 2_000 });
+    assert.deepEqual(await prefixed.victoriaFlags(), {
+      httpListenAddr: "127.0.0.1:8428",
+      "search.latencyOffset": "45s",
+    });
+    assert.equal(requests.at(-1)!.path, "/flags");
+    routes.set("vm-flags", (_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" }).end("<html><body>Sign in</body></html>");
+    });
+    await assert.rejects(client().victoriaFlags(), { name: "PrometheusError", kind: "bad-response" });
+    routes.set("vm-flags", (_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" }).end("");
+    });
+    await assert.rejects(client().victoriaFlags(), { name: "PrometheusError", kind: "bad-response" });
+  });
+
+  test("an instant query with maxLookbackSeconds sends it as max_lookback", async () => {
+    await client().queryVector("ok", { atMs: 1_700_000_000_000, maxLookbackSeconds: 270 });
+    assert.equal(requests.at(-1)!.body, "query=ok&time=1700000000.000&max_lookback=270s");
   });
 
   test("a base URL with a path prefix keeps it", async () => {

@@ -452,25 +452,40 @@ for (const backend of METRICS_BACKENDS)
           lastSampleAtMs: at,
         })),
       );
-      assert.equal(source.lastQueryCount, 16, "7 fields, heartbeat, seen, 5 node/k8s, flags, last-seen");
+      assert.equal(
+        source.lastQueryCount,
+        backend === "prometheus" ? 15 : 16,
+        "7 fields, seen, 5 node/k8s, flags (VictoriaMetrics: /flags too), last-seen; no heartbeat (Prometheus: lookback 5m = stale_after; VictoriaMetrics: max_lookback)",
+      );
     });
 
     test("stale_after_seconds below the server's 5-minute lookback: a 4-minute-old sample is no reading", async () => {
       const at = liveHistoryEnd - 2 * DAY_MS;
       const nowMs = at + 4 * MINUTE_MS;
-      const poll = (staleAfterS: number) =>
+      const source = (staleAfterS: number) =>
         createPrometheusSource(config(prom.url, { stale_after_seconds: staleAfterS }), {
           clock: new ManualClock(nowMs),
           logger: createLogger("silent"),
-        }).poll(new AbortController().signal);
-      const strict = await poll(120);
-      assert.deepEqual(
-        strict.map((observation) => [observation.host, observation.ok ? "ok" : observation.message]),
-        ["cp-bm14r7", "gpu-node-1", "gpu-old", "ub20-a100-k8s"].map((host) => [
-          host,
-          `no data from ${host} since ${since(at, nowMs)}`,
-        ]),
-      );
+        });
+      const poll = (staleAfterS: number) => source(staleAfterS).poll(new AbortController().signal);
+      const strictSource = source(120);
+      const counts: number[] = [];
+      // The first poll reads the server's flags, then the fields: Prometheus' 5-minute lookback keeps
+      // the heartbeat (each sample's age), and VictoriaMetrics is sent `max_lookback` with each field's
+      // query instead; the second poll does the same without the flags.
+      for (const cycle of ["first", "second"]) {
+        const strict = await strictSource.poll(new AbortController().signal);
+        counts.push(strictSource.lastQueryCount);
+        assert.deepEqual(
+          strict.map((observation) => [observation.host, observation.ok ? "ok" : observation.message]),
+          ["cp-bm14r7", "gpu-node-1", "gpu-old", "ub20-a100-k8s"].map((host) => [
+            host,
+            `no data from ${host} since ${since(at, nowMs)}`,
+          ]),
+          `${cycle} poll`,
+        );
+      }
+      assert.deepEqual(counts, backend === "prometheus" ? [16, 12] : [16, 11]);
       const lenient = await poll(300);
       assert.ok(lenient.every((observation) => observation.ok));
       assert.equal(okHost(lenient, "gpu-node-1").gpus[3]!.utilPct, pattern.util(at / TEN_MIN, 3));
@@ -495,7 +510,11 @@ for (const backend of METRICS_BACKENDS)
           ],
           "gpu-old last reported 5 h ago: forgotten, not reported",
         );
-        assert.equal(shared.lastQueryCount, 16, "the first cycle also reads the server's flags");
+        assert.equal(
+          shared.lastQueryCount,
+          backend === "prometheus" ? 15 : 16,
+          "the first cycle also reads the server's flags (VictoriaMetrics: /api/v1/status/flags, then /flags)",
+        );
 
         const node1 = okHost(observations, "gpu-node-1");
         assert.deepEqual(
@@ -619,7 +638,7 @@ for (const backend of METRICS_BACKENDS)
         const first = await recalled.poll(new AbortController().signal);
         assert.equal(
           recalled.lastQueryCount,
-          14,
+          backend === "prometheus" ? 13 : 14,
           "FB_FREE and FB_RESERVED left out; GR_ENGINE_ACTIVE kept (a MIG slot)",
         );
         const totals = (observations: HostObservation[]) =>
@@ -641,8 +660,8 @@ for (const backend of METRICS_BACKENDS)
         const second = await recalled.poll(new AbortController().signal);
         assert.equal(
           recalled.lastQueryCount,
-          backend === "prometheus" ? 14 : 15,
-          "the unknown total read at the next poll (FB_FREE, FB_RESERVED); no flags now",
+          14,
+          "the unknown total read at the next poll (FB_FREE, FB_RESERVED); no flags now; no heartbeat (Prometheus: lookback 5m = stale_after; VictoriaMetrics: max_lookback)",
         );
         assert.deepEqual(
           totals(second).find(([host]) => host === "i-030791dc5a37cd257"),
@@ -673,11 +692,10 @@ for (const backend of METRICS_BACKENDS)
           ],
         );
         assert.equal(okHost(observations, "gpu-node-1").gpus.length, 8);
-        // VictoriaMetrics has no /api/v1/status/flags: its look-back is unknown, so it gets the heartbeat too.
         assert.equal(
           shared.lastQueryCount,
-          backend === "prometheus" ? 12 : 13,
-          "util, fbUsed, power, temp, grActive (a MIG GPU lacks util), seen, 5 node/k8s, last-seen; no heartbeat (lookback 5m = stale_after), memory totals known",
+          12,
+          "util, fbUsed, power, temp, grActive (a MIG GPU lacks util), seen, 5 node/k8s, last-seen; no heartbeat (Prometheus: lookback 5m = stale_after; VictoriaMetrics: max_lookback), memory totals known",
         );
         assert.deepEqual(
           okHost(observations, "ub20-a100-k8s").gpus.map((gpu) => [slotLabel(gpu.index), gpu.utilPct]),
@@ -838,7 +856,7 @@ describe("prometheus source against a stub answering with the aicr 2-node captur
     );
     assert.equal(node1.cpuLoad1, 3.5, "node_exporter's FQDN instance matches the short Hostname");
     assert.equal(node2.cpuLoad1, null);
-    assert.equal(source.lastQueryCount, 15, "no flags endpoint here: the heartbeat stays");
+    assert.equal(source.lastQueryCount, 16, "no flags endpoint here (nor /flags): the heartbeat stays");
 
     mode = "node-1-only";
     clock.advance(2 * MINUTE_MS);
