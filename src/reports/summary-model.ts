@@ -9,7 +9,7 @@ import {
 } from "../checks/rightsizing.ts";
 import type { AuditEntry } from "../domain/audit-entry.ts";
 import type { HostRecord } from "../domain/metrics.ts";
-import { type Pause, paceSteps, runSteps, type Steps } from "../shared/steps.ts";
+import { type Pause, paceSteps, type Steps } from "../shared/steps.ts";
 import type { ClaimSpan, GpuPeriodTotals } from "../store/summary-store.ts";
 import type { HourRows } from "./hour-rows.ts";
 import { localDayStarts } from "./local-days.ts";
@@ -238,13 +238,8 @@ export interface SummaryModel {
 
 import type { SuspectSpan } from "./suspect-spans.ts";
 
-/** The summary model of `input`: a pure function of what the stores hold (see {@link SummaryInput}). */
-export function buildSummaryModel(input: SummaryInput): SummaryModel {
-  return runSteps(summaryModelSteps(input));
-}
-
 /**
- * {@link buildSummaryModel} awaiting `pause()` between the rollups' hours, so that other work (the
+ * The summary model of `input` ({@link summaryModelSteps}) awaiting `pause()` between the rollups' hours, so that other work (the
  * container section's queries, `containers`) goes on while it computes; their answer is awaited last.
  */
 export async function buildSummaryModelPaced(
@@ -256,7 +251,11 @@ export async function buildSummaryModelPaced(
   return { ...model, containers: containerReport(await containers) };
 }
 
-function* summaryModelSteps(input: SummaryInput): Steps<SummaryModel> {
+/**
+ * The summary model of `input`, a pure function of what the stores hold (see {@link SummaryInput}), as
+ * steps: one per hour of the rollups.
+ */
+export function* summaryModelSteps(input: SummaryInput): Steps<SummaryModel> {
   const { period, pricing } = input;
   const grid = summaryGrid(period, input.timezone);
   const records = new Map(input.hosts.map((host) => [host.name, host]));

@@ -4,8 +4,8 @@ import { renderSummaryMessage } from "../../src/bot/views/ledger/summary-message
 import type { GpuHourRollup, HostRecord } from "../../src/domain/metrics.ts";
 import { translator } from "../../src/messages/translator.ts";
 import { hourRowsOf } from "../../src/reports/hour-rows.ts";
-import { buildSummaryModel } from "../../src/reports/summary-model.ts";
 import { summaryPeriod } from "../../src/usecases/ledger/build-summary.ts";
+import { buildSummaryModel } from "../helpers/summary-model-now.ts";
 
 const EN = translator({ language: "en", timeZone: "Europe/Berlin", currency: "EUR" });
 

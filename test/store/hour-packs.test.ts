@@ -3,15 +3,12 @@ import { after, describe, it } from "node:test";
 import { configSchema } from "../../src/config/schema.ts";
 import type { GpuReading, HostObservation } from "../../src/domain/observation.ts";
 import { hourRowsOf } from "../../src/reports/hour-rows.ts";
-import {
-  buildSummaryModel,
-  buildSummaryModelPaced,
-  type SummaryInput,
-} from "../../src/reports/summary-model.ts";
+import { buildSummaryModelPaced, type SummaryInput } from "../../src/reports/summary-model.ts";
 import { DAY_MS, HOUR_MS } from "../../src/shared/clock.ts";
 import type { MetricsStore } from "../../src/store/metrics-types.ts";
 import { createSummaryStore, type HourRows } from "../../src/store/summary-store.ts";
 import { summaryPricing } from "../../src/usecases/ledger/summary-pricing.ts";
+import { buildSummaryModel } from "../helpers/summary-model-now.ts";
 import { count, failedHost, gpu, okHost, openStore, tempDir } from "./store-fixtures.ts";
 
 const T0 = Date.UTC(2026, 2, 2, 6, 0, 0);

@@ -15,13 +15,13 @@ import {
 } from "../../src/playground/slack-emulator/start-slack-emulator.ts";
 import { hourRowsOf } from "../../src/reports/hour-rows.ts";
 import { renderSummaryChart } from "../../src/reports/summary-chart.ts";
-import { buildSummaryModel } from "../../src/reports/summary-model.ts";
 import { ManualClock } from "../../src/shared/clock.ts";
 import { silentLogger } from "../../src/shared/logger.ts";
 import { createBotStateStore } from "../../src/store/bot-state-store.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
 import { summaryPeriod } from "../../src/usecases/ledger/build-summary.ts";
 import { decodePng } from "../helpers/png.ts";
+import { buildSummaryModel } from "../helpers/summary-model-now.ts";
 import { tsChildArgs } from "../helpers/ts-child.ts";
 import { LedgerRig } from "./ledger-rig.ts";
 import {
