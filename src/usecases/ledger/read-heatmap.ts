@@ -28,13 +28,8 @@ export function readHeatmap(deps: HeatmapDeps, atMs: number): HeatmapInput {
   const window = profileWindow(atMs);
   const { gpus, at } = deps.metrics.rollupHours();
   const shares = buildHostWeekShares(at, gpus, window, deps.config.team.timezone);
-  return {
-    ...window,
-    weeks: PROFILE_WEEKS,
-    timezone: deps.config.team.timezone,
-    currency: deps.config.team.currency,
-    rows: shares.map((row) => ({ name: row.host, gpus: row.gpus, busyShares: row.busyShares })),
-  };
+  const rows = shares.map((row) => ({ name: row.host, gpus: row.gpus, busyShares: row.busyShares }));
+  return heatmapInput(deps, window, rows);
 }
 
 /** What a project's heatmap reads besides the rollups. */
@@ -79,12 +74,15 @@ function heatmapOf(deps: HeatmapDeps, profiles: WeekProfiles): HeatmapInput {
       ? []
       : [{ name: host, gpus: gpus.length, busyShares: shares }];
   });
-  return {
-    fromMs: profiles.fromMs,
-    toMs: profiles.toMs,
-    weeks: PROFILE_WEEKS,
-    timezone: deps.config.team.timezone,
-    currency: deps.config.team.currency,
-    rows,
-  };
+  return heatmapInput(deps, profiles, rows);
+}
+
+/** The heatmap of `rows` over the profiles' window, in the team's zone and currency. */
+function heatmapInput(
+  deps: HeatmapDeps,
+  window: { fromMs: number; toMs: number },
+  rows: HeatmapRow[],
+): HeatmapInput {
+  const { timezone, currency } = deps.config.team;
+  return { fromMs: window.fromMs, toMs: window.toMs, weeks: PROFILE_WEEKS, timezone, currency, rows };
 }
