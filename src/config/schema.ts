@@ -405,9 +405,8 @@ export const configSchema = z.strictObject({
             .default(30),
           /**
            * Start-ahead: before working hours on a working day (`team.working_hours`), the bot starts
-           * each host it stopped that someone is expected to use that day (in use during working hours
-           * on each of the last `usual_days` working days) and says so in the channel (and, with `keep`,
-           * keeps it until working hours end). Reservations start `policy.start_ahead_minutes` before their window and
+           * hosts it stopped that the team is expected to use that day (see `pick`) and says so in the
+           * channel (and, with `keep`, keeps them until working hours end). Reservations start `policy.start_ahead_minutes` before their window and
            * queue grants start their host in any case. Needs the host's `start` action.
            */
           start_ahead: z
@@ -421,7 +420,17 @@ export const configSchema = z.strictObject({
                 .min(1)
                 .max(6 * 60)
                 .default(30),
-              /** A host counts as expected when a GPU of it was busy in working hours on each of this many last working days. */
+              /**
+               * Which hosts: `cheapest` starts one host for the team's first work of the day, when a GPU
+               * of the fleet was busy in working hours on each of the last `usual_days` working days and
+               * no host reports a GPU with nothing on it: of the hosts the bot stopped, the one whose
+               * hour on costs least (what a stop saves: a cloud price, a bought host's power), where the
+               * morning's notebooks and small runs land instead of each person starting their own.
+               * `usual` starts each host that was busy in working hours on each of the last
+               * `usual_days` working days (more hosts on before anyone comes: more idle cost).
+               */
+              pick: z.enum(["cheapest", "usual"]).default("cheapest"),
+              /** A host (with `pick: usual`; the fleet with `cheapest`) counts as expected when a GPU of it was busy in working hours on each of this many last working days. */
               usual_days: z.number().int().min(1).max(20).default(3),
               /**
                * Keep a host started ahead until working hours end (a Keep by the bot, audited), so the
@@ -430,6 +439,17 @@ export const configSchema = z.strictObject({
                * and the warning), which costs less when the expected people come late or not at all.
                */
               keep: z.boolean().default(false),
+              /**
+               * Without `keep`: a host started ahead is kept (by the bot, audited) this long into
+               * working hours, so that the team's first arrivals find it on; then the autopilot's rules
+               * apply (an empty host is warned, and stopped `warning_minutes` later). 0: not kept.
+               */
+              keep_minutes: z
+                .number()
+                .int()
+                .min(0)
+                .max(24 * 60)
+                .default(60),
             })
             .prefault({}),
         })

@@ -5,7 +5,7 @@ export const start = {
   "start.someone": "someone",
   "start.thread.running": "{user} is starting {host}: running {steps}.",
   "start.thread.runningFor":
-    "{trigger, select, claim {Starting {host} for the claim of {user}: running {steps}.} grant {Starting {host} for {user}, whose turn in the queue came: running {steps}.} reservation {Starting {host} before the reservation of {user}: running {steps}.} usual {Starting {host} before working hours: it was busy on each of the last working days. Running {steps}.} other {Starting {host} for {user}: running {steps}.}}",
+    "{trigger, select, claim {Starting {host} for the claim of {user}: running {steps}.} grant {Starting {host} for {user}, whose turn in the queue came: running {steps}.} reservation {Starting {host} before the reservation of {user}: running {steps}.} usual {Starting {host} before working hours: it was busy on each of the last working days. Running {steps}.} morning {Starting {host} before working hours, for the team's first work of the day: GPUs were busy on each of the last working days, no host has a free GPU, and {host} is the cheapest to run. Running {steps}.} other {Starting {host} for {user}: running {steps}.}}",
   "start.thread.started": "{host}: {step} {end}. It has {grace} min to report again.",
   "start.thread.failed":
     "Starting {host} failed: {step} {end}. It is still off; `/gpu start {host}` tries again.",

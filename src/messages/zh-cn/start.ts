@@ -7,7 +7,7 @@ export const start: AreaCatalog<typeof en> = {
   "start.someone": "某人",
   "start.thread.running": "{user} 正在将 {host} 开机：执行 {steps}。",
   "start.thread.runningFor":
-    "{trigger, select, claim {正在为 {user} 的认领将 {host} 开机：执行 {steps}。} grant {轮到 {user} 使用，正在将 {host} 开机：执行 {steps}。} reservation {{user} 的预留即将开始，正在将 {host} 开机：执行 {steps}。} usual {{host} 最近每个工作日都有忙碌的 GPU，正在工作时间前将它开机：执行 {steps}。} other {正在为 {user} 将 {host} 开机：执行 {steps}。}}",
+    "{trigger, select, claim {正在为 {user} 的认领将 {host} 开机：执行 {steps}。} grant {轮到 {user} 使用，正在将 {host} 开机：执行 {steps}。} reservation {{user} 的预留即将开始，正在将 {host} 开机：执行 {steps}。} usual {{host} 最近每个工作日都有忙碌的 GPU，正在工作时间前将它开机：执行 {steps}。} morning {最近每个工作日都有忙碌的 GPU，现在没有主机有空闲 GPU，而 {host} 的运行成本最低：正在工作时间前将它开机，供团队当天最早的工作使用。执行 {steps}。} other {正在为 {user} 将 {host} 开机：执行 {steps}。}}",
   "start.thread.started": "{host}：{step} {end}。它需要在 {grace} 分钟内重新上报。",
   "start.thread.failed": "{host} 开机失败：{step} {end}。它仍处于关机状态；`/gpu start {host}` 可再试一次。",
   "start.thread.up": "{host} 已重新开机并在上报数据（{at} 开机）。",

@@ -3,8 +3,12 @@ import type { UnknownHost } from "./action-text.ts";
 import type { StepRun } from "./stop-facts.ts";
 
 /** What asked for a start: `/gpu start`, a *Start* button, a claim, a queue grant, a reservation about to open. */
-/** What started a host: a person (`command`, `button`), a claim, a queue grant, a reservation, or the start-ahead of a host used every working day (`usual`). */
-export type StartTrigger = "command" | "button" | "claim" | "grant" | "reservation" | "usual";
+/**
+ * What started a host: a person (`command`, `button`), a claim, a queue grant, a reservation, or the
+ * start-ahead: of a host used every working day (`usual`), or of the host that costs least to keep on
+ * for the team's morning (`morning`).
+ */
+export type StartTrigger = "command" | "button" | "claim" | "grant" | "reservation" | "usual" | "morning";
 
 /**
  * The start of a host, kept in the store (one per host, the latest): `running` while the action runs,
