@@ -424,8 +424,9 @@ export const configSchema = z.strictObject({
                * Which hosts: `cheapest` starts one host for the team's first work of the day, when a GPU
                * of the fleet was busy in working hours on each of the last `usual_days` working days and
                * no host reports a GPU with nothing on it: of the hosts the bot stopped, the one whose
-               * hour on costs least (what a stop saves: a cloud price, a bought host's power), where the
-               * morning's notebooks and small runs land instead of each person starting their own.
+               * hour on costs least (what a stop saves: a cloud price, a bought host's power; among hosts
+               * without a price, the first by name), where the morning's notebooks and small runs land
+               * instead of each person starting their own.
                * `usual` starts each host that was busy in working hours on each of the last
                * `usual_days` working days (more hosts on before anyone comes: more idle cost).
                */
