@@ -1,7 +1,5 @@
 #!/usr/bin/env node
 // Runs the compiled JavaScript in dist/ (`npm run build`); the published package ships it built.
-// dist/ is a bundle: its source maps make stack traces name the lines of src/.
-process.setSourceMapsEnabled(true);
 let cli;
 try {
   cli = await import("../dist/cli.js");
