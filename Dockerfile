@@ -2,7 +2,7 @@
 # Run: docker run -d --name gpu-warden --env-file gpu-warden.env \
 #        -v gpu-warden-store:/var/lib/gpu-warden -v "$PWD/gpu-warden.yaml:/etc/gpu-warden/gpu-warden.yaml:ro" gpu-warden
 
-# 1. Compile the TypeScript sources to dist/ (dev dependencies only live here).
+# 1. Type-check the TypeScript sources and bundle them into dist/ (dev dependencies only live here).
 FROM node:20-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
@@ -46,5 +46,6 @@ VOLUME ["/var/lib/gpu-warden"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT || 3000}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-ENTRYPOINT ["node", "--max-semi-space-size=8", "--max-old-space-size=192", "/app/bin/gpu-warden.js"]
+# --enable-source-maps: dist/ is a bundle; with its maps a stack trace names the lines of src/.
+ENTRYPOINT ["node", "--enable-source-maps", "--max-semi-space-size=8", "--max-old-space-size=192", "/app/bin/gpu-warden.js"]
 CMD ["start", "--config", "/etc/gpu-warden/gpu-warden.yaml"]

@@ -1,4 +1,4 @@
-// The bot the crash campaign kills: `startBot` (what `gpu-warden start` runs), compiled (dist/, as
+// The bot the crash campaign kills: `startBot` (what `gpu-warden start` runs), compiled (dist/main.js, as
 // the bin runs it; the campaign starts one bundle of this file, dist/ and the packages), with Socket
 // Mode to the Slack emulator, on a clock the campaign moves. The jobs follow that clock through the
 // playground's clock timer, so a jump fires what fell due, once. Prints `ready` once started; then
@@ -8,11 +8,11 @@
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { PassThrough } from "node:stream";
-import { parseConfig, readEnv } from "../../dist/config/load-config.js";
-import { clockTimer } from "../../dist/jobs/clock-timer.js";
 import { startBot } from "../../dist/main.js";
-import { ManualClock } from "../../dist/shared/clock.js";
-import { createLogger } from "../../dist/shared/logger.js";
+import { parseConfig, readEnv } from "../../src/config/load-config.ts";
+import { clockTimer } from "../../src/jobs/clock-timer.ts";
+import { ManualClock } from "../../src/shared/clock.ts";
+import { createLogger } from "../../src/shared/logger.ts";
 
 const [configPath, nowText, apiUrl, botToken, appToken] = process.argv.slice(2);
 if (configPath === undefined || apiUrl === undefined || botToken === undefined || appToken === undefined) {
