@@ -1,8 +1,9 @@
 /**
  * `node --import tsx scripts/test-groups.ts OUT COUNT [--alone=FILE]... FILE...`: bundles the test
- * files (`scripts/bundle-modules.ts`) as `npm test` runs them and prints the module of each process:
- * the `--alone` files first, each in a process of its own, then COUNT groups that share one, then
- * the files that must have their own.
+ * files (`scripts/bundle-modules.ts`) as `npm test` runs them and prints the module of each process,
+ * longest first: the first `--alone` file, then COUNT groups of files that share a process (each as
+ * long as many files), then the other `--alone` files, then the files that must have a process of
+ * their own. Each group's files are listed on stderr.
  *
  * Which test files `npm test` runs together in one process. A process of its own costs a file some
  * 0.3–1 s of CPU before its first test (Node starting, the bundle compiled, the bot's stack and its
@@ -87,7 +88,8 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
     process.exitCode = 2;
   } else {
     const { alone, groups } = groupTestFiles(ROOT, files, Number(count), new Set(first));
-    const order = [...alone.filter((file) => first.includes(file)), ...groups];
+    const [longest, ...long] = alone.filter((file) => first.includes(file));
+    const order = [...(longest === undefined ? [] : [longest]), ...groups, ...long];
     order.push(...alone.filter((file) => !first.includes(file)));
     for (const group of groups) process.stderr.write(`# ${group.name}: ${group.files.join(" ")}\n`);
     for (const module of await bundleModules(order, resolve(out))) process.stdout.write(`${module}\n`);
