@@ -14,13 +14,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { transformSync } from "esbuild";
-import { bundleModules } from "./bundle-modules.ts";
-
-/** A process shared by several test files, run one file after the other. */
-export interface TestGroup {
-  name: string;
-  files: readonly string[];
-}
+import { bundleModules, type ModuleGroup } from "./bundle-modules.ts";
 
 /**
  * What the process of a test file must not share: per-test hooks at the top level (they would wrap
@@ -61,7 +55,7 @@ export function groupTestFiles(
   files: readonly string[],
   count: number,
   alone: ReadonlySet<string> = new Set(),
-): { alone: string[]; groups: TestGroup[] } {
+): { alone: string[]; groups: ModuleGroup[] } {
   const single: string[] = [];
   const shared: string[] = [];
   for (const file of files) {
