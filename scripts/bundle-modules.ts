@@ -46,6 +46,35 @@ const KEEP_EXTERNAL = [
 const REQUIRE_SHIM =
   'import { createRequire as __bundleCreateRequire } from "node:module"; const require = __bundleCreateRequire(import.meta.url);';
 
+/** Several test files bundled as one module that imports them in order (`scripts/test-groups.ts`): `groups/NAME.mjs`. */
+export interface ModuleGroup {
+  name: string;
+  files: readonly string[];
+}
+
+const GROUP = "gw-module-group";
+
+/** Resolves `gw-module-group:NAME` to a module that imports the group's files. */
+function moduleGroups(groups: readonly ModuleGroup[]): Plugin {
+  const byName = new Map(groups.map((group) => [group.name, group]));
+  return {
+    name: "module-groups",
+    setup(context) {
+      context.onResolve({ filter: new RegExp(`^${GROUP}:`) }, (args) => ({
+        path: args.path.slice(GROUP.length + 1),
+        namespace: GROUP,
+      }));
+      context.onLoad({ filter: /.*/, namespace: GROUP }, (args) => ({
+        contents: (byName.get(args.path)?.files ?? [])
+          .map((file) => `import ${JSON.stringify(resolve(ROOT, file))};`)
+          .join("\n"),
+        resolveDir: ROOT,
+        loader: "js",
+      }));
+    },
+  };
+}
+
 export interface BundleOptions {
   /**
    * `bundled`: the packages too, but for {@link KEEP_EXTERNAL}: a child started many times loads one
@@ -59,10 +88,11 @@ export interface BundleOptions {
  * Bundles `files` (paths in the repository) into `outdir`: packages stay imports (`outdir/node_modules`
  * links to the repository's), code that several files share goes into chunks, source maps point back
  * to the `.ts` lines (run with `--enable-source-maps`; without the sources' text, which the stack
- * traces do not need and which Node would parse in every process). Resolves the module of each file, in order.
+ * traces do not need and which Node would parse in every process). Resolves the module of each file
+ * (or group of files), in order.
  */
 export async function bundleModules(
-  files: readonly string[],
+  files: readonly (string | ModuleGroup)[],
   outdir: string,
   options: BundleOptions = {},
 ): Promise<string[]> {
@@ -70,7 +100,13 @@ export async function bundleModules(
     options.packages === "bundled"
       ? { external: KEEP_EXTERNAL.flatMap((name) => [name, `${name}/*`]), banner: { js: REQUIRE_SHIM } }
       : { packages: "external" as const };
-  const moduleOf = (file: string) => relative(ROOT, resolve(ROOT, file)).replace(/\.[cm]?[jt]s$/, "");
+  const moduleOf = (file: string | ModuleGroup) =>
+    typeof file === "string"
+      ? relative(ROOT, resolve(ROOT, file)).replace(/\.[cm]?[jt]s$/, "")
+      : `groups/${file.name}`;
+  const entryOf = (file: string | ModuleGroup) =>
+    typeof file === "string" ? resolve(ROOT, file) : `${GROUP}:${file.name}`;
+  const groups = files.filter((file): file is ModuleGroup => typeof file !== "string");
   mkdirSync(outdir, { recursive: true });
   try {
     symlinkSync(join(ROOT, "node_modules"), join(outdir, "node_modules"), "dir");
@@ -78,7 +114,7 @@ export async function bundleModules(
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
   await build({
-    entryPoints: files.map((file) => ({ in: resolve(ROOT, file), out: moduleOf(file) })),
+    entryPoints: files.map((file) => ({ in: entryOf(file), out: moduleOf(file) })),
     outdir,
     outExtension: { ".js": ".mjs" },
     chunkNames: "chunks/[name]-[hash]",
@@ -92,7 +128,7 @@ export async function bundleModules(
     sourcemap: "linked",
     sourcesContent: false,
     logLevel: "warning",
-    plugins: [ownImportMeta],
+    plugins: [ownImportMeta, moduleGroups(groups)],
   });
   return files.map((file) => join(outdir, `${moduleOf(file)}.mjs`));
 }

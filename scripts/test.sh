@@ -42,7 +42,12 @@ mapfile -t files < <(
   find test -name '*.test.ts' | sort | grep -vxF -f <(printf '%s\n' "${slow_first[@]}")
 )
 if [ "$#" -gt 0 ]; then files=("$@"); fi
-node --import tsx scripts/bundle-modules.ts "$logs/bundles" "${files[@]}" >"$logs/bundle-list"
+# NOTE: the files that need no process of their own share 4 processes (scripts/test-groups.ts), run
+# right after the first slow file: a process of its own costs a file 0.3–1 s of CPU before its first
+# test. The slow files keep theirs, so that their waits overlap the groups' work.
+alone=()
+for file in "${slow_first[@]}"; do alone+=("--alone=$file"); done
+node --import tsx scripts/test-groups.ts "$logs/bundles" 4 "${alone[@]}" "${files[@]}" >"$logs/bundle-list"
 mapfile -t bundles <"$logs/bundle-list"
 status=0
 # NOTE: 3 on 2 cores: many files wait on a child process, Prometheus or the browser part of the time.

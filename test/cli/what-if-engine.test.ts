@@ -12,10 +12,10 @@ import { gpu, okHost, openStore, tempDir } from "../store/store-fixtures.ts";
 const MIN = 60_000;
 const DAY = 24 * 60 * MIN;
 /**
- * The history's days: enough for every event below (days 10, 15 and 20) and a day after them; each
+ * The history's days: enough for every event below (days 8, 10 and 12) and a day after them; each
  * day of history costs the two engines and the replays about 0.35 s of CPU.
  */
-const DAYS = 22;
+const DAYS = 14;
 /** UTC midnight DAYS + 1 days ago: the history runs DAYS days from there and ends a day before now. */
 const D0 = Math.floor(Date.now() / DAY) * DAY - (DAYS + 1) * DAY;
 const MINUTES = DAYS * 24 * 60;
@@ -37,9 +37,9 @@ const intervalOf = (host: string) => (host === "gpu-s" ? 6 : 1);
 /**
  * The fleet's DAYS days, one reading a minute (minute `i` since D0; `null`: no data):
  * - gpu-a (cloud, 10/h): busy 09:00–17:00 every day, with a 20-minute stage gap at 12:00 on odd days;
- * - gpu-b (1 GPU, Kubernetes): a notebook pod holds 20 GB at 0 % until day 20, then nothing;
- * - gpu-c (2 GPUs): busy 01:00–03:00 every night; GPU 1 has no data on day 10, and the whole host
- *   none on day 15 from 00:00 to 06:00 (unknown: never idle);
+ * - gpu-b (1 GPU, Kubernetes): a notebook pod holds 20 GB at 0 % until day 12, then nothing;
+ * - gpu-c (2 GPUs): busy 01:00–03:00 every night; GPU 1 has no data on day 8, and the whole host
+ *   none on day 10 from 00:00 to 06:00 (unknown: never idle);
  * - gpu-m (one GPU in MIG mode, two instances: the "GPUs" 0 and 1 here): instance 0 busy 09:00–12:00
  *   with 3 GB, instance 1 idle; GR_ENGINE_ACTIVE per instance (no GPU_UTIL), power for the whole GPU;
  * - gpu-s: idle, but its exporter reports only every 6 minutes, so one step in six has no sample within
@@ -52,10 +52,10 @@ const FLEET: Record<string, (gpu: number, i: number) => Reading | null> = {
     const gap = day % 2 === 1 && m >= 12 * 60 && m < 12 * 60 + 20;
     return m >= 9 * 60 && m < 17 * 60 && !gap ? BUSY : IDLE;
   },
-  "gpu-b": (_gpu, i) => (i < hm(20, 0) ? { ...IDLE, mem: 20_000, pod: "notebook-0" } : IDLE),
+  "gpu-b": (_gpu, i) => (i < hm(12, 0) ? { ...IDLE, mem: 20_000, pod: "notebook-0" } : IDLE),
   "gpu-c": (g, i) => {
-    if (i >= hm(15, 0) && i < hm(15, 6)) return null;
-    if (g === 1 && i >= hm(10, 0) && i < hm(11, 0)) return null;
+    if (i >= hm(10, 0) && i < hm(10, 6)) return null;
+    if (g === 1 && i >= hm(8, 0) && i < hm(9, 0)) return null;
     const m = i % 1440;
     return m >= 60 && m < 180 ? BUSY : IDLE;
   },
@@ -337,11 +337,11 @@ for (const backend of METRICS_BACKENDS.filter((b) => ONLY === undefined || b ===
         (s) => s.atMs === D0 + hm(1, 12, 6) * MIN,
       );
       assert.deepEqual(gap?.falseStop, { reason: "work-soon", atMs: D0 + hm(1, 12, 21) * MIN, owners: null });
-      // gpu-c: no stop while GPU 1 is silent (day 10) or the host is (day 15, its 01:00 run unseen).
+      // gpu-c: no stop while GPU 1 is silent (day 8) or the host is (day 10, its 01:00 run unseen).
       const cStops = quietStops("gpu-c", 30).map((s) => s.at);
-      assert.ok(!cStops.some((at) => at >= hm(10, 3, 30) && at < hm(11, 0)), "unknown GPU is never idle");
+      assert.ok(!cStops.some((at) => at >= hm(8, 3, 30) && at < hm(9, 0)), "unknown GPU is never idle");
       assert.ok(
-        cStops.some((at) => at > hm(11, 0, 30) && at < hm(11, 1)),
+        cStops.some((at) => at > hm(9, 0, 30) && at < hm(9, 1)),
         "known again: stopped before its run",
       );
       // gpu-s: a step in six has no sample within the look-back on both engines (capped on VictoriaMetrics,
@@ -350,22 +350,22 @@ for (const backend of METRICS_BACKENDS.filter((b) => ONLY === undefined || b ===
         assert.deepEqual(stopsOf(report, policy, "gpu-s"), [], `${policy} gpu-s`);
       assert.deepEqual(quietStops("gpu-s", 5), []);
       // gpu-b: the notebook pod's memory is seen at every step: nightly hits it and nightly-smart waits
-      // until it is gone (day 20). The autopilot, as live with a source that shows no logins, takes the
+      // until it is gone (day 12). The autopilot, as live with a source that shows no logins, takes the
       // pod for a stale session once its GPU has been idle 18 h (since 00:01, after working hours end):
       // warned at 18:01, stopped at 18:31, listed as a would-be false stop (a process held memory).
       assert.deepEqual(
         stopsOf(report, "nightly", "gpu-b").map((s) => [s.atMs, s.falseStop?.reason]),
         [[D0 + hm(0, 19) * MIN, "process"]],
       );
-      assert.deepEqual(asSteps(stopsOf(report, "nightly-smart", "gpu-b")), [{ at: hm(20, 19), back: null }]);
+      assert.deepEqual(asSteps(stopsOf(report, "nightly-smart", "gpu-b")), [{ at: hm(12, 19), back: null }]);
       const autopilot = report.policies.find((p) => p.policy === "autopilot")!;
       assert.deepEqual(
         autopilot.stops.filter((s) => s.falseStop !== null).map((s) => [s.host, s.atMs, s.falseStop?.reason]),
         [["gpu-b", D0 + hm(0, 18, 31) * MIN, "process"]],
       );
-      // gpu-c is stopped by the autopilot each night after its run, but not on day 10 (GPU 1 silent).
+      // gpu-c is stopped by the autopilot each night after its run, but not on day 8 (GPU 1 silent).
       const cNights = stopsOf(report, "autopilot", "gpu-c").map((s) => Math.floor((s.atMs - D0) / DAY));
-      assert.ok(cNights.includes(9) && cNights.includes(11) && !cNights.includes(10), String(cNights));
+      assert.ok(cNights.includes(7) && cNights.includes(9) && !cNights.includes(8), String(cNights));
       assert.ok(stopsOf(report, "autopilot", "gpu-a").length >= DAYS);
       // A replay of the store's 3 h would hold no stop older than today.
       assert.ok(stopsOf(report, "process-autostop-30", "gpu-a")[0]!.atMs < D0 + DAY);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { dirname, join } from "node:path";
-import { after, describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { createMetricsStore } from "../../src/store/metrics-store.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
@@ -9,7 +9,10 @@ import { tsChildArgs } from "../helpers/ts-child.ts";
 import { count, tempDir } from "./store-fixtures.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const childArgs = await tsChildArgs(join(here, "ingest-loop.ts"));
+let childArgs: string[];
+before(async () => {
+  childArgs = await tsChildArgs(join(here, "ingest-loop.ts"));
+});
 const repoRoot = join(here, "..", "..");
 const temp = tempDir("gw-store-crash-");
 const children: ChildProcess[] = [];

@@ -14,13 +14,14 @@ import { LedgerRig } from "./ledger-rig.ts";
 import { CAROL, CHANNEL, CONFIG, HISTORY_FROM, HISTORY_TO, observe, P0 } from "./summary-fixture.ts";
 
 const child = join(import.meta.dirname, "post-summary-child.ts");
-const childArgs = await tsChildArgs(child);
+let childArgs: string[];
 const dir = mkdtempSync(join(tmpdir(), "gw-post-summary-zh-"));
 const db = join(dir, "gpu-warden.db");
 const DAY = 86_400_000;
 let slack: SlackEmulator;
 
 before(async () => {
+  childArgs = await tsChildArgs(child);
   const rig = new LedgerRig(db, CONFIG, HISTORY_TO + DAY);
   rig.write(HISTORY_FROM, HISTORY_TO, observe);
   rig.close();

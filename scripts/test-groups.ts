@@ -1,0 +1,91 @@
+/**
+ * `node --import tsx scripts/test-groups.ts OUT COUNT [--alone=FILE]... FILE...`: bundles the test
+ * files (`scripts/bundle-modules.ts`) as `npm test` runs them and prints the module of each process,
+ * longest first: the first `--alone` file, then COUNT groups of files that share a process (each as
+ * long as many files), then the other `--alone` files, then the files that must have a process of
+ * their own. Each group's files are listed on stderr.
+ *
+ * Which test files `npm test` runs together in one process. A process of its own costs a file some
+ * 0.3–1 s of CPU before its first test (Node starting, the bundle compiled, the bot's stack and its
+ * packages loaded); files that leave the process as they found it share one instead, one after the
+ * other, their top-level tests in the order of the files.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { transformSync } from "esbuild";
+import { bundleModules, type ModuleGroup } from "./bundle-modules.ts";
+
+/**
+ * What the process of a test file must not share: per-test hooks at the top level (they would wrap
+ * the other files' tests), changes to the environment, the working directory, the exit code or
+ * process-wide listeners, global mocks, and a wall-clock instant read while the file is loaded (a
+ * constant at the top or in a `describe`): in a shared process its tests run minutes later.
+ */
+const OWNS_PROCESS = [
+  /^(?:beforeEach|afterEach)\(/m,
+  /process\.env(?:\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env/,
+  /process\.(?:chdir|umask|exitCode|on|once|off|setMaxListeners|emitWarning)\b/,
+  /globalThis\.\w+\s*=[^=]|^\s*mock\.(?:method|timers|fn|module|getter|setter)\b/m,
+  /^ {0,4}(?:export )?(?:const|let|var) [^=]*=(?:(?!=>).)*(?:Date\.now\(\)|new Date\(\))/m,
+];
+
+/**
+ * Whether the test file `source` (TypeScript) can share its process: nothing of {@link OWNS_PROCESS},
+ * and no top-level `await` (a file that waits while being loaded lets the runner finish the tests
+ * loaded before it and run their `after` hooks early).
+ */
+export function sharesProcess(source: string): boolean {
+  if (OWNS_PROCESS.some((pattern) => pattern.test(source))) return false;
+  try {
+    transformSync(source, { format: "cjs", loader: "ts", logLevel: "silent" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Splits `files` (paths from `root`) into those that run alone, in the order given, and `count`
+ * groups of those that share a process (dealt in turn, so that each group gets a share of every
+ * folder). `alone` files stay alone whatever they hold.
+ */
+export function groupTestFiles(
+  root: string,
+  files: readonly string[],
+  count: number,
+  alone: ReadonlySet<string> = new Set(),
+): { alone: string[]; groups: ModuleGroup[] } {
+  const single: string[] = [];
+  const shared: string[] = [];
+  for (const file of files) {
+    const joins = !alone.has(file) && sharesProcess(readFileSync(resolve(root, file), "utf8"));
+    (joins ? shared : single).push(file);
+  }
+  const groups = Array.from({ length: Math.min(count, shared.length) }, (_, index) => ({
+    name: `group-${index + 1}`,
+    files: shared.filter((_, at) => at % count === index),
+  }));
+  return { alone: single, groups };
+}
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const [out, count, ...args] = process.argv.slice(2);
+  const first = args.filter((arg) => arg.startsWith("--alone=")).map((arg) => arg.slice("--alone=".length));
+  const files = args.filter((arg) => !arg.startsWith("--alone="));
+  if (out === undefined || !(Number(count) >= 1) || files.length === 0) {
+    process.stderr.write(
+      "usage: node --import tsx scripts/test-groups.ts OUT COUNT [--alone=FILE]... FILE...\n",
+    );
+    process.exitCode = 2;
+  } else {
+    const { alone, groups } = groupTestFiles(ROOT, files, Number(count), new Set(first));
+    const [longest, ...long] = alone.filter((file) => first.includes(file));
+    const order = [...(longest === undefined ? [] : [longest]), ...groups, ...long];
+    order.push(...alone.filter((file) => !first.includes(file)));
+    for (const group of groups) process.stderr.write(`# ${group.name}: ${group.files.join(" ")}\n`);
+    for (const module of await bundleModules(order, resolve(out))) process.stdout.write(`${module}\n`);
+  }
+}
