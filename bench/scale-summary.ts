@@ -22,6 +22,12 @@ export interface SummaryJob {
   /** The engines' URLs, one source (cluster) each. */
   urls: string[];
   build?: boolean;
+  /**
+   * `kept` (default): the summary 14 days before kept its period's sums (schema step 17), as in a bot
+   * that posted it; the child keeps them first, untimed. `packs`: none kept, the trend reads the packs
+   * (the first summary after an upgrade).
+   */
+  trend?: "kept" | "packs";
 }
 
 /**

@@ -2,10 +2,11 @@ import type { Database } from "better-sqlite3";
 import type { AuditEntry } from "../domain/audit-entry.ts";
 import type { Claim } from "../domain/claim.ts";
 import type { GpuRollupTotals } from "../domain/metrics.ts";
-import { type Pause, paceSteps } from "../shared/steps.ts";
+import { type Pause, paceSteps, runSteps } from "../shared/steps.ts";
 import { createAuditStore } from "./audit-store.ts";
 import { createHourPacks } from "./hour-packs.ts";
-import { gpuTotalsOfPacks, gpuTotalsSteps, hourRowsOfPacks } from "./summary-packs.ts";
+import { createPeriodTotals, type KeptSums } from "./period-totals.ts";
+import { gpuTotalsSteps, hourRowsOfPacks, summingHours } from "./summary-packs.ts";
 
 /**
  * Hourly GPU rollups as columns, one chunk per clock hour (one typed array per field, no object per
@@ -53,10 +54,15 @@ export interface SummaryStore {
   /**
    * The hourly rollups with `fromMs <= hourMs < toMs` as columns, by hour then GPU: what
    * `rollupsBetween` returns, without an object per row. The GPUs are read at once; the hours as they
-   * are iterated.
+   * are iterated. `keepTotals`: an iteration to the end also keeps the period's per-GPU sums (schema
+   * step 17), so that {@link gpuTotals} of this period later resumes them instead of reading its hours.
    */
-  hourRows(fromMs: number, toMs: number): HourRows;
-  /** Per-GPU sums of the hourly rollups with `fromMs <= hourMs < toMs` (what the trend needs of `rollupTotals`). */
+  hourRows(fromMs: number, toMs: number, options?: { keepTotals?: boolean }): HourRows;
+  /**
+   * Per-GPU sums of the hourly rollups with `fromMs <= hourMs < toMs` (what the trend needs of
+   * `rollupTotals`): the sums kept by {@link hourRows} for a period starting at `fromMs`, with the
+   * hours after them added, or else every hour's pack read.
+   */
   gpuTotals(fromMs: number, toMs: number): GpuPeriodTotals[];
   /** {@link gpuTotals}, awaiting `pause()` between hours (other work runs meanwhile). */
   gpuTotalsPaced(fromMs: number, toMs: number, pause: Pause): Promise<GpuPeriodTotals[]>;
@@ -74,22 +80,28 @@ export function createSummaryStore(db: Database): SummaryStore {
     .prepare("SELECT g.id, h.name, g.idx FROM gpu g JOIN host h ON h.id = g.host_id")
     .raw();
   const packs = createHourPacks(db);
+  const periodTotals = createPeriodTotals(db);
   const gpusById = () => {
     const gpuOf = new Map<number, { host: string; index: number }>();
     for (const [id, host, index] of selectGpus.all() as [number, string, number][])
       gpuOf.set(id, { host, index });
     return gpuOf;
   };
+  const totalsSteps = (fromMs: number, toMs: number) => {
+    const kept = periodTotals.kept(fromMs, toMs);
+    return gpuTotalsSteps(packs.hours(kept?.coveredMs ?? fromMs, toMs), gpusById(), kept ?? undefined);
+  };
   return {
-    hourRows: (fromMs, toMs) =>
-      hourRowsOfPacks(
-        packs.gpuIds(fromMs, toMs),
-        () => packs.hours(fromMs, toMs, { unknown: false }),
-        gpusById(),
-      ),
-    gpuTotals: (fromMs, toMs) => gpuTotalsOfPacks(packs.hours(fromMs, toMs), gpusById()),
-    gpuTotalsPaced: (fromMs, toMs, pause) =>
-      paceSteps(gpuTotalsSteps(packs.hours(fromMs, toMs), gpusById()), pause),
+    hourRows(fromMs, toMs, options = {}) {
+      const names = gpusById();
+      const keep = (sums: KeptSums, hoursRead: number) => periodTotals.keep(fromMs, sums, hoursRead);
+      const hours = options.keepTotals
+        ? () => summingHours(packs.hours(fromMs, toMs), names, keep)
+        : () => packs.hours(fromMs, toMs, { unknown: false });
+      return hourRowsOfPacks(packs.gpuIds(fromMs, toMs), hours, names);
+    },
+    gpuTotals: (fromMs, toMs) => runSteps(totalsSteps(fromMs, toMs)),
+    gpuTotalsPaced: (fromMs, toMs, pause) => paceSteps(totalsSteps(fromMs, toMs), pause),
     flagRenewal: (flag) =>
       insertFlag.run(flag.host, flag.slotMs, flag.utilPct, flag.previousUtilPct).changes === 1,
     auditBetween: (actions, fromMs, toMs) => audit.between(actions, fromMs, toMs),

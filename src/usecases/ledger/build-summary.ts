@@ -86,7 +86,7 @@ export async function buildSummary(deps: SummaryDeps, period: Period): Promise<S
     dataUntilMs: Math.min(period.toMs, deps.rolledUpToMs() ?? period.fromMs),
     timezone: zone,
     hosts: deps.metrics.hosts(),
-    rollups: deps.summaries.hourRows(period.fromMs, period.toMs),
+    rollups: deps.summaries.hourRows(period.fromMs, period.toMs, { keepTotals: true }),
     previousTotals,
     claims: deps.claims.overlapping(period.fromMs, period.toMs),
     audit: deps.summaries.auditBetween(["stop", "keep"], period.fromMs, period.toMs),
