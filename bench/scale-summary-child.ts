@@ -73,7 +73,7 @@ const deps: PostSummaryDeps = {
   summaryWords: words,
 };
 mark("opened");
-const keptMs = keepPreviousSums();
+const keptMs = await keepPreviousSums();
 // NOTE: in a function, so that its model, chart and CSVs are garbage before the post builds its own,
 // as in the bot (which builds one summary a slot): module-level constants would stay alive.
 await summaryAlone();
@@ -148,13 +148,12 @@ function timedWords(words: SummaryWords, done: (part: string) => void): SummaryW
  * What the summary 14 days before left (unless `trend` is `packs`): its period's sums kept (schema step
  * 17), read by this summary's trend instead of that period's packs. Untimed; ms taken, or `null`.
  */
-function keepPreviousSums(): number | null {
+async function keepPreviousSums(): Promise<number | null> {
   if (job.trend === "packs") return null;
   const t0 = performance.now();
   const period = summaryPeriod(job.slotMs, config.team.timezone);
   const previous = summaryPeriod(period.fromMs, config.team.timezone);
-  for (const _ of deps.summaries.hourRows(previous.fromMs, previous.toMs, { keepTotals: true }).hours) {
-  }
+  await deps.summaries.keepTotals(previous.fromMs, previous.toMs, async () => {});
   mark("previous sums kept");
   return Math.round(performance.now() - t0);
 }

@@ -37,7 +37,9 @@ export function createPeriodTotals(db: Database): PeriodTotals {
   });
   return {
     kept(fromMs, toMs) {
-      const row = select.get(fromMs, Math.ceil(toMs / HOUR_MS) * HOUR_MS) as [number, Buffer, Buffer] | undefined;
+      const row = select.get(fromMs, Math.ceil(toMs / HOUR_MS) * HOUR_MS) as
+        | [number, Buffer, Buffer]
+        | undefined;
       if (row === undefined) return null;
       const [coveredMs, ids, sums] = row;
       const gpuIds = new Int32Array(ids.buffer.slice(ids.byteOffset, ids.byteOffset + ids.byteLength));

@@ -98,15 +98,11 @@ export function* gpuTotalsSteps(
   return sums.totals(names);
 }
 
-/**
- * The hours as they are read, each also added to a fresh {@link PeriodSums} of `names`; once the last
- * is read, `done` gets the sums (covering the hours up to the last one's end) and how many hours.
- */
-export function* summingHours(
+/** The hours' per-GPU running sums ({@link PeriodSums} of `names`), covering up to the last hour's end, one hour a step. */
+export function* sumHoursSteps(
   hours: Iterable<HourPack>,
   names: GpuNames,
-  done: (sums: KeptSums, hoursRead: number) => void,
-): Generator<HourPack> {
+): Steps<{ sums: KeptSums; hoursRead: number }> {
   const sums = new PeriodSums(names);
   let hoursRead = 0;
   let coveredMs = 0;
@@ -114,7 +110,7 @@ export function* summingHours(
     sums.add(hour);
     hoursRead++;
     coveredMs = hour.hourMs + HOUR_MS;
-    yield hour;
+    yield;
   }
-  done({ ...sums.saved(), coveredMs }, hoursRead);
+  return { sums: { ...sums.saved(), coveredMs }, hoursRead };
 }

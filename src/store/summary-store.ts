@@ -5,8 +5,8 @@ import type { GpuRollupTotals } from "../domain/metrics.ts";
 import { type Pause, paceSteps, runSteps } from "../shared/steps.ts";
 import { createAuditStore } from "./audit-store.ts";
 import { createHourPacks } from "./hour-packs.ts";
-import { createPeriodTotals, type KeptSums } from "./period-totals.ts";
-import { gpuTotalsSteps, hourRowsOfPacks, summingHours } from "./summary-packs.ts";
+import { createPeriodTotals } from "./period-totals.ts";
+import { gpuTotalsSteps, hourRowsOfPacks, sumHoursSteps } from "./summary-packs.ts";
 
 /**
  * Hourly GPU rollups as columns, one chunk per clock hour (one typed array per field, no object per
@@ -54,18 +54,23 @@ export interface SummaryStore {
   /**
    * The hourly rollups with `fromMs <= hourMs < toMs` as columns, by hour then GPU: what
    * `rollupsBetween` returns, without an object per row. The GPUs are read at once; the hours as they
-   * are iterated. `keepTotals`: an iteration to the end also keeps the period's per-GPU sums (schema
-   * step 17), so that {@link gpuTotals} of this period later resumes them instead of reading its hours.
+   * are iterated.
    */
-  hourRows(fromMs: number, toMs: number, options?: { keepTotals?: boolean }): HourRows;
+  hourRows(fromMs: number, toMs: number): HourRows;
   /**
    * Per-GPU sums of the hourly rollups with `fromMs <= hourMs < toMs` (what the trend needs of
-   * `rollupTotals`): the sums kept by {@link hourRows} for a period starting at `fromMs`, with the
+   * `rollupTotals`): the sums kept by {@link keepTotals} for a period starting at `fromMs`, with the
    * hours after them added, or else every hour's pack read.
    */
   gpuTotals(fromMs: number, toMs: number): GpuPeriodTotals[];
   /** {@link gpuTotals}, awaiting `pause()` between hours (other work runs meanwhile). */
   gpuTotalsPaced(fromMs: number, toMs: number, pause: Pause): Promise<GpuPeriodTotals[]>;
+  /**
+   * Reads the hours with `fromMs <= hourMs < toMs` (awaiting `pause()` between them) and keeps their
+   * per-GPU sums (schema step 17), so that {@link gpuTotals} of this period (the next summary's trend)
+   * resumes them instead of reading its hours; false when not kept (an hour without a pack).
+   */
+  keepTotals(fromMs: number, toMs: number, pause: Pause): Promise<boolean>;
   /** Audit entries with one of `actions` and `fromMs <= atMs < toMs`, oldest first. */
   auditBetween(actions: readonly string[], fromMs: number, toMs: number): AuditEntry[];
 }
@@ -92,13 +97,18 @@ export function createSummaryStore(db: Database): SummaryStore {
     return gpuTotalsSteps(packs.hours(kept?.coveredMs ?? fromMs, toMs), gpusById(), kept ?? undefined);
   };
   return {
-    hourRows(fromMs, toMs, options = {}) {
-      const names = gpusById();
-      const keep = (sums: KeptSums, hoursRead: number) => periodTotals.keep(fromMs, sums, hoursRead);
-      const hours = options.keepTotals
-        ? () => summingHours(packs.hours(fromMs, toMs), names, keep)
-        : () => packs.hours(fromMs, toMs, { unknown: false });
-      return hourRowsOfPacks(packs.gpuIds(fromMs, toMs), hours, names);
+    hourRows: (fromMs, toMs) =>
+      hourRowsOfPacks(
+        packs.gpuIds(fromMs, toMs),
+        () => packs.hours(fromMs, toMs, { unknown: false }),
+        gpusById(),
+      ),
+    async keepTotals(fromMs, toMs, pause) {
+      const { sums, hoursRead } = await paceSteps(
+        sumHoursSteps(packs.hours(fromMs, toMs), gpusById()),
+        pause,
+      );
+      return periodTotals.keep(fromMs, sums, hoursRead);
     },
     gpuTotals: (fromMs, toMs) => runSteps(totalsSteps(fromMs, toMs)),
     gpuTotalsPaced: (fromMs, toMs, pause) => paceSteps(totalsSteps(fromMs, toMs), pause),

@@ -71,10 +71,14 @@ function sqlTotals(store: MetricsStore, period: Period): GpuPeriodTotals[] {
 const byGpu = (list: readonly GpuPeriodTotals[]) =>
   [...list].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : a.index - b.index));
 
-/** The summary of `period` keeping its sums, read to the end as the summary model reads it. */
-function summarise(summaries: SummaryStore, period: Period): void {
-  for (const _ of summaries.hourRows(period.fromMs, period.toMs, { keepTotals: true }).hours) {
-  }
+/** What the summary of `period` does once posted: keeps its sums (true: kept). */
+async function summarise(summaries: SummaryStore, period: Period): Promise<boolean> {
+  let turns = 0;
+  const kept = await summaries.keepTotals(period.fromMs, period.toMs, async () => {
+    turns++;
+  });
+  assert.ok(turns >= 5, `${turns} event-loop turns over its hours`);
+  return kept;
 }
 
 const kept = (db: Database) => db.prepare("SELECT from_ms, covered_ms FROM period_totals").all();
@@ -127,7 +131,7 @@ function spoilKept(db: Database): void {
 }
 
 describe("a summary period's kept sums (schema step 17)", () => {
-  it("are kept by the summary and give the next summary's trend to the bit, the same model as the packs", () => {
+  it("are kept by the summary and give the next summary's trend to the bit, the same model as the packs", async () => {
     const { db, store, close } = openStore(temp.file("kept.db"), SPAN);
     fill(store, T0, T0 + (HOURS + 1) * HOUR_MS);
     const summaries = createSummaryStore(db);
@@ -135,7 +139,7 @@ describe("a summary period's kept sums (schema step 17)", () => {
     assert.deepEqual(byGpu(fromPacks), byGpu(sqlTotals(store, P1)));
     assert.equal(count(db, "SELECT count(*) FROM period_totals"), 0);
 
-    summarise(summaries, P1);
+    await summarise(summaries, P1);
     const lastHour = Math.floor((P1.toMs - 1) / HOUR_MS) * HOUR_MS;
     assert.deepEqual(kept(db), [{ from_ms: P1.fromMs, covered_ms: lastHour + HOUR_MS }]);
     const fromKept = summaries.gpuTotals(P1.fromMs, P1.toMs);
@@ -151,12 +155,12 @@ describe("a summary period's kept sums (schema step 17)", () => {
     close();
   });
 
-  it("are dropped when a pack within them is written again or deleted: the trend reads the packs", () => {
+  it("are dropped when a pack within them is written again or deleted: the trend reads the packs", async () => {
     const { db, store, close } = openStore(temp.file("kept.db"), SPAN);
     const summaries = createSummaryStore(db);
     const packs = createHourPacks(db);
     const hourMs = T0 + 5 * HOUR_MS;
-    summarise(summaries, P1);
+    await summarise(summaries, P1);
     spoilKept(db);
     db.prepare("UPDATE gpu_hour SET busy_min = busy_min + 1.25 WHERE hour_ms = ?").run(hourMs);
     packs.pack(hourMs);
@@ -164,21 +168,21 @@ describe("a summary period's kept sums (schema step 17)", () => {
     const changed = summaries.gpuTotals(P1.fromMs, P1.toMs);
     assert.deepEqual(byGpu(changed), byGpu(sqlTotals(store, P1)));
 
-    summarise(summaries, P1);
+    await summarise(summaries, P1);
     spoilKept(db);
     db.prepare("DELETE FROM gpu_hour_pack WHERE hour_ms = ?").run(hourMs);
     assert.deepEqual(kept(db), []);
     assert.deepEqual(summaries.gpuTotals(P1.fromMs, P1.toMs), changed);
-    summarise(summaries, P1);
+    assert.equal(await summarise(summaries, P1), false);
     assert.deepEqual(kept(db), [], "an hour read from gpu_hour (no pack): nothing kept");
     packs.pack(hourMs);
     close();
   });
 
-  it("serve only a period with the same start, not past its end; packs outside them keep them", () => {
+  it("serve only a period with the same start, not past its end; packs outside them keep them", async () => {
     const { db, store, close } = openStore(temp.file("kept.db"), SPAN);
     const summaries = createSummaryStore(db);
-    summarise(summaries, P1);
+    await summarise(summaries, P1);
     spoilKept(db);
     const shorter = { fromMs: P1.fromMs, toMs: P1.toMs - 3 * HOUR_MS };
     const later = { fromMs: P1.fromMs + HOUR_MS, toMs: P1.toMs };
@@ -193,11 +197,11 @@ describe("a summary period's kept sums (schema step 17)", () => {
     close();
   });
 
-  it("kept before the period's last hours are rolled up, resume with them to the same totals", () => {
+  it("kept before the period's last hours are rolled up, resume with them to the same totals", async () => {
     const { db, store, close } = openStore(temp.file("late.db"), SPAN);
     fill(store, T0, P1.toMs - 2 * HOUR_MS);
     const summaries = createSummaryStore(db);
-    summarise(summaries, P1);
+    await summarise(summaries, P1);
     const [row] = kept(db) as { covered_ms: number }[];
     assert.ok(row !== undefined && row.covered_ms < P1.toMs - 2 * HOUR_MS);
     fill(store, P1.toMs - 2 * HOUR_MS, T0 + (HOURS + 1) * HOUR_MS);

@@ -86,7 +86,7 @@ export async function buildSummary(deps: SummaryDeps, period: Period): Promise<S
     dataUntilMs: Math.min(period.toMs, deps.rolledUpToMs() ?? period.fromMs),
     timezone: zone,
     hosts: deps.metrics.hosts(),
-    rollups: deps.summaries.hourRows(period.fromMs, period.toMs, { keepTotals: true }),
+    rollups: deps.summaries.hourRows(period.fromMs, period.toMs),
     previousTotals,
     claims: deps.claims.overlapping(period.fromMs, period.toMs),
     audit: deps.summaries.auditBetween(["stop", "keep"], period.fromMs, period.toMs),
@@ -100,7 +100,7 @@ export async function buildSummary(deps: SummaryDeps, period: Period): Promise<S
 }
 
 /** Resolves on the event loop's next turn, after the I/O that is ready. */
-function nextTurn(): Promise<void> {
+export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
