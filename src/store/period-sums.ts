@@ -122,7 +122,7 @@ export class PeriodSums {
 
   private placesOf(gpuIds: Int32Array): Int32Array {
     // NOTE: an hour usually has the GPUs of the hour before: they are not looked up again.
-    if (gpuIds === this.lastIds || sameIds(gpuIds, this.lastIds)) return this.ats;
+    if (sameIds(gpuIds, this.lastIds)) return this.ats;
     const { rank } = this;
     this.ats = Int32Array.from(gpuIds, (id) => (id >= 0 && id < rank.length ? rank[id]! : -1));
     this.lastIds = gpuIds;
@@ -153,6 +153,7 @@ function totalAt(s: Float64Array, at: number): number {
 
 /** Whether two id columns hold the same ids. */
 export function sameIds(a: Int32Array, b: Int32Array): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(
     Buffer.from(b.buffer, b.byteOffset, b.byteLength),

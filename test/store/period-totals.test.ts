@@ -3,6 +3,7 @@ import { after, describe, it } from "node:test";
 import type { Database } from "better-sqlite3";
 import { configSchema } from "../../src/config/schema.ts";
 import type { GpuReading, HostObservation } from "../../src/domain/observation.ts";
+import { hourRowsOf } from "../../src/reports/hour-rows.ts";
 import type { Period, SummaryInput } from "../../src/reports/summary-model.ts";
 import { HOUR_MS } from "../../src/shared/clock.ts";
 import { createHourPacks } from "../../src/store/hour-packs.ts";
@@ -10,6 +11,7 @@ import type { MetricsStore } from "../../src/store/metrics-types.ts";
 import {
   createSummaryStore,
   type GpuPeriodTotals,
+  type HourRows,
   type SummaryStore,
 } from "../../src/store/summary-store.ts";
 import { summaryPricing } from "../../src/usecases/ledger/summary-pricing.ts";
@@ -47,6 +49,9 @@ function fill(store: MetricsStore, fromMs: number, untilMs: number): void {
         ? failedHost("gpu-c", atMs)
         : okHost("gpu-c", atMs, { gpus: [0, 1].map((i) => reading(i + 6, step)) }),
     ];
+    // NOTE: a host that joins and leaves: hours whose GPU ids differ from the hour before's.
+    if (atMs >= T0 + 8 * HOUR_MS && atMs < T0 + 20 * HOUR_MS)
+      hosts.push(okHost("gpu-d", atMs, { gpus: [0].map((i) => reading(i + 8, step)) }));
     store.writeCycle(hosts, atMs);
   }
   while (!store.rollup(untilMs, 10, 7).complete) {}
@@ -67,6 +72,19 @@ function sqlTotals(store: MetricsStore, period: Period): GpuPeriodTotals[] {
       energyWh,
     }));
 }
+
+/** The rows one by one, by GPU name. */
+const rowsOf = (rows: HourRows) =>
+  [...rows.hours].flatMap((chunk) =>
+    Array.from(chunk.gpu, (gpu, k) => [
+      chunk.hourMs,
+      rows.gpus[gpu],
+      chunk.utilMeanPct[k],
+      chunk.busyMinutes[k],
+      chunk.idleMinutes[k],
+      chunk.energyWh[k],
+    ]),
+  );
 
 const byGpu = (list: readonly GpuPeriodTotals[]) =>
   [...list].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : a.index - b.index));
@@ -137,6 +155,11 @@ describe("a summary period's kept sums (schema step 17)", () => {
     const summaries = createSummaryStore(db);
     const fromPacks = summaries.gpuTotals(P1.fromMs, P1.toMs);
     assert.deepEqual(byGpu(fromPacks), byGpu(sqlTotals(store, P1)));
+    assert.ok(fromPacks.some((totals) => totals.host === "gpu-d"));
+    assert.deepEqual(
+      rowsOf(summaries.hourRows(P2.fromMs, P2.toMs)),
+      rowsOf(hourRowsOf(store.rollupsBetween(P2.fromMs, P2.toMs))),
+    );
     assert.equal(count(db, "SELECT count(*) FROM period_totals"), 0);
 
     await summarise(summaries, P1);
