@@ -56,27 +56,7 @@ export function createHourPacks(db: Database): HourPacks {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const deletePack = db.prepare("DELETE FROM gpu_hour_pack WHERE hour_ms = ?");
-  // NOTE: an hour's GPU ids equal to the previous pack's (:previous) are compared in SQLite and come
-  // back NULL: the same ids are not copied into a new buffer for each hour.
-  const selectPack = (unknown: string) =>
-    db
-      .prepare(
-        `SELECT hour_ms,
-           iif(gpu_ids = (SELECT p.gpu_ids FROM gpu_hour_pack p WHERE p.hour_ms = :previous), NULL, gpu_ids),
-           util_mean_pct, busy_min, idle_min, ${unknown}, energy_wh
-         FROM gpu_hour_pack WHERE hour_ms = :hourMs`,
-      )
-      .raw();
-  const selectFullPack = selectPack("unknown_min");
-  const selectLeanPack = selectPack("NULL");
-  const selectPackIds = db
-    .prepare(
-      `SELECT x.hour_ms, iif(x.gpu_ids = (
-           SELECT p.gpu_ids FROM gpu_hour_pack p WHERE p.hour_ms = x.hour_ms - ${HOUR_MS} AND p.hour_ms >= :fromMs
-         ), NULL, x.gpu_ids)
-       FROM gpu_hour_pack x WHERE x.hour_ms >= :fromMs AND x.hour_ms < :toMs ORDER BY x.hour_ms`,
-    )
-    .raw();
+  const { selectFullPack, selectLeanPack, selectPackIds } = packReads(db);
   const selectHourIds = db.prepare("SELECT gpu_id FROM gpu_hour WHERE hour_ms = ? ORDER BY gpu_id").pluck();
   const packedHours = db
     .prepare("SELECT hour_ms FROM gpu_hour_pack WHERE hour_ms >= ? AND hour_ms < ? ORDER BY hour_ms")
@@ -152,6 +132,33 @@ export function createHourPacks(db: Database): HourPacks {
     },
     prune: (beforeMs) => prunePacks.run(beforeMs).changes,
   };
+}
+
+/**
+ * The statements reading packs: a whole pack (or without its unknown minutes) by hour, the GPU ids of
+ * a span's packs. An hour's GPU ids equal to the previous pack's (`:previous`; in a span, the hour
+ * before's) are compared in SQLite and come back `NULL`: the same ids are not copied into a new
+ * buffer for each hour.
+ */
+function packReads(db: Database) {
+  const selectPack = (unknown: string) =>
+    db
+      .prepare(
+        `SELECT hour_ms,
+           iif(gpu_ids = (SELECT p.gpu_ids FROM gpu_hour_pack p WHERE p.hour_ms = :previous), NULL, gpu_ids),
+           util_mean_pct, busy_min, idle_min, ${unknown}, energy_wh
+         FROM gpu_hour_pack WHERE hour_ms = :hourMs`,
+      )
+      .raw();
+  const selectPackIds = db
+    .prepare(
+      `SELECT x.hour_ms, iif(x.gpu_ids = (
+           SELECT p.gpu_ids FROM gpu_hour_pack p WHERE p.hour_ms = x.hour_ms - ${HOUR_MS} AND p.hour_ms >= :fromMs
+         ), NULL, x.gpu_ids)
+       FROM gpu_hour_pack x WHERE x.hour_ms >= :fromMs AND x.hour_ms < :toMs ORDER BY x.hour_ms`,
+    )
+    .raw();
+  return { selectFullPack: selectPack("unknown_min"), selectLeanPack: selectPack("NULL"), selectPackIds };
 }
 
 /** {@link HourPacks.minutesAt}: the pack's GPU ids and minutes, else (no pack) `readHour` when the hour has rollups. */

@@ -151,8 +151,17 @@ export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Pro
   });
   if (posted)
     deps.logger.info({ slotMs: slot.atMs, late: slot.late, filesAttached }, "biweekly summary queued");
-  await deps.summaries.keepTotals(model.period.fromMs, model.period.toMs, nextTurn);
+  await keepTrendTotals(deps, model);
   return { model, message, chart, heatmap, csv, posted, renewalFlagged };
+}
+
+/** Keeps the period's per-GPU sums for the next summary's trend; failing, that summary reads the packs. */
+async function keepTrendTotals(deps: PostSummaryDeps, model: SummaryModel): Promise<void> {
+  try {
+    await deps.summaries.keepTotals(model.period.fromMs, model.period.toMs, nextTurn);
+  } catch (error) {
+    deps.logger.warn({ err: error }, "summary: the period's sums were not kept for the next trend");
+  }
 }
 
 /** `C0123ABCD`, `G…` (private), `D…` (a DM): what `files.completeUploadExternal` takes as `channel_id`. */
