@@ -17,7 +17,7 @@ import { createSummaryStore } from "../src/store/summary-store.ts";
 import { buildSummary, summaryPeriod } from "../src/usecases/ledger/build-summary.ts";
 import { type PostSummaryDeps, postSummary } from "../src/usecases/ledger/post-summary.ts";
 import type { SummaryWords } from "../src/usecases/ledger/summary-words.ts";
-import { clusterHostNames, type SummaryJob } from "./scale-summary.ts";
+import { clusterHostNames, PREVIOUS_KEPT_MARK, type SummaryJob } from "./scale-summary.ts";
 import { fillSummaryStore, summaryFleetConfig } from "./summary-fleet.ts";
 
 // The biweekly summary of `scale.bench.ts`, in its own process under the bot's heap flags: `build`
@@ -164,7 +164,7 @@ async function keepPreviousSums(): Promise<number | null> {
   const period = summaryPeriod(job.slotMs, config.team.timezone);
   const previous = summaryPeriod(period.fromMs, config.team.timezone);
   await deps.summaries.keepTotals(previous.fromMs, previous.toMs, async () => {});
-  mark("previous sums kept");
+  mark(PREVIOUS_KEPT_MARK);
   return Math.round(performance.now() - t0);
 }
 
