@@ -1,3 +1,6 @@
+import { createHash } from "node:crypto";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import type { webApi } from "@slack/bolt";
 import { createOutboxWorker } from "../src/bot/outbox/outbox-worker.ts";
 import { createReaders } from "../src/bot/readers.ts";
@@ -14,7 +17,7 @@ import { createSummaryStore } from "../src/store/summary-store.ts";
 import { buildSummary, summaryPeriod } from "../src/usecases/ledger/build-summary.ts";
 import { type PostSummaryDeps, postSummary } from "../src/usecases/ledger/post-summary.ts";
 import type { SummaryWords } from "../src/usecases/ledger/summary-words.ts";
-import { clusterHostNames, type SummaryJob } from "./scale-summary.ts";
+import { clusterHostNames, PREVIOUS_KEPT_MARK, type SummaryJob } from "./scale-summary.ts";
 import { fillSummaryStore, summaryFleetConfig } from "./summary-fleet.ts";
 
 // The biweekly summary of `scale.bench.ts`, in its own process under the bot's heap flags: `build`
@@ -72,6 +75,9 @@ const deps: PostSummaryDeps = {
   summaryWords: words,
 };
 mark("opened");
+const keptMs = await keepPreviousSums();
+// NOTE: the summary starts from a collected heap, as in the bot (where the sums were kept 14 days before).
+collectGarbage();
 // NOTE: in a function, so that its model, chart and CSVs are garbage before the post builds its own,
 // as in the bot (which builds one summary a slot): module-level constants would stay alive.
 await summaryAlone();
@@ -114,6 +120,17 @@ function timedEngine(client: PrometheusClient): PrometheusClient {
   };
 }
 
+/** A full garbage collection now (the child is not started with `--expose-gc`). */
+function collectGarbage(): void {
+  setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
+}
+
+/** The first 16 hex digits of the SHA-256 of `data` (old and new output compared). */
+function sha256(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex").slice(0, 16);
+}
+
 /** One line of figures on stdout (the parent merges them). */
 function figures(out: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify(out)}\n`);
@@ -137,15 +154,35 @@ function timedWords(words: SummaryWords, done: (part: string) => void): SummaryW
   };
 }
 
+/**
+ * What the summary 14 days before left (unless `trend` is `packs`): its period's sums kept (schema step
+ * 17), read by this summary's trend instead of that period's packs. Untimed; ms taken, or `null`.
+ */
+async function keepPreviousSums(): Promise<number | null> {
+  if (job.trend === "packs") return null;
+  const t0 = performance.now();
+  const period = summaryPeriod(job.slotMs, config.team.timezone);
+  const previous = summaryPeriod(period.fromMs, config.team.timezone);
+  await deps.summaries.keepTotals(previous.fromMs, previous.toMs, async () => {});
+  mark(PREVIOUS_KEPT_MARK);
+  return Math.round(performance.now() - t0);
+}
+
 /** The summary with its chart (the model, the message, the chart, the CSVs): `summary_ms`. */
 async function summaryAlone(): Promise<void> {
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const model = await buildSummary(deps, summaryPeriod(job.slotMs, config.team.timezone));
   mark("model");
-  words.summary(model, { teamName: config.team.name, lateSinceMs: null, filesAttached: true });
+  const message = words.summary(model, {
+    teamName: config.team.name,
+    lateSinceMs: null,
+    filesAttached: true,
+  });
   const chart = words.chart(model, { logger: silentLogger });
   const csv = words.csv(model, "gpu-summary");
   const summaryMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   mark("summary");
   figures({
     summary_ms: Math.round(summaryMs),
@@ -159,5 +196,13 @@ async function summaryAlone(): Promise<void> {
     png_bytes: chart.png.length,
     csv_bytes: csv.reduce((sum, file) => sum + file.content.length, 0),
     summary_peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+    summary_cpu_ms: Math.round((cpu.user + cpu.system) / 1000),
+    sha256: {
+      message: sha256(JSON.stringify(message)),
+      chart: sha256(chart.png),
+      csv: sha256(csv.map((file) => file.content).join("\n")),
+    },
+    trend: job.trend ?? "kept",
+    previous_kept_ms: keptMs,
   });
 }

@@ -22,6 +22,12 @@ export interface SummaryJob {
   /** The engines' URLs, one source (cluster) each. */
   urls: string[];
   build?: boolean;
+  /**
+   * `kept` (default): the summary 14 days before kept its period's sums (schema step 17), as in a bot
+   * that posted it; the child keeps them first, untimed. `packs`: none kept, the trend reads the packs
+   * (the first summary after an upgrade).
+   */
+  trend?: "kept" | "packs";
 }
 
 /**
@@ -128,13 +134,17 @@ export async function scaleSummary(
   };
 }
 
+/** The child's mark after keeping the previous period's sums (untimed, before the summary). */
+export const PREVIOUS_KEPT_MARK = "previous sums kept";
+
 const PHASES = {
   summary: ["model", "message", "chart", "csv"],
   post: ["model_message", "chart", "heatmap", "csv", "queue"],
 } as const;
 
 /**
- * The marks' gaps, named: `open` (opening the store), the summary's parts until `summary`,
+ * The marks' gaps, named: `open` (opening the store), `previous_kept` (the sums the summary before
+ * kept, untimed), the summary's parts until `summary`,
  * then the post's until `post` (its first part is the model and the message, `heatmap` its read and its render).
  */
 function partsOf(marks: { part: string; ms: number }[]): ScaleSummary["parts"] {
@@ -144,6 +154,10 @@ function partsOf(marks: { part: string; ms: number }[]): ScaleSummary["parts"] {
   let step = 0;
   for (let i = 1; i < marks.length; i++) {
     const gap = marks[i]!.ms - marks[i - 1]!.ms;
+    if (marks[i]!.part === PREVIOUS_KEPT_MARK) {
+      parts.summary.previous_kept = gap;
+      continue;
+    }
     if (marks[i]!.part === "summary") {
       phase = "post";
       step = 0;

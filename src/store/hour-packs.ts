@@ -56,18 +56,7 @@ export function createHourPacks(db: Database): HourPacks {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const deletePack = db.prepare("DELETE FROM gpu_hour_pack WHERE hour_ms = ?");
-  const selectPack = (unknown: string) =>
-    db
-      .prepare(
-        `SELECT hour_ms, gpu_ids, util_mean_pct, busy_min, idle_min, ${unknown}, energy_wh
-         FROM gpu_hour_pack WHERE hour_ms = ?`,
-      )
-      .raw();
-  const selectFullPack = selectPack("unknown_min");
-  const selectLeanPack = selectPack("NULL");
-  const selectPackIds = db
-    .prepare("SELECT hour_ms, gpu_ids FROM gpu_hour_pack WHERE hour_ms >= ? AND hour_ms < ? ORDER BY hour_ms")
-    .raw();
+  const { selectFullPack, selectLeanPack, selectPackIds } = packReads(db);
   const selectHourIds = db.prepare("SELECT gpu_id FROM gpu_hour WHERE hour_ms = ? ORDER BY gpu_id").pluck();
   const packedHours = db
     .prepare("SELECT hour_ms FROM gpu_hour_pack WHERE hour_ms >= ? AND hour_ms < ? ORDER BY hour_ms")
@@ -110,15 +99,25 @@ export function createHourPacks(db: Database): HourPacks {
     *hours(fromMs, toMs, options = {}) {
       const select = options.unknown === false ? selectLeanPack : selectFullPack;
       // NOTE: one read per hour, no statement left open between hours: a reader may pause between them while others write.
+      let last: { hourMs: number | null; gpuIds: Int32Array } = { hourMs: null, gpuIds: new Int32Array(0) };
       const rows = (packedHours.all(fromMs, toMs) as number[]).map(
-        (hourMs) => () => select.get(hourMs) as unknown[] | undefined,
+        (hourMs) => () => select.get({ hourMs, previous: last.hourMs }) as unknown[] | undefined,
       );
-      yield* eachHour(rows, span(fromMs, toMs), packOfRow, readHour);
+      const packed = (row: unknown[]) => {
+        const hour = packOfRow(row, last.gpuIds);
+        last = { hourMs: hour.hourMs, gpuIds: hour.gpuIds };
+        return hour;
+      };
+      yield* eachHour(rows, span(fromMs, toMs), packed, readHour);
     },
     minutesAt: createMinutesAt(db, readHour),
     *gpuIds(fromMs, toMs) {
-      const rows = readersOf(selectPackIds.iterate(fromMs, toMs) as Iterable<unknown[]>);
-      const packed = (row: unknown[]) => ({ hourMs: row[0] as number, gpuIds: int32s(row[1] as Buffer) });
+      const rows = readersOf(selectPackIds.iterate({ fromMs, toMs }) as Iterable<unknown[]>);
+      let lastIds: Int32Array = new Int32Array(0);
+      const packed = (row: unknown[]) => {
+        if (row[1] !== null) lastIds = int32s(row[1] as Buffer);
+        return { hourMs: row[0] as number, gpuIds: lastIds };
+      };
       yield* eachHour(rows, span(fromMs, toMs), packed, readIds);
     },
     fill(fromMs, toMs, maxHours) {
@@ -133,6 +132,33 @@ export function createHourPacks(db: Database): HourPacks {
     },
     prune: (beforeMs) => prunePacks.run(beforeMs).changes,
   };
+}
+
+/**
+ * The statements reading packs: a whole pack (or without its unknown minutes) by hour, the GPU ids of
+ * a span's packs. An hour's GPU ids equal to the previous pack's (`:previous`; in a span, the hour
+ * before's) are compared in SQLite and come back `NULL`: the same ids are not copied into a new
+ * buffer for each hour.
+ */
+function packReads(db: Database) {
+  const selectPack = (unknown: string) =>
+    db
+      .prepare(
+        `SELECT hour_ms,
+           iif(gpu_ids = (SELECT p.gpu_ids FROM gpu_hour_pack p WHERE p.hour_ms = :previous), NULL, gpu_ids),
+           util_mean_pct, busy_min, idle_min, ${unknown}, energy_wh
+         FROM gpu_hour_pack WHERE hour_ms = :hourMs`,
+      )
+      .raw();
+  const selectPackIds = db
+    .prepare(
+      `SELECT x.hour_ms, iif(x.gpu_ids = (
+           SELECT p.gpu_ids FROM gpu_hour_pack p WHERE p.hour_ms = x.hour_ms - ${HOUR_MS} AND p.hour_ms >= :fromMs
+         ), NULL, x.gpu_ids)
+       FROM gpu_hour_pack x WHERE x.hour_ms >= :fromMs AND x.hour_ms < :toMs ORDER BY x.hour_ms`,
+    )
+    .raw();
+  return { selectFullPack: selectPack("unknown_min"), selectLeanPack: selectPack("NULL"), selectPackIds };
 }
 
 /** {@link HourPacks.minutesAt}: the pack's GPU ids and minutes, else (no pack) `readHour` when the hour has rollups. */
@@ -199,10 +225,11 @@ function packOfRows(hourMs: number, rows: readonly Row[]): HourPack & { unknownM
   return hour;
 }
 
-function packOfRow(row: readonly unknown[]): HourPack {
+/** A pack's row as a pack; its GPU ids `NULL`: the same as `previousIds`. */
+function packOfRow(row: readonly unknown[], previousIds: Int32Array): HourPack {
   return {
     hourMs: row[0] as number,
-    gpuIds: int32s(row[1] as Buffer),
+    gpuIds: row[1] === null ? previousIds : int32s(row[1] as Buffer),
     utilMeanPct: float64s(row[2] as Buffer),
     busyMinutes: float64s(row[3] as Buffer),
     idleMinutes: float64s(row[4] as Buffer),

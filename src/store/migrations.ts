@@ -14,6 +14,7 @@ import { procurementMigration } from "./migration-013-procurement.ts";
 import { claimIdleMigration } from "./migration-014-claim-idle.ts";
 import { hourPacksMigration } from "./migration-015-hour-packs.ts";
 import { idleSnapshotMigration } from "./migration-016-idle-snapshot.ts";
+import { periodTotalsMigration } from "./migration-017-period-totals.ts";
 
 /** One schema step. `version` is its position in {@link migrations}, starting at 1. */
 export interface Migration {
@@ -146,6 +147,7 @@ export const migrations: readonly Migration[] = [
   claimIdleMigration,
   hourPacksMigration,
   idleSnapshotMigration,
+  periodTotalsMigration,
 ];
 
 /**

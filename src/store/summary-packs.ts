@@ -1,5 +1,8 @@
-import { runSteps, type Steps } from "../shared/steps.ts";
+import { HOUR_MS } from "../shared/clock.ts";
+import type { Steps } from "../shared/steps.ts";
 import type { HourPack } from "./hour-packs.ts";
+import { PeriodSums, type SavedSums, sameIds } from "./period-sums.ts";
+import type { KeptSums } from "./period-totals.ts";
 import type { GpuPeriodTotals, HourChunk, HourRows } from "./summary-store.ts";
 
 type GpuNames = ReadonlyMap<number, { host: string; index: number }>;
@@ -76,101 +79,38 @@ function* chunksOf(hours: Iterable<HourPack>, slots: Slots): Generator<HourChunk
   }
 }
 
-function sameIds(a: Int32Array, b: Int32Array): boolean {
-  if (a.length !== b.length) return false;
-  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(
-    Buffer.from(b.buffer, b.byteOffset, b.byteLength),
-  );
-}
-
-/** Adds `value` to `sum[at]` the way SQLite's `total()` and `sum()` do: Kahan-Babuška-Neumaier, the error kept in `err[at]`. */
-function addTo(sum: Float64Array, err: Float64Array, at: number, value: number): void {
-  const s = sum[at]!;
-  const t = s + value;
-  err[at] = err[at]! + (Math.abs(s) > Math.abs(value) ? s - t + value : value - t + s);
-  sum[at] = t;
-}
-
-/** Adds each `values[k]` to `sum[ats[k]]` ({@link addTo}; `ats[k]` -1: not summed). */
-function sumColumn(sum: Float64Array, err: Float64Array, ats: Int32Array, values: Float64Array): void {
-  for (let k = 0; k < ats.length; k++) {
-    const at = ats[k]!;
-    if (at >= 0) addTo(sum, err, at, values[k]!);
-  }
-}
-
-/** What SQLite's `total()` answers: the sum plus its error term (unless that overflowed). */
-function totalOf(sum: Float64Array, err: Float64Array, at: number): number {
-  const e = err[at]!;
-  return Number.isFinite(e) ? sum[at]! + e : sum[at]!;
-}
-
 /**
- * Per-GPU totals of the hours' packs, by GPU id, of the GPUs in `names`: what the `GROUP BY gpu_id`
- * of `gpu_hour` they replace answers, to the bit (SQLite's summation, in hour order).
+ * Per-GPU totals of the hours' packs, by GPU id, of the GPUs in `names`, one hour a step: what the
+ * `GROUP BY gpu_id` of `gpu_hour` they replace answers, to the bit (SQLite's summation, in hour
+ * order). With `saved`, the sums of the hours before `hours` ({@link PeriodSums.restore}) are resumed.
  */
-export function gpuTotalsOfPacks(hours: Iterable<HourPack>, names: GpuNames): GpuPeriodTotals[] {
-  return runSteps(gpuTotalsSteps(hours, names));
-}
-
-/** {@link gpuTotalsOfPacks} one hour a step. */
-export function* gpuTotalsSteps(hours: Iterable<HourPack>, names: GpuNames): Steps<GpuPeriodTotals[]> {
-  const ids = [...names.keys()].sort((a, b) => a - b);
-  const rank = new Int32Array((ids.at(-1) ?? -1) + 1).fill(-1);
-  ids.forEach((id, at) => {
-    if (id >= 0) rank[id] = at;
-  });
-  const n = ids.length;
-  const column = () => new Float64Array(n);
-  const [uw, uwErr, uk, ukErr, busy, busyErr, idle, idleErr, unknown, unknownErr, energy, energyErr] =
-    Array.from({ length: 12 }, column) as Float64Array[];
-  const rows = column();
-  const energyRows = column();
-  let lastIds: Int32Array = new Int32Array(0);
-  let ats = new Int32Array(0);
+export function* gpuTotalsSteps(
+  hours: Iterable<HourPack>,
+  names: GpuNames,
+  saved?: SavedSums,
+): Steps<GpuPeriodTotals[]> {
+  const sums = new PeriodSums(names);
+  if (saved !== undefined) sums.restore(saved);
   for (const hour of hours) {
-    const { gpuIds, busyMinutes, idleMinutes, utilMeanPct, unknownMinutes, energyWh } = hour;
-    if (!sameIds(gpuIds, lastIds)) {
-      ats = Int32Array.from(gpuIds, (id) => (id >= 0 && id < rank.length ? rank[id]! : -1));
-      lastIds = gpuIds;
-    }
-    // NOTE: column by column: each sum still gets its rows in hour order, as SQLite's total() would.
-    for (let k = 0; k < ats.length; k++) {
-      const at = ats[k]!;
-      if (at < 0) continue;
-      rows[at]!++;
-      const util = utilMeanPct[k]!;
-      if (!Number.isNaN(util)) {
-        const known = busyMinutes[k]! + idleMinutes[k]!;
-        addTo(uw!, uwErr!, at, util * known);
-        addTo(uk!, ukErr!, at, known);
-      }
-      const wh = energyWh[k]!;
-      if (!Number.isNaN(wh)) {
-        addTo(energy!, energyErr!, at, wh);
-        energyRows[at]!++;
-      }
-    }
-    sumColumn(busy!, busyErr!, ats, busyMinutes);
-    sumColumn(idle!, idleErr!, ats, idleMinutes);
-    sumColumn(unknown!, unknownErr!, ats, unknownMinutes!);
+    sums.add(hour);
     yield;
   }
-  const totals: GpuPeriodTotals[] = [];
-  for (let at = 0; at < n; at++) {
-    if (rows[at] === 0) continue;
-    const known = names.get(ids[at]!)!;
-    const knownMinutes = totalOf(uk!, ukErr!, at);
-    totals.push({
-      host: known.host,
-      index: known.index,
-      hours: rows[at]!,
-      utilMeanPct: knownMinutes === 0 ? null : totalOf(uw!, uwErr!, at) / knownMinutes,
-      busyMinutes: totalOf(busy!, busyErr!, at),
-      idleMinutes: totalOf(idle!, idleErr!, at),
-      unknownMinutes: totalOf(unknown!, unknownErr!, at),
-      energyWh: energyRows[at]! > 0 ? totalOf(energy!, energyErr!, at) : null,
-    });
+  return sums.totals(names);
+}
+
+/** The hours' per-GPU running sums ({@link PeriodSums} of `names`), covering up to the last hour's end, one hour a step. */
+export function* sumHoursSteps(
+  hours: Iterable<HourPack>,
+  names: GpuNames,
+): Steps<{ sums: KeptSums; hoursRead: number }> {
+  const sums = new PeriodSums(names);
+  let hoursRead = 0;
+  let coveredMs = 0;
+  for (const hour of hours) {
+    sums.add(hour);
+    hoursRead++;
+    coveredMs = hour.hourMs + HOUR_MS;
+    yield;
   }
-  return totals;
+  return { sums: { ...sums.saved(), coveredMs }, hoursRead };
 }

@@ -2,10 +2,11 @@ import type { Database } from "better-sqlite3";
 import type { AuditEntry } from "../domain/audit-entry.ts";
 import type { Claim } from "../domain/claim.ts";
 import type { GpuRollupTotals } from "../domain/metrics.ts";
-import { type Pause, paceSteps } from "../shared/steps.ts";
+import { type Pause, paceSteps, runSteps } from "../shared/steps.ts";
 import { createAuditStore } from "./audit-store.ts";
 import { createHourPacks } from "./hour-packs.ts";
-import { gpuTotalsOfPacks, gpuTotalsSteps, hourRowsOfPacks } from "./summary-packs.ts";
+import { createPeriodTotals } from "./period-totals.ts";
+import { gpuTotalsSteps, hourRowsOfPacks, sumHoursSteps } from "./summary-packs.ts";
 
 /**
  * Hourly GPU rollups as columns, one chunk per clock hour (one typed array per field, no object per
@@ -56,10 +57,20 @@ export interface SummaryStore {
    * are iterated.
    */
   hourRows(fromMs: number, toMs: number): HourRows;
-  /** Per-GPU sums of the hourly rollups with `fromMs <= hourMs < toMs` (what the trend needs of `rollupTotals`). */
+  /**
+   * Per-GPU sums of the hourly rollups with `fromMs <= hourMs < toMs` (what the trend needs of
+   * `rollupTotals`): the sums kept by {@link keepTotals} for a period starting at `fromMs`, with the
+   * hours after them added, or else every hour's pack read.
+   */
   gpuTotals(fromMs: number, toMs: number): GpuPeriodTotals[];
   /** {@link gpuTotals}, awaiting `pause()` between hours (other work runs meanwhile). */
   gpuTotalsPaced(fromMs: number, toMs: number, pause: Pause): Promise<GpuPeriodTotals[]>;
+  /**
+   * Reads the hours with `fromMs <= hourMs < toMs` (awaiting `pause()` between them) and keeps their
+   * per-GPU sums (schema step 17), so that {@link gpuTotals} of this period (the next summary's trend)
+   * resumes them instead of reading its hours; false when not kept (an hour without a pack).
+   */
+  keepTotals(fromMs: number, toMs: number, pause: Pause): Promise<boolean>;
   /** Audit entries with one of `actions` and `fromMs <= atMs < toMs`, oldest first. */
   auditBetween(actions: readonly string[], fromMs: number, toMs: number): AuditEntry[];
 }
@@ -74,11 +85,16 @@ export function createSummaryStore(db: Database): SummaryStore {
     .prepare("SELECT g.id, h.name, g.idx FROM gpu g JOIN host h ON h.id = g.host_id")
     .raw();
   const packs = createHourPacks(db);
+  const periodTotals = createPeriodTotals(db);
   const gpusById = () => {
     const gpuOf = new Map<number, { host: string; index: number }>();
     for (const [id, host, index] of selectGpus.all() as [number, string, number][])
       gpuOf.set(id, { host, index });
     return gpuOf;
+  };
+  const totalsSteps = (fromMs: number, toMs: number) => {
+    const kept = periodTotals.kept(fromMs, toMs);
+    return gpuTotalsSteps(packs.hours(kept?.coveredMs ?? fromMs, toMs), gpusById(), kept ?? undefined);
   };
   return {
     hourRows: (fromMs, toMs) =>
@@ -87,9 +103,15 @@ export function createSummaryStore(db: Database): SummaryStore {
         () => packs.hours(fromMs, toMs, { unknown: false }),
         gpusById(),
       ),
-    gpuTotals: (fromMs, toMs) => gpuTotalsOfPacks(packs.hours(fromMs, toMs), gpusById()),
-    gpuTotalsPaced: (fromMs, toMs, pause) =>
-      paceSteps(gpuTotalsSteps(packs.hours(fromMs, toMs), gpusById()), pause),
+    async keepTotals(fromMs, toMs, pause) {
+      const { sums, hoursRead } = await paceSteps(
+        sumHoursSteps(packs.hours(fromMs, toMs), gpusById()),
+        pause,
+      );
+      return periodTotals.keep(fromMs, sums, hoursRead);
+    },
+    gpuTotals: (fromMs, toMs) => runSteps(totalsSteps(fromMs, toMs)),
+    gpuTotalsPaced: (fromMs, toMs, pause) => paceSteps(totalsSteps(fromMs, toMs), pause),
     flagRenewal: (flag) =>
       insertFlag.run(flag.host, flag.slotMs, flag.utilPct, flag.previousUtilPct).changes === 1,
     auditBetween: (actions, fromMs, toMs) => audit.between(actions, fromMs, toMs),

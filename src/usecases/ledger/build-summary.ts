@@ -100,7 +100,7 @@ export async function buildSummary(deps: SummaryDeps, period: Period): Promise<S
 }
 
 /** Resolves on the event loop's next turn, after the I/O that is ready. */
-function nextTurn(): Promise<void> {
+export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 

@@ -16,7 +16,7 @@ import {
   type WardenLookup,
 } from "../ports.ts";
 import { readTrackedPlans, type TrackPlansDeps } from "../procurement/track-plans.ts";
-import { buildSummary, type SummaryDeps, summaryPeriod } from "./build-summary.ts";
+import { buildSummary, nextTurn, type SummaryDeps, summaryPeriod } from "./build-summary.ts";
 import { type ProjectReportDeps, readProjectAllocation } from "./project-report.ts";
 import { readHeatmap } from "./read-heatmap.ts";
 import type { SummaryWords } from "./summary-words.ts";
@@ -66,7 +66,8 @@ export interface PostedSummary {
  * blocks with the files attached) — in the transaction that marks the slot done, so it is queued
  * exactly once. With a channel name instead of an ID the files cannot be shared (Slack wants an
  * ID): the message goes alone by `chat.postMessage` and says so. New do-not-renew flags go to the
- * cost warden as a DM in the same transaction.
+ * cost warden as a DM in the same transaction. Last, the period's per-GPU sums are kept for the next
+ * summary's trend (read again, between event-loop turns, after the post is queued).
  */
 export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Promise<PostedSummary> {
   const { config } = deps;
@@ -150,7 +151,17 @@ export async function postSummary(deps: PostSummaryDeps, slot: SummarySlot): Pro
   });
   if (posted)
     deps.logger.info({ slotMs: slot.atMs, late: slot.late, filesAttached }, "biweekly summary queued");
+  await keepTrendTotals(deps, model);
   return { model, message, chart, heatmap, csv, posted, renewalFlagged };
+}
+
+/** Keeps the period's per-GPU sums for the next summary's trend; failing, that summary reads the packs. */
+async function keepTrendTotals(deps: PostSummaryDeps, model: SummaryModel): Promise<void> {
+  try {
+    await deps.summaries.keepTotals(model.period.fromMs, model.period.toMs, nextTurn);
+  } catch (error) {
+    deps.logger.warn({ err: error }, "summary: the period's sums were not kept for the next trend");
+  }
 }
 
 /** `C0123ABCD`, `G…` (private), `D…` (a DM): what `files.completeUploadExternal` takes as `channel_id`. */
