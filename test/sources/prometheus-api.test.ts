@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
 import { after, before, describe, test } from "node:test";
 import {
   createPrometheusClient,
@@ -189,7 +190,12 @@ describe("parseQueryResponse over every prometheus-api fixture", () => {
 describe("createPrometheusClient against a local HTTP stub", () => {
   let server: Server;
   let base = "";
-  const requests: { path: string; body: string; authorization: string | undefined }[] = [];
+  const requests: {
+    path: string;
+    body: string;
+    authorization: string | undefined;
+    acceptEncoding: string | undefined;
+  }[] = [];
   const routes = new Map<string, (req: IncomingMessage, res: ServerResponse) => void>();
 
   before(async () => {
@@ -200,7 +206,12 @@ describe("createPrometheusClient against a local HTTP stub", () => {
       });
       req.on("end", () => {
         const params = new URLSearchParams(body);
-        requests.push({ path: req.url ?? "", body, authorization: req.headers.authorization });
+        requests.push({
+          path: req.url ?? "",
+          body,
+          authorization: req.headers.authorization,
+          acceptEncoding: req.headers["accept-encoding"],
+        });
         const path = (req.url ?? "").split("?")[0]!;
         const byPath: Record<string, string> = {
           "/api/v1/series": "series",
@@ -219,6 +230,14 @@ describe("createPrometheusClient against a local HTTP stub", () => {
       res
         .writeHead(200, { "content-type": "application/json" })
         .end(read("query-vector__DCGM_FI_DEV_FB_USED__16xH100-2nodes__aicr.json"));
+    });
+    routes.set("gzip-if-asked", (req, res) => {
+      const answer = read("query-vector__DCGM_FI_DEV_FB_USED__16xH100-2nodes__aicr.json");
+      if (!/\bgzip\b/.test(req.headers["accept-encoding"] ?? ""))
+        return res.writeHead(200, { "content-type": "application/json" }).end(answer);
+      res
+        .writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" })
+        .end(gzipSync(answer));
     });
     routes.set("bad", (_req, res) => {
       res
@@ -280,6 +299,16 @@ describe("createPrometheusClient against a local HTTP stub", () => {
     assert.equal(last.path, "/api/v1/query");
     assert.equal(last.body, "query=ok&time=1773114089.444");
     assert.equal(last.authorization, undefined);
+  });
+
+  test("answers are asked uncompressed unless compressed is set; a gzip answer reads the same", async () => {
+    const plain = await client().queryVector("gzip-if-asked");
+    assert.equal(requests.at(-1)!.acceptEncoding, "identity");
+    const compressed = createPrometheusClient({ url: base, timeoutMs: 2_000, compressed: true });
+    const gzipped = await compressed.queryVector("gzip-if-asked");
+    assert.match(requests.at(-1)!.acceptEncoding ?? "", /\bgzip\b/);
+    assert.equal(plain.length, 16);
+    assert.deepEqual(gzipped, plain);
   });
 
   test("credentials in the URL go out as basic auth", async () => {
