@@ -3,8 +3,8 @@ import { once } from "node:events";
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { gzipSync } from "node:zlib";
 import { after, before, describe, test } from "node:test";
+import { gzipSync } from "node:zlib";
 import {
   createPrometheusClient,
   PrometheusError,
@@ -187,6 +187,23 @@ describe("parseQueryResponse over every prometheus-api fixture", () => {
   });
 });
 
+/** 5,000 series in compact JSON (~400 KB): a label value that reads like an element's boundary, a histogram, warnings. */
+const bigVector = JSON.stringify({
+  status: "success",
+  data: {
+    resultType: "vector",
+    result: Array.from({ length: 5000 }, (_, i) =>
+      i === 4000
+        ? { metric: { Hostname: "h" }, histogram: [1, { count: "1", sum: "1" }] }
+        : {
+            metric: { Hostname: i % 111 === 0 ? `n},{"metric":{"x":"${i}` : `node-${i}`, gpu: String(i % 8) },
+            value: [1_700_000_000.5, i % 13 === 0 ? "NaN" : String(i)],
+          },
+    ),
+  },
+  warnings: ["a warning"],
+});
+
 describe("createPrometheusClient against a local HTTP stub", () => {
   let server: Server;
   let base = "";
@@ -238,6 +255,12 @@ describe("createPrometheusClient against a local HTTP stub", () => {
       res
         .writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" })
         .end(gzipSync(answer));
+    });
+    routes.set("big", (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" }).end(bigVector);
+    });
+    routes.set("big-cut", (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" }).end(bigVector.slice(0, -200));
     });
     routes.set("bad", (_req, res) => {
       res
@@ -309,6 +332,22 @@ describe("createPrometheusClient against a local HTTP stub", () => {
     assert.match(requests.at(-1)!.acceptEncoding ?? "", /\bgzip\b/);
     assert.equal(plain.length, 16);
     assert.deepEqual(gzipped, plain);
+  });
+
+  test("a large compact vector, parsed a piece at a time, visits each sample once, as the whole answer reads", async () => {
+    const expected = (await client().queryVector("big")).map((sample) => [sample.labels, sample.value]);
+    assert.equal(expected.length, 5000 - 1, "the histogram left out");
+    const visited: [Record<string, string>, number][] = [];
+    const count = await client().queryVectorEach("big", (labels, value) =>
+      visited.push([{ ...labels }, value]),
+    );
+    assert.equal(count, expected.length);
+    assert.deepEqual(visited, expected);
+    assert.deepEqual(visited[777]![0], { Hostname: 'n},{"metric":{"x":"777', gpu: "1" });
+    await assert.rejects(
+      client().queryVectorEach("big-cut", () => {}),
+      { kind: "bad-response" },
+    );
   });
 
   test("credentials in the URL go out as basic auth", async () => {
