@@ -291,24 +291,27 @@ function seriesReader(displayUrl: string) {
   };
 }
 
-export function createPrometheusClient(options: PrometheusClientOptions): PrometheusClient {
+/** Where and how the client's queries go, from its options. */
+function targetOf(options: PrometheusClientOptions): PrometheusTarget {
   const given = new URL(options.url.endsWith("/") ? options.url : `${options.url}/`);
   const authorization = given.username
     ? `Basic ${Buffer.from(`${decodeURIComponent(given.username)}:${decodeURIComponent(given.password)}`).toString("base64")}`
     : null;
   const base = withoutCredentials(given);
-  const displayUrl = base.toString().replace(/\/$/, "");
-  const doFetch = options.fetch ?? fetch;
-  const streamAbove = options.streamAboveBytes ?? STREAM_ABOVE_BYTES;
-
-  const target: PrometheusTarget = {
+  return {
     base,
     authorization,
-    displayUrl,
+    displayUrl: base.toString().replace(/\/$/, ""),
     timeoutMs: options.timeoutMs,
-    doFetch,
+    doFetch: options.fetch ?? fetch,
     compressed: options.compressed ?? false,
   };
+}
+
+export function createPrometheusClient(options: PrometheusClientOptions): PrometheusClient {
+  const target = targetOf(options);
+  const { displayUrl } = target;
+  const streamAbove = options.streamAboveBytes ?? STREAM_ABOVE_BYTES;
   const send = (path: string, form: URLSearchParams | null, signal?: AbortSignal) =>
     sendToPrometheus(target, { path, form, signal }, readWhole);
   const bodies = createSlots(BODIES_READ_AT_ONCE);
