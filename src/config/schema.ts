@@ -100,9 +100,9 @@ const prometheusSource = z.strictObject({
   history_days: z.number().min(0).max(30).default(7),
   /**
    * Ask the server for gzip-compressed answers. Off by default: the engine usually runs beside the bot,
-   * and compressing costs both of them CPU on every poll (at 80,000 GPUs on VictoriaMetrics about a
-   * fifth of the engine's CPU for the poll's queries). Turn it on where the link to the server is slow or
-   * metered: the answers are about ten times smaller.
+   * and compressing costs both of them CPU on every poll (VictoriaMetrics: about a fifth of its CPU for a
+   * poll's queries). Turn it on where the link to the server is slow or metered: the answers are ten to
+   * twenty times smaller.
    */
   compress_answers: z.boolean().default(false),
 });
