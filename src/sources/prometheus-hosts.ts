@@ -97,6 +97,7 @@ export function hostIndex(samples: PromVectorSample[], label: string): HostIndex
 
 /** `gpu-a:9100` → `gpu-a`, `[::1]:9100` → `::1`; anything else unchanged. */
 export function hostFromLabel(value: string): string {
+  if (!value.includes(":")) return value;
   const v6 = /^\[(.+)\]:\d+$/.exec(value);
   if (v6) return v6[1]!;
   const v4 = /^([^:]+):\d+$/.exec(value);

@@ -34,10 +34,10 @@ export interface PrometheusSource extends HistorySource {
 
 /**
  * The Prometheus source: a fixed set of fleet-wide queries per cycle, never one per host. Steady state:
- * GPU_UTIL, FB_USED, POWER_USAGE, GPU_TEMP, the hosts seen within `forget_after_hours`, node_exporter
- * load and CPU, and (with `containers`) kube-state-metrics requests and pod nodes and cAdvisor CPU: 10
- * queries, 7 without containers. Every 10 minutes, and while some GPU needs them, FB_FREE, FB_RESERVED
- * and GR_ENGINE_ACTIVE too; the FB_USED heartbeat while `stale_after_seconds` is shorter than the
+ * GPU_UTIL, FB_USED, POWER_USAGE, the hosts seen within `forget_after_hours`, node_exporter load and
+ * CPU, and (with `containers`) kube-state-metrics requests and pod nodes and cAdvisor CPU: 9 queries, 6
+ * without containers. Every 10 minutes GPU_TEMP (a poll without it has no temperature), and then and
+ * while some GPU needs them FB_FREE, FB_RESERVED and GR_ENGINE_ACTIVE too; the FB_USED heartbeat while `stale_after_seconds` is shorter than the
  * server's lookback delta (or that is unknown; VictoriaMetrics is told its look-back per query instead,
  * once its `/flags` answered); the server's flags once, before the first poll's other queries; the
  * last-seen time of stale hosts when there are some.
@@ -85,10 +85,12 @@ async function poll(s: PromState, signal: AbortSignal): Promise<HostObservation[
     const { needHeartbeat, fieldOptions } = freshness(s, atMs, signal);
     // NOTE: a card's memory total (used + free + reserved) does not change, and GR_ENGINE_ACTIVE only
     // stands in for a missing GPU_UTIL (MIG): both are read every 10 minutes, or while some GPU needs them.
+    // The temperature, which no decision reads, every 10 minutes: an engine's cost is per series read.
     const fullRead = atMs - s.lastFullReadMs >= FULL_READ_EVERY_MS;
     const wanted = DCGM_FIELDS.filter((field) => {
       if (field === "fbFree" || field === "fbReserved") return fullRead || s.missingTotal;
       if (field === "grActive") return fullRead || s.missingUtil;
+      if (field === "temp") return fullRead;
       return true;
     });
     const fold = createGpuFold(s.config.host_label);

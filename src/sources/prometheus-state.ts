@@ -5,7 +5,13 @@ import type { Clock } from "../shared/clock.ts";
 import { physicalGpu } from "../shared/gpu-slot.ts";
 import type { Logger } from "../shared/logger.ts";
 import { createPrometheusClient, type PrometheusClient, PrometheusError } from "./prometheus-api.ts";
-import { emptyGpu, type GpuFleet, type KnownGpu, memoryTotalMiB } from "./prometheus-gpus.ts";
+import {
+  emptyGpu,
+  type GpuAccumulator,
+  type GpuFleet,
+  type KnownGpu,
+  memoryTotalMiB,
+} from "./prometheus-gpus.ts";
 import { type PrometheusSourceConfig, prometheusQueries } from "./prometheus-queries.ts";
 
 export interface PrometheusSourceDeps {
@@ -56,7 +62,12 @@ export interface PromState {
 
 export function createPromState(config: PrometheusSourceConfig, deps: PrometheusSourceDeps): PromState {
   const clientOf = (timeoutMs: number) =>
-    createPrometheusClient({ url: config.url, timeoutMs, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
+    createPrometheusClient({
+      url: config.url,
+      timeoutMs,
+      compressed: config.compress_answers,
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    });
   return {
     config,
     clock: deps.clock,
@@ -130,13 +141,7 @@ export function recallGpus(s: PromState, fleet: GpuFleet, atMs: number, totalsRe
         : (memory?.totalMiB ?? (fromStore ? recalled.totalMiB : null));
       const totalKnown = totalsRead || (memory?.totalKnown ?? fromStore);
       gpu.totalMiB = total;
-      remembered.set(gpu.index, {
-        uuid: gpu.uuid,
-        model: gpu.model,
-        lastMs: atMs,
-        totalMiB: total,
-        totalKnown,
-      });
+      rememberGpu(remembered, before, gpu, atMs, totalKnown);
       s.missingTotal ||= !totalKnown;
       s.missingUtil ||= gpu.fields.util === undefined;
     }
@@ -150,6 +155,26 @@ export function recallGpus(s: PromState, fleet: GpuFleet, atMs: number, totalsRe
     }
   }
   s.recalled.clear();
+}
+
+/** Keeps what a poll saw of a GPU, in the object an earlier poll left where there is one (no garbage per GPU). */
+function rememberGpu(
+  remembered: Map<number, KnownGpu>,
+  before: KnownGpu | undefined,
+  gpu: GpuAccumulator,
+  atMs: number,
+  totalKnown: boolean,
+): void {
+  const { uuid, model, totalMiB } = gpu;
+  if (before === undefined) {
+    remembered.set(gpu.index, { uuid, model, lastMs: atMs, totalMiB, totalKnown });
+    return;
+  }
+  before.uuid = uuid;
+  before.model = model;
+  before.lastMs = atMs;
+  before.totalMiB = totalMiB;
+  before.totalKnown = totalKnown;
 }
 
 export function failAll(s: PromState, atMs: number, error: unknown): HostObservation[] {

@@ -18,7 +18,11 @@ export function summaryPrometheus(config: Pick<Config, "sources">): ContainerSou
     if (source.kind !== "prometheus" || !source.containers) continue;
     out.push({
       cluster: named ? (source.cluster ?? null) : null,
-      client: createPrometheusClient({ url: source.url, timeoutMs: source.timeout_seconds * 1000 }),
+      client: createPrometheusClient({
+        url: source.url,
+        timeoutMs: source.timeout_seconds * 1000,
+        compressed: source.compress_answers,
+      }),
     });
   }
   return out;

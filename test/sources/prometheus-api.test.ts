@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
+import { gzipSync } from "node:zlib";
 import {
   createPrometheusClient,
   PrometheusError,
@@ -186,10 +187,32 @@ describe("parseQueryResponse over every prometheus-api fixture", () => {
   });
 });
 
+/** 5,000 series in compact JSON (~400 KB): a label value that reads like an element's boundary, a histogram, warnings. */
+const bigVector = JSON.stringify({
+  status: "success",
+  data: {
+    resultType: "vector",
+    result: Array.from({ length: 5000 }, (_, i) =>
+      i === 4000
+        ? { metric: { Hostname: "h" }, histogram: [1, { count: "1", sum: "1" }] }
+        : {
+            metric: { Hostname: i % 111 === 0 ? `n},{"metric":{"x":"${i}` : `node-${i}`, gpu: String(i % 8) },
+            value: [1_700_000_000.5, i % 13 === 0 ? "NaN" : String(i)],
+          },
+    ),
+  },
+  warnings: ["a warning"],
+});
+
 describe("createPrometheusClient against a local HTTP stub", () => {
   let server: Server;
   let base = "";
-  const requests: { path: string; body: string; authorization: string | undefined }[] = [];
+  const requests: {
+    path: string;
+    body: string;
+    authorization: string | undefined;
+    acceptEncoding: string | undefined;
+  }[] = [];
   const routes = new Map<string, (req: IncomingMessage, res: ServerResponse) => void>();
 
   before(async () => {
@@ -200,7 +223,12 @@ describe("createPrometheusClient against a local HTTP stub", () => {
       });
       req.on("end", () => {
         const params = new URLSearchParams(body);
-        requests.push({ path: req.url ?? "", body, authorization: req.headers.authorization });
+        requests.push({
+          path: req.url ?? "",
+          body,
+          authorization: req.headers.authorization,
+          acceptEncoding: req.headers["accept-encoding"],
+        });
         const path = (req.url ?? "").split("?")[0]!;
         const byPath: Record<string, string> = {
           "/api/v1/series": "series",
@@ -219,6 +247,20 @@ describe("createPrometheusClient against a local HTTP stub", () => {
       res
         .writeHead(200, { "content-type": "application/json" })
         .end(read("query-vector__DCGM_FI_DEV_FB_USED__16xH100-2nodes__aicr.json"));
+    });
+    routes.set("gzip-if-asked", (req, res) => {
+      const answer = read("query-vector__DCGM_FI_DEV_FB_USED__16xH100-2nodes__aicr.json");
+      if (!/\bgzip\b/.test(req.headers["accept-encoding"] ?? ""))
+        return res.writeHead(200, { "content-type": "application/json" }).end(answer);
+      res
+        .writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" })
+        .end(gzipSync(answer));
+    });
+    routes.set("big", (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" }).end(bigVector);
+    });
+    routes.set("big-cut", (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" }).end(bigVector.slice(0, -200));
     });
     routes.set("bad", (_req, res) => {
       res
@@ -280,6 +322,32 @@ describe("createPrometheusClient against a local HTTP stub", () => {
     assert.equal(last.path, "/api/v1/query");
     assert.equal(last.body, "query=ok&time=1773114089.444");
     assert.equal(last.authorization, undefined);
+  });
+
+  test("answers are asked uncompressed unless compressed is set; a gzip answer reads the same", async () => {
+    const plain = await client().queryVector("gzip-if-asked");
+    assert.equal(requests.at(-1)!.acceptEncoding, "identity");
+    const compressed = createPrometheusClient({ url: base, timeoutMs: 2_000, compressed: true });
+    const gzipped = await compressed.queryVector("gzip-if-asked");
+    assert.match(requests.at(-1)!.acceptEncoding ?? "", /\bgzip\b/);
+    assert.equal(plain.length, 16);
+    assert.deepEqual(gzipped, plain);
+  });
+
+  test("a large compact vector, parsed a piece at a time, visits each sample once, as the whole answer reads", async () => {
+    const expected = (await client().queryVector("big")).map((sample) => [sample.labels, sample.value]);
+    assert.equal(expected.length, 5000 - 1, "the histogram left out");
+    const visited: [Record<string, string>, number][] = [];
+    const count = await client().queryVectorEach("big", (labels, value) =>
+      visited.push([{ ...labels }, value]),
+    );
+    assert.equal(count, expected.length);
+    assert.deepEqual(visited, expected);
+    assert.deepEqual(visited[777]![0], { Hostname: 'n},{"metric":{"x":"777', gpu: "1" });
+    await assert.rejects(
+      client().queryVectorEach("big-cut", () => {}),
+      { kind: "bad-response" },
+    );
   });
 
   test("credentials in the URL go out as basic auth", async () => {

@@ -485,7 +485,11 @@ for (const backend of METRICS_BACKENDS)
           `${cycle} poll`,
         );
       }
-      assert.deepEqual(counts, backend === "prometheus" ? [16, 12] : [16, 11]);
+      assert.deepEqual(
+        counts,
+        backend === "prometheus" ? [16, 11] : [16, 10],
+        "the second poll reads no GPU_TEMP (every 10 minutes)",
+      );
       const lenient = await poll(300);
       assert.ok(lenient.every((observation) => observation.ok));
       assert.equal(okHost(lenient, "gpu-node-1").gpus[3]!.utilPct, pattern.util(at / TEN_MIN, 3));
@@ -638,8 +642,13 @@ for (const backend of METRICS_BACKENDS)
         const first = await recalled.poll(new AbortController().signal);
         assert.equal(
           recalled.lastQueryCount,
-          backend === "prometheus" ? 13 : 14,
-          "FB_FREE and FB_RESERVED left out; GR_ENGINE_ACTIVE kept (a MIG slot)",
+          backend === "prometheus" ? 12 : 13,
+          "FB_FREE, FB_RESERVED and GPU_TEMP left out; GR_ENGINE_ACTIVE kept (a MIG slot)",
+        );
+        assert.deepEqual(
+          first.flatMap((o) => (o.ok ? o.gpus.map((gpu) => gpu.tempC) : [])).filter((temp) => temp !== null),
+          [],
+          "the temperature is read every 10 minutes, with the totals: none at this poll",
         );
         const totals = (observations: HostObservation[]) =>
           observations.flatMap((o) =>
@@ -660,8 +669,8 @@ for (const backend of METRICS_BACKENDS)
         const second = await recalled.poll(new AbortController().signal);
         assert.equal(
           recalled.lastQueryCount,
-          14,
-          "the unknown total read at the next poll (FB_FREE, FB_RESERVED); no flags now; no heartbeat (Prometheus: lookback 5m = stale_after; VictoriaMetrics: max_lookback)",
+          13,
+          "the unknown total read at the next poll (FB_FREE, FB_RESERVED); no GPU_TEMP, no flags now; no heartbeat (Prometheus: lookback 5m = stale_after; VictoriaMetrics: max_lookback)",
         );
         assert.deepEqual(
           totals(second).find(([host]) => host === "i-030791dc5a37cd257"),
@@ -694,8 +703,8 @@ for (const backend of METRICS_BACKENDS)
         assert.equal(okHost(observations, "gpu-node-1").gpus.length, 8);
         assert.equal(
           shared.lastQueryCount,
-          12,
-          "util, fbUsed, power, temp, grActive (a MIG GPU lacks util), seen, 5 node/k8s, last-seen; no heartbeat (Prometheus: lookback 5m = stale_after; VictoriaMetrics: max_lookback), memory totals known",
+          11,
+          "util, fbUsed, power, grActive (a MIG GPU lacks util), seen, 5 node/k8s, last-seen; no temp (every 10 minutes), no heartbeat (Prometheus: lookback 5m = stale_after; VictoriaMetrics: max_lookback), memory totals known",
         );
         assert.deepEqual(
           okHost(observations, "ub20-a100-k8s").gpus.map((gpu) => [slotLabel(gpu.index), gpu.utilPct]),
