@@ -53,8 +53,20 @@ function eveningOf(calendar: TeamCalendar, day: string): number | null {
   return isWorkingDay(calendar, day) ? workingSpan(calendar, day).toMs : null;
 }
 
+// NOTE: the claims job asks every minute; the answer found at `askedAtMs` holds for every instant
+// from then until it (no working period starts in between). One per calendar object.
+const nextStarts = new WeakMap<TeamCalendar, { askedAtMs: number; startMs: number }>();
+
 /** The start of the next working period after `atMs` (within two weeks; `null` when there is none). */
 export function nextWorkingStartAt(calendar: TeamCalendar, atMs: number): number | null {
+  const known = nextStarts.get(calendar);
+  if (known !== undefined && atMs >= known.askedAtMs && atMs < known.startMs) return known.startMs;
+  const startMs = searchWorkingStart(calendar, atMs);
+  if (startMs !== null) nextStarts.set(calendar, { askedAtMs: atMs, startMs });
+  return startMs;
+}
+
+function searchWorkingStart(calendar: TeamCalendar, atMs: number): number | null {
   let day = localDayOf(atMs, calendar.timezone);
   for (let i = 0; i < 15; i++, day = addDays(day, 1)) {
     if (!isWorkingDay(calendar, day)) continue;

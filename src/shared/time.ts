@@ -57,9 +57,49 @@ export function localParts(ms: number, zone: string): Readonly<LocalParts> {
   const known = recentParts.get(key);
   if (known !== undefined) return known;
   if (recentParts.size >= RECENT_PARTS_MAX) recentParts.clear();
-  const parts = formatParts(ms, zone);
+  const parts = partsFromOffset(ms, zone) ?? formatParts(ms, zone);
   recentParts.set(key, parts);
   return parts;
+}
+
+const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+const HOUR_MS = 3_600_000;
+/** Since 1980 every zone's offset is whole minutes (Liberia's -0:44:30 ended in 1972). */
+const WHOLE_MINUTE_OFFSETS_FROM_MS = Date.UTC(1980, 0, 1);
+
+// NOTE: and one offset per zone and UTC hour: a simulated or long-running bot asks for a new minute
+// every minute, and Intl formats cost ~20 µs. Where the zone's offset is the same at both ends of
+// the hour (no transition within it), a minute's fields are the UTC fields of the shifted instant.
+const hourOffsets = new Map<string, number | null>();
+
+function partsFromOffset(ms: number, zone: string): LocalParts | null {
+  if (ms < WHOLE_MINUTE_OFFSETS_FROM_MS) return null;
+  const hour = Math.floor(ms / HOUR_MS);
+  const key = `${zone}|${hour}`;
+  let offsetMs = hourOffsets.get(key);
+  if (offsetMs === undefined) {
+    if (hourOffsets.size >= RECENT_PARTS_MAX) hourOffsets.clear();
+    const first = offsetMsAt(hour * HOUR_MS, zone);
+    offsetMs = first === offsetMsAt((hour + 1) * HOUR_MS - 60_000, zone) ? first : null;
+    hourOffsets.set(key, offsetMs);
+  }
+  if (offsetMs === null) return null;
+  const wall = new Date(Math.floor(ms / 60_000) * 60_000 + offsetMs);
+  const month = wall.getUTCMonth();
+  return {
+    year: wall.getUTCFullYear(),
+    month: month + 1,
+    day: wall.getUTCDate(),
+    hour: wall.getUTCHours(),
+    minute: wall.getUTCMinutes(),
+    weekday: WEEKDAYS[wall.getUTCDay()]!,
+    monthName: MONTHS[month]!,
+  };
+}
+
+function offsetMsAt(minuteMs: number, zone: string): number {
+  const at = formatParts(minuteMs, zone);
+  return Date.UTC(at.year, at.month - 1, at.day, at.hour, at.minute) - minuteMs;
 }
 
 function formatParts(ms: number, zone: string): LocalParts {

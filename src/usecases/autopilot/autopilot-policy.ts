@@ -25,9 +25,28 @@ export function autopilotPolicyOf(config: Pick<Config, "policy" | "hosts">, host
   };
 }
 
-/** The team's working week (`team.working_hours`, `team.holidays`) in its time zone. */
+// NOTE: the calendar is read several times a minute (claims job, autopilot, alerts); built once per
+// team section (the config is never changed in place).
+const calendars = new WeakMap<Config["team"], { of: Config["team"]; calendar: TeamCalendar }>();
+
+/** The team's working week (`team.working_hours`, `team.holidays`) in its time zone. Shared: read it only. */
 export function teamCalendarOf(config: Pick<Config, "team">): TeamCalendar {
-  const { working_hours: hours, holidays, timezone } = config.team;
+  const { team } = config;
+  const known = calendars.get(team);
+  if (
+    known !== undefined &&
+    known.of.working_hours === team.working_hours &&
+    known.of.holidays === team.holidays &&
+    known.of.timezone === team.timezone
+  )
+    return known.calendar;
+  const calendar = buildCalendar(team);
+  calendars.set(team, { of: { ...team }, calendar });
+  return calendar;
+}
+
+function buildCalendar(team: Config["team"]): TeamCalendar {
+  const { working_hours: hours, holidays, timezone } = team;
   const minute = (time: string) => {
     const [h, m] = time.split(":").map(Number) as [number, number];
     return h * 60 + m;

@@ -56,10 +56,21 @@ export type StartResult =
 
 const metaKey = (host: string) => `start-run:${host}`;
 
-/** The host's latest start, or `null`. */
+// NOTE: the start follow-up and the claims job read every host's latest start each minute, and it
+// rarely changes: one parse per stored text.
+const parsedStarts = new Map<string, Readonly<StartRun>>();
+
+/** The host's latest start, or `null`. Shared: read it, never change it. */
 export function latestStart(deps: Pick<HostActionDeps, "state">, host: string): StartRun | null {
   const stored = deps.state.meta.get(metaKey(host));
-  return stored === null ? null : (JSON.parse(stored) as StartRun);
+  if (stored === null) return null;
+  let run = parsedStarts.get(stored);
+  if (run === undefined) {
+    if (parsedStarts.size >= 1_024) parsedStarts.clear();
+    run = JSON.parse(stored) as StartRun;
+    parsedStarts.set(stored, run);
+  }
+  return run;
 }
 
 /** Saves the host's latest start. */
