@@ -9,7 +9,7 @@ import type { MetricsStore } from "../../src/store/metrics-types.ts";
 import { createSummaryStore, type HourRows } from "../../src/store/summary-store.ts";
 import { summaryPricing } from "../../src/usecases/ledger/summary-pricing.ts";
 import { buildSummaryModel } from "../helpers/summary-model-now.ts";
-import { count, failedHost, gpu, okHost, openStore, tempDir } from "./store-fixtures.ts";
+import { byGpu, count, failedHost, gpu, okHost, openStore, sqlGpuTotals, tempDir } from "./store-fixtures.ts";
 
 const T0 = Date.UTC(2026, 2, 2, 6, 0, 0);
 const MIN = 60_000;
@@ -62,23 +62,9 @@ const columns = (rows: HourRows) => ({
 function fromRollups(store: MetricsStore, fromMs: number, toMs: number) {
   return {
     rows: hourRowsOf(store.rollupsBetween(fromMs, toMs)),
-    totals: store
-      .rollupTotals(fromMs, toMs)
-      .map(({ host, index, hours, utilMeanPct, busyMinutes, idleMinutes, unknownMinutes, energyWh }) => ({
-        host,
-        index,
-        hours,
-        utilMeanPct,
-        busyMinutes,
-        idleMinutes,
-        unknownMinutes,
-        energyWh,
-      })),
+    totals: sqlGpuTotals(store, fromMs, toMs),
   };
 }
-
-const byGpu = <T extends { host: string; index: number }>(list: readonly T[]) =>
-  [...list].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : a.index - b.index));
 
 function assertSameAsRollups(file: string, fromMs: number, toMs: number): void {
   const { db, store, close } = openStore(file, { sampleSpanMaxMs: 20 * MIN });

@@ -16,7 +16,7 @@ import {
 } from "../../src/store/summary-store.ts";
 import { summaryPricing } from "../../src/usecases/ledger/summary-pricing.ts";
 import { buildSummaryModel } from "../helpers/summary-model-now.ts";
-import { count, failedHost, gpu, okHost, openStore, tempDir } from "./store-fixtures.ts";
+import { byGpu, count, failedHost, gpu, okHost, openStore, sqlGpuTotals, tempDir } from "./store-fixtures.ts";
 
 const T0 = Date.UTC(2026, 2, 2, 6, 0, 0);
 const MIN = 60_000;
@@ -57,21 +57,7 @@ function fill(store: MetricsStore, fromMs: number, untilMs: number): void {
   while (!store.rollup(untilMs, 10, 7).complete) {}
 }
 
-/** `gpu_hour`'s own `GROUP BY gpu_id` (SQL, no packs), the fields the trend reads, by GPU. */
-function sqlTotals(store: MetricsStore, period: Period): GpuPeriodTotals[] {
-  return store
-    .rollupTotals(period.fromMs, period.toMs)
-    .map(({ host, index, hours, utilMeanPct, busyMinutes, idleMinutes, unknownMinutes, energyWh }) => ({
-      host,
-      index,
-      hours,
-      utilMeanPct,
-      busyMinutes,
-      idleMinutes,
-      unknownMinutes,
-      energyWh,
-    }));
-}
+const sqlTotals = (store: MetricsStore, period: Period) => sqlGpuTotals(store, period.fromMs, period.toMs);
 
 /** The rows one by one, by GPU name. */
 const rowsOf = (rows: HourRows) =>
@@ -85,9 +71,6 @@ const rowsOf = (rows: HourRows) =>
       chunk.energyWh[k],
     ]),
   );
-
-const byGpu = (list: readonly GpuPeriodTotals[]) =>
-  [...list].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : a.index - b.index));
 
 /** What the summary of `period` does once posted: keeps its sums (true: kept). */
 async function summarise(summaries: SummaryStore, period: Period): Promise<boolean> {

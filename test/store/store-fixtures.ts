@@ -6,6 +6,7 @@ import type { GpuReading, HostObservation, HostReadings } from "../../src/domain
 import { createMetricsStore, type MetricsStoreOptions } from "../../src/store/metrics-store.ts";
 import type { MetricsStore } from "../../src/store/metrics-types.ts";
 import { openDatabase } from "../../src/store/open-database.ts";
+import type { GpuPeriodTotals } from "../../src/store/summary-store.ts";
 
 /** A temp folder for database files; `remove()` in an `after` hook. */
 export function tempDir(prefix: string): { file(name: string): string; remove(): void } {
@@ -73,3 +74,23 @@ export function count(db: Database, sql: string, ...params: unknown[]): number {
     .pluck()
     .get(...params) as number;
 }
+
+/** `gpu_hour`'s own `GROUP BY gpu_id` totals (SQL, no packs) in the fields the summary's trend reads. */
+export function sqlGpuTotals(store: MetricsStore, fromMs: number, toMs: number): GpuPeriodTotals[] {
+  return store
+    .rollupTotals(fromMs, toMs)
+    .map(({ host, index, hours, utilMeanPct, busyMinutes, idleMinutes, unknownMinutes, energyWh }) => ({
+      host,
+      index,
+      hours,
+      utilMeanPct,
+      busyMinutes,
+      idleMinutes,
+      unknownMinutes,
+      energyWh,
+    }));
+}
+
+/** Per-GPU lists in one order (host, then index), to compare. */
+export const byGpu = <T extends { host: string; index: number }>(list: readonly T[]): T[] =>
+  [...list].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : a.index - b.index));
