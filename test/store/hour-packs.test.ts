@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { configSchema } from "../../src/config/schema.ts";
-import type { GpuReading, HostObservation } from "../../src/domain/observation.ts";
 import { hourRowsOf } from "../../src/reports/hour-rows.ts";
 import { buildSummaryModelPaced, type SummaryInput } from "../../src/reports/summary-model.ts";
 import { DAY_MS, HOUR_MS } from "../../src/shared/clock.ts";
@@ -9,7 +8,15 @@ import type { MetricsStore } from "../../src/store/metrics-types.ts";
 import { createSummaryStore, type HourRows } from "../../src/store/summary-store.ts";
 import { summaryPricing } from "../../src/usecases/ledger/summary-pricing.ts";
 import { buildSummaryModel } from "../helpers/summary-model-now.ts";
-import { byGpu, count, failedHost, gpu, okHost, openStore, sqlGpuTotals, tempDir } from "./store-fixtures.ts";
+import {
+  byGpu,
+  count,
+  openStore,
+  sqlGpuTotals,
+  tempDir,
+  VALLEY_COSTS,
+  variedFleet,
+} from "./store-fixtures.ts";
 
 const T0 = Date.UTC(2026, 2, 2, 6, 0, 0);
 const MIN = 60_000;
@@ -17,27 +24,11 @@ const HOURS = 30;
 const temp = tempDir("gw-store-packs-");
 after(() => temp.remove());
 
-/** A reading that differs per GPU and poll, sometimes without utilisation or power. */
-function reading(index: number, step: number): GpuReading {
-  const util = ((index * 37 + step * 13) % 101) / 3;
-  return gpu(index, {
-    utilPct: (index + step) % 11 === 0 ? null : util,
-    powerW: (index * 3 + step) % 7 === 0 ? null : 70 + util * 4.1,
-  });
-}
-
 /** 30 hours of polls every 10 minutes: gpu-a with 2 GPUs, gpu-b with 4, gpu-c failing now and then. */
 function fill(store: MetricsStore): void {
   for (let step = 0; step < (HOURS * 60) / 10; step++) {
     const atMs = T0 + step * 10 * MIN;
-    const hosts: HostObservation[] = [
-      okHost("gpu-a", atMs, { gpus: [0, 1].map((i) => reading(i, step)) }),
-      okHost("gpu-b", atMs, { gpus: [0, 1, 2, 3].map((i) => reading(i + 2, step)) }),
-      step % 9 < 3
-        ? failedHost("gpu-c", atMs)
-        : okHost("gpu-c", atMs, { gpus: [0, 1].map((i) => reading(i + 6, step)) }),
-    ];
-    store.writeCycle(hosts, atMs);
+    store.writeCycle(variedFleet(atMs, step), atMs);
   }
   while (!store.rollup(T0 + (HOURS + 1) * HOUR_MS, 10, 7).complete) {}
 }
@@ -94,12 +85,7 @@ describe("hour packs (schema step 15)", () => {
   const previous = { fromMs: fromMs - 12 * HOUR_MS, toMs: fromMs };
   const config = configSchema.parse({
     team: { timezone: "Europe/Berlin", currency: "EUR" },
-    costs: {
-      electricity: {
-        price_per_kwh: 0.3,
-        windows: [{ name: "valley", from: "22:00", to: "06:00", price_per_kwh: 0.17 }],
-      },
-    },
+    costs: VALLEY_COSTS,
     hosts: { "gpu-a": { purchase_price: 200_000 }, "gpu-b": { cost_per_hour: 20 } },
   });
   const input = (

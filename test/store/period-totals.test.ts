@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import type { Database } from "better-sqlite3";
 import { configSchema } from "../../src/config/schema.ts";
-import type { GpuReading, HostObservation } from "../../src/domain/observation.ts";
 import { hourRowsOf } from "../../src/reports/hour-rows.ts";
 import type { Period, SummaryInput } from "../../src/reports/summary-model.ts";
 import { HOUR_MS } from "../../src/shared/clock.ts";
@@ -16,7 +15,17 @@ import {
 } from "../../src/store/summary-store.ts";
 import { summaryPricing } from "../../src/usecases/ledger/summary-pricing.ts";
 import { buildSummaryModel } from "../helpers/summary-model-now.ts";
-import { byGpu, count, failedHost, gpu, okHost, openStore, sqlGpuTotals, tempDir } from "./store-fixtures.ts";
+import {
+  byGpu,
+  count,
+  okHost,
+  openStore,
+  sqlGpuTotals,
+  tempDir,
+  VALLEY_COSTS,
+  variedFleet,
+  variedReading,
+} from "./store-fixtures.ts";
 
 const T0 = Date.UTC(2026, 2, 2, 6, 0, 0);
 const MIN = 60_000;
@@ -29,29 +38,14 @@ after(() => temp.remove());
 const P1: Period = { fromMs: T0 + 2 * HOUR_MS + 25 * MIN, toMs: T0 + 14 * HOUR_MS + 25 * MIN };
 const P2: Period = { fromMs: P1.toMs, toMs: P1.toMs + 12 * HOUR_MS };
 
-/** A reading that differs per GPU and poll (fractions of minutes, missing utilisation and power). */
-function reading(index: number, step: number): GpuReading {
-  const util = ((index * 37 + step * 13) % 101) / 3;
-  return gpu(index, {
-    utilPct: (index + step) % 11 === 0 ? null : util,
-    powerW: (index * 3 + step) % 7 === 0 ? null : 70 + util * 4.1,
-  });
-}
-
 /** Polls every 7 minutes from `fromMs` until `untilMs`, rolled up as far as they go. */
 function fill(store: MetricsStore, fromMs: number, untilMs: number): void {
   for (let step = Math.ceil((fromMs - T0) / (7 * MIN)); T0 + step * 7 * MIN < untilMs; step++) {
     const atMs = T0 + step * 7 * MIN;
-    const hosts: HostObservation[] = [
-      okHost("gpu-a", atMs, { gpus: [0, 1].map((i) => reading(i, step)) }),
-      okHost("gpu-b", atMs, { gpus: [0, 1, 2, 3].map((i) => reading(i + 2, step)) }),
-      step % 9 < 3
-        ? failedHost("gpu-c", atMs)
-        : okHost("gpu-c", atMs, { gpus: [0, 1].map((i) => reading(i + 6, step)) }),
-    ];
+    const hosts = variedFleet(atMs, step);
     // NOTE: a host that joins and leaves: hours whose GPU ids differ from the hour before's.
     if (atMs >= T0 + 8 * HOUR_MS && atMs < T0 + 20 * HOUR_MS)
-      hosts.push(okHost("gpu-d", atMs, { gpus: [0].map((i) => reading(i + 8, step)) }));
+      hosts.push(okHost("gpu-d", atMs, { gpus: [0].map((i) => variedReading(i + 8, step)) }));
     store.writeCycle(hosts, atMs);
   }
   while (!store.rollup(untilMs, 10, 7).complete) {}
@@ -86,12 +80,7 @@ const kept = (db: Database) => db.prepare("SELECT from_ms, covered_ms FROM perio
 
 const config = configSchema.parse({
   team: { timezone: "Europe/Berlin", currency: "EUR" },
-  costs: {
-    electricity: {
-      price_per_kwh: 0.3,
-      windows: [{ name: "valley", from: "22:00", to: "06:00", price_per_kwh: 0.17 }],
-    },
-  },
+  costs: VALLEY_COSTS,
   hosts: {
     "gpu-a": { purchase_price: 200_000 },
     "gpu-b": { cost_per_hour: 20 },

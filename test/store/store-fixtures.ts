@@ -94,3 +94,31 @@ export function sqlGpuTotals(store: MetricsStore, fromMs: number, toMs: number):
 /** Per-GPU lists in one order (host, then index), to compare. */
 export const byGpu = <T extends { host: string; index: number }>(list: readonly T[]): T[] =>
   [...list].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : a.index - b.index));
+
+/** A reading that differs per GPU and poll (fractions of minutes, sometimes no utilisation or power). */
+export function variedReading(index: number, step: number): GpuReading {
+  const util = ((index * 37 + step * 13) % 101) / 3;
+  return gpu(index, {
+    utilPct: (index + step) % 11 === 0 ? null : util,
+    powerW: (index * 3 + step) % 7 === 0 ? null : 70 + util * 4.1,
+  });
+}
+
+/** One poll of the summary tests' fleet: gpu-a with 2 GPUs, gpu-b with 4, gpu-c failing now and then. */
+export function variedFleet(atMs: number, step: number): HostObservation[] {
+  return [
+    okHost("gpu-a", atMs, { gpus: [0, 1].map((i) => variedReading(i, step)) }),
+    okHost("gpu-b", atMs, { gpus: [0, 1, 2, 3].map((i) => variedReading(i + 2, step)) }),
+    step % 9 < 3
+      ? failedHost("gpu-c", atMs)
+      : okHost("gpu-c", atMs, { gpus: [0, 1].map((i) => variedReading(i + 6, step)) }),
+  ];
+}
+
+/** Costs with a night tariff window, as the summary tests price them. */
+export const VALLEY_COSTS = {
+  electricity: {
+    price_per_kwh: 0.3,
+    windows: [{ name: "valley", from: "22:00", to: "06:00", price_per_kwh: 0.17 }],
+  },
+};
