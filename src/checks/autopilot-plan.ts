@@ -1,7 +1,16 @@
 import type { AutopilotEvidence, AutopilotPlan, StaleHolder } from "../domain/autopilot-plan.ts";
+
+export { EMPTY_GPU_MEMORY_MIB, type GpuStretch } from "./gpu-stretches.ts";
+
 import type { HostObservation } from "../domain/observation.ts";
+import { type GpuStretch, gpuIsEmpty } from "./gpu-stretches.ts";
 import type { HostStatus } from "./idle-episode.ts";
-import { mayStopSessionAt, nextSessionStopAt, type TeamCalendar } from "./working-hours.ts";
+import {
+  mayStopSessionAt,
+  nextSessionStopAt,
+  type TeamCalendar,
+  withinWorkingHours,
+} from "./working-hours.ts";
 
 export type {
   AutopilotEvidence,
@@ -19,7 +28,9 @@ export type {
  * - `empty`: the host is in an idle episode and has nothing on it (no GPU process, no GPU memory held,
  *   no login session at all) for `emptyMinutes`: warned, then stopped `warningMinutes` later, at any
  *   hour;
- * - `stale`: in an idle episode whose GPUs have been idle for `staleHours`, with only processes or
+ * - `stale`: in an idle episode whose GPUs have been idle for `staleHours` (or: every GPU holding a
+ *   process or memory idle that long, and every other GPU with nothing on it for `endedWorkMinutes`:
+ *   a colleague's work that ended there does not keep a forgotten kernel on), with only processes or
  *   sessions left whose input is at least `staleHours` old: warned in the evening (`warningMinutes`
  *   before a working day's hours end, or at once in such an evening), then stopped at the first instant
  *   at least `warningMinutes` after the warning in the evening of a working day — never in the night
@@ -27,7 +38,10 @@ export type {
  *   Friday waits for Monday evening, when its person has had a working day to come back to it.
  * Anything else (a GPU busy, a login with recent input or of unknown age, no data, a stall, a stage
  * gap inside protection) is never the autopilot's: the episode is not idle or the evidence fails.
- * A claim, a reservation starting within the hour or a Keep holds every class.
+ * A claim, a reservation starting within the hour or a Keep holds every class, with one exception:
+ * outside working hours a claim made (or last confirmed with *Still using it*) before the host became
+ * empty no longer holds an empty host: the work it was made for has ended, the claimant is warned
+ * with the owners, and the claim itself stays (the GPUs are still theirs; a start brings the host back).
  */
 
 /** The autopilot's rules for one host (`policy.autopilot`, with the host's own switch folded in). */
@@ -40,6 +54,8 @@ export interface AutopilotPolicy {
   staleHours: number;
   /** The least time between the warning and the stop. */
   warningMinutes: number;
+  /** A GPU with nothing on it for this long has no work of its own: only the others count for `stale`. */
+  endedWorkMinutes: number;
 }
 
 /** What the autopilot sees of one host at `nowMs`. */
@@ -58,6 +74,10 @@ export interface AutopilotInput {
   emptySinceMs: number | null;
   /** Slack users with a claim on the host now. */
   claimants: readonly string[];
+  /** The latest instant a claim on the host now was made or confirmed (*Still using it*); `null`: none. */
+  claimedSinceMs: number | null;
+  /** Each GPU's idle and empty stretches as the bot watched them; `null`: not known. */
+  gpuStretches: readonly GpuStretch[] | null;
   /** Someone's reservation window is in force or starts within the hour. */
   reservedSoon: boolean;
   /** A Keep in force until then; `null`: none. */
@@ -94,8 +114,6 @@ export type AutopilotDecision =
   | { kind: "stop"; plan: AutopilotPlan }
   | { kind: "cancel"; plan: AutopilotPlan; hold: AutopilotHold };
 
-/** GPU memory at or below this, with no process listed, is nothing (the driver's own few MiB). */
-export const EMPTY_GPU_MEMORY_MIB = 256;
 const MINUTE_MS = 60_000;
 
 /** The autopilot's decision for one host; see the module comment for the rules. */
@@ -133,9 +151,7 @@ export function nextEmptySinceMs(previousMs: number | null, latest: HostObservat
 export function isEmpty(observation: HostObservation): boolean {
   if (!observation.ok || observation.gpus.length === 0) return false;
   if (observation.sessions !== null && observation.sessions.length > 0) return false;
-  return observation.gpus.every(
-    (gpu) => gpu.processes.length === 0 && gpu.memUsedMiB !== null && gpu.memUsedMiB <= EMPTY_GPU_MEMORY_MIB,
-  );
+  return observation.gpus.every(gpuIsEmpty);
 }
 
 function holdOf(input: AutopilotInput): AutopilotHold | null {
@@ -146,9 +162,48 @@ function holdOf(input: AutopilotInput): AutopilotHold | null {
   }
   if (input.stopTried) return "stop-tried";
   if (input.keptUntilMs !== null && input.keptUntilMs > input.nowMs) return "kept";
-  if (input.claimants.length > 0) return "claimed";
+  if (input.claimants.length > 0 && !claimsOutlived(input)) return "claimed";
   if (input.reservedSoon) return "reserved";
   return null;
+}
+
+/**
+ * A claim made (or last confirmed) at `claimedSinceMs` was made for work that has ended: the host has
+ * been empty since after it, and it is outside working hours (in them, a claimant between two runs
+ * is at work and the claim holds). The stop's re-check asks the same of each claim.
+ */
+export function claimOutlived(
+  claimedSinceMs: number,
+  emptySinceMs: number | null,
+  calendar: TeamCalendar,
+  nowMs: number,
+): boolean {
+  if (emptySinceMs === null || claimedSinceMs >= emptySinceMs) return false;
+  return !withinWorkingHours(calendar, nowMs);
+}
+
+/**
+ * A Keep pressed at `keptAtMs` was for what was on the host then, and that has ended: the host has had
+ * nothing on it since after the Keep for `emptyMinutes`, outside working hours. The Keep ends; the
+ * empty host is then warned and stopped as any other (a Keep pressed on the empty host holds).
+ */
+export function keepOutlived(
+  keptAtMs: number,
+  emptySinceMs: number | null,
+  policy: AutopilotPolicy,
+  calendar: TeamCalendar,
+  nowMs: number,
+): boolean {
+  if (!policy.enabled || emptySinceMs === null || keptAtMs >= emptySinceMs) return false;
+  if (nowMs - emptySinceMs < policy.emptyMinutes * MINUTE_MS) return false;
+  return !withinWorkingHours(calendar, nowMs);
+}
+
+function claimsOutlived(input: AutopilotInput): boolean {
+  const { claimedSinceMs } = input;
+  return (
+    claimedSinceMs !== null && claimOutlived(claimedSinceMs, input.emptySinceMs, input.calendar, input.nowMs)
+  );
 }
 
 /** The evidence that holds now, or `null` (someone or something is on the host, or not for long enough). */
@@ -158,13 +213,15 @@ function evidenceOf(input: AutopilotInput): AutopilotEvidence | null {
   const { emptySinceMs } = input;
   if (emptySinceMs !== null) {
     const planned = input.plan?.evidence.class === "empty";
-    return planned || nowMs - emptySinceMs >= policy.emptyMinutes * MINUTE_MS
+    if (!planned && nowMs - emptySinceMs < policy.emptyMinutes * MINUTE_MS) return null;
+    return input.claimants.length === 0
       ? { class: "empty", emptySinceMs }
-      : null;
+      : { class: "empty", emptySinceMs, outlivedClaims: [...input.claimants] };
   }
   const idleSinceMs = input.episode?.idleSinceMs ?? null;
   const staleMinutes = policy.staleHours * 60;
-  if (idleSinceMs === null || nowMs - idleSinceMs < staleMinutes * MINUTE_MS) return null;
+  if (idleSinceMs === null) return null;
+  if (nowMs - idleSinceMs < staleMinutes * MINUTE_MS && !heldGpusStale(input)) return null;
   if (!onlyStaleInput(latest, policy.staleHours)) return null;
   const sessions = latest.sessions ?? [];
   return {
@@ -173,6 +230,27 @@ function evidenceOf(input: AutopilotInput): AutopilotEvidence | null {
     holders: holdersOf(latest),
     sessions: sessions.map(({ user, line, idleMinutes }) => ({ user, line, idleMinutes: idleMinutes! })),
   };
+}
+
+/**
+ * The GPUs that hold something have been idle for `staleHours`, and every other GPU has had nothing on
+ * it for `endedWorkMinutes` (work that ran there has ended); at least one GPU holds something.
+ */
+function heldGpusStale(input: AutopilotInput): boolean {
+  const { gpuStretches, nowMs, policy } = input;
+  if (gpuStretches === null) return false;
+  const staleFromMs = nowMs - policy.staleHours * 60 * MINUTE_MS;
+  const endedFromMs = nowMs - policy.endedWorkMinutes * MINUTE_MS;
+  let holding = false;
+  for (const { idleSinceMs, emptySinceMs } of gpuStretches) {
+    if (emptySinceMs !== null) {
+      if (emptySinceMs > endedFromMs) return false;
+      continue;
+    }
+    if (idleSinceMs === null || idleSinceMs > staleFromMs) return false;
+    holding = true;
+  }
+  return holding;
 }
 
 /**

@@ -385,6 +385,127 @@ describe("the autopilot, over the real Bolt app and a real store", { timeout: 12
     assert.deepEqual(autopilotDms(h, BOB), []);
   });
 
+  test("at night a claim made before its run ended no longer holds the empty host: the claimant is warned, the host stops, the claim stays", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig({ "gpu-a": { owners: [ALICE], stop: "script" } }),
+    });
+    h.clock.advance(12 * HOUR_MS);
+    const run: HostAt = (atMs) => {
+      const base = observed("gpu-a", atMs, [0, 0, 0, 0], []);
+      const train = { memUsedMiB: 71_000, processes: [gpuProcess("bob", "python3 train.py", 71_000)] };
+      return { ...base, gpus: [reading(0, 95, train), ...base.gpus.slice(1)] } satisfies HostObservation;
+    };
+    h.pollFor(1, allHosts(run));
+    const claimed = await h.user.slashCommand({ user: BOB, text: "claim gpu-a for 8h" });
+    assert.match(String(claimed.ackPayload?.text), /gpu-a/);
+    h.pollFor(20, allHosts(run));
+    h.pollFor(90, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    assert.deepEqual(poweroffRuns(h), [], "protection after the run: nothing yet");
+    h.pollFor(40, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    const warning = autopilotDms(h, BOB);
+    assert.equal(warning.length, 1, "the claimant is warned");
+    assert.match(
+      shownText(lastDm(h, BOB).blocks as unknown[]),
+      /<@U0BOB> claimed it before it emptied; outside working hours that claim no longer holds an empty host\. The GPUs stay claimed, and `\/gpu start gpu-a` brings it back\./,
+    );
+    for (let minute = 0; minute < 31 && poweroffRuns(h).length === 0; minute++) {
+      h.pollFor(1, allHosts(idleHost("gpu-a")));
+      await h.settle();
+    }
+    assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
+    assert.ok(
+      h
+        .threadTexts("gpu-a")
+        .some((text) =>
+          /the claim of <@U0BOB> is older than that, and it is outside working hours/.test(text),
+        ),
+      h.threadTexts("gpu-a").join("\n"),
+    );
+    assert.equal(h.state.claims.activeOn("gpu-a", h.clock.now()).length, 1, "the claim stays");
+  });
+
+  test("a stale kernel beside a colleague's notebook closed at 18:00 stops that evening once protect_minutes have passed, not 4 h later", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig(
+        { "gpu-a": { owners: [ALICE], stop: "script" } },
+        { policy: { idle_for_minutes: 5, autopilot: { stale_hours: 4 } } },
+      ),
+    });
+    h.clock.advance(TO_AFTERNOON_MS);
+    const startMs = h.clock.now();
+    const leaveMs = startMs + 5 * HOUR_MS;
+    const shared: HostAt = (atMs) => {
+      const aliceIdle = 5 * 60 + Math.floor((atMs - startMs) / MINUTE_MS);
+      const base = observed("gpu-a", atMs, [0, 0, 0, 0], []);
+      const kernel = reading(0, 0, {
+        memUsedMiB: 20_480,
+        processes: [gpuProcess("alice", "python", 20_480)],
+      });
+      const here = atMs < leaveMs;
+      const bob = reading(1, 60, { memUsedMiB: 20_480, processes: [gpuProcess("bob", "python", 20_480)] });
+      return {
+        ...base,
+        gpus: [kernel, here ? bob : reading(1, 0), ...base.gpus.slice(2)],
+        sessions: here ? [session("alice", aliceIdle), session("bob", 1)] : [session("alice", aliceIdle)],
+      } satisfies HostObservation;
+    };
+    h.pollFor(7 * 60, allHosts(shared));
+    await h.settle();
+    assert.deepEqual(autopilotDms(h, ALICE), [], "bob's GPU emptied less than 2 h ago");
+    h.pollFor(2, allHosts(shared));
+    await h.settle();
+    assert.match(
+      autopilotDms(h, ALICE)[0] ?? "",
+      /^gpu-a: only python \(pid 4242\) of alice, holding 20\.0 GiB; a login of alice on pts\/0 left, with no input for .*; it stops at 20:30 unless you keep it$/,
+    );
+    h.pollFor(31, allHosts(shared));
+    await h.settle();
+    assert.deepEqual(poweroffRuns(h), ["gpu-a"], "20:30, not after 22:00");
+  });
+
+  test("a Keep pressed for a notebook ends at night once the host has had nothing on it for 30 min: the keeper hears, then the usual warning and stop", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig({ "gpu-a": { owners: [ALICE], stop: "script" } }),
+    });
+    h.clock.advance(6 * HOUR_MS);
+    const startMs = h.clock.now();
+    h.pollFor(1, allHosts(notebookHost("gpu-a", startMs, 1, false)));
+    const kept = await h.user.slashCommand({ user: ALICE, text: "keep gpu-a tomorrow" });
+    assert.match(String(kept.ackPayload?.text), /gpu-a/);
+    h.pollFor(3 * 60, allHosts(notebookHost("gpu-a", startMs, 1, false)));
+    h.pollFor(29, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    assert.notEqual(
+      h.state.snoozes.activeAt("gpu-a", h.clock.now()),
+      null,
+      "empty for less than 30 min: kept",
+    );
+    h.pollFor(2, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    assert.equal(h.state.snoozes.activeAt("gpu-a", h.clock.now()), null, "the Keep has ended");
+    assert.deepEqual(
+      h.dmTexts(ALICE).filter((text) => text.includes("Your Keep")),
+      [
+        "🤖 Your Keep of *gpu-a* (until Tue 09:00) has ended: nothing has been on it since 19:01, and outside working hours an empty host is stopped after the autopilot's warning. `/gpu keep gpu-a tomorrow` keeps it again.",
+      ],
+    );
+    assert.equal(h.state.audit.byAction("keep-ended")[0]?.detail.keptBy, ALICE);
+    h.pollFor(2, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    assert.match(
+      autopilotDms(h, ALICE)[0] ?? "",
+      /^gpu-a has had nothing on it for 3\d min; it stops at 20:0\d unless you keep it$/,
+    );
+    h.pollFor(31, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
+  });
+
   test("a restart during the warning neither forgets the plan nor warns or stops twice", async () => {
     h = await BotHarness.start({
       transport: "socket",

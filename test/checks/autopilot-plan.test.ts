@@ -6,6 +6,7 @@ import {
   nextEmptySinceMs,
   planAutopilot,
 } from "../../src/checks/autopilot-plan.ts";
+import { nextGpuStretches } from "../../src/checks/gpu-stretches.ts";
 import {
   defaultCalendar,
   mayStopSessionAt,
@@ -25,13 +26,15 @@ function input(nowMs: number, more: Partial<AutopilotInput> = {}): AutopilotInpu
   return {
     host: "gpu-a",
     nowMs,
-    policy: { enabled: true, emptyMinutes: 30, staleHours: 18, warningMinutes: 30 },
+    policy: { enabled: true, emptyMinutes: 30, staleHours: 18, warningMinutes: 30, endedWorkMinutes: 120 },
     calendar: CALENDAR,
     episode: { status: "idle", idleSinceMs: nowMs - 40 * MINUTE_MS },
     alertId: 7,
     latest: observed("gpu-a", nowMs, [0, 0], []),
     emptySinceMs: nowMs - 30 * MINUTE_MS,
     claimants: [],
+    claimedSinceMs: null,
+    gpuStretches: null,
     reservedSoon: false,
     keptUntilMs: null,
     stopTried: false,
@@ -135,6 +138,90 @@ describe("planAutopilot", () => {
     });
   });
 
+  test("outside working hours a claim made before the host became empty no longer holds it; in them, or made since, it does", () => {
+    const claimed = { claimants: ["U0BOB"], emptySinceMs: NIGHT - 40 * MINUTE_MS };
+    const before = { ...claimed, claimedSinceMs: NIGHT - 3 * HOUR_MS };
+    assert.equal(planAutopilot(input(NIGHT, before)).kind, "warn", "its run ended at night: warned");
+    const confirmed = { ...claimed, claimedSinceMs: NIGHT - 10 * MINUTE_MS };
+    assert.deepEqual(
+      planAutopilot(input(NIGHT, confirmed)),
+      { kind: "none", hold: "claimed" },
+      "Still using it since",
+    );
+    const made = { ...claimed, claimedSinceMs: NIGHT - 40 * MINUTE_MS };
+    assert.deepEqual(
+      planAutopilot(input(NIGHT, made)),
+      { kind: "none", hold: "claimed" },
+      "claimed on the empty host",
+    );
+    const afternoon = { ...before, emptySinceMs: AFTERNOON - 40 * MINUTE_MS };
+    assert.deepEqual(
+      planAutopilot(input(AFTERNOON, afternoon)),
+      { kind: "none", hold: "claimed" },
+      "at work",
+    );
+    const saturday = Date.UTC(2026, 0, 10, 13, 0);
+    const weekend = {
+      claimants: ["U0BOB"],
+      emptySinceMs: saturday - HOUR_MS,
+      claimedSinceMs: saturday - 5 * HOUR_MS,
+    };
+    assert.equal(
+      planAutopilot(input(saturday, weekend)).kind,
+      "warn",
+      "a Saturday afternoon is not working hours",
+    );
+    const plan = (planAutopilot(input(NIGHT, before)) as { plan: AutopilotPlan }).plan;
+    const morning = Date.UTC(2026, 0, 6, 8, 0);
+    assert.deepEqual(
+      planAutopilot(input(morning, { ...before, emptySinceMs: NIGHT - 40 * MINUTE_MS, plan })),
+      { kind: "cancel", plan, hold: "claimed" },
+      "working hours begin during the warning: the claim holds again",
+    );
+  });
+
+  test("a stale kernel beside GPUs whose work ended protect_minutes ago is stale; one that ended sooner, or a busy GPU, is not", () => {
+    const evening = Date.UTC(2026, 0, 6, 17, 30);
+    const episode = { status: "idle" as const, idleSinceMs: evening - 3 * HOUR_MS };
+    const latest = withKernel(evening, 24 * 60);
+    const base = { latest, emptySinceMs: null, episode };
+    const kernelGpu = { idleSinceMs: evening - 25 * HOUR_MS, emptySinceMs: null };
+    const ended = (minutes: number) => ({
+      idleSinceMs: evening - minutes * MINUTE_MS,
+      emptySinceMs: evening - minutes * MINUTE_MS,
+    });
+    assert.deepEqual(
+      planAutopilot(input(evening, base)),
+      { kind: "none", hold: "not-yet" },
+      "not watched: as before",
+    );
+    const warned = planAutopilot(input(evening, { ...base, gpuStretches: [kernelGpu, ended(120)] }));
+    assert.equal(warned.kind, "warn");
+    assert.equal((warned as { plan: AutopilotPlan }).plan.evidence.class, "stale");
+    assert.deepEqual(
+      planAutopilot(input(evening, { ...base, gpuStretches: [kernelGpu, ended(119)] })),
+      { kind: "none", hold: "not-yet" },
+      "work on GPU 1 ended less than protect_minutes ago",
+    );
+    const youngKernel = { idleSinceMs: evening - 17 * HOUR_MS, emptySinceMs: null };
+    assert.deepEqual(
+      planAutopilot(input(evening, { ...base, gpuStretches: [youngKernel, ended(600)] })),
+      { kind: "none", hold: "not-yet" },
+      "the kernel's own GPU idle less than stale_hours",
+    );
+    const busy = { idleSinceMs: null, emptySinceMs: null };
+    assert.deepEqual(planAutopilot(input(evening, { ...base, gpuStretches: [kernelGpu, busy] })), {
+      kind: "none",
+      hold: "not-yet",
+    });
+    const recentInput = withKernel(evening, 60);
+    assert.deepEqual(
+      planAutopilot(input(evening, { ...base, latest: recentInput, gpuStretches: [kernelGpu, ended(600)] })),
+      { kind: "none", hold: "not-yet" },
+      "a login with recent input is never stale",
+    );
+  });
+
   test("a GPU process or a login makes the host not empty; a notebook with recent input is never planned", () => {
     const latest = withKernel(NIGHT, 20);
     assert.equal(nextEmptySinceMs(NIGHT - HOUR_MS, latest), null);
@@ -202,7 +289,13 @@ describe("planAutopilot", () => {
   });
 
   test("off: nothing planned, and a plan on record is dropped", () => {
-    const off = { enabled: false, emptyMinutes: 30, staleHours: 18, warningMinutes: 30 };
+    const off = {
+      enabled: false,
+      emptyMinutes: 30,
+      staleHours: 18,
+      warningMinutes: 30,
+      endedWorkMinutes: 120,
+    };
     assert.deepEqual(planAutopilot(input(NIGHT, { policy: off })), { kind: "none", hold: "off" });
     const plan = (planAutopilot(input(NIGHT)) as { plan: AutopilotPlan }).plan;
     assert.deepEqual(planAutopilot(input(NIGHT, { policy: off, plan })), {
@@ -210,5 +303,29 @@ describe("planAutopilot", () => {
       plan,
       hold: "off",
     });
+  });
+});
+
+describe("nextGpuStretches", () => {
+  test("each GPU's idle and empty stretches go on while they hold, restart when broken, and are forgotten on a failed reading", () => {
+    const t0 = NIGHT;
+    const kernel = withKernel(t0, 5);
+    const first = nextGpuStretches(null, kernel, 10);
+    assert.deepEqual(first, [
+      { idleSinceMs: t0, emptySinceMs: null },
+      { idleSinceMs: t0, emptySinceMs: t0 },
+    ]);
+    const later = withKernel(t0 + MINUTE_MS, 6);
+    const busy = { ...later, gpus: [later.gpus[0]!, reading(1, 90)] };
+    assert.deepEqual(nextGpuStretches(first, busy, 10), [
+      { idleSinceMs: t0, emptySinceMs: null },
+      { idleSinceMs: null, emptySinceMs: t0 },
+    ]);
+    assert.equal(nextGpuStretches(first, { ...later, ok: false, error: "timeout" } as never, 10), null);
+    assert.deepEqual(
+      nextGpuStretches([first![0]!], later, 10),
+      nextGpuStretches(null, later, 10),
+      "another GPU count: afresh",
+    );
   });
 });
