@@ -1,9 +1,6 @@
 import type { AutopilotEvidence, AutopilotPlan, StaleHolder } from "../domain/autopilot-plan.ts";
 
-export { EMPTY_GPU_MEMORY_MIB, type GpuStretch } from "./gpu-stretches.ts";
-
 import type { HostObservation } from "../domain/observation.ts";
-import { type GpuStretch, gpuIsEmpty } from "./gpu-stretches.ts";
 import type { HostStatus } from "./idle-episode.ts";
 import {
   mayStopSessionAt,
@@ -28,9 +25,7 @@ export type {
  * - `empty`: the host is in an idle episode and has nothing on it (no GPU process, no GPU memory held,
  *   no login session at all) for `emptyMinutes`: warned, then stopped `warningMinutes` later, at any
  *   hour;
- * - `stale`: in an idle episode whose GPUs have been idle for `staleHours` (or: every GPU holding a
- *   process or memory idle that long, and every other GPU with nothing on it for `endedWorkMinutes`:
- *   a colleague's work that ended there does not keep a forgotten kernel on), with only processes or
+ * - `stale`: in an idle episode whose GPUs have been idle for `staleHours`, with only processes or
  *   sessions left whose input is at least `staleHours` old: warned in the evening (`warningMinutes`
  *   before a working day's hours end, or at once in such an evening), then stopped at the first instant
  *   at least `warningMinutes` after the warning in the evening of a working day — never in the night
@@ -54,8 +49,6 @@ export interface AutopilotPolicy {
   staleHours: number;
   /** The least time between the warning and the stop. */
   warningMinutes: number;
-  /** A GPU with nothing on it for this long has no work of its own: only the others count for `stale`. */
-  endedWorkMinutes: number;
 }
 
 /** What the autopilot sees of one host at `nowMs`. */
@@ -76,8 +69,6 @@ export interface AutopilotInput {
   claimants: readonly string[];
   /** The latest instant a claim on the host now was made or confirmed (*Still using it*); `null`: none. */
   claimedSinceMs: number | null;
-  /** Each GPU's idle and empty stretches as the bot watched them; `null`: not known. */
-  gpuStretches: readonly GpuStretch[] | null;
   /** Someone's reservation window is in force or starts within the hour. */
   reservedSoon: boolean;
   /** A Keep in force until then; `null`: none. */
@@ -114,6 +105,8 @@ export type AutopilotDecision =
   | { kind: "stop"; plan: AutopilotPlan }
   | { kind: "cancel"; plan: AutopilotPlan; hold: AutopilotHold };
 
+/** GPU memory at or below this, with no process listed, is nothing (the driver's own few MiB). */
+export const EMPTY_GPU_MEMORY_MIB = 256;
 const MINUTE_MS = 60_000;
 
 /** The autopilot's decision for one host; see the module comment for the rules. */
@@ -151,7 +144,9 @@ export function nextEmptySinceMs(previousMs: number | null, latest: HostObservat
 export function isEmpty(observation: HostObservation): boolean {
   if (!observation.ok || observation.gpus.length === 0) return false;
   if (observation.sessions !== null && observation.sessions.length > 0) return false;
-  return observation.gpus.every(gpuIsEmpty);
+  return observation.gpus.every(
+    (gpu) => gpu.processes.length === 0 && gpu.memUsedMiB !== null && gpu.memUsedMiB <= EMPTY_GPU_MEMORY_MIB,
+  );
 }
 
 function holdOf(input: AutopilotInput): AutopilotHold | null {
@@ -220,8 +215,7 @@ function evidenceOf(input: AutopilotInput): AutopilotEvidence | null {
   }
   const idleSinceMs = input.episode?.idleSinceMs ?? null;
   const staleMinutes = policy.staleHours * 60;
-  if (idleSinceMs === null) return null;
-  if (nowMs - idleSinceMs < staleMinutes * MINUTE_MS && !heldGpusStale(input)) return null;
+  if (idleSinceMs === null || nowMs - idleSinceMs < staleMinutes * MINUTE_MS) return null;
   if (!onlyStaleInput(latest, policy.staleHours)) return null;
   const sessions = latest.sessions ?? [];
   return {
@@ -230,27 +224,6 @@ function evidenceOf(input: AutopilotInput): AutopilotEvidence | null {
     holders: holdersOf(latest),
     sessions: sessions.map(({ user, line, idleMinutes }) => ({ user, line, idleMinutes: idleMinutes! })),
   };
-}
-
-/**
- * The GPUs that hold something have been idle for `staleHours`, and every other GPU has had nothing on
- * it for `endedWorkMinutes` (work that ran there has ended); at least one GPU holds something.
- */
-function heldGpusStale(input: AutopilotInput): boolean {
-  const { gpuStretches, nowMs, policy } = input;
-  if (gpuStretches === null) return false;
-  const staleFromMs = nowMs - policy.staleHours * 60 * MINUTE_MS;
-  const endedFromMs = nowMs - policy.endedWorkMinutes * MINUTE_MS;
-  let holding = false;
-  for (const { idleSinceMs, emptySinceMs } of gpuStretches) {
-    if (emptySinceMs !== null) {
-      if (emptySinceMs > endedFromMs) return false;
-      continue;
-    }
-    if (idleSinceMs === null || idleSinceMs > staleFromMs) return false;
-    holding = true;
-  }
-  return holding;
 }
 
 /**

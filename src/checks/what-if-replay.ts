@@ -2,7 +2,6 @@ import type { HostObservation, SourceKind } from "../domain/observation.ts";
 import type { WhatIfStop, WouldBeFalseStop } from "../domain/what-if-report.ts";
 import { type AutopilotPlan, nextEmptySinceMs, planAutopilot } from "./autopilot-plan.ts";
 import { type HostSample, hostClass } from "./classify-host.ts";
-import { type GpuStretch, nextGpuStretches } from "./gpu-stretches.ts";
 import { type IdleEpisodeState, INITIAL_IDLE_EPISODE, stepIdleEpisode } from "./idle-episode.ts";
 import { DEFAULT_HOST_CONTEXT, type IdlePolicy } from "./idle-policy.ts";
 import type { TeamCalendar } from "./working-hours.ts";
@@ -159,7 +158,6 @@ interface AutopilotRun {
   episode: IdleEpisodeState;
   alerts: number;
   emptySinceMs: number | null;
-  gpuStretches: GpuStretch[] | null;
   plan: AutopilotPlan | null;
 }
 
@@ -176,8 +174,7 @@ function autopilotRule(
   idlePolicy: IdlePolicy,
 ): Rule {
   const { emptyMinutes, staleHours, warningMinutes } = thresholds;
-  const endedWorkMinutes = idlePolicy.protectMinutes;
-  const policy = { enabled: true, emptyMinutes, staleHours, warningMinutes, endedWorkMinutes };
+  const policy = { enabled: true, emptyMinutes, staleHours, warningMinutes };
   let run: AutopilotRun | null = null;
   return (minutes, i, floor) => {
     if (run === null || run.floor !== floor) {
@@ -186,7 +183,6 @@ function autopilotRule(
         episode: INITIAL_IDLE_EPISODE,
         alerts: run?.alerts ?? 0,
         emptySinceMs: null,
-        gpuStretches: null,
         plan: null,
       };
     }
@@ -197,7 +193,6 @@ function autopilotRule(
     if (idle && !wasIdle) run.alerts++;
     const latest = observationOf(host, sample);
     run.emptySinceMs = nextEmptySinceMs(run.emptySinceMs, latest);
-    run.gpuStretches = nextGpuStretches(run.gpuStretches, latest, idlePolicy.idleUtilPct);
     const decision = planAutopilot({
       host: host.host,
       nowMs: minutes[i]!.atMs,
@@ -207,7 +202,6 @@ function autopilotRule(
       alertId: idle ? run.alerts : null,
       latest,
       emptySinceMs: run.emptySinceMs,
-      gpuStretches: run.gpuStretches,
       claimants: [],
       claimedSinceMs: null,
       reservedSoon: false,

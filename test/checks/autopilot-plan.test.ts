@@ -3,10 +3,10 @@ import { describe, test } from "node:test";
 import {
   type AutopilotInput,
   type AutopilotPlan,
+  keepOutlived,
   nextEmptySinceMs,
   planAutopilot,
 } from "../../src/checks/autopilot-plan.ts";
-import { nextGpuStretches } from "../../src/checks/gpu-stretches.ts";
 import {
   defaultCalendar,
   mayStopSessionAt,
@@ -26,7 +26,7 @@ function input(nowMs: number, more: Partial<AutopilotInput> = {}): AutopilotInpu
   return {
     host: "gpu-a",
     nowMs,
-    policy: { enabled: true, emptyMinutes: 30, staleHours: 18, warningMinutes: 30, endedWorkMinutes: 120 },
+    policy: { enabled: true, emptyMinutes: 30, staleHours: 18, warningMinutes: 30 },
     calendar: CALENDAR,
     episode: { status: "idle", idleSinceMs: nowMs - 40 * MINUTE_MS },
     alertId: 7,
@@ -34,7 +34,6 @@ function input(nowMs: number, more: Partial<AutopilotInput> = {}): AutopilotInpu
     emptySinceMs: nowMs - 30 * MINUTE_MS,
     claimants: [],
     claimedSinceMs: null,
-    gpuStretches: null,
     reservedSoon: false,
     keptUntilMs: null,
     stopTried: false,
@@ -180,45 +179,30 @@ describe("planAutopilot", () => {
     );
   });
 
-  test("a stale kernel beside GPUs whose work ended protect_minutes ago is stale; one that ended sooner, or a busy GPU, is not", () => {
-    const evening = Date.UTC(2026, 0, 6, 17, 30);
-    const episode = { status: "idle" as const, idleSinceMs: evening - 3 * HOUR_MS };
-    const latest = withKernel(evening, 24 * 60);
-    const base = { latest, emptySinceMs: null, episode };
-    const kernelGpu = { idleSinceMs: evening - 25 * HOUR_MS, emptySinceMs: null };
-    const ended = (minutes: number) => ({
-      idleSinceMs: evening - minutes * MINUTE_MS,
-      emptySinceMs: evening - minutes * MINUTE_MS,
-    });
-    assert.deepEqual(
-      planAutopilot(input(evening, base)),
-      { kind: "none", hold: "not-yet" },
-      "not watched: as before",
+  test("a Keep pressed before the host became empty ends after empty_minutes outside working hours; one pressed on the empty host does not", () => {
+    const policy = { enabled: true, emptyMinutes: 30, staleHours: 18, warningMinutes: 30 };
+    const emptySinceMs = NIGHT - 30 * MINUTE_MS;
+    assert.equal(keepOutlived(NIGHT - 5 * HOUR_MS, emptySinceMs, policy, CALENDAR, NIGHT), true);
+    assert.equal(
+      keepOutlived(NIGHT - 5 * HOUR_MS, emptySinceMs + MINUTE_MS, policy, CALENDAR, NIGHT),
+      false,
+      "empty for 29 min",
     );
-    const warned = planAutopilot(input(evening, { ...base, gpuStretches: [kernelGpu, ended(120)] }));
-    assert.equal(warned.kind, "warn");
-    assert.equal((warned as { plan: AutopilotPlan }).plan.evidence.class, "stale");
-    assert.deepEqual(
-      planAutopilot(input(evening, { ...base, gpuStretches: [kernelGpu, ended(119)] })),
-      { kind: "none", hold: "not-yet" },
-      "work on GPU 1 ended less than protect_minutes ago",
+    assert.equal(
+      keepOutlived(emptySinceMs + MINUTE_MS, emptySinceMs, policy, CALENDAR, NIGHT),
+      false,
+      "kept the empty host",
     );
-    const youngKernel = { idleSinceMs: evening - 17 * HOUR_MS, emptySinceMs: null };
-    assert.deepEqual(
-      planAutopilot(input(evening, { ...base, gpuStretches: [youngKernel, ended(600)] })),
-      { kind: "none", hold: "not-yet" },
-      "the kernel's own GPU idle less than stale_hours",
+    assert.equal(keepOutlived(NIGHT - 5 * HOUR_MS, null, policy, CALENDAR, NIGHT), false, "something on it");
+    const afternoon = AFTERNOON - 30 * MINUTE_MS;
+    assert.equal(
+      keepOutlived(AFTERNOON - 5 * HOUR_MS, afternoon, policy, CALENDAR, AFTERNOON),
+      false,
+      "working hours",
     );
-    const busy = { idleSinceMs: null, emptySinceMs: null };
-    assert.deepEqual(planAutopilot(input(evening, { ...base, gpuStretches: [kernelGpu, busy] })), {
-      kind: "none",
-      hold: "not-yet",
-    });
-    const recentInput = withKernel(evening, 60);
-    assert.deepEqual(
-      planAutopilot(input(evening, { ...base, latest: recentInput, gpuStretches: [kernelGpu, ended(600)] })),
-      { kind: "none", hold: "not-yet" },
-      "a login with recent input is never stale",
+    assert.equal(
+      keepOutlived(NIGHT - 5 * HOUR_MS, emptySinceMs, { ...policy, enabled: false }, CALENDAR, NIGHT),
+      false,
     );
   });
 
@@ -289,13 +273,7 @@ describe("planAutopilot", () => {
   });
 
   test("off: nothing planned, and a plan on record is dropped", () => {
-    const off = {
-      enabled: false,
-      emptyMinutes: 30,
-      staleHours: 18,
-      warningMinutes: 30,
-      endedWorkMinutes: 120,
-    };
+    const off = { enabled: false, emptyMinutes: 30, staleHours: 18, warningMinutes: 30 };
     assert.deepEqual(planAutopilot(input(NIGHT, { policy: off })), { kind: "none", hold: "off" });
     const plan = (planAutopilot(input(NIGHT)) as { plan: AutopilotPlan }).plan;
     assert.deepEqual(planAutopilot(input(NIGHT, { policy: off, plan })), {
@@ -303,29 +281,5 @@ describe("planAutopilot", () => {
       plan,
       hold: "off",
     });
-  });
-});
-
-describe("nextGpuStretches", () => {
-  test("each GPU's idle and empty stretches go on while they hold, restart when broken, and are forgotten on a failed reading", () => {
-    const t0 = NIGHT;
-    const kernel = withKernel(t0, 5);
-    const first = nextGpuStretches(null, kernel, 10);
-    assert.deepEqual(first, [
-      { idleSinceMs: t0, emptySinceMs: null },
-      { idleSinceMs: t0, emptySinceMs: t0 },
-    ]);
-    const later = withKernel(t0 + MINUTE_MS, 6);
-    const busy = { ...later, gpus: [later.gpus[0]!, reading(1, 90)] };
-    assert.deepEqual(nextGpuStretches(first, busy, 10), [
-      { idleSinceMs: t0, emptySinceMs: null },
-      { idleSinceMs: null, emptySinceMs: t0 },
-    ]);
-    assert.equal(nextGpuStretches(first, { ...later, ok: false, error: "timeout" } as never, 10), null);
-    assert.deepEqual(
-      nextGpuStretches([first![0]!], later, 10),
-      nextGpuStretches(null, later, 10),
-      "another GPU count: afresh",
-    );
   });
 });

@@ -1,5 +1,4 @@
 import { hostCostBasis, hostHourCost, hostHourSplit } from "../../checks/cost-model.ts";
-import type { GpuStretch } from "../../checks/gpu-stretches.ts";
 import type { IdleEpisodeState } from "../../checks/idle-episode.ts";
 import type { HostContext, IdlePolicy } from "../../checks/idle-policy.ts";
 import { tariffOf } from "../../checks/tariff-price.ts";
@@ -63,8 +62,6 @@ export interface AlertRun {
   autoStopsStarted: Set<number>;
   /** Since when each host has shown nothing at all (the autopilot's `empty` evidence); kept in memory. */
   emptySince: Map<string, number>;
-  /** Each host's GPUs' idle and empty stretches (the autopilot's `stale` evidence); kept in memory. */
-  gpuStretches: Map<string, GpuStretch[]>;
   inFlight: Set<Promise<void>>;
   settingsOf(host: string): Config["hosts"][string] | undefined;
   /** The host's cost per hour now: a cloud or rental price, or amortisation + upkeep + rated power. */
@@ -109,7 +106,6 @@ export function createAlertRun(deps: IdleAlertsDeps): AlertRun {
     engineHistory: new Map(),
     autoStopsStarted: new Set(),
     emptySince: new Map(),
-    gpuStretches: new Map(),
     inFlight: new Set(),
     settingsOf,
     costOf: (host) => hostHourCost(hostCostBasis(settingsOf(host), config.costs), tariff, clock.now()),

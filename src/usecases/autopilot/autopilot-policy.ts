@@ -8,8 +8,6 @@ const ISO_WEEKDAYS = { mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6, sun: 7 } 
  * The autopilot's rules for `host`: on where the host's `autopilot` (default: the fleet's
  * `policy.autopilot.enabled`) is on and the host has a `stop` action, is not `never_stop` and has no
  * `auto_stop` of its own (that older countdown stops whatever is on the host; the autopilot stands aside).
- * A GPU whose work ended `policy.protect_minutes` ago (nothing on it since) no longer counts for a
- * stale session's host: the protection after work is over.
  */
 export function autopilotPolicyOf(config: Pick<Config, "policy" | "hosts">, host: string): AutopilotPolicy {
   const fleet = config.policy.autopilot;
@@ -24,7 +22,6 @@ export function autopilotPolicyOf(config: Pick<Config, "policy" | "hosts">, host
     emptyMinutes: fleet.empty_minutes,
     staleHours: fleet.stale_hours,
     warningMinutes: fleet.warning_minutes,
-    endedWorkMinutes: config.policy.protect_minutes,
   };
 }
 

@@ -5,7 +5,6 @@ import {
   nextEmptySinceMs,
   planAutopilot,
 } from "../../checks/autopilot-plan.ts";
-import { nextGpuStretches } from "../../checks/gpu-stretches.ts";
 import { peopleOfLogins } from "../../checks/login-people.ts";
 import type { Snooze } from "../../domain/snooze.ts";
 import { postInAlertThread } from "../alerts/alert-thread.ts";
@@ -39,13 +38,6 @@ export function runAutopilot(run: AlertRun, nowMs: number): void {
     const emptySinceMs = nextEmptySinceMs(emptySinceBefore(run, host), observation);
     if (emptySinceMs === null) run.emptySince.delete(host);
     else run.emptySince.set(host, emptySinceMs);
-    const gpuStretches = nextGpuStretches(
-      run.gpuStretches.get(host) ?? null,
-      observation,
-      run.config.policy.idle_util_pct,
-    );
-    if (gpuStretches === null) run.gpuStretches.delete(host);
-    else run.gpuStretches.set(host, gpuStretches);
     const policy = autopilotPolicyOf(run.config, host);
     const keep = lookups.keepOf(host);
     const byPerson = keep !== null && keep.byUser !== BOT_ACTOR;
@@ -60,7 +52,6 @@ export function runAutopilot(run: AlertRun, nowMs: number): void {
         policy,
         plan,
         emptySinceMs,
-        gpuStretches,
         calendar,
         latest: observation,
       }),
@@ -96,7 +87,7 @@ function inputFor(
   host: string,
   nowMs: number,
   lookups: AutopilotLookups,
-  known: Pick<AutopilotInput, "policy" | "plan" | "emptySinceMs" | "gpuStretches" | "calendar" | "latest">,
+  known: Pick<AutopilotInput, "policy" | "plan" | "emptySinceMs" | "calendar" | "latest">,
 ): AutopilotInput {
   const { store } = run;
   const state = run.states.get(host) ?? null;
@@ -107,7 +98,6 @@ function inputFor(
     policy: known.policy,
     plan: known.plan,
     emptySinceMs: known.emptySinceMs,
-    gpuStretches: known.gpuStretches,
     calendar: known.calendar,
     latest: known.latest,
     host,
