@@ -65,6 +65,12 @@ export interface AutopilotInput {
   latest: HostObservation | null;
   /** Since when the host has been empty without a break (see {@link nextEmptySinceMs}); `null`: not empty now. */
   emptySinceMs: number | null;
+  /**
+   * When the host was seen becoming empty (this stretch began after a reading with something on it);
+   * `null` when it is not empty or its stretch began unseen (as the bot started, or as the host booted):
+   * then no claim or Keep is taken to have outlived its work.
+   */
+  emptiedAtMs: number | null;
   /** Slack users with a claim on the host now. */
   claimants: readonly string[];
   /** The latest instant a claim on the host now was made or confirmed (*Still using it*); `null`: none. */
@@ -163,41 +169,41 @@ function holdOf(input: AutopilotInput): AutopilotHold | null {
 }
 
 /**
- * A claim made (or last confirmed) at `claimedSinceMs` was made for work that has ended: the host has
- * been empty since after it, and it is outside working hours (in them, a claimant between two runs
+ * A claim made (or last confirmed) at `claimedSinceMs` was made for work that has ended: the host was
+ * seen becoming empty (`emptiedAtMs`) after it, and it is outside working hours (in them, a claimant between two runs
  * is at work and the claim holds). The stop's re-check asks the same of each claim.
  */
 export function claimOutlived(
   claimedSinceMs: number,
-  emptySinceMs: number | null,
+  emptiedAtMs: number | null,
   calendar: TeamCalendar,
   nowMs: number,
 ): boolean {
-  if (emptySinceMs === null || claimedSinceMs >= emptySinceMs) return false;
+  if (emptiedAtMs === null || claimedSinceMs >= emptiedAtMs) return false;
   return !withinWorkingHours(calendar, nowMs);
 }
 
 /**
- * A Keep pressed at `keptAtMs` was for what was on the host then, and that has ended: the host has had
- * nothing on it since after the Keep for `emptyMinutes`, outside working hours. The Keep ends; the
+ * A Keep pressed at `keptAtMs` was for what was on the host then, and that has ended: the host was
+ * seen becoming empty (`emptiedAtMs`) after the Keep, `emptyMinutes` ago or more, outside working hours. The Keep ends; the
  * empty host is then warned and stopped as any other (a Keep pressed on the empty host holds).
  */
 export function keepOutlived(
   keptAtMs: number,
-  emptySinceMs: number | null,
+  emptiedAtMs: number | null,
   policy: AutopilotPolicy,
   calendar: TeamCalendar,
   nowMs: number,
 ): boolean {
-  if (!policy.enabled || emptySinceMs === null || keptAtMs >= emptySinceMs) return false;
-  if (nowMs - emptySinceMs < policy.emptyMinutes * MINUTE_MS) return false;
+  if (!policy.enabled || emptiedAtMs === null || keptAtMs >= emptiedAtMs) return false;
+  if (nowMs - emptiedAtMs < policy.emptyMinutes * MINUTE_MS) return false;
   return !withinWorkingHours(calendar, nowMs);
 }
 
 function claimsOutlived(input: AutopilotInput): boolean {
   const { claimedSinceMs } = input;
   return (
-    claimedSinceMs !== null && claimOutlived(claimedSinceMs, input.emptySinceMs, input.calendar, input.nowMs)
+    claimedSinceMs !== null && claimOutlived(claimedSinceMs, input.emptiedAtMs, input.calendar, input.nowMs)
   );
 }
 

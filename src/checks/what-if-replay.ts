@@ -204,6 +204,7 @@ function autopilotRule(
       emptySinceMs: run.emptySinceMs,
       claimants: [],
       claimedSinceMs: null,
+      emptiedAtMs: null,
       reservedSoon: false,
       keptUntilMs: null,
       stopTried: false,

@@ -466,6 +466,30 @@ describe("the autopilot, over the real Bolt app and a real store", { timeout: 12
     assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
   });
 
+  test("a claim or a Keep made on an empty host at night still holds it after a restart: the bot did not see the host empty after them", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig({
+        "gpu-a": { owners: [ALICE], stop: "script" },
+        "gpu-b": { owners: [ALICE], stop: "script" },
+      }),
+    });
+    h.clock.advance(TO_NIGHT_MS);
+    const hosts = allHosts(idleHost("gpu-a"), idleHost("gpu-b"));
+    h.pollFor(1, hosts);
+    await h.user.slashCommand({ user: BOB, text: "claim gpu-a for 8h" });
+    await h.user.slashCommand({ user: ALICE, text: "keep gpu-b tomorrow" });
+    h.pollFor(10, hosts);
+    await h.settle();
+    await h.restartAlerts();
+    h.pollFor(90, hosts);
+    await h.settle();
+    assert.deepEqual(poweroffRuns(h), []);
+    assert.notEqual(h.state.snoozes.activeAt("gpu-b", h.clock.now()), null, "the Keep holds");
+    assert.deepEqual(h.state.audit.byAction("keep-ended"), []);
+    assert.deepEqual(autopilotDms(h, BOB), []);
+  });
+
   test("a restart during the warning neither forgets the plan nor warns or stops twice", async () => {
     h = await BotHarness.start({
       transport: "socket",

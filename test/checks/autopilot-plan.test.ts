@@ -34,6 +34,7 @@ function input(nowMs: number, more: Partial<AutopilotInput> = {}): AutopilotInpu
     emptySinceMs: nowMs - 30 * MINUTE_MS,
     claimants: [],
     claimedSinceMs: null,
+    emptiedAtMs: null,
     reservedSoon: false,
     keptUntilMs: null,
     stopTried: false,
@@ -138,9 +139,15 @@ describe("planAutopilot", () => {
   });
 
   test("outside working hours a claim made before the host became empty no longer holds it; in them, or made since, it does", () => {
-    const claimed = { claimants: ["U0BOB"], emptySinceMs: NIGHT - 40 * MINUTE_MS };
+    const emptied = NIGHT - 40 * MINUTE_MS;
+    const claimed = { claimants: ["U0BOB"], emptySinceMs: emptied, emptiedAtMs: emptied };
     const before = { ...claimed, claimedSinceMs: NIGHT - 3 * HOUR_MS };
     assert.equal(planAutopilot(input(NIGHT, before)).kind, "warn", "its run ended at night: warned");
+    assert.deepEqual(
+      planAutopilot(input(NIGHT, { ...before, emptiedAtMs: null })),
+      { kind: "none", hold: "claimed" },
+      "empty since the bot started (or the host booted): not seen emptying, the claim holds",
+    );
     const confirmed = { ...claimed, claimedSinceMs: NIGHT - 10 * MINUTE_MS };
     assert.deepEqual(
       planAutopilot(input(NIGHT, confirmed)),
@@ -153,7 +160,11 @@ describe("planAutopilot", () => {
       { kind: "none", hold: "claimed" },
       "claimed on the empty host",
     );
-    const afternoon = { ...before, emptySinceMs: AFTERNOON - 40 * MINUTE_MS };
+    const afternoon = {
+      ...before,
+      emptySinceMs: AFTERNOON - 40 * MINUTE_MS,
+      emptiedAtMs: AFTERNOON - 40 * MINUTE_MS,
+    };
     assert.deepEqual(
       planAutopilot(input(AFTERNOON, afternoon)),
       { kind: "none", hold: "claimed" },
@@ -163,6 +174,7 @@ describe("planAutopilot", () => {
     const weekend = {
       claimants: ["U0BOB"],
       emptySinceMs: saturday - HOUR_MS,
+      emptiedAtMs: saturday - HOUR_MS,
       claimedSinceMs: saturday - 5 * HOUR_MS,
     };
     assert.equal(
@@ -173,7 +185,7 @@ describe("planAutopilot", () => {
     const plan = (planAutopilot(input(NIGHT, before)) as { plan: AutopilotPlan }).plan;
     const morning = Date.UTC(2026, 0, 6, 8, 0);
     assert.deepEqual(
-      planAutopilot(input(morning, { ...before, emptySinceMs: NIGHT - 40 * MINUTE_MS, plan })),
+      planAutopilot(input(morning, { ...before, plan })),
       { kind: "cancel", plan, hold: "claimed" },
       "working hours begin during the warning: the claim holds again",
     );

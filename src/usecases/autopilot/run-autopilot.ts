@@ -6,6 +6,7 @@ import {
   planAutopilot,
 } from "../../checks/autopilot-plan.ts";
 import { peopleOfLogins } from "../../checks/login-people.ts";
+import type { HostObservation } from "../../domain/observation.ts";
 import type { Snooze } from "../../domain/snooze.ts";
 import { postInAlertThread } from "../alerts/alert-thread.ts";
 import { type AlertRun, claimantsOf, latestByHost, stoppedAtMs } from "../alerts/idle-alert-run.ts";
@@ -36,13 +37,12 @@ export function runAutopilot(run: AlertRun, nowMs: number): void {
   for (const host of new Set([...run.states.keys(), ...plans.keys()])) {
     const observation = latest.get(host)?.observation ?? null;
     const emptySinceMs = nextEmptySinceMs(emptySinceBefore(run, host), observation);
-    if (emptySinceMs === null) run.emptySince.delete(host);
-    else run.emptySince.set(host, emptySinceMs);
+    const emptiedAtMs = trackEmpty(run, host, emptySinceMs, observation);
     const policy = autopilotPolicyOf(run.config, host);
     const keep = lookups.keepOf(host);
     const byPerson = keep !== null && keep.byUser !== BOT_ACTOR;
-    if (byPerson && keepOutlived(keep.setAtMs, emptySinceMs, policy, calendar, nowMs)) {
-      endKeep(run, keep!, emptySinceMs!, nowMs);
+    if (byPerson && keepOutlived(keep.setAtMs, emptiedAtMs, policy, calendar, nowMs)) {
+      endKeep(run, keep!, emptiedAtMs!, nowMs);
       continue;
     }
     const plan = plans.get(host) ?? null;
@@ -52,6 +52,7 @@ export function runAutopilot(run: AlertRun, nowMs: number): void {
         policy,
         plan,
         emptySinceMs,
+        emptiedAtMs,
         calendar,
         latest: observation,
       }),
@@ -75,6 +76,32 @@ export function runAutopilot(run: AlertRun, nowMs: number): void {
   }
 }
 
+/**
+ * Records the host's empty stretch and whether the bot saw it begin (a reading with something on the
+ * host just before); returns when it began if so, else `null`.
+ */
+function trackEmpty(
+  run: AlertRun,
+  host: string,
+  emptySinceMs: number | null,
+  observation: HostObservation | null,
+): number | null {
+  if (emptySinceMs === null) {
+    run.emptySince.delete(host);
+    run.emptiedSeen.delete(host);
+    if (observation?.ok === true) run.occupied.add(host);
+    else run.occupied.delete(host);
+    return null;
+  }
+  if (run.emptySince.get(host) !== emptySinceMs) {
+    if (run.occupied.has(host)) run.emptiedSeen.add(host);
+    else run.emptiedSeen.delete(host);
+  }
+  run.emptySince.set(host, emptySinceMs);
+  run.occupied.delete(host);
+  return run.emptiedSeen.has(host) ? emptySinceMs : null;
+}
+
 /** The host's empty stretch so far; a stop since it began ends it (a host that reports again was started again). */
 function emptySinceBefore(run: AlertRun, host: string): number | null {
   const sinceMs = run.emptySince.get(host) ?? null;
@@ -87,7 +114,7 @@ function inputFor(
   host: string,
   nowMs: number,
   lookups: AutopilotLookups,
-  known: Pick<AutopilotInput, "policy" | "plan" | "emptySinceMs" | "calendar" | "latest">,
+  known: Pick<AutopilotInput, "policy" | "plan" | "emptySinceMs" | "emptiedAtMs" | "calendar" | "latest">,
 ): AutopilotInput {
   const { store } = run;
   const state = run.states.get(host) ?? null;
@@ -98,6 +125,7 @@ function inputFor(
     policy: known.policy,
     plan: known.plan,
     emptySinceMs: known.emptySinceMs,
+    emptiedAtMs: known.emptiedAtMs,
     calendar: known.calendar,
     latest: known.latest,
     host,
