@@ -1,5 +1,4 @@
 import type { AutopilotEvidence, AutopilotPlan, StaleHolder } from "../domain/autopilot-plan.ts";
-
 import type { HostObservation } from "../domain/observation.ts";
 import type { HostStatus } from "./idle-episode.ts";
 import {
@@ -170,8 +169,8 @@ function holdOf(input: AutopilotInput): AutopilotHold | null {
 
 /**
  * A claim made (or last confirmed) at `claimedSinceMs` was made for work that has ended: the host was
- * seen becoming empty (`emptiedAtMs`) after it, and it is outside working hours (in them, a claimant between two runs
- * is at work and the claim holds). The stop's re-check asks the same of each claim.
+ * seen becoming empty (`emptiedAtMs`) after it, and it is outside working hours (in them, a claimant
+ * between two runs is at work and the claim holds). The stop's re-check asks the same of each claim.
  */
 export function claimOutlived(
   claimedSinceMs: number,
@@ -185,8 +184,9 @@ export function claimOutlived(
 
 /**
  * A Keep pressed at `keptAtMs` was for what was on the host then, and that has ended: the host was
- * seen becoming empty (`emptiedAtMs`) after the Keep, `emptyMinutes` ago or more, outside working hours. The Keep ends; the
- * empty host is then warned and stopped as any other (a Keep pressed on the empty host holds).
+ * seen becoming empty (`emptiedAtMs`) after the Keep, `emptyMinutes` ago or more, and it is outside
+ * working hours. The Keep ends; the empty host is then warned and stopped as any other (a Keep pressed
+ * on the empty host holds).
  */
 export function keepOutlived(
   keptAtMs: number,
