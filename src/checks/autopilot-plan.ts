@@ -1,7 +1,12 @@
 import type { AutopilotEvidence, AutopilotPlan, StaleHolder } from "../domain/autopilot-plan.ts";
 import type { HostObservation } from "../domain/observation.ts";
 import type { HostStatus } from "./idle-episode.ts";
-import { mayStopSessionAt, nextSessionStopAt, type TeamCalendar } from "./working-hours.ts";
+import {
+  mayStopSessionAt,
+  nextSessionStopAt,
+  type TeamCalendar,
+  withinWorkingHours,
+} from "./working-hours.ts";
 
 export type {
   AutopilotEvidence,
@@ -27,7 +32,10 @@ export type {
  *   Friday waits for Monday evening, when its person has had a working day to come back to it.
  * Anything else (a GPU busy, a login with recent input or of unknown age, no data, a stall, a stage
  * gap inside protection) is never the autopilot's: the episode is not idle or the evidence fails.
- * A claim, a reservation starting within the hour or a Keep holds every class.
+ * A claim, a reservation starting within the hour or a Keep holds every class, with one exception:
+ * outside working hours a claim made (or last confirmed with *Still using it*) before the host became
+ * empty no longer holds an empty host: the work it was made for has ended, the claimant is warned
+ * with the owners, and the claim itself stays (the GPUs are still theirs; a start brings the host back).
  */
 
 /** The autopilot's rules for one host (`policy.autopilot`, with the host's own switch folded in). */
@@ -56,8 +64,16 @@ export interface AutopilotInput {
   latest: HostObservation | null;
   /** Since when the host has been empty without a break (see {@link nextEmptySinceMs}); `null`: not empty now. */
   emptySinceMs: number | null;
+  /**
+   * When the host was seen becoming empty (this stretch began after a reading with something on it);
+   * `null` when it is not empty or its stretch began unseen (as the bot started, or as the host booted):
+   * then no claim or Keep is taken to have outlived its work.
+   */
+  emptiedAtMs: number | null;
   /** Slack users with a claim on the host now. */
   claimants: readonly string[];
+  /** The latest instant a claim on the host now was made or confirmed (*Still using it*); `null`: none. */
+  claimedSinceMs: number | null;
   /** Someone's reservation window is in force or starts within the hour. */
   reservedSoon: boolean;
   /** A Keep in force until then; `null`: none. */
@@ -146,9 +162,49 @@ function holdOf(input: AutopilotInput): AutopilotHold | null {
   }
   if (input.stopTried) return "stop-tried";
   if (input.keptUntilMs !== null && input.keptUntilMs > input.nowMs) return "kept";
-  if (input.claimants.length > 0) return "claimed";
+  if (input.claimants.length > 0 && !claimsOutlived(input)) return "claimed";
   if (input.reservedSoon) return "reserved";
   return null;
+}
+
+/**
+ * A claim made (or last confirmed) at `claimedSinceMs` was made for work that has ended: the host was
+ * seen becoming empty (`emptiedAtMs`) after it, and it is outside working hours (in them, a claimant
+ * between two runs is at work and the claim holds). The stop's re-check asks the same of each claim.
+ */
+export function claimOutlived(
+  claimedSinceMs: number,
+  emptiedAtMs: number | null,
+  calendar: TeamCalendar,
+  nowMs: number,
+): boolean {
+  if (emptiedAtMs === null || claimedSinceMs >= emptiedAtMs) return false;
+  return !withinWorkingHours(calendar, nowMs);
+}
+
+/**
+ * A Keep pressed at `keptAtMs` was for what was on the host then, and that has ended: the host was
+ * seen becoming empty (`emptiedAtMs`) after the Keep, `emptyMinutes` ago or more, and it is outside
+ * working hours. The Keep ends; the empty host is then warned and stopped as any other (a Keep pressed
+ * on the empty host holds).
+ */
+export function keepOutlived(
+  keptAtMs: number,
+  emptiedAtMs: number | null,
+  policy: AutopilotPolicy,
+  calendar: TeamCalendar,
+  nowMs: number,
+): boolean {
+  if (!policy.enabled || emptiedAtMs === null || keptAtMs >= emptiedAtMs) return false;
+  if (nowMs - emptiedAtMs < policy.emptyMinutes * MINUTE_MS) return false;
+  return !withinWorkingHours(calendar, nowMs);
+}
+
+function claimsOutlived(input: AutopilotInput): boolean {
+  const { claimedSinceMs } = input;
+  return (
+    claimedSinceMs !== null && claimOutlived(claimedSinceMs, input.emptiedAtMs, input.calendar, input.nowMs)
+  );
 }
 
 /** The evidence that holds now, or `null` (someone or something is on the host, or not for long enough). */
@@ -158,9 +214,10 @@ function evidenceOf(input: AutopilotInput): AutopilotEvidence | null {
   const { emptySinceMs } = input;
   if (emptySinceMs !== null) {
     const planned = input.plan?.evidence.class === "empty";
-    return planned || nowMs - emptySinceMs >= policy.emptyMinutes * MINUTE_MS
+    if (!planned && nowMs - emptySinceMs < policy.emptyMinutes * MINUTE_MS) return null;
+    return input.claimants.length === 0
       ? { class: "empty", emptySinceMs }
-      : null;
+      : { class: "empty", emptySinceMs, outlivedClaims: [...input.claimants] };
   }
   const idleSinceMs = input.episode?.idleSinceMs ?? null;
   const staleMinutes = policy.staleHours * 60;

@@ -203,6 +203,8 @@ function autopilotRule(
       latest,
       emptySinceMs: run.emptySinceMs,
       claimants: [],
+      claimedSinceMs: null,
+      emptiedAtMs: null,
       reservedSoon: false,
       keptUntilMs: null,
       stopTried: false,

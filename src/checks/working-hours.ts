@@ -34,6 +34,14 @@ export function mayStopSessionAt(calendar: TeamCalendar, atMs: number): boolean 
   return eveningOf(calendar, day) !== null && atMs >= workingSpan(calendar, day).toMs;
 }
 
+/** Whether `atMs` falls in a working day's hours (people are at work and may answer). */
+export function withinWorkingHours(calendar: TeamCalendar, atMs: number): boolean {
+  const day = localDayOf(atMs, calendar.timezone);
+  if (!isWorkingDay(calendar, day)) return false;
+  const { fromMs, toMs } = workingSpan(calendar, day);
+  return atMs >= fromMs && atMs < toMs;
+}
+
 /**
  * The first instant at or after `atMs` at which {@link mayStopSessionAt} holds: `atMs` itself, or the
  * end of the next working day's hours.

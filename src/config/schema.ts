@@ -384,7 +384,9 @@ export const configSchema = z.strictObject({
       suspect_idle_power_watts: z.number().positive().max(2000).default(150),
       /**
        * The autopilot: stops hosts that have a `stop` action when the evidence needs nobody's answer,
-       * after a warning with Keep. A claim, a reservation within the hour or a Keep holds it.
+       * after a warning with Keep. A claim, a reservation within the hour or a Keep holds it, except
+       * that outside working hours a claim or Keep made while something was on the host no longer
+       * holds it once the host has been empty for `empty_minutes` (the claim stays; the Keep ends).
        */
       autopilot: z
         .strictObject({

@@ -14,7 +14,15 @@ export interface StaleHolder {
 
 /** What a planned stop acts on, as the warning and the stop's thread note show it. */
 export type AutopilotEvidence =
-  | { class: "empty"; emptySinceMs: number }
+  | {
+      class: "empty";
+      emptySinceMs: number;
+      /**
+       * Claimants whose claims, made before the host became empty, no longer hold it outside working
+       * hours (the claims stay); absent: no claim.
+       */
+      outlivedClaims?: readonly string[];
+    }
   | {
       class: "stale";
       /** Start of the idle stretch of the GPUs. */

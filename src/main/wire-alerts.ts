@@ -64,11 +64,11 @@ export function wireAlerts(
     clock,
     logger,
     alertWords: words.alertWords,
-    stopAutomatically: async (host, alertId, reason) => {
+    stopAutomatically: async (host, alertId, reason, emptySinceMs) => {
       // NOTE: called inside the poll's transaction (see createStormDigest): the stop begins once that
       // has committed, so its command never runs before its alert and stop run are written.
       await Promise.resolve();
-      if (botDeps) await stopAutomatically(botDeps, host, alertId, reason);
+      if (botDeps) await stopAutomatically(botDeps, host, alertId, reason, emptySinceMs);
     },
     owners,
     messageLink,

@@ -385,6 +385,111 @@ describe("the autopilot, over the real Bolt app and a real store", { timeout: 12
     assert.deepEqual(autopilotDms(h, BOB), []);
   });
 
+  test("at night a claim made before its run ended no longer holds the empty host: the claimant is warned, the host stops, the claim stays", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig({ "gpu-a": { owners: [ALICE], stop: "script" } }),
+    });
+    h.clock.advance(12 * HOUR_MS);
+    const run: HostAt = (atMs) => {
+      const base = observed("gpu-a", atMs, [0, 0, 0, 0], []);
+      const train = { memUsedMiB: 71_000, processes: [gpuProcess("bob", "python3 train.py", 71_000)] };
+      return { ...base, gpus: [reading(0, 95, train), ...base.gpus.slice(1)] } satisfies HostObservation;
+    };
+    h.pollFor(1, allHosts(run));
+    const claimed = await h.user.slashCommand({ user: BOB, text: "claim gpu-a for 8h" });
+    assert.match(String(claimed.ackPayload?.text), /gpu-a/);
+    h.pollFor(20, allHosts(run));
+    h.pollFor(90, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    assert.deepEqual(poweroffRuns(h), [], "protection after the run: nothing yet");
+    h.pollFor(40, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    const warning = autopilotDms(h, BOB);
+    assert.equal(warning.length, 1, "the claimant is warned");
+    assert.match(
+      shownText(lastDm(h, BOB).blocks as unknown[]),
+      /<@U0BOB> claimed it before it emptied; outside working hours that claim no longer holds an empty host\. The GPUs stay claimed, and `\/gpu start gpu-a` brings it back\./,
+    );
+    for (let minute = 0; minute < 31 && poweroffRuns(h).length === 0; minute++) {
+      h.pollFor(1, allHosts(idleHost("gpu-a")));
+      await h.settle();
+    }
+    assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
+    assert.ok(
+      h
+        .threadTexts("gpu-a")
+        .some((text) =>
+          /the claim of <@U0BOB> is older than that, and it is outside working hours/.test(text),
+        ),
+      h.threadTexts("gpu-a").join("\n"),
+    );
+    assert.equal(h.state.claims.activeOn("gpu-a", h.clock.now()).length, 1, "the claim stays");
+  });
+
+  test("a Keep pressed for a notebook ends at night once the host has had nothing on it for 30 min: the keeper hears, then the usual warning and stop", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig({ "gpu-a": { owners: [ALICE], stop: "script" } }),
+    });
+    h.clock.advance(6 * HOUR_MS);
+    const startMs = h.clock.now();
+    h.pollFor(1, allHosts(notebookHost("gpu-a", startMs, 1, false)));
+    const kept = await h.user.slashCommand({ user: ALICE, text: "keep gpu-a tomorrow" });
+    assert.match(String(kept.ackPayload?.text), /gpu-a/);
+    h.pollFor(3 * 60, allHosts(notebookHost("gpu-a", startMs, 1, false)));
+    h.pollFor(29, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    assert.notEqual(
+      h.state.snoozes.activeAt("gpu-a", h.clock.now()),
+      null,
+      "empty for less than 30 min: kept",
+    );
+    h.pollFor(2, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    assert.equal(h.state.snoozes.activeAt("gpu-a", h.clock.now()), null, "the Keep has ended");
+    assert.deepEqual(
+      h.dmTexts(ALICE).filter((text) => text.includes("Your Keep")),
+      [
+        "🤖 Your Keep of *gpu-a* (until Tue 09:00) has ended: nothing has been on it since 19:01, and outside working hours an empty host is stopped after the autopilot's warning. `/gpu keep gpu-a tomorrow` keeps it again.",
+      ],
+    );
+    assert.equal(h.state.audit.byAction("keep-ended")[0]?.detail.keptBy, ALICE);
+    h.pollFor(2, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    assert.match(
+      autopilotDms(h, ALICE)[0] ?? "",
+      /^gpu-a has had nothing on it for 3\d min; it stops at 20:0\d unless you keep it$/,
+    );
+    h.pollFor(31, allHosts(idleHost("gpu-a")));
+    await h.settle();
+    assert.deepEqual(poweroffRuns(h), ["gpu-a"]);
+  });
+
+  test("a claim or a Keep made on an empty host at night still holds it after a restart: the bot did not see the host empty after them", async () => {
+    h = await BotHarness.start({
+      transport: "socket",
+      config: standardConfig({
+        "gpu-a": { owners: [ALICE], stop: "script" },
+        "gpu-b": { owners: [ALICE], stop: "script" },
+      }),
+    });
+    h.clock.advance(TO_NIGHT_MS);
+    const hosts = allHosts(idleHost("gpu-a"), idleHost("gpu-b"));
+    h.pollFor(1, hosts);
+    await h.user.slashCommand({ user: BOB, text: "claim gpu-a for 8h" });
+    await h.user.slashCommand({ user: ALICE, text: "keep gpu-b tomorrow" });
+    h.pollFor(10, hosts);
+    await h.settle();
+    await h.restartAlerts();
+    h.pollFor(90, hosts);
+    await h.settle();
+    assert.deepEqual(poweroffRuns(h), []);
+    assert.notEqual(h.state.snoozes.activeAt("gpu-b", h.clock.now()), null, "the Keep holds");
+    assert.deepEqual(h.state.audit.byAction("keep-ended"), []);
+    assert.deepEqual(autopilotDms(h, BOB), []);
+  });
+
   test("a restart during the warning neither forgets the plan nor warns or stops twice", async () => {
     h = await BotHarness.start({
       transport: "socket",

@@ -3,6 +3,7 @@ import { describe, test } from "node:test";
 import {
   type AutopilotInput,
   type AutopilotPlan,
+  keepOutlived,
   nextEmptySinceMs,
   planAutopilot,
 } from "../../src/checks/autopilot-plan.ts";
@@ -32,6 +33,8 @@ function input(nowMs: number, more: Partial<AutopilotInput> = {}): AutopilotInpu
     latest: observed("gpu-a", nowMs, [0, 0], []),
     emptySinceMs: nowMs - 30 * MINUTE_MS,
     claimants: [],
+    claimedSinceMs: null,
+    emptiedAtMs: null,
     reservedSoon: false,
     keptUntilMs: null,
     stopTried: false,
@@ -133,6 +136,86 @@ describe("planAutopilot", () => {
       plan,
       hold: "no-alert",
     });
+  });
+
+  test("outside working hours a claim made before the host became empty no longer holds it; in them, or made since, it does", () => {
+    const emptied = NIGHT - 40 * MINUTE_MS;
+    const claimed = { claimants: ["U0BOB"], emptySinceMs: emptied, emptiedAtMs: emptied };
+    const before = { ...claimed, claimedSinceMs: NIGHT - 3 * HOUR_MS };
+    assert.equal(planAutopilot(input(NIGHT, before)).kind, "warn", "its run ended at night: warned");
+    assert.deepEqual(
+      planAutopilot(input(NIGHT, { ...before, emptiedAtMs: null })),
+      { kind: "none", hold: "claimed" },
+      "empty since the bot started (or the host booted): not seen emptying, the claim holds",
+    );
+    const confirmed = { ...claimed, claimedSinceMs: NIGHT - 10 * MINUTE_MS };
+    assert.deepEqual(
+      planAutopilot(input(NIGHT, confirmed)),
+      { kind: "none", hold: "claimed" },
+      "Still using it since",
+    );
+    const made = { ...claimed, claimedSinceMs: NIGHT - 40 * MINUTE_MS };
+    assert.deepEqual(
+      planAutopilot(input(NIGHT, made)),
+      { kind: "none", hold: "claimed" },
+      "claimed on the empty host",
+    );
+    const afternoon = {
+      ...before,
+      emptySinceMs: AFTERNOON - 40 * MINUTE_MS,
+      emptiedAtMs: AFTERNOON - 40 * MINUTE_MS,
+    };
+    assert.deepEqual(
+      planAutopilot(input(AFTERNOON, afternoon)),
+      { kind: "none", hold: "claimed" },
+      "at work",
+    );
+    const saturday = Date.UTC(2026, 0, 10, 13, 0);
+    const weekend = {
+      claimants: ["U0BOB"],
+      emptySinceMs: saturday - HOUR_MS,
+      emptiedAtMs: saturday - HOUR_MS,
+      claimedSinceMs: saturday - 5 * HOUR_MS,
+    };
+    assert.equal(
+      planAutopilot(input(saturday, weekend)).kind,
+      "warn",
+      "a Saturday afternoon is not working hours",
+    );
+    const plan = (planAutopilot(input(NIGHT, before)) as { plan: AutopilotPlan }).plan;
+    const morning = Date.UTC(2026, 0, 6, 8, 0);
+    assert.deepEqual(
+      planAutopilot(input(morning, { ...before, plan })),
+      { kind: "cancel", plan, hold: "claimed" },
+      "working hours begin during the warning: the claim holds again",
+    );
+  });
+
+  test("a Keep pressed before the host became empty ends after empty_minutes outside working hours; one pressed on the empty host does not", () => {
+    const policy = { enabled: true, emptyMinutes: 30, staleHours: 18, warningMinutes: 30 };
+    const emptySinceMs = NIGHT - 30 * MINUTE_MS;
+    assert.equal(keepOutlived(NIGHT - 5 * HOUR_MS, emptySinceMs, policy, CALENDAR, NIGHT), true);
+    assert.equal(
+      keepOutlived(NIGHT - 5 * HOUR_MS, emptySinceMs + MINUTE_MS, policy, CALENDAR, NIGHT),
+      false,
+      "empty for 29 min",
+    );
+    assert.equal(
+      keepOutlived(emptySinceMs + MINUTE_MS, emptySinceMs, policy, CALENDAR, NIGHT),
+      false,
+      "kept the empty host",
+    );
+    assert.equal(keepOutlived(NIGHT - 5 * HOUR_MS, null, policy, CALENDAR, NIGHT), false, "something on it");
+    const afternoon = AFTERNOON - 30 * MINUTE_MS;
+    assert.equal(
+      keepOutlived(AFTERNOON - 5 * HOUR_MS, afternoon, policy, CALENDAR, AFTERNOON),
+      false,
+      "working hours",
+    );
+    assert.equal(
+      keepOutlived(NIGHT - 5 * HOUR_MS, emptySinceMs, { ...policy, enabled: false }, CALENDAR, NIGHT),
+      false,
+    );
   });
 
   test("a GPU process or a login makes the host not empty; a notebook with recent input is never planned", () => {

@@ -28,7 +28,11 @@ import { withGrantDevices } from "./claims/grant-devices-words.ts";
 import { monthlyAllocationMessage } from "./ledger/monthly-allocation.ts";
 import { projectSummaryBlocks } from "./ledger/report-project.ts";
 import { renderSummaryMessage, summaryLateNotice } from "./ledger/summary-message.ts";
-import { autopilotStoppingText, autopilotWarningMessage } from "./power/autopilot-messages.ts";
+import {
+  autopilotKeepEndedText,
+  autopilotStoppingText,
+  autopilotWarningMessage,
+} from "./power/autopilot-messages.ts";
 import { stopDoubtThreadText } from "./power/stop-doubt.ts";
 import { planSummaryBlocks } from "./procurement/plan-summary.ts";
 import { withHomeQueue } from "./queue/home-queue.ts";
@@ -88,6 +92,7 @@ export function botWords(readers: Readers): BotWords {
     noteTo: (reader, note) => alertNoteText(readers.person(reader), note),
     autopilotWarning: (view) => autopilotWarningMessage(readers.person(view.reader), view),
     autopilotStopping: (view) => autopilotStoppingText(readers.channel, view),
+    autopilotKeepEnded: (view) => autopilotKeepEndedText(readers.person(view.reader), view),
   };
 
   /** The biweekly summary's messages. */

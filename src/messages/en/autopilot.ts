@@ -3,6 +3,8 @@ export const autopilot = {
   "autopilot.empty.warning":
     "🤖 *{host}* has had nothing on it for {duration}; it stops at *{at}* unless you keep it.",
   "autopilot.empty.text": "{host} has had nothing on it for {duration}; it stops at {at} unless you keep it",
+  "autopilot.empty.claims":
+    "{claimants} claimed it before it emptied; outside working hours that claim no longer holds an empty host. The GPUs stay claimed, and `/gpu start {host}` brings it back.",
   "autopilot.stale.warning":
     "🤖 *{host}*: only {left} left, with no input for {duration}. It stops at *{at}*, outside working hours, unless you keep it{hook}.",
   "autopilot.stale.text":
@@ -22,6 +24,10 @@ export const autopilot = {
   "autopilot.button.stopNow": "Stop now",
   "autopilot.stopping.empty":
     "🤖 Autopilot: nothing on {host} since {since} ({duration}): no GPU process, no memory held, no login, no claim, no reservation within the hour; nobody kept it.",
+  "autopilot.stopping.emptyClaimed":
+    "🤖 Autopilot: nothing on {host} since {since} ({duration}): no GPU process, no memory held, no login, no reservation within the hour; the claim of {claimants} is older than that, and it is outside working hours; nobody kept it.",
+  "autopilot.keepEnded":
+    "🤖 Your Keep of *{host}* (until {until}) has ended: nothing has been on it since {since}, and outside working hours an empty host is stopped after the autopilot's warning. `/gpu keep {host} tomorrow` keeps it again.",
   "autopilot.stopping.stale":
     "🤖 Autopilot: GPUs on {host} idle since {since} ({duration}), only {left} left with no input, outside working hours; nobody kept it.",
 } as const;

@@ -39,6 +39,18 @@ export interface AlertWords {
   autopilotWarning(view: AutopilotWarningView): RenderedMessage;
   /** For the alert's thread as the autopilot stops the host: the evidence it acted on. */
   autopilotStopping(view: AutopilotStopView): string;
+  /** A DM to whoever kept the host: their Keep ended, what it kept having left the host (see `keepOutlived`). */
+  autopilotKeepEnded(view: AutopilotKeepEndedView): string;
+}
+
+/** A Keep the autopilot ended: the host has had nothing on it since `emptySinceMs`. */
+export interface AutopilotKeepEndedView {
+  reader: string;
+  host: string;
+  /** When the Keep would have ended. */
+  keptUntilMs: number;
+  emptySinceMs: number;
+  nowMs: number;
 }
 
 /** The autopilot's warning, as one reader gets it. */

@@ -62,6 +62,10 @@ export interface AlertRun {
   autoStopsStarted: Set<number>;
   /** Since when each host has shown nothing at all (the autopilot's `empty` evidence); kept in memory. */
   emptySince: Map<string, number>;
+  /** Hosts whose latest reading showed something on them; kept in memory. */
+  occupied: Set<string>;
+  /** Hosts seen becoming empty (their empty stretch began after a reading with something on them). */
+  emptiedSeen: Set<string>;
   inFlight: Set<Promise<void>>;
   settingsOf(host: string): Config["hosts"][string] | undefined;
   /** The host's cost per hour now: a cloud or rental price, or amortisation + upkeep + rated power. */
@@ -106,6 +110,8 @@ export function createAlertRun(deps: IdleAlertsDeps): AlertRun {
     engineHistory: new Map(),
     autoStopsStarted: new Set(),
     emptySince: new Map(),
+    occupied: new Set(),
+    emptiedSeen: new Set(),
     inFlight: new Set(),
     settingsOf,
     costOf: (host) => hostHourCost(hostCostBasis(settingsOf(host), config.costs), tariff, clock.now()),

@@ -43,7 +43,7 @@ export interface IdleAlertsDeps {
    * The stop use-case with the bot as the actor, for the autopilot and hosts with `auto_stop` whose
    * countdown ran out (`reason` for the audit).
    */
-  stopAutomatically: (host: string, alertId: number, reason?: string) => Promise<void>;
+  stopAutomatically: (host: string, alertId: number, reason?: string, emptySinceMs?: number) => Promise<void>;
   /** The host's owners now: the person a reclaim decision lent it to, else `hosts.<host>.owners`. */
   owners: (host: string) => readonly string[];
   /** A Slack message's permalink; `null` while the workspace URL is not known. */

@@ -1,10 +1,13 @@
 import {
   type AutopilotInput,
   type AutopilotPlan,
+  keepOutlived,
   nextEmptySinceMs,
   planAutopilot,
 } from "../../checks/autopilot-plan.ts";
 import { peopleOfLogins } from "../../checks/login-people.ts";
+import type { HostObservation } from "../../domain/observation.ts";
+import type { Snooze } from "../../domain/snooze.ts";
 import { postInAlertThread } from "../alerts/alert-thread.ts";
 import { type AlertRun, claimantsOf, latestByHost, stoppedAtMs } from "../alerts/idle-alert-run.ts";
 import { keepTomorrowUntilMs } from "../alerts/keep-host.ts";
@@ -34,13 +37,25 @@ export function runAutopilot(run: AlertRun, nowMs: number): void {
   for (const host of new Set([...run.states.keys(), ...plans.keys()])) {
     const observation = latest.get(host)?.observation ?? null;
     const emptySinceMs = nextEmptySinceMs(emptySinceBefore(run, host), observation);
-    if (emptySinceMs === null) run.emptySince.delete(host);
-    else run.emptySince.set(host, emptySinceMs);
+    const emptiedAtMs = trackEmpty(run, host, emptySinceMs, observation);
     const policy = autopilotPolicyOf(run.config, host);
+    const keep = lookups.keepOf(host);
+    const byPerson = keep !== null && keep.byUser !== BOT_ACTOR;
+    if (byPerson && keepOutlived(keep.setAtMs, emptiedAtMs, policy, calendar, nowMs)) {
+      endKeep(run, keep!, emptiedAtMs!, nowMs);
+      continue;
+    }
     const plan = plans.get(host) ?? null;
     if (!policy.enabled && plan === null) continue;
     const decision = planAutopilot(
-      inputFor(run, host, nowMs, lookups, { policy, plan, emptySinceMs, calendar, latest: observation }),
+      inputFor(run, host, nowMs, lookups, {
+        policy,
+        plan,
+        emptySinceMs,
+        emptiedAtMs,
+        calendar,
+        latest: observation,
+      }),
     );
     switch (decision.kind) {
       case "none":
@@ -61,6 +76,32 @@ export function runAutopilot(run: AlertRun, nowMs: number): void {
   }
 }
 
+/**
+ * Records the host's empty stretch and whether the bot saw it begin (a reading with something on the
+ * host just before); returns when it began if so, else `null`.
+ */
+function trackEmpty(
+  run: AlertRun,
+  host: string,
+  emptySinceMs: number | null,
+  observation: HostObservation | null,
+): number | null {
+  if (emptySinceMs === null) {
+    run.emptySince.delete(host);
+    run.emptiedSeen.delete(host);
+    if (observation?.ok === true) run.occupied.add(host);
+    else run.occupied.delete(host);
+    return null;
+  }
+  if (run.emptySince.get(host) !== emptySinceMs) {
+    if (run.occupied.has(host)) run.emptiedSeen.add(host);
+    else run.emptiedSeen.delete(host);
+  }
+  run.emptySince.set(host, emptySinceMs);
+  run.occupied.delete(host);
+  return run.emptiedSeen.has(host) ? emptySinceMs : null;
+}
+
 /** The host's empty stretch so far; a stop since it began ends it (a host that reports again was started again). */
 function emptySinceBefore(run: AlertRun, host: string): number | null {
   const sinceMs = run.emptySince.get(host) ?? null;
@@ -73,7 +114,7 @@ function inputFor(
   host: string,
   nowMs: number,
   lookups: AutopilotLookups,
-  known: Pick<AutopilotInput, "policy" | "plan" | "emptySinceMs" | "calendar" | "latest">,
+  known: Pick<AutopilotInput, "policy" | "plan" | "emptySinceMs" | "emptiedAtMs" | "calendar" | "latest">,
 ): AutopilotInput {
   const { store } = run;
   const state = run.states.get(host) ?? null;
@@ -84,6 +125,7 @@ function inputFor(
     policy: known.policy,
     plan: known.plan,
     emptySinceMs: known.emptySinceMs,
+    emptiedAtMs: known.emptiedAtMs,
     calendar: known.calendar,
     latest: known.latest,
     host,
@@ -94,6 +136,7 @@ function inputFor(
       alertId !== null &&
       (run.autoStopsStarted.has(alertId) || (stopRun !== null && stopRun.alertId === alertId)),
     claimants: lookups.claimantsOf(host),
+    claimedSinceMs: lookups.claimedSinceMs(host),
     reservedSoon: lookups.reservedSoon(host),
     keptUntilMs: lookups.keptUntilMs(host),
   };
@@ -148,6 +191,34 @@ function warn(run: AlertRun, plan: AutopilotPlan, nowMs: number): void {
   logger.info({ host: plan.host, alertId: plan.alertId, stopAtMs: plan.stopAtMs }, "autopilot stop planned");
 }
 
+/**
+ * Ends a person's Keep whose host has had nothing on it since after it was pressed (outside working
+ * hours; the start-ahead's own Keep of a host it started is left alone): the keeper hears of it; the next poll opens the idle alert, and the empty host is warned and stopped as
+ * any other.
+ */
+function endKeep(run: AlertRun, keep: Snooze, emptySinceMs: number, nowMs: number): void {
+  const { store, notifier, alertWords, logger } = run;
+  run.transaction(() => {
+    store.snoozes.set({ ...keep, untilMs: nowMs });
+    store.audit.record({
+      atMs: nowMs,
+      actor: BOT_ACTOR,
+      action: "keep-ended",
+      host: keep.host,
+      detail: { keptBy: keep.byUser, keptAtMs: keep.setAtMs, keptUntilMs: keep.untilMs, emptySinceMs },
+    });
+    const text = alertWords.autopilotKeepEnded({
+      reader: keep.byUser,
+      host: keep.host,
+      keptUntilMs: keep.untilMs,
+      emptySinceMs,
+      nowMs,
+    });
+    notifier.send("chat.postMessage", { channel: keep.byUser, text });
+  });
+  logger.info({ host: keep.host, keptBy: keep.byUser }, "autopilot ended a keep: nothing left on the host");
+}
+
 function cancel(run: AlertRun, plan: AutopilotPlan, nowMs: number, hold: string): void {
   const { store } = run;
   run.transaction(() => {
@@ -174,7 +245,15 @@ function stop(run: AlertRun, plan: AutopilotPlan, nowMs: number): void {
   run.autoStopsStarted.add(alertId);
   postInAlertThread(run, alert, run.alertWords.autopilotStopping({ plan, nowMs }));
   logger.info({ host, alertId, evidence: plan.evidence.class }, "autopilot stop due");
-  const settled: Promise<void> = stopAutomatically(host, alertId, AUTOPILOT_REASONS[plan.evidence.class])
+  const { evidence } = plan;
+  const overClaimsMs =
+    evidence.class === "empty" && evidence.outlivedClaims ? evidence.emptySinceMs : undefined;
+  const settled: Promise<void> = stopAutomatically(
+    host,
+    alertId,
+    AUTOPILOT_REASONS[evidence.class],
+    overClaimsMs,
+  )
     .then(
       () => undefined,
       (error: unknown) => {

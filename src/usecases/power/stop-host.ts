@@ -1,3 +1,4 @@
+import { claimOutlived } from "../../checks/autopilot-plan.ts";
 import type { IdlePolicy } from "../../checks/idle-policy.ts";
 import { type RecentInput, recentInputOf } from "../../checks/recent-input.ts";
 import type { ActionConfig } from "../../config/schema.ts";
@@ -6,6 +7,7 @@ import type { GpuReading } from "../../domain/observation.ts";
 import type { StopRun } from "../../domain/stop-run.ts";
 import { type ActionOutcome, describeAction, runAction } from "../../executors/run-action.ts";
 import { authorityFor, type HostActionDeps, holdsEverythingOn, isAdmin, mayAct } from "../authorise.ts";
+import { teamCalendarOf } from "../autopilot/autopilot-policy.ts";
 import { unknownHostFacts } from "../fleet/known-hosts.ts";
 import { BOT_ACTOR } from "./action-text.ts";
 import { assessHostNow } from "./assess-host-now.ts";
@@ -32,6 +34,11 @@ export interface StopRequest {
   force?: boolean;
   /** Why, for the audit and the webhook body: `alert button`, `/gpu stop`, `auto-stop after 30 min`. */
   reason: string;
+  /**
+   * The autopilot's stop of a host empty since then: outside working hours a claim made or confirmed
+   * before it no longer holds the stop (see `claimOutlived`).
+   */
+  emptySinceMs?: number | undefined;
 }
 
 /** Why a stop did not start. */
@@ -189,8 +196,9 @@ export function stopAutomatically(
   host: string,
   alertId: number,
   reason = "auto-stop: nobody kept the host", // words-ok: audit reason code
+  emptySinceMs?: number,
 ): Promise<StopResult> {
-  return stopHost(deps, { host, actor: BOT_ACTOR, alertId, reason });
+  return stopHost(deps, { host, actor: BOT_ACTOR, alertId, reason, emptySinceMs });
 }
 
 function refusal(
@@ -231,7 +239,7 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
   }
   const episode = fleet.state(host);
   if (automatic) {
-    const held = automaticStopHeld(deps, host, episode?.status, nowMs);
+    const held = automaticStopHeld(deps, host, episode?.status, nowMs, request.emptySinceMs ?? null);
     if (held !== null) return held;
   }
   const now = assessHostNow(host, latest, nowMs, deps.idlePolicy);
@@ -276,13 +284,20 @@ function automaticStopHeld(
   host: string,
   status: string | undefined,
   nowMs: number,
+  emptySinceMs: number | null,
 ): StopRefusal | null {
   const { state } = deps;
   const snooze = state.snoozes.activeAt(host, nowMs);
   if (snooze !== null) {
     return refusal("kept", host, { reason: "kept", user: snooze.byUser, untilMs: snooze.untilMs, nowMs });
   }
-  const claim = state.claims.activeOn(host, nowMs)[0];
+  const calendar = teamCalendarOf(deps.config);
+  const claim = state.claims
+    .activeOn(host, nowMs)
+    .find(
+      (held) =>
+        !claimOutlived(Math.max(held.fromMs, held.stillUsingAtMs ?? 0), emptySinceMs, calendar, nowMs),
+    );
   if (claim !== undefined) {
     return refusal("claimed", host, { reason: "claimed", user: claim.user, untilMs: claim.untilMs, nowMs });
   }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
+  autopilotKeepEndedText,
   autopilotStoppingText,
   autopilotWarningMessage,
 } from "../../../src/bot/views/power/autopilot-messages.ts";
@@ -82,6 +83,47 @@ describe("the autopilot's words", () => {
     assert.equal(
       autopilotStoppingText(ZH, { plan: stale, nowMs: NOW }),
       "🤖 自动驾驶：gpu-a 的 GPU 自周日 23:00 起（19 小时）闲置，只剩 alice 的 python（pid 4242，占用 20.0 GiB）且无人操作，现在是工作时间外；无人保留。",
+    );
+  });
+
+  test("a claim older than the empty host: the warning and the thread name its claimant, in both languages", () => {
+    const claimed: AutopilotPlan = {
+      ...empty,
+      evidence: { class: "empty", emptySinceMs: NOW - 30 * MINUTE_MS, outlivedClaims: ["U0BOB"] },
+    };
+    assert.equal(
+      shownText(autopilotWarningMessage(EN, view(claimed)).blocks),
+      "🤖 *gpu-b* has had nothing on it for 30 min; it stops at *18:30* unless you keep it.\n<@U0BOB> claimed it before it emptied; outside working hours that claim no longer holds an empty host. The GPUs stay claimed, and `/gpu start gpu-b` brings it back.",
+    );
+    assert.match(
+      shownText(autopilotWarningMessage(ZH, view(claimed)).blocks),
+      /\n<@U0BOB> 在它空闲之前认领了它；工作时间外，这个认领不再留住一台空闲主机。GPU 仍归认领人，`\/gpu start gpu-b` 可重新开机。$/,
+    );
+    assert.equal(
+      autopilotStoppingText(EN, { plan: claimed, nowMs: NOW }),
+      "🤖 Autopilot: nothing on gpu-b since 17:30 (30 min): no GPU process, no memory held, no login, no reservation within the hour; the claim of <@U0BOB> is older than that, and it is outside working hours; nobody kept it.",
+    );
+    assert.match(
+      autopilotStoppingText(ZH, { plan: claimed, nowMs: NOW }),
+      /<@U0BOB> 的认领早于此时，且现在是工作时间外/,
+    );
+  });
+
+  test("a Keep the autopilot ended: the keeper hears until when it ran and since when the host was empty", () => {
+    const ended = {
+      reader: "U0ALICE",
+      host: "gpu-b",
+      keptUntilMs: NOW + 15 * 60 * MINUTE_MS,
+      emptySinceMs: NOW - 40 * MINUTE_MS,
+      nowMs: NOW,
+    };
+    assert.equal(
+      autopilotKeepEndedText(EN, ended),
+      "🤖 Your Keep of *gpu-b* (until Tue 09:00) has ended: nothing has been on it since 17:20, and outside working hours an empty host is stopped after the autopilot's warning. `/gpu keep gpu-b tomorrow` keeps it again.",
+    );
+    assert.equal(
+      autopilotKeepEndedText(ZH, ended),
+      "🤖 你对 *gpu-b* 的保留（至周二 09:00）已结束：自 17:20 起它上面什么都没有；工作时间外，空闲主机会在自动驾驶警告后停机。`/gpu keep gpu-b tomorrow` 可再次保留。",
     );
   });
 });

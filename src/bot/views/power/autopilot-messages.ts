@@ -1,7 +1,11 @@
 import type { types } from "@slack/bolt";
 import type { AutopilotPlan, StaleHolder } from "../../../checks/autopilot-plan.ts";
 import type { Translator } from "../../../messages/translator.ts";
-import type { AutopilotStopView, AutopilotWarningView } from "../../../usecases/alerts/alert-words.ts";
+import type {
+  AutopilotKeepEndedView,
+  AutopilotStopView,
+  AutopilotWarningView,
+} from "../../../usecases/alerts/alert-words.ts";
 import { ACTION_IDS, KEEP_ACTION_IDS, keepValue, stopValue } from "../../ids.ts";
 import {
   alertDuration,
@@ -9,6 +13,7 @@ import {
   escapeMrkdwn,
   formatGiB,
   keepTomorrowLabel,
+  mention,
   truncate,
 } from "../alerts/alert-format.ts";
 import type { SlackMessage } from "../alerts/alert-message.ts";
@@ -40,6 +45,10 @@ export function autopilotWarningMessage(tr: Translator, view: AutopilotWarningVi
   if (plan.evidence.class === "empty") {
     const duration = alertDuration(tr, nowMs - plan.evidence.emptySinceMs);
     body = tr.t("autopilot.empty.warning", { host, duration, at });
+    const claimants = plan.evidence.outlivedClaims ?? [];
+    if (claimants.length > 0) {
+      body = `${body}\n${tr.t("autopilot.empty.claims", { claimants: claimants.map(mention).join(", "), host })}`;
+    }
     text = tr.t("autopilot.empty.text", { host: plan.host, duration, at });
   } else {
     const left = leftWords(tr, plan);
@@ -71,10 +80,15 @@ export function autopilotStoppingText(tr: Translator, view: AutopilotStopView): 
   const host = escapeMrkdwn(plan.host);
   if (plan.evidence.class === "empty") {
     const sinceMs = plan.evidence.emptySinceMs;
-    return tr.t("autopilot.stopping.empty", {
+    const since = alertWhen(tr, sinceMs, nowMs);
+    const duration = alertDuration(tr, nowMs - sinceMs);
+    const claimants = plan.evidence.outlivedClaims ?? [];
+    if (claimants.length === 0) return tr.t("autopilot.stopping.empty", { host, since, duration });
+    return tr.t("autopilot.stopping.emptyClaimed", {
       host,
-      since: alertWhen(tr, sinceMs, nowMs),
-      duration: alertDuration(tr, nowMs - sinceMs),
+      since,
+      duration,
+      claimants: claimants.map(mention).join(", "),
     });
   }
   const sinceMs = plan.evidence.idleSinceMs;
@@ -83,6 +97,16 @@ export function autopilotStoppingText(tr: Translator, view: AutopilotStopView): 
     since: alertWhen(tr, sinceMs, nowMs),
     duration: alertDuration(tr, nowMs - sinceMs),
     left: leftWords(tr, plan),
+  });
+}
+
+/** To whoever kept the host: their Keep ended, nothing having been on the host since. */
+export function autopilotKeepEndedText(tr: Translator, view: AutopilotKeepEndedView): string {
+  const { nowMs } = view;
+  return tr.t("autopilot.keepEnded", {
+    host: escapeMrkdwn(view.host),
+    until: alertWhen(tr, view.keptUntilMs, nowMs),
+    since: alertWhen(tr, view.emptySinceMs, nowMs),
   });
 }
 
