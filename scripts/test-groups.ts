@@ -1,9 +1,10 @@
 /**
- * `node --import tsx scripts/test-groups.ts OUT COUNT [--alone=FILE]... FILE...`: bundles the test
- * files (`scripts/bundle-modules.ts`) as `npm test` runs them and prints the module of each process,
- * longest first: the first `--alone` file, then COUNT groups of files that share a process (each as
- * long as many files), then the other `--alone` files, then the files that must have a process of
- * their own. Each group's files are listed on stderr.
+ * `node --import tsx scripts/test-groups.ts OUT COUNT [--alone=FILE]... [--children=DIR] FILE...`:
+ * bundles the test files (`scripts/bundle-modules.ts`) as `npm test` runs them and prints the module
+ * of each process, longest first: the first `--alone` file, then COUNT groups of files that share a
+ * process (each as long as many files), then the other `--alone` files, then the files that must have
+ * a process of their own. Each group's files are listed on stderr. With `--children`, the scripts
+ * tests start as children are bundled into DIR meanwhile (`test/helpers/ts-child.ts`).
  *
  * Which test files `npm test` runs together in one process. A process of its own costs a file some
  * 0.3–1 s of CPU before its first test (Node starting, the bundle compiled, the bot's stack and its
@@ -14,6 +15,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { transformSync } from "esbuild";
+import { prebuildChildBundles } from "../test/helpers/ts-child.ts";
 import { bundleModules, type ModuleGroup } from "./bundle-modules.ts";
 
 /**
@@ -74,10 +76,11 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const [out, count, ...args] = process.argv.slice(2);
   const first = args.filter((arg) => arg.startsWith("--alone=")).map((arg) => arg.slice("--alone=".length));
-  const files = args.filter((arg) => !arg.startsWith("--alone="));
+  const children = args.find((arg) => arg.startsWith("--children="))?.slice("--children=".length);
+  const files = args.filter((arg) => !arg.startsWith("--alone=") && !arg.startsWith("--children="));
   if (out === undefined || !(Number(count) >= 1) || files.length === 0) {
     process.stderr.write(
-      "usage: node --import tsx scripts/test-groups.ts OUT COUNT [--alone=FILE]... FILE...\n",
+      "usage: node --import tsx scripts/test-groups.ts OUT COUNT [--alone=FILE]... [--children=DIR] FILE...\n",
     );
     process.exitCode = 2;
   } else {
@@ -86,6 +89,10 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
     const order = [...(longest === undefined ? [] : [longest]), ...groups, ...long];
     order.push(...alone.filter((file) => !first.includes(file)));
     for (const group of groups) process.stderr.write(`# ${group.name}: ${group.files.join(" ")}\n`);
-    for (const module of await bundleModules(order, resolve(out))) process.stdout.write(`${module}\n`);
+    const [modules] = await Promise.all([
+      bundleModules(order, resolve(out)),
+      children === undefined ? null : prebuildChildBundles(resolve(children)),
+    ]);
+    for (const module of modules) process.stdout.write(`${module}\n`);
   }
 }
