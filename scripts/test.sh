@@ -10,7 +10,16 @@ bash scripts/install-test-deps.sh
 [ -d node_modules ] || npm ci
 export TZ=UTC
 logs=$(mktemp -d)
-trap 'jobs -p | xargs -r kill 2>/dev/null; rm -rf "$logs"' EXIT
+# NOTE: the tests' scratch files (stores, keys, the package's install, the browser's profile) go to
+# a folder in memory where there is one: SQLite's fsyncs at its checkpoints and closes then cost no
+# disk waits (a group of files 63 → 44 s of wall time, the same CPU). Removed at the end, with what
+# a killed test left there.
+scratch=""
+if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
+  scratch=$(mktemp -d /dev/shm/gpu-warden-test.XXXXXX)
+  export TMPDIR="$scratch"
+fi
+trap 'jobs -p | xargs -r kill 2>/dev/null; rm -rf "$logs" ${scratch:+"$scratch"}' EXIT
 npx tsc --noEmit >"$logs/tsc" 2>&1 &
 tsc_pid=$!
 npx biome check . >"$logs/biome" 2>&1 &
