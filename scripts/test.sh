@@ -13,9 +13,11 @@ logs=$(mktemp -d)
 # NOTE: the tests' scratch files (stores, keys, the package's install, the browser's profile) go to
 # a folder in memory where there is one: SQLite's fsyncs at its checkpoints and closes then cost no
 # disk waits (a group of files 63 → 44 s of wall time, the same CPU). Removed at the end, with what
-# a killed test left there.
+# a killed test left there. Not where /dev/shm is small (Docker's default is 64 MB; the package test
+# alone installs some 80 MB).
 scratch=""
-if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
+if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] &&
+  [ "$(df --output=avail -k /dev/shm 2>/dev/null | tail -1)" -ge 2097152 ] 2>/dev/null; then
   scratch=$(mktemp -d /dev/shm/gpu-warden-test.XXXXXX)
   export TMPDIR="$scratch"
 fi
