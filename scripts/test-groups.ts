@@ -1,9 +1,11 @@
 /**
- * `node --import tsx scripts/test-groups.ts OUT COUNT [--alone=FILE]... FILE...`: bundles the test
- * files (`scripts/bundle-modules.ts`) as `npm test` runs them and prints the module of each process,
- * longest first: the first `--alone` file, then COUNT groups of files that share a process (each as
- * long as many files), then the other `--alone` files, then the files that must have a process of
- * their own. Each group's files are listed on stderr.
+ * `node --import tsx scripts/test-groups.ts OUT COUNT [--alone=FILE]... [--children=DIR] FILE...`:
+ * bundles the test files (`scripts/bundle-modules.ts`) as `npm test` runs them and prints the module
+ * of each process, longest first: the first `--alone` file, then COUNT groups of files that share a
+ * process (each as long as many files), then the other `--alone` files, then the files that must have
+ * a process of their own, named so that they sort in that order ({@link inStartOrder}). Each group's
+ * files are listed on stderr. With `--children`, the scripts
+ * tests start as children are bundled into DIR meanwhile (`test/helpers/ts-child.ts`).
  *
  * Which test files `npm test` runs together in one process. A process of its own costs a file some
  * 0.3–1 s of CPU before its first test (Node starting, the bundle compiled, the bot's stack and its
@@ -11,9 +13,10 @@
  * other, their top-level tests in the order of the files.
  */
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { transformSync } from "esbuild";
+import { prebuildChildBundles } from "../test/helpers/ts-child.ts";
 import { bundleModules, type ModuleGroup } from "./bundle-modules.ts";
 
 /**
@@ -69,15 +72,30 @@ export function groupTestFiles(
   return { alone: single, groups };
 }
 
+/**
+ * The processes in `order` (a test file or a group), each as a module whose name starts with its
+ * place (`03-group-2`, `07-crash-campaign.test`): `node --test` sorts the files it is given before
+ * it starts them, so the names keep the order.
+ */
+export function inStartOrder(order: readonly (string | ModuleGroup)[]): ModuleGroup[] {
+  const width = String(order.length).length;
+  return order.map((unit, index) => {
+    const place = String(index + 1).padStart(width, "0");
+    if (typeof unit !== "string") return { name: `${place}-${unit.name}`, files: unit.files };
+    return { name: `${place}-${basename(unit).replace(/\.[cm]?[jt]s$/, "")}`, files: [unit] };
+  });
+}
+
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const [out, count, ...args] = process.argv.slice(2);
   const first = args.filter((arg) => arg.startsWith("--alone=")).map((arg) => arg.slice("--alone=".length));
-  const files = args.filter((arg) => !arg.startsWith("--alone="));
+  const children = args.find((arg) => arg.startsWith("--children="))?.slice("--children=".length);
+  const files = args.filter((arg) => !arg.startsWith("--alone=") && !arg.startsWith("--children="));
   if (out === undefined || !(Number(count) >= 1) || files.length === 0) {
     process.stderr.write(
-      "usage: node --import tsx scripts/test-groups.ts OUT COUNT [--alone=FILE]... FILE...\n",
+      "usage: node --import tsx scripts/test-groups.ts OUT COUNT [--alone=FILE]... [--children=DIR] FILE...\n",
     );
     process.exitCode = 2;
   } else {
@@ -86,6 +104,10 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
     const order = [...(longest === undefined ? [] : [longest]), ...groups, ...long];
     order.push(...alone.filter((file) => !first.includes(file)));
     for (const group of groups) process.stderr.write(`# ${group.name}: ${group.files.join(" ")}\n`);
-    for (const module of await bundleModules(order, resolve(out))) process.stdout.write(`${module}\n`);
+    const [modules] = await Promise.all([
+      bundleModules(inStartOrder(order), resolve(out)),
+      children === undefined ? null : prebuildChildBundles(resolve(children)),
+    ]);
+    for (const module of modules) process.stdout.write(`${module}\n`);
   }
 }

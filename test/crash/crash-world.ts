@@ -1,12 +1,12 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bundleModules } from "../../scripts/bundle-modules.ts";
 import {
   type SlackEmulator,
   startSlackEmulator,
 } from "../../src/playground/slack-emulator/start-slack-emulator.ts";
 import { createSimulatedSource } from "../../src/sources/simulated-source.ts";
+import { tsBundle } from "../helpers/ts-child.ts";
 import { BotProcess } from "./bot-process.ts";
 
 const CHILD = join(import.meta.dirname, "crash-bot-child.mjs");
@@ -63,9 +63,7 @@ export class CrashWorld {
   }
 
   async open(): Promise<void> {
-    [this.#child] = (await bundleModules([CHILD], join(this.dir, "child"), { packages: "bundled" })) as [
-      string,
-    ];
+    this.#child = await tsBundle(CHILD);
     this.slack = await startSlackEmulator({
       users: [OWNER, BOB, DAVE, CAROL].map((id) => ({ id, name: id.toLowerCase() })),
       channels: [{ id: CHANNEL, name: "gpu" }],

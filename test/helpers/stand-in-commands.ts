@@ -52,7 +52,9 @@ export function isDead(pid: number): boolean {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return true;
+    const code = (error as NodeJS.ErrnoException).code;
+    // NOTE: ESRCH: the process ended between the file's opening and its reading.
+    if (code === "ENOENT" || code === "ESRCH") return true;
     throw error;
   }
 }

@@ -5,7 +5,7 @@ import { join, relative } from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { bundleModules } from "../../scripts/bundle-modules.ts";
-import { groupTestFiles, sharesProcess } from "../../scripts/test-groups.ts";
+import { groupTestFiles, inStartOrder, sharesProcess } from "../../scripts/test-groups.ts";
 import { tempDir } from "../store/store-fixtures.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -55,6 +55,19 @@ describe("npm test runs the test files that leave their process as they found it
     } finally {
       dir.remove();
     }
+  });
+
+  test("the processes' modules are named so that node --test, which sorts them, starts them in the order given", () => {
+    const order = ["test/crash/crash-campaign.test.ts", { name: "group-1", files: ["test/a.test.ts"] }];
+    const many = [...order, ...Array.from({ length: 9 }, (_, at) => `test/bot/z${at}.test.ts`)];
+    const named = inStartOrder(many);
+    assert.deepEqual(named.slice(0, 2), [
+      { name: "01-crash-campaign.test", files: ["test/crash/crash-campaign.test.ts"] },
+      { name: "02-group-1", files: ["test/a.test.ts"] },
+    ]);
+    const names = named.map((unit) => unit.name);
+    assert.deepEqual([...names].sort(), names);
+    assert.equal(names.at(-1), "11-z8.test");
   });
 
   test("a group's module runs every test of its files, and fails when one of them does", async () => {
