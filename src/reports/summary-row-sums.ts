@@ -2,7 +2,7 @@ import type { HostRecord } from "../domain/metrics.ts";
 import type { Steps } from "../shared/steps.ts";
 import type { HourChunk } from "./hour-rows.ts";
 import { type ClaimedHour, GpuAcc, gpuIndexes, gpuKey, HOUR_MS, HostAcc } from "./summary-accumulators.ts";
-import { HostRecords, HourSums, priceHour } from "./summary-hour-prices.ts";
+import { HostOnHours, HostRecords, HourSums, priceHour } from "./summary-hour-prices.ts";
 import { IdleCosts } from "./summary-idle-costs.ts";
 import type { SummaryInput } from "./summary-model.ts";
 
@@ -158,12 +158,13 @@ export function* sumRowsSteps(
   const sums = new FlatSums(places.gpus.length, places.hosts.length, columns);
   const hour = new HourSums(places.hosts.length);
   const costs = new IdleCosts(places, columns);
-  const hostRecords = new HostRecords(records, places.hosts);
+  const hostRecords = new HostRecords(records, places.hosts, input.pricing);
+  const onHours = new HostOnHours(places.hosts.length, hourSlots);
   let pending: HourChunk[] = [];
   let column = 0;
   let slot = -1;
   const closeHour = () => {
-    if (slot >= 0) priceHour(input, hostRecords, places.hosts, hour, slot, pending[0]!.hourMs, dataUntilMs);
+    if (slot >= 0) priceHour(input, hostRecords, onHours, hour, slot, pending[0]!.hourMs, dataUntilMs);
     for (const chunk of pending)
       costs.add(chunk, slot >= 0 ? hour.cost : null, slot >= 0 ? hour.saving : null, column);
     pending = [];
@@ -181,6 +182,7 @@ export function* sumRowsSteps(
   if (pending.length > 0) closeHour();
   sums.copyTo(places, columns);
   costs.copyTo();
+  onHours.copyTo(places.hosts);
   return { hostAcc, gpuAcc, claimedHours: costs.claimedHours };
 }
 
