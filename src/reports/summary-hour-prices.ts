@@ -61,10 +61,10 @@ export class HostRecords {
   /** A host's cost and saving of one hour, from {@link clock}. */
   readonly priced = new Float64Array(2);
 
-  constructor(records: ReadonlyMap<string, HostRecord>, hosts: readonly HostAcc[], pricing: SummaryPricing) {
-    this.names = hosts.map((host) => host.name);
+  constructor(records: ReadonlyMap<string, HostRecord>, hosts: readonly string[], pricing: SummaryPricing) {
+    this.names = [...hosts];
     this.clock = pricing.clockHours?.(this.names) ?? null;
-    this.records = hosts.map((host) => records.get(host.name));
+    this.records = hosts.map((host) => records.get(host));
     this.allSeenAfterMs = Float64Array.from(this.records, (record) =>
       record === undefined
         ? Number.POSITIVE_INFINITY
