@@ -246,6 +246,50 @@ export function addHourCost(
   totals.idleStoppable = (totals.idleStoppable ?? 0) + hourStoppable * share;
 }
 
+/**
+ * {@link addHourCost} of one whole clock hour into {@link emptyCostTotals}, for pricing millions of
+ * host-hours without an object each: the totals' `total` into `out[0]` and `stoppable` into `out[1]`
+ * (NaN for `none`). `price` is the hour's mean price (`priceOver` of the hour), `energyWh` NaN
+ * without a power reading. The same operations in the same order, so the same numbers to the bit.
+ */
+export function addClockHourCost(
+  basis: HostCostBasis,
+  price: number,
+  onMinutes: number,
+  energyWh: number,
+  out: Float64Array,
+): void {
+  const onHours = onMinutes / 60;
+  switch (basis.kind) {
+    case "none":
+      out[0] = Number.NaN;
+      out[1] = Number.NaN;
+      return;
+    case "rate": {
+      const rent = basis.costPerHour * (basis.billedWhenOff ? 1 : onHours);
+      const upkeepOn = basis.upkeepOnPerHour * onHours;
+      out[0] = 0 + (rent + upkeepOn);
+      out[1] = 0 + ((basis.billedWhenOff ? 0 : rent) + upkeepOn);
+      return;
+    }
+    case "owned": {
+      const upkeepOn = basis.upkeepOnPerHour * onHours;
+      const upkeep = basis.upkeepPerHour * 1 + upkeepOn;
+      const kWh = !Number.isNaN(energyWh)
+        ? energyWh / 1000
+        : basis.ratedWatts !== null
+          ? (basis.ratedWatts * onMinutes) / 60 / 1000
+          : Number.NaN;
+      const energyCost = Number.isNaN(kWh) ? 0 : kWh * price;
+      out[0] = 0 + (basis.capitalPerHour * 1 + upkeep + energyCost);
+      out[1] = 0 + (energyCost + upkeepOn);
+      return;
+    }
+    default:
+      basis satisfies never;
+  }
+}
+
 /** The idle GPU-minutes' share of the hour's GPU-minutes (0 without GPUs). */
 export function idleShare(usage: HostHourUsage, spanHours = (usage.toMs - usage.fromMs) / HOUR_MS): number {
   const gpuMinutes = usage.gpus * spanHours * 60;

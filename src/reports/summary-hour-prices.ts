@@ -1,7 +1,7 @@
 import type { HostHourUsage } from "../checks/cost-model.ts";
 import type { HostRecord } from "../domain/metrics.ts";
 import { expectedMinutes, gpusSeenBy, HOUR_MS, type HostAcc } from "./summary-accumulators.ts";
-import type { SummaryInput, SummaryPricing } from "./summary-model.ts";
+import type { ClockHourPrices, SummaryInput, SummaryPricing } from "./summary-model.ts";
 
 /** One clock hour's sums per host place (the hosts with rows in it are in `rows > 0`). */
 export class HourSums {
@@ -49,13 +49,22 @@ export class HourSums {
   }
 }
 
-/** Each host place's record, and from when all its GPUs had been seen (so {@link gpusSeenBy} is their count). */
+/**
+ * Each host place's record, from when all its GPUs had been seen (so {@link gpusSeenBy} is their
+ * count), and its clock hours' prices when the pricing has them ({@link SummaryPricing.clockHours}).
+ */
 export class HostRecords {
   readonly records: (HostRecord | undefined)[];
   readonly allSeenAfterMs: Float64Array;
+  readonly names: string[];
+  readonly clock: ClockHourPrices | null;
+  /** A host's cost and saving of one hour, from {@link clock}. */
+  readonly priced = new Float64Array(2);
 
-  constructor(records: ReadonlyMap<string, HostRecord>, hosts: readonly HostAcc[]) {
-    this.records = hosts.map((host) => records.get(host.name));
+  constructor(records: ReadonlyMap<string, HostRecord>, hosts: readonly string[], pricing: SummaryPricing) {
+    this.names = [...hosts];
+    this.clock = pricing.clockHours?.(this.names) ?? null;
+    this.records = hosts.map((host) => records.get(host));
     this.allSeenAfterMs = Float64Array.from(this.records, (record) =>
       record === undefined
         ? Number.POSITIVE_INFINITY
@@ -72,6 +81,35 @@ export class HostRecords {
 }
 
 /**
+ * Per host place, what the stops need of its hours: {@link HostAcc.busyHours} (`host × slots`) and its
+ * energy while on, summed here in flat arrays and copied to the accumulators at the end (each starts
+ * at 0, so this is what adding them there gives).
+ */
+export class HostOnHours {
+  readonly busyHours: Uint8Array;
+  readonly energyWh: Float64Array;
+  readonly energyOnHours: Float64Array;
+
+  constructor(
+    hosts: number,
+    readonly slots: number,
+  ) {
+    this.busyHours = new Uint8Array(hosts * slots);
+    this.energyWh = new Float64Array(hosts);
+    this.energyOnHours = new Float64Array(hosts);
+  }
+
+  copyTo(hosts: readonly HostAcc[]): void {
+    const { slots } = this;
+    hosts.forEach((host, h) => {
+      host.busyHours.set(this.busyHours.subarray(h * slots, (h + 1) * slots));
+      host.energyWh = this.energyWh[h]!;
+      host.energyOnHours = this.energyOnHours[h]!;
+    });
+  }
+}
+
+/**
  * Prices the hour at `slot` (starting at `hourMs`) for each host with rows in it, into `hour.cost` and
  * `hour.saving` (NaN from `dataUntilMs` on, or without a price), and notes the host's busy hour and
  * energy while on.
@@ -79,7 +117,7 @@ export class HostRecords {
 export function priceHour(
   input: SummaryInput,
   records: HostRecords,
-  hosts: readonly HostAcc[],
+  onHours: HostOnHours,
   hour: HourSums,
   slot: number,
   hourMs: number,
@@ -87,15 +125,39 @@ export function priceHour(
 ): void {
   hour.cost.fill(Number.NaN);
   hour.saving.fill(Number.NaN);
-  for (let h = 0; h < hosts.length; h++) {
-    if (hour.rows[h] === 0) continue;
-    const host = hosts[h]!;
-    if (hour.busy[h]! > 0) host.busyHours[slot] = 1;
-    if (hour.hasEnergy[h] && hour.on[h]! > 0) {
-      host.energyWh += hour.energy[h]!;
-      host.energyOnHours += Math.min(60, hour.on[h]!) / 60;
+  const { rows, busy, on, energy, hasEnergy } = hour;
+  const { busyHours, energyWh, energyOnHours, slots } = onHours;
+  for (let h = 0; h < rows.length; h++) {
+    if (rows[h] === 0) continue;
+    if (busy[h]! > 0) busyHours[h * slots + slot] = 1;
+    if (hasEnergy[h] && on[h]! > 0) {
+      energyWh[h]! += energy[h]!;
+      energyOnHours[h]! += Math.min(60, on[h]!) / 60;
     }
-    if (hourMs >= dataUntilMs) continue;
+  }
+  if (hourMs >= dataUntilMs) return;
+  if (records.clock !== null) priceClockHour(records, records.clock, hour, hourMs);
+  else priceHostHours(input.pricing, records, hour, hourMs);
+}
+
+/** {@link priceHour}'s prices from the pricing's clock hours: no object per host-hour. */
+function priceClockHour(records: HostRecords, clock: ClockHourPrices, hour: HourSums, hourMs: number): void {
+  const { rows, on, energy, hasEnergy, cost, saving } = hour;
+  const out = records.priced;
+  clock.hour(hourMs);
+  for (let h = 0; h < rows.length; h++) {
+    if (rows[h] === 0) continue;
+    const gpus = Math.max(rows[h]!, records.seenBy(h, hourMs + HOUR_MS));
+    clock.price(h, Math.min(60, on[h]!), hasEnergy[h] ? energy[h]! : Number.NaN, out);
+    cost[h] = out[0]! / (gpus * 60);
+    saving[h] = out[1]! / (gpus * 60);
+  }
+}
+
+/** {@link priceHour}'s prices, one pricing call per host-hour. */
+function priceHostHours(pricing: SummaryPricing, records: HostRecords, hour: HourSums, hourMs: number): void {
+  for (let h = 0; h < hour.rows.length; h++) {
+    if (hour.rows[h] === 0) continue;
     const gpus = Math.max(hour.rows[h]!, records.seenBy(h, hourMs + HOUR_MS));
     const usage = hour.usage;
     usage.hourMs = hourMs;
@@ -107,7 +169,7 @@ export function priceHour(
     usage.unknownGpuMinutes = Math.max(0, gpus * 60 - hour.busy[h]! - hour.idle[h]!);
     usage.onMinutes = Math.min(60, hour.on[h]!);
     usage.energyWh = hour.hasEnergy[h] ? hour.energy[h]! : null;
-    const { cost, saving } = costAndSaving(input.pricing, host.name, usage);
+    const { cost, saving } = costAndSaving(pricing, records.names[h]!, usage);
     if (cost !== null) hour.cost[h] = cost / (gpus * 60);
     if (saving !== null) hour.saving[h] = saving / (gpus * 60);
   }

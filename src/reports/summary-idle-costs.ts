@@ -1,6 +1,6 @@
 import type { HourChunk } from "./hour-rows.ts";
 import { type ClaimedHour, gpuKey } from "./summary-accumulators.ts";
-import type { RowPlaces } from "./summary-row-sums.ts";
+import type { Accumulators, RowPlaces } from "./summary-row-sums.ts";
 
 /**
  * Adds each row's idle minutes at its hour's price to its GPU and host, overall and per day column
@@ -29,7 +29,7 @@ export class IdleCosts {
     this.hostSaving = new Float64Array(hosts);
     this.hostUnpriced = new Uint8Array(hosts);
     this.dayCost = new Float64Array(hosts * columns);
-    this.claimed = Uint8Array.from(places.gpus, (gpu) => (gpu.claimed ? 1 : 0));
+    this.claimed = places.claimed;
   }
 
   /** One hour's rows at its prices by host place (`null`: the hour is outside the period's hours, no price). */
@@ -38,13 +38,13 @@ export class IdleCosts {
   }
 
   /** Copies the sums into the accumulators. */
-  copyTo(): void {
-    const { places, columns } = this;
-    places.gpus.forEach((gpu, g) => {
+  copyTo(accs: Accumulators): void {
+    const { columns } = this;
+    accs.gpus.forEach((gpu, g) => {
       gpu.idleCost = this.gpuCost[g]!;
       gpu.unpriced = this.gpuUnpriced[g] === 1;
     });
-    places.hosts.forEach((host, h) => {
+    accs.hosts.forEach((host, h) => {
       host.idleCost = this.hostCost[h]!;
       host.idleSaving = this.hostSaving[h]!;
       host.unpriced = this.hostUnpriced[h] === 1;

@@ -2,7 +2,7 @@ import type { HostRecord } from "../domain/metrics.ts";
 import type { Steps } from "../shared/steps.ts";
 import type { HourChunk } from "./hour-rows.ts";
 import { type ClaimedHour, GpuAcc, gpuIndexes, gpuKey, HOUR_MS, HostAcc } from "./summary-accumulators.ts";
-import { HostRecords, HourSums, priceHour } from "./summary-hour-prices.ts";
+import { HostOnHours, HostRecords, HourSums, priceHour } from "./summary-hour-prices.ts";
 import { IdleCosts } from "./summary-idle-costs.ts";
 import type { SummaryInput } from "./summary-model.ts";
 
@@ -31,60 +31,66 @@ function claimedGpusOf(input: SummaryInput, records: ReadonlyMap<string, HostRec
   return claimed;
 }
 
-function accumulatorsOf(
-  input: SummaryInput,
-  records: ReadonlyMap<string, HostRecord>,
-  grid: SummaryGrid,
-): Pick<RowSums, "hostAcc" | "gpuAcc"> & { rowGpus: GpuAcc[] } {
-  const claimedGpus = claimedGpusOf(input, records);
-  const hostAcc = new Map<string, HostAcc>();
-  const gpuAcc = new Map<string, GpuAcc>();
-  const rowGpus: GpuAcc[] = input.rollups.gpus.map(({ host: name, index }) => {
-    let host = hostAcc.get(name);
-    if (host === undefined) {
-      host = new HostAcc(name, grid.dayStartsMs.length, grid.hourSlots);
-      hostAcc.set(name, host);
-    }
-    let gpu = host.gpus[index];
-    if (gpu === undefined) {
-      gpu = new GpuAcc(name, index);
-      gpu.claimed = claimedGpus.has(gpuKey(name, index));
-      gpu.hostAcc = host;
-      host.gpus[index] = gpu;
-      gpuAcc.set(gpuKey(name, index), gpu);
-    }
-    return gpu;
-  });
-  return { hostAcc, gpuAcc, rowGpus };
-}
-
 /**
- * Where each GPU and host sits in the flat sums: `gpuOf[rows.gpus index]` is a GPU's place in
- * `gpus`, `hostOf[gpu place]` its host's place in `hosts`.
+ * Where each GPU and host sits in the flat sums, in the order of their first row: `gpuOf[rows.gpus
+ * index]` is a GPU's place, `hostOf[gpu place]` its host's place. Their accumulators are made once
+ * the rows are summed ({@link accumulatorsOf}): not in the heap while the hours are read.
  */
 export interface RowPlaces {
-  gpus: GpuAcc[];
-  hosts: HostAcc[];
+  /** Each GPU place's host and index. */
+  gpus: readonly { host: string; index: number }[];
+  /** 1 for a GPU place that some claim covers. */
+  claimed: Uint8Array;
+  /** Each host place's name. */
+  hosts: readonly string[];
   gpuOf: Int32Array;
   hostOf: Int32Array;
 }
 
-function placesOf(rowGpus: readonly GpuAcc[], hostAcc: ReadonlyMap<string, HostAcc>): RowPlaces {
-  const hosts = [...hostAcc.values()];
-  const hostPlace = new Map(hosts.map((host, at) => [host, at]));
-  const gpuPlace = new Map<GpuAcc, number>();
-  const gpus: GpuAcc[] = [];
-  const gpuOf = Int32Array.from(rowGpus, (gpu) => {
-    let at = gpuPlace.get(gpu);
-    if (at === undefined) {
-      at = gpus.length;
-      gpus.push(gpu);
-      gpuPlace.set(gpu, at);
+function placesOf(input: SummaryInput, records: ReadonlyMap<string, HostRecord>): RowPlaces {
+  const claimedGpus = claimedGpusOf(input, records);
+  const hostPlace = new Map<string, number>();
+  const gpuPlace = new Map<string, number>();
+  const hosts: string[] = [];
+  const gpus: { host: string; index: number }[] = [];
+  const hostOf: number[] = [];
+  const gpuOf = Int32Array.from(input.rollups.gpus, (gpu) => {
+    const key = gpuKey(gpu.host, gpu.index);
+    let g = gpuPlace.get(key);
+    if (g !== undefined) return g;
+    let h = hostPlace.get(gpu.host);
+    if (h === undefined) {
+      h = hosts.length;
+      hosts.push(gpu.host);
+      hostPlace.set(gpu.host, h);
     }
-    return at;
+    g = gpus.length;
+    gpus.push(gpu);
+    hostOf.push(h);
+    gpuPlace.set(key, g);
+    return g;
   });
-  const hostOf = Int32Array.from(gpus, (gpu) => hostPlace.get(gpu.hostAcc!)!);
-  return { gpus, hosts, gpuOf, hostOf };
+  const claimed = Uint8Array.from(gpus, (gpu) => (claimedGpus.has(gpuKey(gpu.host, gpu.index)) ? 1 : 0));
+  return { gpus, claimed, hosts, gpuOf, hostOf: Int32Array.from(hostOf) };
+}
+
+/** The accumulators of the places, in place order (each GPU's and host's first row, the maps' order). */
+export interface Accumulators {
+  gpus: GpuAcc[];
+  hosts: HostAcc[];
+}
+
+function accumulatorsOf(places: RowPlaces, grid: SummaryGrid): Accumulators {
+  const hosts = places.hosts.map((name) => new HostAcc(name, grid.dayStartsMs.length, grid.hourSlots));
+  const gpus = places.gpus.map(({ host: name, index }, g) => {
+    const host = hosts[places.hostOf[g]!]!;
+    const gpu = new GpuAcc(name, index);
+    gpu.claimed = places.claimed[g] === 1;
+    gpu.hostAcc = host;
+    host.gpus[index] = gpu;
+    return gpu;
+  });
+  return { gpus, hosts };
 }
 
 /**
@@ -120,14 +126,14 @@ class FlatSums {
   }
 
   /** Copies the sums into the accumulators (each starts at 0, so this is what adding them there gives). */
-  copyTo(places: RowPlaces, columns: number): void {
-    places.gpus.forEach((gpu, g) => {
+  copyTo(accs: Accumulators, columns: number): void {
+    accs.gpus.forEach((gpu, g) => {
       gpu.utilPctMinutes = this.gpuUtil[g]!;
       gpu.knownMinutes = this.gpuKnown[g]!;
       gpu.busy = this.gpuBusy[g]!;
       gpu.idle = this.gpuIdle[g]!;
     });
-    places.hosts.forEach((host, h) => {
+    accs.hosts.forEach((host, h) => {
       host.utilPctMinutes = this.hostUtil[h]!;
       host.knownMinutes = this.hostKnown[h]!;
       host.busy = this.hostBusy[h]!;
@@ -151,19 +157,19 @@ export function* sumRowsSteps(
   grid: SummaryGrid,
   dataUntilMs: number,
 ): Steps<RowSums> {
-  const { hostAcc, gpuAcc, rowGpus } = accumulatorsOf(input, records, grid);
-  const places = placesOf(rowGpus, hostAcc);
+  const places = placesOf(input, records);
   const { columnEnds, firstHourMs, hourSlots } = grid;
   const columns = columnEnds.length;
   const sums = new FlatSums(places.gpus.length, places.hosts.length, columns);
   const hour = new HourSums(places.hosts.length);
   const costs = new IdleCosts(places, columns);
-  const hostRecords = new HostRecords(records, places.hosts);
+  const hostRecords = new HostRecords(records, places.hosts, input.pricing);
+  const onHours = new HostOnHours(places.hosts.length, hourSlots);
   let pending: HourChunk[] = [];
   let column = 0;
   let slot = -1;
   const closeHour = () => {
-    if (slot >= 0) priceHour(input, hostRecords, places.hosts, hour, slot, pending[0]!.hourMs, dataUntilMs);
+    if (slot >= 0) priceHour(input, hostRecords, onHours, hour, slot, pending[0]!.hourMs, dataUntilMs);
     for (const chunk of pending)
       costs.add(chunk, slot >= 0 ? hour.cost : null, slot >= 0 ? hour.saving : null, column);
     pending = [];
@@ -179,9 +185,15 @@ export function* sumRowsSteps(
     yield;
   }
   if (pending.length > 0) closeHour();
-  sums.copyTo(places, columns);
-  costs.copyTo();
-  return { hostAcc, gpuAcc, claimedHours: costs.claimedHours };
+  const accs = accumulatorsOf(places, grid);
+  sums.copyTo(accs, columns);
+  costs.copyTo(accs);
+  onHours.copyTo(accs.hosts);
+  return {
+    hostAcc: new Map(accs.hosts.map((host) => [host.name, host])),
+    gpuAcc: new Map(accs.gpus.map((gpu) => [gpuKey(gpu.host, gpu.index), gpu])),
+    claimedHours: costs.claimedHours,
+  };
 }
 
 /** Adds one hour's rows to the sums (`slot` -1: outside the period's hours, no hour sums). */

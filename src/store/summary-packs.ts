@@ -54,9 +54,14 @@ export function hourRowsOfPacks(
   }
   return {
     length,
-    gpus: slots.ids.map((id) => names.get(id) ?? { host: `gpu#${id}`, index: id }),
+    gpus: namesOf(slots.ids, names),
     hours: { [Symbol.iterator]: () => chunksOf(hours(), slots)[Symbol.iterator]() },
   };
+}
+
+/** The names of `ids` (outside {@link hourRowsOfPacks}, whose iterator would keep every name alive). */
+function namesOf(ids: readonly number[], names: GpuNames): { host: string; index: number }[] {
+  return ids.map((id) => names.get(id) ?? { host: `gpu#${id}`, index: id });
 }
 
 /** Each pack as a chunk, its GPU ids as places in `slots` (every id already placed). */

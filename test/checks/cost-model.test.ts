@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { gpuHoursOf, hostHourUsages, usageRate } from "../../src/checks/cost-hour-usage.ts";
 import {
+  addClockHourCost,
   cachedPriceOver,
   costOfHours,
   HOURS_PER_MONTH,
@@ -311,5 +312,38 @@ describe("hostHourUsages", () => {
       [],
       "no hours before the host's first GPU was seen",
     );
+  });
+});
+
+describe("addClockHourCost", () => {
+  it("gives costOfHours' total and stoppable of one clock hour, to the bit, for every kind of host", () => {
+    const valley = cachedPriceOver(
+      tariffOf(
+        {
+          price_per_kwh: 0.31,
+          windows: [{ name: "valley", from: "22:00", to: "06:00", price_per_kwh: 0.17 }],
+        },
+        "Europe/Berlin",
+      ),
+    );
+    const bases = [
+      OWNED,
+      hostCostBasis({ purchase_price: 250_000, upkeep_per_hour_on: 0.7 }, COSTS),
+      hostCostBasis({ cost_per_hour: 24 }, COSTS),
+      hostCostBasis({ cost_per_hour: 24, rented: true, upkeep_per_hour_on: 1.3 }, COSTS),
+      hostCostBasis({ rated_watts: 1000 }, COSTS),
+    ];
+    const out = new Float64Array(2);
+    for (const basis of bases)
+      for (const hourMs of [Date.UTC(2026, 11, 1, 3), Date.UTC(2026, 11, 1, 13)])
+        for (const onMinutes of [0, 17.5, 60])
+          for (const energyWh of [null, 0, 1234.56]) {
+            const hour = usage(hourMs, { onMinutes, energyWh });
+            const expected = costOfHours(basis, valley, [hour]);
+            addClockHourCost(basis, valley(hourMs, hourMs + HOUR_MS), onMinutes, energyWh ?? Number.NaN, out);
+            const what = `${basis.kind} at ${new Date(hourMs).toISOString()}, on ${onMinutes} min, ${energyWh} Wh`;
+            assert.equal(out[0], expected.total ?? Number.NaN, `cost: ${what}`);
+            assert.equal(out[1], expected.stoppable ?? Number.NaN, `saving: ${what}`);
+          }
   });
 });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { stringify } from "csv-stringify/sync";
 import { toCsv } from "../../src/shared/csv.ts";
 
 describe("toCsv", () => {
@@ -30,6 +31,25 @@ describe("toCsv", () => {
       toCsv(["a", "b", "c", "d", "e"], [["=SUM(A1)", "@cmd", "+1+2", "-0.25", -3]]),
       "a,b,c,d,e\r\n'=SUM(A1),'@cmd,'+1+2,-0.25,-3\r\n",
     );
+  });
+
+  test("records joined directly or through csv-stringify: the same text as csv-stringify alone", () => {
+    const cells = ["", "a b", "-", "'", "ü 中", "-1", "=1", "a,b", 'q"x', "l\nx", "c\rx", 0, -0, 1e21, 1e-7];
+    const more = [Number.NaN, Number.NEGATIVE_INFINITY, true, false, null];
+    const all = [...cells, ...more];
+    const rows = all.flatMap((a) => all.map((b) => [a, b]));
+    const reference = stringify([["a", "b"], ...rows] as never, {
+      record_delimiter: "windows",
+      quoted_match: /[\r\n]/,
+      cast: {
+        boolean: (value: boolean) => (value ? "yes" : "no"),
+        number: (value: number) => (Number.isFinite(value) ? String(value) : ""),
+        string: (value: string) =>
+          /^[=+\-@\t\r]/.test(value) && !/^-?\d+(?:\.\d+)?$/.test(value) ? `'${value}` : value,
+      },
+    });
+    assert.equal(toCsv(["a", "b"], rows), reference);
+    assert.equal(toCsv(["a", "b"], [["-1", "-"]]), "a,b\r\n-1,'-\r\n");
   });
 
   test("a large table, its rows made as they are written, is the same text record for record", () => {

@@ -5,6 +5,7 @@ import {
   buildSummaryModelPaced,
   type ContainerReport,
   type Period,
+  previousSums,
   type ReclaimListing,
   type SummaryModel,
   type SummaryPricing,
@@ -79,7 +80,13 @@ export async function buildSummary(deps: SummaryDeps, period: Period): Promise<S
     windowMeanPct: entry.windowMeanPct,
   }));
   const suspectAudit = deps.summaries.auditBetween([SUSPECT_AUDIT, SUSPECT_ENDED_AUDIT], 0, period.toMs);
-  const previousTotals = await deps.summaries.gpuTotalsPaced(previous.fromMs, previous.toMs, nextTurn);
+  const pricing = deps.pricing ?? summaryPricing(config);
+  // NOTE: summed first, so that the previous period's 80,000 per-GPU totals are garbage before the period's hours are read.
+  const previousTotals = previousSums(
+    await deps.summaries.gpuTotalsPaced(previous.fromMs, previous.toMs, nextTurn),
+    previous,
+    pricing,
+  );
   const input = {
     period,
     previous,
@@ -90,7 +97,7 @@ export async function buildSummary(deps: SummaryDeps, period: Period): Promise<S
     previousTotals,
     claims: deps.claims.overlapping(period.fromMs, period.toMs),
     audit: deps.summaries.auditBetween(["stop", "keep"], period.fromMs, period.toMs),
-    pricing: deps.pricing ?? summaryPricing(config),
+    pricing,
     paidByTheHour: (host: string) => config.hosts[host]?.cost_per_hour !== undefined,
     reclaim,
     renewalBelowPct: config.reclaim.do_not_renew_below_pct,

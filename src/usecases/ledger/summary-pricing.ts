@@ -1,4 +1,5 @@
 import {
+  addClockHourCost,
   addHourCost,
   type CostTotals,
   costOfHours,
@@ -10,7 +11,7 @@ import {
 } from "../../checks/cost-model.ts";
 import { meanTariffPrice, priceAtMinute, type Tariff, tariffOf } from "../../checks/tariff-price.ts";
 import type { Config } from "../../config/schema.ts";
-import type { SummaryPricing } from "../../reports/summary-model.ts";
+import type { ClockHourPrices, SummaryPricing } from "../../reports/summary-model.ts";
 import { utcOffsetMinutes } from "../../shared/time.ts";
 
 const HOUR_MS = 3_600_000;
@@ -44,6 +45,18 @@ export function summaryPricing(config: Pick<Config, "team" | "costs" | "hosts">)
       const totals = resetCostTotals(scratch, basis);
       addHourCost(totals, basis, priceOver, usage);
       return { cost: totals.total, saving: totals.stoppable };
+    },
+    clockHours(hosts) {
+      const hostBases = hosts.map(basisOf);
+      let price = 0;
+      return {
+        hour(hourMs) {
+          price = priceOver(hourMs, hourMs + HOUR_MS);
+        },
+        price(h, onMinutes, energyWh, out) {
+          addClockHourCost(hostBases[h]!, price, onMinutes, energyWh, out);
+        },
+      } satisfies ClockHourPrices;
     },
     offSaving(host, fromMs, toMs, meanPowerW) {
       const basis = basisOf(host);
