@@ -1,9 +1,9 @@
 /**
  * `node --import tsx scripts/test-groups.ts OUT COUNT [--alone=FILE]... [--children=DIR] FILE...`:
  * bundles the test files (`scripts/bundle-modules.ts`) as `npm test` runs them and prints the module
- * of each process, longest first: the first `--alone` file, then COUNT groups of files that share a
- * process (each as long as many files), then the other `--alone` files, then the files that must have
- * a process of their own, named so that they sort in that order ({@link inStartOrder}). Each group's
+ * of each process in the order they start ({@link startOrder}): the `--alone` files, with the COUNT
+ * groups of files that share a process (each as long as many files) between them, then the files
+ * that must have a process of their own, named so that they sort in that order ({@link inStartOrder}). Each group's
  * files are listed on stderr. With `--children`, the scripts
  * tests start as children are bundled into DIR meanwhile (`test/helpers/ts-child.ts`).
  *
@@ -73,6 +73,26 @@ export function groupTestFiles(
 }
 
 /**
+ * The order the processes start in: the first `long` file, then each group after the next `long` file
+ * (the long files, many of them waiting on a child process, Prometheus or the browser, overlap the
+ * groups' work), then the `long` files left, then `rest`.
+ */
+export function startOrder(
+  long: readonly string[],
+  groups: readonly ModuleGroup[],
+  rest: readonly string[],
+): (string | ModuleGroup)[] {
+  const [longest, ...others] = long;
+  const order: (string | ModuleGroup)[] = longest === undefined ? [] : [longest];
+  groups.forEach((group, index) => {
+    const beside = others[index];
+    if (beside !== undefined) order.push(beside);
+    order.push(group);
+  });
+  return [...order, ...others.slice(groups.length), ...rest];
+}
+
+/**
  * The processes in `order` (a test file or a group), each as a module whose name starts with its
  * place (`03-group-2`, `07-crash-campaign.test`): `node --test` sorts the files it is given before
  * it starts them, so the names keep the order.
@@ -100,9 +120,12 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
     process.exitCode = 2;
   } else {
     const { alone, groups } = groupTestFiles(ROOT, files, Number(count), new Set(first));
-    const [longest, ...long] = alone.filter((file) => first.includes(file));
-    const order = [...(longest === undefined ? [] : [longest]), ...groups, ...long];
-    order.push(...alone.filter((file) => !first.includes(file)));
+    const long = alone.filter((file) => first.includes(file));
+    const order = startOrder(
+      long,
+      groups,
+      alone.filter((file) => !first.includes(file)),
+    );
     for (const group of groups) process.stderr.write(`# ${group.name}: ${group.files.join(" ")}\n`);
     const [modules] = await Promise.all([
       bundleModules(inStartOrder(order), resolve(out)),

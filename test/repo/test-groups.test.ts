@@ -5,7 +5,7 @@ import { join, relative } from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { bundleModules } from "../../scripts/bundle-modules.ts";
-import { groupTestFiles, inStartOrder, sharesProcess } from "../../scripts/test-groups.ts";
+import { groupTestFiles, inStartOrder, sharesProcess, startOrder } from "../../scripts/test-groups.ts";
 import { tempDir } from "../store/store-fixtures.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -68,6 +68,30 @@ describe("npm test runs the test files that leave their process as they found it
     const names = named.map((unit) => unit.name);
     assert.deepEqual([...names].sort(), names);
     assert.equal(names.at(-1), "11-z8.test");
+  });
+
+  test("the long files start first, each group after one of them, the files with a process of their own last", () => {
+    const groups = [1, 2, 3].map((n) => ({ name: `group-${n}`, files: [`test/g${n}.test.ts`] }));
+    const [g1, g2, g3] = groups;
+    assert.deepEqual(startOrder(["crash", "storm", "slack"], groups, ["own"]), [
+      "crash",
+      "storm",
+      g1,
+      "slack",
+      g2,
+      g3,
+      "own",
+    ]);
+    assert.deepEqual(startOrder(["crash", "storm", "slack", "browser", "deploy"], groups.slice(0, 2), []), [
+      "crash",
+      "storm",
+      g1,
+      "slack",
+      g2,
+      "browser",
+      "deploy",
+    ]);
+    assert.deepEqual(startOrder([], groups.slice(0, 1), ["own"]), [g1, "own"]);
   });
 
   test("a group's module runs every test of its files, and fails when one of them does", async () => {
