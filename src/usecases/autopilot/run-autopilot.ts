@@ -193,8 +193,8 @@ function warn(run: AlertRun, plan: AutopilotPlan, nowMs: number): void {
 
 /**
  * Ends a person's Keep whose host has had nothing on it since after it was pressed (outside working
- * hours; the start-ahead's own Keep of a host it started is left alone): the keeper hears of it; the next poll opens the idle alert, and the empty host is warned and stopped as
- * any other.
+ * hours; the start-ahead's own Keep of a host it started is left alone): the keeper hears of it; the
+ * next poll opens the idle alert, and the empty host is warned and stopped as any other.
  */
 function endKeep(run: AlertRun, keep: Snooze, emptySinceMs: number, nowMs: number): void {
   const { store, notifier, alertWords, logger } = run;
