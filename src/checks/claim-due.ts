@@ -52,7 +52,8 @@ export function lookbackStartMs(claim: ClaimTimes, rules: ClaimRules, nowMs: num
   return Math.max(claimIdleStartMs(claim), nowMs - Math.max(rules.nudgeMs, rules.releaseMs ?? 0));
 }
 
-function claimIdleStartMs(claim: ClaimTimes): number {
+/** When the claim was made or last confirmed (*Still using it*): what it was made for began then. */
+export function claimIdleStartMs(claim: Pick<ClaimTimes, "fromMs" | "stillUsingAtMs">): number {
   return Math.max(claim.fromMs, claim.stillUsingAtMs ?? Number.NEGATIVE_INFINITY);
 }
 

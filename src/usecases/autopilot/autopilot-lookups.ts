@@ -1,3 +1,4 @@
+import { claimIdleStartMs } from "../../checks/claim-due.ts";
 import type { Snooze } from "../../domain/snooze.ts";
 import type { AlertRun } from "../alerts/idle-alert-run.ts";
 import { reservedSoonHosts } from "../queue/reservations.ts";
@@ -30,7 +31,7 @@ export function autopilotLookups(run: AlertRun, nowMs: number): AutopilotLookups
   const claims = new Map<string, Array<{ id: number; user: string }>>();
   const claimedSince = new Map<string, number>();
   for (const claim of store.claims.activeAt(nowMs)) {
-    const sinceMs = Math.max(claim.fromMs, claim.stillUsingAtMs ?? claim.fromMs);
+    const sinceMs = claimIdleStartMs(claim);
     claimedSince.set(claim.host, Math.max(sinceMs, claimedSince.get(claim.host) ?? sinceMs));
     const list = claims.get(claim.host);
     if (list === undefined) claims.set(claim.host, [claim]);

@@ -1,4 +1,5 @@
 import { claimOutlived } from "../../checks/autopilot-plan.ts";
+import { claimIdleStartMs } from "../../checks/claim-due.ts";
 import type { IdlePolicy } from "../../checks/idle-policy.ts";
 import { type RecentInput, recentInputOf } from "../../checks/recent-input.ts";
 import type { ActionConfig } from "../../config/schema.ts";
@@ -294,10 +295,7 @@ function automaticStopHeld(
   const calendar = teamCalendarOf(deps.config);
   const claim = state.claims
     .activeOn(host, nowMs)
-    .find(
-      (held) =>
-        !claimOutlived(Math.max(held.fromMs, held.stillUsingAtMs ?? 0), emptySinceMs, calendar, nowMs),
-    );
+    .find((held) => !claimOutlived(claimIdleStartMs(held), emptySinceMs, calendar, nowMs));
   if (claim !== undefined) {
     return refusal("claimed", host, { reason: "claimed", user: claim.user, untilMs: claim.untilMs, nowMs });
   }
