@@ -122,7 +122,7 @@ export interface SlackEmulator {
   readonly replay: Interactions["replay"];
   /**
    * Resolves once `predicate` holds (polled every 10 ms): the app's work after an ack is
-   * asynchronous. Rejects after `timeoutMs` (default 5000) naming `what`.
+   * asynchronous. Rejects after `timeoutMs` (default 20,000: the limit only bounds a failure) naming `what`.
    */
   waitFor(predicate: () => boolean, what?: string, timeoutMs?: number): Promise<void>;
   /** The same user actions as signed HTTP requests to `url` (e.g. `http://127.0.0.1:<port>/slack/events`). */
@@ -331,7 +331,9 @@ function seedState(
   return addChannel;
 }
 
-async function waitFor(predicate: () => boolean, what = "condition", timeoutMs = 5000): Promise<void> {
+// NOTE: a wait ends as soon as its condition holds; the limit only bounds a failure. 20 s, not 5: on a
+// loaded machine (npm test runs four processes on two cores) a chart's render and upload took over 5 s.
+async function waitFor(predicate: () => boolean, what = "condition", timeoutMs = 20_000): Promise<void> {
   const startedMs = performance.now();
   while (!predicate()) {
     if (performance.now() - startedMs > timeoutMs)
