@@ -18,6 +18,11 @@ export interface CronJob {
   timezone: string;
   /** Run once right away as well as on schedule. */
   runAtStart?: boolean;
+  /**
+   * With `runAtStart`: that run waits until the start run of the job named here has ended (the
+   * rollup's catch-up after the first poll); right away when no such job runs at start.
+   */
+  startAfter?: string;
   catchUp?: undefined;
   run(): Promise<unknown> | unknown;
 }
@@ -88,8 +93,13 @@ export function scheduleJobs(
         void runJob(job, "scheduled");
       }),
     );
-    if (job.runAtStart) void runJob(job, "start");
   }
+  let stopped = false;
+  const startRuns = runAtStart(
+    jobs,
+    (job) => runJob(job, "start"),
+    () => stopped,
+  );
   if (slots) tasks.push(timer.startSlots(slots));
 
   return {
@@ -100,8 +110,31 @@ export function scheduleJobs(
       return Promise.reject(new Error(`no job named ${name}`));
     },
     async stop() {
+      stopped = true;
       for (const task of tasks) await task.destroy();
+      await startRuns;
       await Promise.all(running.values());
     },
   };
+}
+
+/**
+ * Starts the `runAtStart` jobs: those without `startAfter` at once, the others when the start run
+ * they wait for has ended (unless the jobs were stopped meanwhile). Resolves when every start run has.
+ */
+function runAtStart(
+  jobs: readonly CronJob[],
+  start: (job: CronJob) => Promise<void>,
+  stopped: () => boolean,
+): Promise<unknown> {
+  const first = new Map<string, Promise<void>>();
+  for (const job of jobs) {
+    if (job.runAtStart && job.startAfter === undefined) first.set(job.name, start(job));
+  }
+  const later = jobs.map(async (job) => {
+    if (!job.runAtStart || job.startAfter === undefined) return;
+    await first.get(job.startAfter);
+    if (!stopped()) await start(job);
+  });
+  return Promise.all([...first.values(), ...later]);
 }

@@ -158,6 +158,10 @@ function storeJobs(
       schedule: "30 5 * * * *",
       timezone: "UTC",
       runAtStart: true,
+      // NOTE: a restart's catch-up (the hours a look-back or a long stop left) runs on the same event
+      // loop as the first poll, which is what people wait for: after it, not beside it (at 80,000 GPUs
+      // after a 14-day look-back, 6 s of rolling up that made the first poll 9 s instead of ~3).
+      startAfter: "poll",
       run: async () => {
         // NOTE: bounded batches with a turn of the event loop between them: a long catch-up
         // must not hold up Slack acks.

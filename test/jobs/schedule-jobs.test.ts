@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { describe, it } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
+import { setImmediate, setTimeout as sleep } from "node:timers/promises";
+import type { JobTimer } from "../../src/jobs/job-timer.ts";
 import { scheduleJobs } from "../../src/jobs/schedule-jobs.ts";
 import { cronForInterval } from "../../src/shared/cron-for-interval.ts";
 import { createLogger } from "../../src/shared/logger.ts";
@@ -69,6 +70,71 @@ describe("scheduleJobs", () => {
     const failure = lines.find((line) => line.msg === "job failed");
     assert.equal(failure?.job, "rollup");
     assert.equal((failure?.err as { message?: string } | undefined)?.message, "disk full");
+  });
+
+  it("starts a job with startAfter once the named job's start run has ended, and not after a stop", async () => {
+    const { logger } = captureLogs();
+    const quiet: JobTimer = { schedule: () => ({ destroy() {} }), startSlots: () => ({ destroy() {} }) };
+    const startOf = (log: string[]) => {
+      let endPoll = () => {};
+      const pollEnds = new Promise<void>((resolve) => {
+        endPoll = resolve;
+      });
+      const jobs = scheduleJobs(
+        [
+          {
+            name: "rollup",
+            schedule: "30 5 * * * *",
+            timezone: "UTC",
+            runAtStart: true,
+            startAfter: "poll",
+            run: () => void log.push("rollup"),
+          },
+          {
+            name: "poll",
+            schedule: "* * * * *",
+            timezone: "UTC",
+            runAtStart: true,
+            run: async () => {
+              log.push("poll begins");
+              await pollEnds;
+              log.push("poll ends");
+            },
+          },
+          {
+            name: "sweep",
+            schedule: "* * * * *",
+            timezone: "UTC",
+            runAtStart: true,
+            run: () => void log.push("sweep"),
+          },
+        ],
+        logger,
+        undefined,
+        quiet,
+      );
+      return { jobs, endPoll };
+    };
+
+    const log: string[] = [];
+    const { jobs, endPoll } = startOf(log);
+    await setImmediate();
+    assert.deepEqual(log, ["poll begins", "sweep"], "the rollup waits for the first poll");
+    endPoll();
+    for (let turn = 0; turn < 10 && !log.includes("rollup"); turn++) await setImmediate();
+    await jobs.stop();
+    assert.deepEqual(log, ["poll begins", "sweep", "poll ends", "rollup"]);
+
+    const stoppedLog: string[] = [];
+    const stopped = startOf(stoppedLog);
+    const stopping = stopped.jobs.stop();
+    stopped.endPoll();
+    await stopping;
+    assert.deepEqual(
+      stoppedLog,
+      ["poll begins", "sweep", "poll ends"],
+      "stopped during the first poll: no rollup",
+    );
   });
 });
 
