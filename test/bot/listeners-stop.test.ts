@@ -261,7 +261,7 @@ for (const transport of ["socket", "http"] as const) {
       h.pollFor(6, allHosts(idleHost("gpu-h")));
       await h.settle();
       await h.user.clickButton({ user: ALICE, message: h.alertMessage("gpu-h"), actionId: "stop_host" });
-      await h.emulator.waitFor(() => h.threadTexts("gpu-h").length === 2, "the failure", 10_000);
+      await h.emulator.waitFor(() => h.threadTexts("gpu-h").length === 2, "the failure");
       await h.settle();
       const failed =
         `Stopping gpu-h failed: \`${h.dir}/hangs gpu-h\` was killed after 0.5 s (timeout). ` +
@@ -278,7 +278,7 @@ for (const transport of ["socket", "http"] as const) {
       assert.equal(h.state.alerts.openFor("gpu-h", "idle") !== null, true, "the alert stays open");
 
       await h.user.clickButton({ user: ALICE, message: h.alertMessage("gpu-h"), actionId: "stop_host" });
-      await h.emulator.waitFor(() => h.threadTexts("gpu-h").length === 4, "the second try", 10_000);
+      await h.emulator.waitFor(() => h.threadTexts("gpu-h").length === 4, "the second try");
       assert.equal(h.ephemeralTexts(ALICE).length, 2, "one answer per click");
       assert.deepEqual(scriptRuns(h.dir, "hangs"), ["gpu-h", "gpu-h"]);
     });
