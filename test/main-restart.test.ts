@@ -18,7 +18,7 @@ import { openDatabase } from "../src/store/open-database.ts";
 import { restoreWindowMinutes } from "../src/usecases/alerts/alert-policy.ts";
 import { observed } from "./checks/builders.ts";
 
-const HOSTS = Array.from({ length: 300 }, (_, i) => `gpu-${String(i).padStart(3, "0")}`);
+const HOSTS = Array.from({ length: 1_000 }, (_, i) => `gpu-${String(i).padStart(3, "0")}`);
 const T0 = Date.UTC(2026, 0, 6, 1, 0);
 const config = configSchema.parse({
   slack: { channel: "C0GPU" },
@@ -27,7 +27,7 @@ const config = configSchema.parse({
   hosts: Object.fromEntries(HOSTS.map((host) => [host, { owners: ["U0ALICE"] }])),
 });
 
-describe("a restart with 300 hosts and their open alerts", { timeout: 120_000 }, () => {
+describe("a restart with 1,000 hosts, their open alerts and claims", { timeout: 120_000 }, () => {
   let dir: string;
   let clock: ManualClock;
   let emulator: SlackEmulator;
@@ -80,9 +80,20 @@ describe("a restart with 300 hosts and their open alerts", { timeout: 120_000 },
     clock.advance(MINUTE_MS);
   };
 
-  test("no look-back on a recent store, no alert posted again, idle-since kept", async () => {
+  test("no look-back on a recent store, no alert posted again, idle-since and claims kept", async () => {
     const first = compose();
     assert.equal(await restore(first), true, "a fresh store: the look-back runs");
+    const claimed = HOSTS.slice(0, 20).map((host) =>
+      first.stores.state.claims.add({
+        host,
+        gpuIndex: 0,
+        user: "U0BOB",
+        fromMs: clock.now(),
+        untilMs: clock.now() + 24 * 60 * MINUTE_MS,
+        note: "",
+        project: null,
+      }),
+    );
     first.delivery.outbox!.start();
     for (let i = 0; i < 6; i++) poll(first);
     await first.delivery.outbox!.drain(60_000);
@@ -110,6 +121,11 @@ describe("a restart with 300 hosts and their open alerts", { timeout: 120_000 },
       HOSTS.map((host) => second.stores.state.alerts.openFor(host, "idle")?.id),
       before.map((alert) => alert?.id),
       "the same alerts stay open",
+    );
+    assert.deepEqual(
+      claimed.map((claim) => second.stores.state.claims.activeOn(claim.host, clock.now()).map((c) => c.id)),
+      claimed.map((claim) => [claim.id]),
+      "every claim still held, none doubled",
     );
   });
 
