@@ -39,8 +39,11 @@ export interface OutboxStore {
   ): number;
   /** The oldest pending item. */
   next(): OutboxItem | null;
-  /** Every pending item's id and not_before, oldest first (cheap: no arguments read). */
-  pendingSchedule(): Array<{ id: number; notBeforeMs: number }>;
+  /**
+   * Every pending item's id and not_before, oldest first (cheap: no arguments read), read as it is
+   * iterated: a caller that stops early reads no further. Nothing may write to the store meanwhile.
+   */
+  pendingSchedule(): Iterable<{ id: number; notBeforeMs: number }>;
   /** The routes of the pending items from `minId` on, oldest first. */
   pendingRoutes(minId?: number): OutboxRoute[];
   /** A pending item by id; `null` once it is sent, dead or gone. */
@@ -132,7 +135,7 @@ export function createOutboxStore(db: Database): OutboxStore {
         ).lastInsertRowid,
       ),
     next: () => itemOf(selectNext.get() as OutboxRow | undefined),
-    pendingSchedule: () => selectSchedule.all() as Array<{ id: number; notBeforeMs: number }>,
+    pendingSchedule: () => selectSchedule.iterate() as Iterable<{ id: number; notBeforeMs: number }>,
     pendingRoutes: (minId = 0) =>
       (selectRoutes.all(minId) as Array<Record<string, unknown>>).map((row) => ({
         id: Number(row.id),

@@ -41,7 +41,7 @@ describe("outbox conversations", () => {
     const index = new ConversationIndex();
     const schedule = routes.map((r) => ({ id: r.id, notBeforeMs: r.id * 10 }));
     assert.deepEqual(
-      index.heads(schedule, routesFrom).map((h) => [h.id, h.conversation]),
+      [...index.heads(schedule, routesFrom)].map((h) => [h.id, h.conversation]),
       [
         [1, "alert:7"],
         [2, "channel:C1"],
@@ -51,7 +51,7 @@ describe("outbox conversations", () => {
     routes.push(route(6, { channel: "C2" }));
     const next = [...schedule.slice(1), { id: 6, notBeforeMs: 60 }];
     assert.deepEqual(
-      index.heads(next, routesFrom).map((h) => h.id),
+      [...index.heads(next, routesFrom)].map((h) => h.id),
       [2, 3, 4, 6],
     );
     assert.deepEqual(reads, [1, 6], "only the new item is read the second time");
@@ -66,7 +66,7 @@ describe("outbox conversations", () => {
     ];
     const index = new ConversationIndex();
     const schedule = routes.map((r) => ({ id: r.id, notBeforeMs: 0 }));
-    const heads = index.heads(schedule, (minId) => routes.filter((r) => r.id >= minId));
+    const heads = [...index.heads(schedule, (minId) => routes.filter((r) => r.id >= minId))];
     assert.deepEqual(
       heads.map((h) => [h.id, h.paceKey]),
       [
@@ -75,7 +75,7 @@ describe("outbox conversations", () => {
         [4, null],
       ],
     );
-    const after = index.heads(schedule.slice(1), (minId) => routes.filter((r) => r.id >= minId));
+    const after = [...index.heads(schedule.slice(1), (minId) => routes.filter((r) => r.id >= minId))];
     assert.deepEqual(
       after.map((h) => [h.id, h.after]),
       [

@@ -44,34 +44,48 @@ export class ConversationIndex {
 
   /**
    * The oldest item of each conversation, oldest first: only these may be sent now. A later item of
-   * a conversation waits for its head (sent or set aside), whatever happens elsewhere.
+   * a conversation waits for its head (sent or set aside), whatever happens elsewhere. Lazy: a caller
+   * that stops at the first head it can send (the outbox's usual step) reads no further, so a backlog
+   * of n items costs each step what it reads, not n.
    */
-  heads(
-    schedule: ReadonlyArray<{ id: number; notBeforeMs: number }>,
+  *heads(
+    schedule: Iterable<{ id: number; notBeforeMs: number }>,
     routesFrom: (minId: number) => OutboxRoute[],
-  ): ConversationHead[] {
-    const pending = new Set(schedule.map((item) => item.id));
-    for (const id of this.#conversations.keys()) if (!pending.has(id)) this.#conversations.delete(id);
-    const firstUnknown = schedule.find((item) => !this.#conversations.has(item.id));
-    if (firstUnknown !== undefined) {
-      for (const route of routesFrom(firstUnknown.id))
-        this.#conversations.set(route.id, {
-          conversation: conversationOf(route),
-          paceKey: paceKeyOf(route),
-          after: afterOf(route),
-        });
-    }
+  ): Generator<ConversationHead> {
     const seen = new Set<string>();
-    const heads: ConversationHead[] = [];
+    let first = true;
     for (const item of schedule) {
+      if (first) this.#forgetBefore(item.id);
+      first = false;
+      if (!this.#conversations.has(item.id)) this.#learnFrom(routesFrom(item.id));
       const known = this.#conversations.get(item.id);
       // NOTE: cannot happen (both reads are synchronous); were it to, nothing after it may overtake it.
-      if (known === undefined) break;
+      if (known === undefined) return;
       if (seen.has(known.conversation)) continue;
       seen.add(known.conversation);
       if (known.after !== null && seen.has(known.after)) continue;
-      heads.push({ ...item, ...known });
+      yield { ...item, ...known };
     }
-    return heads;
+    if (first) this.#conversations.clear();
+  }
+
+  #learnFrom(routes: readonly OutboxRoute[]): void {
+    for (const route of routes)
+      this.#conversations.set(route.id, {
+        conversation: conversationOf(route),
+        paceKey: paceKeyOf(route),
+        after: afterOf(route),
+      });
+  }
+
+  /**
+   * Forgets the items older than the oldest pending one (`minId`): sent, set aside or superseded.
+   * Ids are learnt in rising order, so the oldest come first in the map.
+   */
+  #forgetBefore(minId: number): void {
+    for (const id of this.#conversations.keys()) {
+      if (id >= minId) break;
+      this.#conversations.delete(id);
+    }
   }
 }

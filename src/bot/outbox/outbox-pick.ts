@@ -27,17 +27,23 @@ export function pickOutboxItem(
   pausedUntilMs: number,
   gate: OutboxGate,
 ): PickedItem | { waitMs: number } | "busy" | null {
-  const heads = conversations.heads(outbox.pendingSchedule(), (minId) => outbox.pendingRoutes(minId));
-  if (heads.length === 0) return null;
-  const free = heads.filter(
-    (head) => !gate.busy.has(head.conversation) && (head.paceKey === null || !gate.busy.has(head.paceKey)),
-  );
-  if (free.length === 0) return "busy";
-  if (pausedUntilMs > nowMs) return { waitMs: pausedUntilMs - nowMs };
   const readyAt = (head: ConversationHead) =>
     Math.max(head.notBeforeMs, gate.pacer.allowedAtMs(head.paceKey));
-  const due = free.find((head) => readyAt(head) <= nowMs);
-  if (due === undefined) return { waitMs: Math.min(...free.map(readyAt)) - nowMs };
-  const item = outbox.pendingById(due.id);
-  return item === null ? { waitMs: 0 } : { item, head: due };
+  let anyHead = false;
+  let anyFree = false;
+  let readyFirstMs = Number.POSITIVE_INFINITY;
+  for (const head of conversations.heads(outbox.pendingSchedule(), (minId) => outbox.pendingRoutes(minId))) {
+    anyHead = true;
+    if (gate.busy.has(head.conversation) || (head.paceKey !== null && gate.busy.has(head.paceKey))) continue;
+    anyFree = true;
+    if (pausedUntilMs > nowMs) return { waitMs: pausedUntilMs - nowMs };
+    const atMs = readyAt(head);
+    if (atMs <= nowMs) {
+      const item = outbox.pendingById(head.id);
+      return item === null ? { waitMs: 0 } : { item, head };
+    }
+    readyFirstMs = Math.min(readyFirstMs, atMs);
+  }
+  if (!anyHead) return null;
+  return anyFree ? { waitMs: readyFirstMs - nowMs } : "busy";
 }
