@@ -32,7 +32,8 @@ node scripts/build.mjs --no-check
 # alone at the end; those that mostly wait (on a child process, Prometheus, the emulator's pacing) come
 # first, each beside one of the groups' CPU-bound processes (scripts/test-groups.ts, startOrder), so
 # that their waits overlap the groups' work (2 min 27 s instead of 2 min 34 s on a quiet machine). The
-# files that need a process of their own for another reason, all shorter, come last.
+# files that need a process of their own for another reason, all shorter, come last; the last three
+# here wait on engines and would otherwise end the run alone, for 3–4 s.
 slow_first=(
   test/crash/crash-campaign.test.ts
   test/bot/storm-digest.test.ts
@@ -54,6 +55,9 @@ slow_first=(
   test/bot/start-host.test.ts
   test/cli/start-one-instance.test.ts
   test/cli/cli-console.test.ts
+  test/usecases/summary-containers-clusters.test.ts
+  test/usecases/build-summary.test.ts
+  test/usecases/seed-history-queries.test.ts
 )
 mapfile -t files < <(
   for file in "${slow_first[@]}"; do [ -f "$file" ] && echo "$file"; done
