@@ -57,6 +57,25 @@ describe("outbox conversations", () => {
     assert.deepEqual(reads, [1, 6], "only the new item is read the second time");
   });
 
+  test("heads are read lazily: a caller that takes the first reads one item of the schedule, not the backlog", () => {
+    const routes = Array.from({ length: 1_000 }, (_, i) => route(i + 1, { channel: `U${i}` }));
+    let read = 0;
+    function* schedule() {
+      for (const r of routes) {
+        read++;
+        yield { id: r.id, notBeforeMs: 0 };
+      }
+    }
+    const index = new ConversationIndex();
+    const routesFrom = (minId: number) => routes.filter((r) => r.id >= minId);
+    for (const head of index.heads(schedule(), routesFrom)) {
+      assert.equal(head.id, 1);
+      break;
+    }
+    assert.equal(read, 1);
+    assert.equal([...index.heads(schedule(), routesFrom)].length, 1_000, "read to its end, every head");
+  });
+
   test("a post in another alert's thread (a storm digest's) waits until that alert's post has left the outbox; posts carry their channel's pace key", () => {
     const routes = [
       route(1, { alertId: 9, channel: "C1" }),

@@ -53,10 +53,10 @@ export class ConversationIndex {
     routesFrom: (minId: number) => OutboxRoute[],
   ): Generator<ConversationHead> {
     const seen = new Set<string>();
-    let first = true;
+    const pending: number[] = [];
     for (const item of schedule) {
-      if (first) this.#forgetBefore(item.id);
-      first = false;
+      if (pending.length === 0) this.#forgetBefore(item.id);
+      pending.push(item.id);
       if (!this.#conversations.has(item.id)) this.#learnFrom(routesFrom(item.id));
       const known = this.#conversations.get(item.id);
       // NOTE: cannot happen (both reads are synchronous); were it to, nothing after it may overtake it.
@@ -66,7 +66,13 @@ export class ConversationIndex {
       if (known.after !== null && seen.has(known.after)) continue;
       yield { ...item, ...known };
     }
-    if (first) this.#conversations.clear();
+    // NOTE: read to its end, the schedule names every pending item: those sent after an older one
+    // that is still pending (one waiting on its channel's pace or a retry) are forgotten here.
+    if (this.#conversations.size > pending.length) this.#forgetAllBut(new Set(pending));
+  }
+
+  #forgetAllBut(pending: ReadonlySet<number>): void {
+    for (const id of this.#conversations.keys()) if (!pending.has(id)) this.#conversations.delete(id);
   }
 
   #learnFrom(routes: readonly OutboxRoute[]): void {
