@@ -12,7 +12,7 @@ import {
   type SlackEmulator,
   startSlackEmulator,
 } from "../src/playground/slack-emulator/start-slack-emulator.ts";
-import { ManualClock, MINUTE_MS } from "../src/shared/clock.ts";
+import { DAY_MS, ManualClock, MINUTE_MS } from "../src/shared/clock.ts";
 import { silentLogger } from "../src/shared/logger.ts";
 import { openDatabase } from "../src/store/open-database.ts";
 import { restoreWindowMinutes } from "../src/usecases/alerts/alert-policy.ts";
@@ -91,7 +91,7 @@ describe("a restart with 1,000 hosts, their open alerts and claims", { timeout: 
         gpuIndex: 0,
         user: "U0BOB",
         fromMs: clock.now(),
-        untilMs: clock.now() + 24 * 60 * MINUTE_MS,
+        untilMs: clock.now() + DAY_MS,
         note: "",
         project: null,
       }),
