@@ -13,6 +13,11 @@ export const ACTION_IDS = {
   stopAllMine: "stop_all_mine",
   /** An admin stops a host the re-check found busy or unknown. Value: {@link HostActionValue}. */
   stopHostForce: "stop_host_force",
+  /**
+   * *Done with mine* on an idle alert a host's several people share (a confirm dialog): the presser's
+   * work may go; the host stops once everyone on it has said so. Value: {@link doneValueSchema}.
+   */
+  doneWithMine: "done_with_mine",
   /** Start a stopped host (the stopped alert, the Home tab). Value: {@link HostActionValue}. */
   startHost: "start_host",
   /** Keep 1 h / 4 h / until tomorrow. Value: {@link KeepActionValue}. */
@@ -73,6 +78,9 @@ export function digestValue(digestId: number): string {
   return JSON.stringify({ digest: digestId });
 }
 export type HostActionValue = z.infer<typeof hostActionValueSchema>;
+
+/** *Done with mine*: a {@link HostActionValue} whose alert is always named. */
+export const doneValueSchema = hostActionValueSchema.required({ alertId: true });
 
 /** `{"host":"gpu-a","alertId":12,"keep":"4h"}`. */
 export const keepActionValueSchema = hostActionValueSchema.extend({ keep: z.enum(KEEP_CHOICES) });

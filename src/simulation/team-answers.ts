@@ -7,11 +7,12 @@ import {
 } from "../bot/ids.ts";
 import { HOUR_MS, MINUTE_MS } from "../shared/clock.ts";
 import { keepHost } from "../usecases/alerts/keep-host.ts";
-import { authorityFor, holdsEverythingOn, mayAct } from "../usecases/authorise.ts";
+import { authorityFor, holdsEverythingOn, holdsSomethingOn, mayAct } from "../usecases/authorise.ts";
 import type { ClaimDeps } from "../usecases/claims/claim-deps.ts";
 import { claimHost } from "../usecases/claims/claim-host.ts";
 import { claimStillUsing } from "../usecases/claims/claim-still-using.ts";
 import { releaseClaims } from "../usecases/claims/release-claims.ts";
+import { doneWithMine } from "../usecases/power/done-with-mine.ts";
 import { previewStop, type StopHostDeps, stopHost } from "../usecases/power/stop-host.ts";
 import { buttonsOf, type Delivery, type SeenButton } from "./simulated-slack.ts";
 import type { TeamEvent } from "./team-events.ts";
@@ -128,7 +129,12 @@ export function createTeamAnswers(input: {
     const authority = authorityFor(deps, host, world.nowMs);
     const mine = mayAct(actor, authority) && !othersHoldMemory(host, params.people[person]!.login);
     if (!asWarden && !mine && !holdsEverythingOn(deps, host, actor, world.nowMs)) {
-      answer("nothing", "not mine to stop");
+      if (!holdsSomethingOn(deps, host, actor)) {
+        answer("nothing", "not mine to stop");
+        return;
+      }
+      const done = await doneWithMine(deps, { host, actor, alertId });
+      answer("done", done.kind === "refused" ? `refused: ${done.reason}` : done.kind);
       return;
     }
     if (othersTypedRecently(person, host, alertId)) {

@@ -74,6 +74,6 @@ export type TeamEvent =
       atMs: number;
       person: string;
       host: string;
-      action: "keep" | "stop" | "claim" | "still-using" | "release" | "nothing";
+      action: "keep" | "stop" | "done" | "claim" | "still-using" | "release" | "nothing";
       outcome: string;
     };

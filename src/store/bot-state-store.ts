@@ -6,6 +6,7 @@ import { type BudgetNoticeStore, createBudgetNoticeStore } from "./budget-notice
 import { type ClaimIdleStore, createClaimIdleStore } from "./claim-idle-store.ts";
 import { type ClaimStore, createClaimStore } from "./claim-store.ts";
 import { createDeliveryStore, type DeliveryStore } from "./delivery-store.ts";
+import { createDoneMarkStore, type DoneMarkStore } from "./done-mark-store.ts";
 import { createIdleSnapshotStore, type IdleSnapshotStore } from "./idle-snapshot-store.ts";
 import { createMetaStore, type MetaStore } from "./meta-store.ts";
 import { createOutboxStore, type OutboxStore } from "./outbox-store.ts";
@@ -22,6 +23,8 @@ export interface BotStateStore {
   outbox: OutboxStore;
   audit: AuditStore;
   snoozes: SnoozeStore;
+  /** *Done with mine* on idle alerts. */
+  doneMarks: DoneMarkStore;
   claims: ClaimStore;
   /** The claims job's idle stretches per claimed host. */
   claimIdle: ClaimIdleStore;
@@ -65,6 +68,7 @@ export function createBotStateStore(db: Database): BotStateStore {
     outbox: createOutboxStore(db),
     audit: createAuditStore(db),
     snoozes: createSnoozeStore(db),
+    doneMarks: createDoneMarkStore(db),
     claims: createClaimStore(db),
     claimIdle,
     idleSnapshot,

@@ -15,6 +15,7 @@ import { claimIdleMigration } from "./migration-014-claim-idle.ts";
 import { hourPacksMigration } from "./migration-015-hour-packs.ts";
 import { idleSnapshotMigration } from "./migration-016-idle-snapshot.ts";
 import { periodTotalsMigration } from "./migration-017-period-totals.ts";
+import { doneMarksMigration } from "./migration-018-done-marks.ts";
 
 /** One schema step. `version` is its position in {@link migrations}, starting at 1. */
 export interface Migration {
@@ -148,6 +149,7 @@ export const migrations: readonly Migration[] = [
   hourPacksMigration,
   idleSnapshotMigration,
   periodTotalsMigration,
+  doneMarksMigration,
 ];
 
 /**

@@ -1,3 +1,4 @@
+import { stillDone } from "../checks/done-holders.ts";
 import { holdersIfAllKnown, loginsOn, peopleOfLogins } from "../checks/login-people.ts";
 import type { Config, HostSettings } from "../config/schema.ts";
 import type { Claim } from "../domain/claim.ts";
@@ -87,13 +88,29 @@ export function holdsSomethingOn(deps: HostActionDeps, host: string, user: strin
 }
 
 /**
- * Everything on the host now is `user`'s (`team.logins`): every process and session, with no claim of
- * anyone else. Such a person may stop the host: only their own work is on it.
+ * Everything on the host now is `user`'s (`team.logins`), or belongs to people in `alsoDone` (who said
+ * *Done with mine*, see {@link doneOn}): every process and session, with no claim of anyone else.
+ * Such a person may stop the host: only their own work, and work its people let go, is on it.
  */
-export function holdsEverythingOn(deps: HostActionDeps, host: string, user: string, atMs: number): boolean {
+export function holdsEverythingOn(
+  deps: HostActionDeps,
+  host: string,
+  user: string,
+  atMs: number,
+  alsoDone: readonly string[] = [],
+): boolean {
   const holders = holdersIfAllKnown(deps.fleet.latest(host)?.observation ?? null);
   if (holders === null) return false;
-  const own = new Set(deps.config.team.logins[user] ?? []);
+  const people = new Set([user, ...alsoDone]);
+  const own = new Set([...people].flatMap((person) => deps.config.team.logins[person] ?? []));
   if (![...holders].every((login) => own.has(login))) return false;
-  return deps.state.claims.activeOn(host, atMs).every((claim) => claim.user === user);
+  return deps.state.claims.activeOn(host, atMs).every((claim) => people.has(claim.user));
+}
+
+/** The people whose *Done with mine* on the alert still holds: no input on the host since. */
+export function doneOn(deps: HostActionDeps, host: string, alertId: number | null): string[] {
+  if (alertId === null) return [];
+  const marks = deps.state.doneMarks.onAlert(alertId).filter((mark) => mark.host === host);
+  if (marks.length === 0) return [];
+  return stillDone(marks, deps.fleet.latest(host)?.observation ?? null, deps.config.team.logins);
 }

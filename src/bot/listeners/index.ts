@@ -22,6 +22,7 @@ import { claimNotifyAction } from "./actions/claim-notify-action.ts";
 import { claimSlotsAction } from "./actions/claim-slots-action.ts";
 import { claimStillUsingAction } from "./actions/claim-still-using-action.ts";
 import { dismissAction } from "./actions/dismiss-action.ts";
+import { doneWithMineAction } from "./actions/done-with-mine-action.ts";
 import { extendClaimAction } from "./actions/extend-claim-action.ts";
 import { keepHostAction } from "./actions/keep-host-action.ts";
 import { preemptDeferAction } from "./actions/preempt-defer-action.ts";
@@ -52,6 +53,7 @@ export function registerListeners(app: App, deps: BotDeps): void {
   const buttons = new Map<string, ButtonListener>([
     [ACTION_IDS.stopHost, stopHostAction(deps, false)],
     [ACTION_IDS.stopHostForce, stopHostAction(deps, true)],
+    [ACTION_IDS.doneWithMine, doneWithMineAction(deps)],
     [ACTION_IDS.stopAllMine, stopAllMineAction(deps)],
     [ACTION_IDS.startHost, startHostAction(deps)],
     ...Object.values(KEEP_ACTION_IDS).map((actionId): [string, ButtonListener] => [

@@ -49,6 +49,11 @@ export const alert = {
   "alert.button.keepTomorrow": "Keep until tomorrow {at}",
   "alert.button.keepUntil": "Keep until {day}",
   "alert.button.claim": "Claim it",
+  "alert.button.doneMine": "Done with mine",
+  "alert.confirmDone.title": "Done with yours on {host}?",
+  "alert.confirmDone.text":
+    "Your sessions and processes on {host} may go; nothing stops for you alone. Once everyone with work on {host} has said so, the bot checks it is still idle and stops it.",
+  "alert.confirmDone.yes": "Done with mine",
   "alert.confirm.title": "Stop {host}?",
   "alert.confirm.checks": "The bot checks that {host} is still idle, then runs its stop action.",
   "alert.confirm.checksDryRun":

@@ -30,6 +30,17 @@ export const stop = {
   "stop.refused.claimed": "{host} is claimed by {user} until {until}.",
   "stop.refused.notIdle": "{host} is no longer in an idle episode ({status}).",
   "stop.refused.noState": "no state",
+  "stop.done.note":
+    "{user} is done with their work on {host}. It stops once the bot hears the same from {others}.",
+  "stop.done.noted": "Noted: your work on {host} may go. It stops once the bot hears the same from {others}.",
+  "stop.done.login": "the login {login}",
+  "stop.done.unknownNote":
+    "{user} is done with their work on {host}. A GPU process of unknown owner is on it too, so it does not stop on this.",
+  "stop.done.unknownNoted":
+    "Noted: your work on {host} may go. A GPU process of unknown owner is on it too, so it does not stop on this.",
+  "stop.done.noAlert": "The alert on {host} is closed: there is nothing to say done to.",
+  "stop.done.nothingOfYours":
+    "Nothing on {host} is yours: no process or session of your logins (`team.logins` in the config), so there is nothing to let go.",
   "stop.now.busy": "{host} is busy now: {gpus}",
   "stop.now.busyGpu": "GPU {slot} at {pct} %",
   "stop.now.busyMore": "{count} more",

@@ -51,6 +51,11 @@ export const alert: AreaCatalog<typeof en> = {
   "alert.button.keepTomorrow": "保留到明天 {at}",
   "alert.button.keepUntil": "保留到{day}",
   "alert.button.claim": "认领",
+  "alert.button.doneMine": "我的已用完",
+  "alert.confirmDone.title": "{host} 上你的工作已用完？",
+  "alert.confirmDone.text":
+    "你在 {host} 上的登录会话和进程可以结束；不会只因你一人而停机。等 {host} 上每位有工作的人都这样表示后，机器人会确认它仍然闲置，然后停机。",
+  "alert.confirmDone.yes": "我的已用完",
   "alert.confirm.title": "将 {host} 停机？",
   "alert.confirm.checks": "机器人会先确认 {host} 仍然闲置，再执行它的停机操作。",
   "alert.confirm.checksDryRun":

@@ -31,6 +31,16 @@ export const stop: AreaCatalog<typeof en> = {
   "stop.refused.claimed": "{host} 已由 {user} 认领至 {until}。",
   "stop.refused.notIdle": "{host} 已不在闲置期内（{status}）。",
   "stop.refused.noState": "无状态",
+  "stop.done.note": "{user} 在 {host} 上的工作已用完。等 {others} 也这样表示后，它就会停机。",
+  "stop.done.noted": "已记下：你在 {host} 上的工作可以结束。等 {others} 也这样表示后，它就会停机。",
+  "stop.done.login": "登录名 {login}",
+  "stop.done.unknownNote":
+    "{user} 在 {host} 上的工作已用完。上面还有一个负责人未知的 GPU 进程，所以不会因此停机。",
+  "stop.done.unknownNoted":
+    "已记下：你在 {host} 上的工作可以结束。上面还有一个负责人未知的 GPU 进程，所以不会因此停机。",
+  "stop.done.noAlert": "{host} 的提醒已关闭：没有可以表示用完的对象。",
+  "stop.done.nothingOfYours":
+    "{host} 上没有你的东西：没有属于你的登录名（配置中的 `team.logins`）的进程或登录会话，所以没有需要结束的。",
   "stop.now.busy": "{host} 现在忙碌：{gpus}",
   "stop.now.busyGpu": "GPU {slot} 利用率 {pct}%",
   "stop.now.busyMore": "另外 {count} 块",

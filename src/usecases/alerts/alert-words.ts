@@ -4,7 +4,7 @@ import type { ReservationWindow } from "../../checks/reservation-window.ts";
 import type { GpuProcess, LoginSession } from "../../domain/observation.ts";
 import type { RenderedMessage } from "../ports.ts";
 import type { StartNote } from "../power/start-facts.ts";
-import type { StopNote } from "../power/stop-facts.ts";
+import type { DoneNote, StopNote } from "../power/stop-facts.ts";
 
 /**
  * What the alert use-cases (idle alerts, no-data notices, suspect readings, stop follow-ups) tell
@@ -89,6 +89,7 @@ export type AlertNote =
       capMs: number | null;
     }
   | StopNote
+  | DoneNote
   | StartNote;
 
 /** One GPU as the alert shows it. */
@@ -148,6 +149,8 @@ export interface IdleAlertView {
   /** A reservation window in force or starting within the hour: no automatic stop, and the alert says whose. */
   reservedSoon?: ReservationWindow | null;
   /** People who typed on the host within `recentWithinHours`: the Stop confirm names them. */
+  /** Logins holding processes or sessions on the host: from 2, the alert offers *Done with mine*. */
+  sharedBy?: number;
   recentInput?: readonly RecentInput[];
   recentWithinHours?: number;
 }

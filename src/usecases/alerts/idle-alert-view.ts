@@ -1,4 +1,6 @@
 import { bucketUtil } from "../../checks/bucket-util.ts";
+import { stillDone, withoutDone } from "../../checks/done-holders.ts";
+import { loginsOn } from "../../checks/login-people.ts";
 import { recentInputOf } from "../../checks/recent-input.ts";
 import type { AlertRecord } from "../../domain/alert-record.ts";
 import type { LatestObservation } from "../../domain/metrics.ts";
@@ -29,6 +31,8 @@ export interface AlertFacts {
   stopDoubt: { stoppedAtMs: number; earlierAlertAtMs: number | null; earlierAlertLink: string | null } | null;
   /** The reservation holding the host now or within the hour (`null`: none): no automatic stop. */
   reserved: ReservationWindow | null;
+  /** People whose *Done with mine* on this alert still holds. */
+  done: string[];
 }
 
 /** What an open alert shows now, apart from its figures. */
@@ -37,9 +41,10 @@ export function factsOf(run: AlertRun, alert: AlertRecord, nowMs: number): Alert
   const { host } = alert;
   const snooze = store.snoozes.activeAt(host, nowMs);
   const stopRun = store.stopRuns.latestFor(host);
+  const latest = latestByHost(run).get(host) ?? null;
   return {
     alert,
-    latest: latestByHost(run).get(host) ?? null,
+    latest,
     owners: ownersOf(host),
     claimants: claimantsOf(run, host, nowMs),
     snooze: snooze === null ? null : { untilMs: snooze.untilMs, byUser: snooze.byUser },
@@ -50,6 +55,7 @@ export function factsOf(run: AlertRun, alert: AlertRecord, nowMs: number): Alert
     escalatedTo: alert.escalated ? warden.current(nowMs) : null,
     stopDoubt: stopDoubtOf(run, alert),
     reserved: reservedSoon(run.deps, host),
+    done: stillDone(store.doneMarks.onAlert(alert.id), latest?.observation ?? null, run.config.team.logins),
   };
 }
 
@@ -80,6 +86,7 @@ export function factsKey(facts: AlertFacts): string {
     facts.alert.autoStopAtMs,
     facts.reserved?.fromMs ?? null,
     facts.stopDoubt,
+    facts.done,
     observation?.ok ? observation.gpus.map((gpu) => gpu.processes.map((p) => [p.pid, p.user, p.name])) : null,
     observation?.ok ? observation.sessions?.map((s) => [s.user, s.line, s.from]) : null,
   ]);
@@ -131,7 +138,12 @@ export function idleView(run: AlertRun, facts: AlertFacts, nowMs: number): IdleA
     keepTomorrowUntilMs: keepTomorrowUntilMs(config, nowMs),
     dryRun: settingsOf(alert.host)?.dry_run ?? config.dry_run,
     stopDoubt: facts.stopDoubt,
-    recentInput: recentInputOf(observation ?? null, config.policy.autopilot.stale_hours * 60),
+    recentInput: withoutDone(
+      recentInputOf(observation ?? null, config.policy.autopilot.stale_hours * 60),
+      facts.done,
+      config.team.logins,
+    ),
+    sharedBy: loginsOn(observation ?? null).size,
     recentWithinHours: config.policy.autopilot.stale_hours,
   };
 }

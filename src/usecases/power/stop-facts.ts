@@ -62,3 +62,21 @@ export type StopNote =
   | { kind: "stop-failed"; host: string; stage: "pre_stop" | "stop"; step: StepRun }
   | { kind: "stop-dry-run"; host: string; actor: string; forced: boolean; steps: readonly string[] }
   | { kind: "stop-interrupted"; host: string; actor: string | null; answering: boolean };
+
+/**
+ * Who still holds a host after a *Done with mine*: people (Slack ids: `team.logins`, claimants),
+ * logins nobody maps to a person, and whether a GPU process of unknown owner is there.
+ */
+export interface StillOnIt {
+  people: readonly string[];
+  logins: readonly string[];
+  unknownProcesses: boolean;
+}
+
+/** `user` said *Done with mine* on the host's alert; it stops once everyone in `others` has too. */
+export interface DoneNote {
+  kind: "done-with-mine";
+  host: string;
+  user: string;
+  others: StillOnIt;
+}

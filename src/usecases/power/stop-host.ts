@@ -1,5 +1,6 @@
 import { claimOutlived } from "../../checks/autopilot-plan.ts";
 import { claimIdleStartMs } from "../../checks/claim-due.ts";
+import { withoutDone } from "../../checks/done-holders.ts";
 import type { IdlePolicy } from "../../checks/idle-policy.ts";
 import { type RecentInput, recentInputOf } from "../../checks/recent-input.ts";
 import type { ActionConfig } from "../../config/schema.ts";
@@ -7,7 +8,14 @@ import type { LatestObservation } from "../../domain/metrics.ts";
 import type { GpuReading } from "../../domain/observation.ts";
 import type { StopRun } from "../../domain/stop-run.ts";
 import { type ActionOutcome, describeAction, runAction } from "../../executors/run-action.ts";
-import { authorityFor, type HostActionDeps, holdsEverythingOn, isAdmin, mayAct } from "../authorise.ts";
+import {
+  authorityFor,
+  doneOn,
+  type HostActionDeps,
+  holdsEverythingOn,
+  isAdmin,
+  mayAct,
+} from "../authorise.ts";
 import { teamCalendarOf } from "../autopilot/autopilot-policy.ts";
 import { unknownHostFacts } from "../fleet/known-hosts.ts";
 import { BOT_ACTOR } from "./action-text.ts";
@@ -224,9 +232,11 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
   if (unknown !== null) return refusal("unknown-host", host, { reason: "unknown-host", unknown });
   const settings = config.hosts[host];
   if (settings?.never_stop === true) return refusal("never-stop", host, { reason: "never-stop" });
+  const alertId = request.alertId ?? state.alerts.openFor(host, "idle")?.id ?? null;
+  const done = doneOn(deps, host, alertId);
   if (!automatic) {
     const authority = authorityFor(deps, host, nowMs);
-    if (!mayAct(actor, authority) && !holdsEverythingOn(deps, host, actor, nowMs)) {
+    if (!mayAct(actor, authority) && !holdsEverythingOn(deps, host, actor, nowMs, done)) {
       return refusal("not-allowed", host, { reason: "not-allowed", authority });
     }
   }
@@ -248,7 +258,6 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
   if (now.kind !== "idle" && !forced) return refusal(now.kind, host, now.facts, !automatic);
   const dryRun = settings?.dry_run ?? config.dry_run;
   const preStop = settings?.pre_stop ?? null;
-  const alertId = request.alertId ?? state.alerts.openFor(host, "idle")?.id ?? null;
   const episodeStartMs =
     episode?.episodeStartedAtMs ??
     episode?.idleSinceMs ??
@@ -274,7 +283,11 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
     reason: request.reason,
     note: { kind: "stop-running", host, actor: automatic ? null : actor, steps, overrode },
     gpus: latest?.observation.ok === true ? latest.observation.gpus : [],
-    recent: recentInputOf(latest?.observation ?? null, recentWithinHours * 60),
+    recent: withoutDone(
+      recentInputOf(latest?.observation ?? null, recentWithinHours * 60),
+      done,
+      config.team.logins,
+    ),
     recentWithinHours,
   };
 }

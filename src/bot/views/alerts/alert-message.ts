@@ -280,7 +280,31 @@ function actions(tr: Translator, view: IdleAlertView): types.ActionsBlock {
         text: { type: "plain_text", text: tr.t("alert.button.claim") },
         value: claimValue(host, alertId),
       },
+      ...((view.sharedBy ?? 0) >= 2 ? [doneMineButton(tr, view)] : []),
     ],
+  };
+}
+
+/** *Done with mine*, offered when several people's work holds the host. */
+function doneMineButton(tr: Translator, view: IdleAlertView): types.Button {
+  const host = escapeMrkdwn(view.host);
+  return {
+    type: "button",
+    action_id: ACTION_IDS.doneWithMine,
+    text: { type: "plain_text", text: truncate(tr.t("alert.button.doneMine"), BUTTON_TEXT_MAX) },
+    value: stopValue(view.host, view.alertId),
+    confirm: {
+      title: {
+        type: "plain_text",
+        text: truncate(tr.t("alert.confirmDone.title", { host: view.host }), CONFIRM_TITLE_MAX),
+      },
+      text: {
+        type: "mrkdwn",
+        text: truncate(emphasisBoundaries(tr.t("alert.confirmDone.text", { host })), CONFIRM_TEXT_MAX),
+      },
+      confirm: { type: "plain_text", text: tr.t("alert.confirmDone.yes") },
+      deny: { type: "plain_text", text: tr.t("alert.confirm.no") },
+    },
   };
 }
 
