@@ -5,9 +5,10 @@ import type { RecentInput } from "./recent-input.ts";
 
 /**
  * The people whose *Done with mine* still holds on the host: none of their sessions there (their
- * logins in `team.logins`) has input after they said it. Input within the minute of the press is
- * the press itself (sessions report whole idle minutes); a session of unknown age ends the mark, as
- * does no reading (nothing shows they stayed away). Pure.
+ * logins in `team.logins`) has input after they said it, and none of their GPU processes there is new
+ * since (a pid not among the mark's). Input within the minute of the press is the press itself
+ * (sessions report whole idle minutes); a session of unknown age or a process without a pid ends the
+ * mark, as does no reading (nothing shows they stayed away). Pure.
  */
 export function stillDone(
   marks: readonly DoneMark[],
@@ -15,17 +16,21 @@ export function stillDone(
   logins: Readonly<Record<string, readonly string[]>>,
 ): string[] {
   if (observation === null || !observation.ok) return [];
-  const sessions = observation.sessions ?? [];
+  const processes = observation.gpus.flatMap((gpu) => gpu.processes);
   return marks
     .filter((mark) => {
       const own = new Set(logins[mark.user] ?? []);
-      return sessions
+      const noInput = (observation.sessions ?? [])
         .filter((session) => own.has(session.user))
         .every(
           (session) =>
             session.idleMinutes !== null &&
             observation.atMs - session.idleMinutes * MINUTE_MS <= mark.atMs + MINUTE_MS,
         );
+      const noNewWork = processes
+        .filter((process) => process.user !== null && own.has(process.user))
+        .every((process) => process.pid !== null && mark.pids.includes(process.pid));
+      return noInput && noNewWork;
     })
     .map((mark) => mark.user);
 }

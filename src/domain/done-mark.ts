@@ -1,7 +1,11 @@
-/** *Done with mine* on an idle alert: `user` said at `atMs` that their work on `host` may go. */
+/**
+ * *Done with mine*: `user` said at `atMs`, on the idle alert `alertId`, that their work on `host` may
+ * go; `pids` are their GPU processes there at that moment (a process started since is new work).
+ */
 export interface DoneMark {
-  alertId: number;
   host: string;
   user: string;
+  alertId: number;
   atMs: number;
+  pids: readonly number[];
 }

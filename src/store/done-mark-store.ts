@@ -1,37 +1,40 @@
 import type { Database } from "better-sqlite3";
 import type { DoneMark } from "../domain/done-mark.ts";
 
-/** *Done with mine* marks, per idle alert and person (the latest press counts). */
+/** *Done with mine* marks, per host and person (the latest press counts). */
 export interface DoneMarkStore {
   mark(mark: DoneMark): void;
-  /** The marks on the alert, oldest first. */
-  onAlert(alertId: number): DoneMark[];
+  /** The marks on the host, oldest first. */
+  onHost(host: string): DoneMark[];
 }
 
 interface DoneMarkRow {
-  alert_id: number;
-  user: string;
   host: string;
+  user: string;
+  alert_id: number;
   at_ms: number;
+  pids: string;
 }
 
 const toMark = (row: DoneMarkRow): DoneMark => ({
-  alertId: row.alert_id,
   host: row.host,
   user: row.user,
+  alertId: row.alert_id,
   atMs: row.at_ms,
+  pids: JSON.parse(row.pids) as number[],
 });
 
 export function createDoneMarkStore(db: Database): DoneMarkStore {
   const upsert = db.prepare(
-    `INSERT INTO done_mark (alert_id, user, host, at_ms) VALUES (?, ?, ?, ?)
-     ON CONFLICT (alert_id, user) DO UPDATE SET at_ms = excluded.at_ms`,
+    `INSERT INTO done_mark (host, user, alert_id, at_ms, pids) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (host, user) DO UPDATE SET
+       alert_id = excluded.alert_id, at_ms = excluded.at_ms, pids = excluded.pids`,
   );
-  const selectOnAlert = db.prepare("SELECT * FROM done_mark WHERE alert_id = ? ORDER BY at_ms, user");
+  const selectOnHost = db.prepare("SELECT * FROM done_mark WHERE host = ? ORDER BY at_ms, user");
   return {
     mark: (mark) => {
-      upsert.run(mark.alertId, mark.user, mark.host, mark.atMs);
+      upsert.run(mark.host, mark.user, mark.alertId, mark.atMs, JSON.stringify(mark.pids));
     },
-    onAlert: (alertId) => (selectOnAlert.all(alertId) as DoneMarkRow[]).map(toMark),
+    onHost: (host) => (selectOnHost.all(host) as DoneMarkRow[]).map(toMark),
   };
 }

@@ -2,6 +2,7 @@ import { stillDone } from "../checks/done-holders.ts";
 import { holdersIfAllKnown, loginsOn, peopleOfLogins } from "../checks/login-people.ts";
 import type { Config, HostSettings } from "../config/schema.ts";
 import type { Claim } from "../domain/claim.ts";
+import type { HostObservation } from "../domain/observation.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
 import type { BotStateStore } from "../store/bot-state-store.ts";
@@ -107,10 +108,22 @@ export function holdsEverythingOn(
   return deps.state.claims.activeOn(host, atMs).every((claim) => people.has(claim.user));
 }
 
-/** The people whose *Done with mine* on the alert still holds: no input on the host since. */
-export function doneOn(deps: HostActionDeps, host: string, alertId: number | null): string[] {
-  if (alertId === null) return [];
-  const marks = deps.state.doneMarks.onAlert(alertId).filter((mark) => mark.host === host);
+/**
+ * The people whose *Done with mine* on the host still holds (see `stillDone`): said since the host's
+ * last stop, with no input and no new process of theirs there since.
+ */
+export function doneOn(
+  deps: Pick<HostActionDeps, "state" | "config">,
+  host: string,
+  observation: HostObservation | null,
+): string[] {
+  const marks = deps.state.doneMarks.onHost(host);
   if (marks.length === 0) return [];
-  return stillDone(marks, deps.fleet.latest(host)?.observation ?? null, deps.config.team.logins);
+  const stop = deps.state.stopRuns.latestFor(host);
+  const stoppedAtMs = stop?.state === "done" && !stop.dryRun ? stop.startedAtMs : null;
+  return stillDone(
+    marks.filter((mark) => stoppedAtMs === null || mark.atMs > stoppedAtMs),
+    observation,
+    deps.config.team.logins,
+  );
 }

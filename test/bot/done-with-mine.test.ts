@@ -119,6 +119,7 @@ describe("Done with mine, over the real Bolt app and a real store", { timeout: 1
   test("coming back ends it: alice types, the alert ends, and the next alert waits for her again", async () => {
     const { typed } = await start();
     await pressDone(ALICE);
+    h.clock.advance(2 * MINUTE_MS);
     typed.atMs = h.clock.now();
     const host = sharedHost(h.clock.now() - 10 * MINUTE_MS, () => typed.atMs);
     h.pollFor(2, allHosts(host));
@@ -135,6 +136,34 @@ describe("Done with mine, over the real Bolt app and a real store", { timeout: 1
       "Noted: your work on gpu-b may go. It stops once the bot hears the same from <@U0ALICE>.",
     );
     assert.deepEqual(poweroffRuns(h), []);
+  });
+
+  test("it holds across the host's later alerts until its person comes back: a colleague's busy spell in between does not end it", async () => {
+    const { typed } = await start();
+    await pressDone(ALICE);
+    const idle = sharedHost(h.clock.now() - 10 * MINUTE_MS, () => typed.atMs);
+    const eveBusy: HostAt = (atMs) => {
+      const base = idle(atMs);
+      if (!base.ok) return base;
+      return { ...base, gpus: base.gpus.map((gpu) => (gpu.index === 1 ? { ...gpu, utilPct: 95 } : gpu)) };
+    };
+    h.pollFor(15, allHosts(eveBusy));
+    await h.settle();
+    assert.equal(h.state.alerts.openFor("gpu-b", "idle"), null, "eve's cell ran: the alert ended");
+    h.pollFor(130, allHosts(idle));
+    await h.settle();
+    assert.notEqual(
+      h.state.alerts.openFor("gpu-b", "idle"),
+      null,
+      "idle again after the 2 h protection: a new alert",
+    );
+    assert.match(
+      await pressDone(EVE),
+      /^Stopping gpu-b/,
+      "alice said it on the earlier alert and did not come back",
+    );
+    await h.emulator.waitFor(() => h.state.stopRuns.latestFor("gpu-b")?.state === "done", "the stop");
+    assert.deepEqual(poweroffRuns(h), ["gpu-b"]);
   });
 
   test("the owner's Done with mine is not a Stop: with nothing of his there he lets nothing go", async () => {

@@ -3,15 +3,16 @@ import { describe, test } from "node:test";
 import { stillDone, withoutDone } from "../../src/checks/done-holders.ts";
 import type { DoneMark } from "../../src/domain/done-mark.ts";
 import { MINUTE_MS } from "../../src/shared/clock.ts";
-import { observed, session } from "./builders.ts";
+import { gpuProcess, observed, session } from "./builders.ts";
 
 const NOW = Date.UTC(2026, 0, 5, 20, 0);
 const LOGINS = { U0ALICE: ["alice", "alice2"], U0EVE: ["eve"] };
-const mark = (user: string, minutesAgo: number): DoneMark => ({
-  alertId: 1,
+const mark = (user: string, minutesAgo: number, pids: number[] = []): DoneMark => ({
   host: "gpu-b",
   user,
+  alertId: 1,
   atMs: NOW - minutesAgo * MINUTE_MS,
+  pids,
 });
 
 describe("stillDone", () => {
@@ -38,6 +39,21 @@ describe("stillDone", () => {
     assert.deepEqual(stillDone([mark("U0EVE", 30)], null, LOGINS), []);
     const gone = observed("gpu-b", NOW, [0], []);
     assert.deepEqual(stillDone([mark("U0EVE", 30)], gone, LOGINS), ["U0EVE"]);
+  });
+
+  test("a GPU process of theirs started since is new work and ends it; the ones they let go do not", () => {
+    const base = observed("gpu-b", NOW, [0, 0], [session("alice", 40)]);
+    const withProcesses = (...pids: (number | null)[]) => ({
+      ...base,
+      gpus: base.gpus.map((gpu, index) => ({
+        ...gpu,
+        processes: index === 0 ? pids.map((pid) => ({ ...gpuProcess("alice", "python", 1024), pid })) : [],
+      })),
+    });
+    const said = [mark("U0ALICE", 30, [4242])];
+    assert.deepEqual(stillDone(said, withProcesses(4242), LOGINS), ["U0ALICE"]);
+    assert.deepEqual(stillDone(said, withProcesses(4242, 5151), LOGINS), []);
+    assert.deepEqual(stillDone(said, withProcesses(null), LOGINS), []);
   });
 });
 

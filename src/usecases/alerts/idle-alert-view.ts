@@ -1,11 +1,12 @@
 import { bucketUtil } from "../../checks/bucket-util.ts";
-import { stillDone, withoutDone } from "../../checks/done-holders.ts";
+import { withoutDone } from "../../checks/done-holders.ts";
 import { loginsOn } from "../../checks/login-people.ts";
 import { recentInputOf } from "../../checks/recent-input.ts";
 import type { AlertRecord } from "../../domain/alert-record.ts";
 import type { LatestObservation } from "../../domain/metrics.ts";
 import type { ReservationWindow } from "../../domain/reservation.ts";
 import { MINUTE_MS } from "../../shared/clock.ts";
+import { doneOn } from "../authorise.ts";
 import { latestStopVerdict } from "../power/stop-follow-up.ts";
 import { reservedSoon } from "../queue/reservations.ts";
 import type { AlertGpu, IdleAlertView } from "./alert-words.ts";
@@ -55,7 +56,7 @@ export function factsOf(run: AlertRun, alert: AlertRecord, nowMs: number): Alert
     escalatedTo: alert.escalated ? warden.current(nowMs) : null,
     stopDoubt: stopDoubtOf(run, alert),
     reserved: reservedSoon(run.deps, host),
-    done: stillDone(store.doneMarks.onAlert(alert.id), latest?.observation ?? null, run.config.team.logins),
+    done: doneOn({ state: store, config: run.config }, host, latest?.observation ?? null),
   };
 }
 

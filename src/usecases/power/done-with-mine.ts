@@ -1,4 +1,5 @@
 import { holdersIfAllKnown, loginsOn, peopleOfLogins } from "../../checks/login-people.ts";
+import type { HostObservation } from "../../domain/observation.ts";
 import { doneOn, holdsEverythingOn, holdsSomethingOn } from "../authorise.ts";
 import type { StillOnIt } from "./stop-facts.ts";
 import {
@@ -34,9 +35,10 @@ export type DoneWithMineBegun =
 
 /**
  * *Done with mine* on an idle alert: the person lets their own sessions and processes on the host go
- * (their work, not the host: nothing is stopped for them alone). When everything on the host (every
- * process, session and claim) belongs to people who said so on this alert and typed nothing there
- * since, the host is stopped through the same stop (re-check, once, audited) with the last of them as
+ * (their work, not the host: nothing is stopped for them alone). It holds across the host's later
+ * alerts until they type there or start a process there again, or the host is stopped. When
+ * everything on the host (every process, session and claim) belongs to people whose word holds, the
+ * host is stopped through the same stop (re-check, once, audited) with the last of them as
  * the actor. Each new mark is audited and said in the alert's thread with who still holds the host.
  */
 export function beginDoneWithMine(deps: StopHostDeps, request: DoneWithMineRequest): DoneWithMineBegun {
@@ -48,12 +50,14 @@ export function beginDoneWithMine(deps: StopHostDeps, request: DoneWithMineReque
   }
   if (!holdsSomethingOn(deps, host, actor)) return { kind: "done-refused", reason: "nothing-of-yours", host };
   const nowMs = clock.now();
-  const isNew = !state.doneMarks.onAlert(alertId).some((mark) => mark.user === actor);
+  const observation = deps.fleet.latest(host)?.observation ?? null;
+  const isNew = !doneOn(deps, host, observation).includes(actor);
+  const pids = ownPids(observation, deps.config.team.logins[actor] ?? []);
   state.transaction(() => {
-    state.doneMarks.mark({ alertId, host, user: actor, atMs: nowMs });
-    state.audit.record({ atMs: nowMs, actor, action: "done-with-mine", host, detail: { alertId } });
+    state.doneMarks.mark({ host, user: actor, alertId, atMs: nowMs, pids });
+    state.audit.record({ atMs: nowMs, actor, action: "done-with-mine", host, detail: { alertId, pids } });
   });
-  const done = doneOn(deps, host, alertId);
+  const done = doneOn(deps, host, observation);
   if (holdsEverythingOn(deps, host, actor, nowMs, done)) {
     return beginStop(deps, { host, actor, alertId, reason: "everyone on it is done" }); // words-ok: audit reason code
   }
@@ -72,6 +76,16 @@ export async function doneWithMine(
 ): Promise<Exclude<DoneWithMineBegun, StopPlan> | StopResult> {
   const begun = beginDoneWithMine(deps, request);
   return begun.kind === "begun" ? runStop(deps, begun) : begun;
+}
+
+/** The pids of the GPU processes of `logins` on the host. */
+function ownPids(observation: HostObservation | null, logins: readonly string[]): number[] {
+  if (observation === null || !observation.ok) return [];
+  return observation.gpus.flatMap((gpu) =>
+    gpu.processes.flatMap((process) =>
+      process.user !== null && logins.includes(process.user) && process.pid !== null ? [process.pid] : [],
+    ),
+  );
 }
 
 /** The people and logins holding the host, and the claimants, other than `done`. */

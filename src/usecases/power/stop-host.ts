@@ -232,8 +232,7 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
   if (unknown !== null) return refusal("unknown-host", host, { reason: "unknown-host", unknown });
   const settings = config.hosts[host];
   if (settings?.never_stop === true) return refusal("never-stop", host, { reason: "never-stop" });
-  const alertId = request.alertId ?? state.alerts.openFor(host, "idle")?.id ?? null;
-  const done = doneOn(deps, host, alertId);
+  const done = doneOn(deps, host, fleet.latest(host)?.observation ?? null);
   if (!automatic) {
     const authority = authorityFor(deps, host, nowMs);
     if (!mayAct(actor, authority) && !holdsEverythingOn(deps, host, actor, nowMs, done)) {
@@ -258,6 +257,7 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
   if (now.kind !== "idle" && !forced) return refusal(now.kind, host, now.facts, !automatic);
   const dryRun = settings?.dry_run ?? config.dry_run;
   const preStop = settings?.pre_stop ?? null;
+  const alertId = request.alertId ?? state.alerts.openFor(host, "idle")?.id ?? null;
   const episodeStartMs =
     episode?.episodeStartedAtMs ??
     episode?.idleSinceMs ??
