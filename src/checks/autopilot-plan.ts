@@ -1,5 +1,6 @@
 import type { AutopilotEvidence, AutopilotPlan, StaleHolder } from "../domain/autopilot-plan.ts";
 import type { HostObservation } from "../domain/observation.ts";
+import { EMPTY_GPU_MEMORY_MIB } from "./classify-host.ts";
 import type { HostStatus } from "./idle-episode.ts";
 import {
   mayStopSessionAt,
@@ -110,8 +111,6 @@ export type AutopilotDecision =
   | { kind: "stop"; plan: AutopilotPlan }
   | { kind: "cancel"; plan: AutopilotPlan; hold: AutopilotHold };
 
-/** GPU memory at or below this, with no process listed, is nothing (the driver's own few MiB). */
-export const EMPTY_GPU_MEMORY_MIB = 256;
 const MINUTE_MS = 60_000;
 
 /** The autopilot's decision for one host; see the module comment for the rules. */

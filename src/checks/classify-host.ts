@@ -78,6 +78,22 @@ export function classifyHost(
   };
 }
 
+/** GPU memory at or below this, with no process listed, is nothing (the driver's own few MiB). */
+export const EMPTY_GPU_MEMORY_MIB = 256;
+
+/**
+ * Nothing on the host: every GPU read with no process and no memory held, and no login session, by a
+ * source that sees sessions (without them, nothing shows that nobody is at work there).
+ */
+export function nothingOn(sample: HostSample): boolean {
+  if (!sample.ok || sample.gpus.length === 0 || sample.sessions === null || sample.sessions.length > 0) {
+    return false;
+  }
+  return sample.gpus.every(
+    (gpu) => gpu.processes.length === 0 && gpu.memUsedMiB !== null && gpu.memUsedMiB <= EMPTY_GPU_MEMORY_MIB,
+  );
+}
+
 export function hostClass(sample: HostSample): HostClass {
   if (!sample.ok || sample.gpus.length === 0) return "unknown";
   let unknown = false;

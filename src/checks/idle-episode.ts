@@ -1,4 +1,4 @@
-import { type HostClass, type HostSample, hostClass } from "./classify-host.ts";
+import { type HostClass, type HostSample, hostClass, nothingOn } from "./classify-host.ts";
 import type { HostContext, IdlePolicy } from "./idle-policy.ts";
 
 const MINUTE_MS = 60_000;
@@ -7,7 +7,9 @@ const MINUTE_MS = 60_000;
  * Where a host stands after its latest sample:
  * - `busy`: a GPU is busy, or all GPUs are idle but someone is logged in (`sampleClass` tells which);
  * - `idle-pending`: idle, but not yet for the whole idle window;
- * - `protected`: idle for the window, but busy work started less than `protectMinutes` ago;
+ * - `protected`: idle for the window, but busy work started less than `protectMinutes` ago and
+ *   something is still on the host (a process, GPU memory or a session: see `nothingOn`): with
+ *   nothing left, there is no work to protect;
  * - `snoozed`: idle, but someone kept the host until `snoozedUntilMs`;
  * - `idle`: in an idle episode: the one status an alert is about;
  * - `suspect`: no GPU busy, but one reports an implausible reading (full utilisation with no memory at
@@ -44,7 +46,8 @@ export interface EndedEpisode {
  * The idle-episode state of one host. Instants are epoch ms of sample times, never of the clock.
  *
  * Invariants: `status === "idle"` ⇔ `episodeStartedAtMs !== null`; then
- * `episodeStartedAtMs − idleSinceMs ≥ idleForMinutes` and, when `busyStartedAtMs` is set,
+ * `episodeStartedAtMs − idleSinceMs ≥ idleForMinutes` and, when `busyStartedAtMs` is set and the
+ * sample that began the episode had something on the host (`nothingOn`),
  * `episodeStartedAtMs − busyStartedAtMs ≥ protectMinutes`; and every sample from `idleSinceMs` on
  * was idle, with no gap longer than `staleAfterMinutes`.
  */
@@ -150,7 +153,17 @@ export function stepIdleEpisode(
   }
 
   const afterStop = inStopGrace(atMs, lastBusyAtMs, lastSessionAtMs, policy, context);
-  const status = statusOf(sampleClass, atMs, idleSinceMs, busyStartedAtMs, policy, context, afterStop);
+  // NOTE: an episode begun on an empty host goes on when something appears on it while it stays idle.
+  const unprotected = nothingOn(sample) || (state.status === "idle" && state.idleSinceMs === idleSinceMs);
+  const status = statusOf(
+    sampleClass,
+    atMs,
+    idleSinceMs,
+    unprotected ? null : busyStartedAtMs,
+    policy,
+    context,
+    afterStop,
+  );
   const sameEpisode = state.status === "idle" && status === "idle" && state.idleSinceMs === idleSinceMs;
   const episodeStartedAtMs = status !== "idle" ? null : sameEpisode ? state.episodeStartedAtMs : atMs;
   const ended = state.status === "idle" && !sameEpisode;

@@ -400,10 +400,11 @@ describe("the autopilot, over the real Bolt app and a real store", { timeout: 12
     const claimed = await h.user.slashCommand({ user: BOB, text: "claim gpu-a for 8h" });
     assert.match(String(claimed.ackPayload?.text), /gpu-a/);
     h.pollFor(20, allHosts(run));
-    h.pollFor(90, allHosts(idleHost("gpu-a")));
+    h.pollFor(29, allHosts(idleHost("gpu-a")));
     await h.settle();
-    assert.deepEqual(poweroffRuns(h), [], "protection after the run: nothing yet");
-    h.pollFor(40, allHosts(idleHost("gpu-a")));
+    assert.deepEqual(poweroffRuns(h), [], "the empty host's first 30 minutes: nothing yet");
+    assert.deepEqual(autopilotDms(h, BOB), []);
+    h.pollFor(3, allHosts(idleHost("gpu-a")));
     await h.settle();
     const warning = autopilotDms(h, BOB);
     assert.equal(warning.length, 1, "the claimant is warned");

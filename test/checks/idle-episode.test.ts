@@ -133,9 +133,16 @@ describe("stepIdleEpisode: the idle window", () => {
   });
 });
 
+/** Every GPU idle, and a kernel left holding 20 GiB on GPU 0: something is still on the host. */
+const holding = (atMs: number): HostSample => {
+  const base = observed("gpu-a", atMs, [0, 0]);
+  const kernel = { memUsedMiB: 20_480, processes: [gpuProcess("alice", "python", 20_480)] };
+  return classifyHost({ ...base, gpus: [reading(0, 0, kernel), base.gpus[1]!] }, POLICY);
+};
+
 describe("stepIdleEpisode: protection after busy work started", () => {
   it("holds a short job's host until protectMinutes after the job started", () => {
-    const states = trajectory([...everyMinute(0, 10, busy), ...everyMinute(11, 130, (atMs) => idle(atMs))]);
+    const states = trajectory([...everyMinute(0, 10, busy), ...everyMinute(11, 130, holding)]);
     assert.deepEqual(statusesAt(states, [10, 11, 40, 41, 119, 120]), {
       10: "busy",
       11: "idle-pending",
@@ -152,7 +159,7 @@ describe("stepIdleEpisode: protection after busy work started", () => {
   });
 
   it("measures protection from when the latest busy stretch started, not from when it ended", () => {
-    const states = trajectory([...everyMinute(0, 150, busy), ...everyMinute(151, 200, (atMs) => idle(atMs))]);
+    const states = trajectory([...everyMinute(0, 150, busy), ...everyMinute(151, 200, holding)]);
     assert.equal(firstEpisodeStart(states)!.episodeStartedAtMs, at(181));
     assert.equal(firstEpisodeStart(states)!.busyStartedAtMs, at(0));
   });
@@ -162,10 +169,32 @@ describe("stepIdleEpisode: protection after busy work started", () => {
       ...everyMinute(0, 10, busy),
       unknown(at(11)),
       ...everyMinute(12, 20, busy),
-      ...everyMinute(21, 200, (atMs) => idle(atMs)),
+      ...everyMinute(21, 200, holding),
     ]);
     assert.equal(firstEpisodeStart(states)!.busyStartedAtMs, at(12));
     assert.equal(firstEpisodeStart(states)!.episodeStartedAtMs, at(132));
+  });
+
+  it("does not hold a host with nothing left on it: no process, no memory, no session", () => {
+    const states = trajectory([...everyMinute(0, 10, busy), ...everyMinute(11, 130, (atMs) => idle(atMs))]);
+    assert.deepEqual(statusesAt(states, [40, 41, 120]), { 40: "idle-pending", 41: "idle", 120: "idle" });
+    assert.equal(firstEpisodeStart(states)!.episodeStartedAtMs, at(41));
+  });
+
+  it("an episode begun on the empty host goes on when a kernel appears while it stays idle", () => {
+    const states = trajectory([
+      ...everyMinute(0, 10, busy),
+      ...everyMinute(11, 50, (atMs) => idle(atMs)),
+      ...everyMinute(51, 60, holding),
+    ]);
+    assert.deepEqual(statusesAt(states, [41, 51, 60]), { 41: "idle", 51: "idle", 60: "idle" });
+    assert.equal(states.at(-1)!.episodeStartedAtMs, at(41));
+  });
+
+  it("still holds it where the source cannot see sessions", () => {
+    const blind = (atMs: number): HostSample => classifyHost(observed("gpu-a", atMs, [0, 0], null), POLICY);
+    const states = trajectory([...everyMinute(0, 10, busy), ...everyMinute(11, 130, blind)]);
+    assert.equal(firstEpisodeStart(states)!.episodeStartedAtMs, at(120));
   });
 });
 

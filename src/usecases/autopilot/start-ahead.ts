@@ -1,4 +1,4 @@
-import { EMPTY_GPU_MEMORY_MIB } from "../../checks/autopilot-plan.ts";
+import { EMPTY_GPU_MEMORY_MIB } from "../../checks/classify-host.ts";
 import { hostCostBasis, hostHourSplit } from "../../checks/cost-model.ts";
 import { startAheadSpan, usedEveryRecentDay, usualDaysFromMs } from "../../checks/start-ahead.ts";
 import { tariffOf } from "../../checks/tariff-price.ts";
