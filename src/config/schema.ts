@@ -362,6 +362,11 @@ export const configSchema = z.strictObject({
     .strictObject({
       idle_util_pct: z.number().min(0).max(100).default(10),
       idle_for_minutes: z.number().int().positive().max(MINUTES_PER_WEEK).default(30),
+      /**
+       * No idle episode within this long of busy work starting (a job may still be setting up or
+       * between stages); not for a host with nothing left on it: no GPU process, no GPU memory and,
+       * where the source sees sessions, no login session.
+       */
       protect_minutes: z.number().int().nonnegative().max(MINUTES_PER_WEEK).default(120),
       escalate_after_minutes: z.number().int().positive().max(MINUTES_PER_WEEK).default(240),
       /** Polls without data before a "no data from host" notice. */
