@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { classifyHost, type HostClass, type HostSample, hostClass } from "../../src/checks/classify-host.ts";
+import {
+  classifyHost,
+  type HostClass,
+  type HostSample,
+  hostClass,
+  nothingOn,
+} from "../../src/checks/classify-host.ts";
 import {
   evaluateHost,
   type HostStatus,
@@ -60,6 +66,10 @@ const observationShape = fc.oneof(
       idleMinutes: fc.option(fc.integer({ min: 0, max: 60 }), { nil: null }),
     }),
   },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant("empty" as const), gpus: fc.integer({ min: 1, max: 4 }) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("failed" as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("no-sessions-seen" as const) }) },
 );
@@ -110,6 +120,13 @@ function observe(shape: Shape, atMs: number): HostObservation {
         ok: true,
         gpus: [gpu(0, 0), gpu(1, 0)],
         sessions: [{ user: "alice", line: "pts/1", from: null, idleMinutes: shape.idleMinutes }],
+      };
+    case "empty":
+      return {
+        ...base,
+        ok: true,
+        gpus: Array.from({ length: shape.gpus }, (_, i) => ({ ...gpu(i, 0), memUsedMiB: 0 })),
+        sessions: [],
       };
     case "no-sessions-seen":
       return { ...base, ok: true, gpus: [gpu(0, 0)], sessions: null };
@@ -184,9 +201,23 @@ function reference(applied: HostSample[], policy: IdlePolicy, context: HostConte
     while (!broken(j) && classes[j - 1] === classes[i]) j--;
     return j;
   };
-  const statusAt = (
-    i: number,
-  ): { status: HostStatus; idleSinceMs: number | null; busyStartedAtMs: number | null } => {
+  type At = { status: HostStatus; idleSinceMs: number | null; busyStartedAtMs: number | null };
+  const memo = new Map<number, At>();
+  const statusAt = (i: number): At => {
+    const known = memo.get(i);
+    if (known !== undefined) return known;
+    const at = statusFromHistory(i);
+    memo.set(i, at);
+    return at;
+  };
+  /** Protection holds unless nothing is on the host, or the episode began before and goes on. */
+  const unprotected = (i: number, idleSinceMs: number | null): boolean => {
+    if (nothingOn(applied[i]!)) return true;
+    if (i === 0) return false;
+    const before = statusAt(i - 1);
+    return before.status === "idle" && before.idleSinceMs === idleSinceMs;
+  };
+  const statusFromHistory = (i: number): At => {
     const atMs = applied[i]!.atMs;
     let lastBusy = -1;
     for (let j = i; j >= 0; j--) {
@@ -203,7 +234,11 @@ function reference(applied: HostSample[], policy: IdlePolicy, context: HostConte
     else if (classes[i] !== "idle") status = "busy";
     else if (context.snoozedUntilMs !== null && atMs < context.snoozedUntilMs) status = "snoozed";
     else if (atMs - idleSinceMs! < policy.idleForMinutes * MINUTE_MS) status = "idle-pending";
-    else if (busyStartedAtMs !== null && atMs - busyStartedAtMs < policy.protectMinutes * MINUTE_MS) {
+    else if (
+      busyStartedAtMs !== null &&
+      atMs - busyStartedAtMs < policy.protectMinutes * MINUTE_MS &&
+      !unprotected(i, idleSinceMs)
+    ) {
       status = "protected";
     } else status = "idle";
     return { status, idleSinceMs, busyStartedAtMs };
@@ -282,7 +317,7 @@ describe("idle episode invariants (fast-check)", () => {
     );
   });
 
-  it("no episode before the idle window, the protection window or the end of a snooze", () => {
+  it("no episode before the idle window, the protection window (unless nothing is on the host) or the end of a snooze", () => {
     fc.assert(
       fc.property(scenarioArb, ({ policy, context, samples }) => {
         for (const { state } of run(samples, policy, context)) {
@@ -290,7 +325,8 @@ describe("idle episode invariants (fast-check)", () => {
           if (state.status !== "idle") continue;
           const started = state.episodeStartedAtMs!;
           assert.ok(started - state.idleSinceMs! >= policy.idleForMinutes * MINUTE_MS);
-          if (state.busyStartedAtMs !== null) {
+          const first = samples.find((sample) => sample.atMs === started)!;
+          if (state.busyStartedAtMs !== null && !nothingOn(first)) {
             assert.ok(started - state.busyStartedAtMs >= policy.protectMinutes * MINUTE_MS);
           }
           if (context.snoozedUntilMs !== null) assert.ok(started >= context.snoozedUntilMs);
