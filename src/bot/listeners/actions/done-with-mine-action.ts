@@ -1,13 +1,10 @@
 import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs } from "@slack/bolt";
-import { isAdmin } from "../../../usecases/authorise.ts";
 import { beginDoneWithMine } from "../../../usecases/power/done-with-mine.ts";
-import { runStop } from "../../../usecases/power/stop-host.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { doneValueSchema, parseActionValue } from "../../ids.ts";
-import { progressPlace } from "../../progress-place.ts";
 import { doneReplyWords } from "../../views/power/done-words.ts";
-import { stopBegunReply, stopResultReply } from "../../views/power/reply-stop.ts";
 import { textReply } from "../../views/reply-message.ts";
+import { answerStop } from "./answer-stop.ts";
 import { badButtonReply, replyOptions } from "./reply-options.ts";
 
 /**
@@ -35,17 +32,6 @@ export function doneWithMineAction(
       await respond({ ...textReply(doneReplyWords(tr, begun)), ...options });
       return;
     }
-    if (begun.kind === "refused") {
-      const shown = { canForce: isAdmin(actor, deps.config), alertId };
-      await respond({ ...stopResultReply(tr, begun, shown), ...options });
-      return;
-    }
-    // NOTE: the stop runs even when the answer fails: the key is taken and must be released.
-    const [answer, outcome] = await Promise.allSettled([
-      respond({ ...stopBegunReply(tr, begun, progressPlace(deps, host)), ...options }),
-      runStop(deps, begun),
-    ]);
-    if (outcome.status === "rejected") throw outcome.reason;
-    if (answer.status === "rejected") throw answer.reason;
+    await answerStop({ deps, tr, actor, alertId, begun, respond, options });
   };
 }

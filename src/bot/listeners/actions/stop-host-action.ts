@@ -1,10 +1,8 @@
 import type { BlockAction, ButtonAction, Middleware, SlackActionMiddlewareArgs } from "@slack/bolt";
-import { isAdmin } from "../../../usecases/authorise.ts";
-import { beginStop, runStop } from "../../../usecases/power/stop-host.ts";
+import { beginStop } from "../../../usecases/power/stop-host.ts";
 import type { BotDeps } from "../../bot-deps.ts";
 import { hostActionValueSchema, parseActionValue } from "../../ids.ts";
-import { progressPlace } from "../../progress-place.ts";
-import { stopBegunReply, stopResultReply } from "../../views/power/reply-stop.ts";
+import { answerStop } from "./answer-stop.ts";
 import { badButtonReply, replyOptions } from "./reply-options.ts";
 
 /**
@@ -36,17 +34,6 @@ export function stopHostAction(
       force,
       reason: force ? "stop forced by an admin" : "Stop button", // words-ok: audit reason code
     });
-    if (plan.kind === "refused") {
-      const shown = { canForce: isAdmin(actor, deps.config), alertId: alertId ?? null };
-      await respond({ ...stopResultReply(tr, plan, shown), ...options });
-      return;
-    }
-    // NOTE: the stop runs even when the answer fails: the key is taken and must be released.
-    const [answer, outcome] = await Promise.allSettled([
-      respond({ ...stopBegunReply(tr, plan, progressPlace(deps, host)), ...options }),
-      runStop(deps, plan),
-    ]);
-    if (outcome.status === "rejected") throw outcome.reason;
-    if (answer.status === "rejected") throw answer.reason;
+    await answerStop({ deps, tr, actor, alertId: alertId ?? null, begun: plan, respond, options });
   };
 }
