@@ -32,7 +32,7 @@ export interface AlertFacts {
   stopDoubt: { stoppedAtMs: number; earlierAlertAtMs: number | null; earlierAlertLink: string | null } | null;
   /** The reservation holding the host now or within the hour (`null`: none): no automatic stop. */
   reserved: ReservationWindow | null;
-  /** People whose *Done with mine* on this alert still holds. */
+  /** People whose *Done with mine* on the host still holds (see `doneOn`). */
   done: string[];
 }
 

@@ -232,7 +232,8 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
   if (unknown !== null) return refusal("unknown-host", host, { reason: "unknown-host", unknown });
   const settings = config.hosts[host];
   if (settings?.never_stop === true) return refusal("never-stop", host, { reason: "never-stop" });
-  const done = doneOn(deps, host, fleet.latest(host)?.observation ?? null);
+  const latest = fleet.latest(host);
+  const done = doneOn(deps, host, latest?.observation ?? null);
   if (!automatic) {
     const authority = authorityFor(deps, host, nowMs);
     if (!mayAct(actor, authority) && !holdsEverythingOn(deps, host, actor, nowMs, done)) {
@@ -241,7 +242,6 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
   }
   const stop = settings?.stop;
   if (stop === undefined) return refusal("no-stop-action", host, { reason: "no-stop-action" });
-  const latest = fleet.latest(host);
   const last = state.stopRuns.latestFor(host);
   if (last !== null) {
     const duplicate = duplicateOf(deps, host, last, latest);
