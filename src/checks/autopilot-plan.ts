@@ -1,6 +1,6 @@
 import type { AutopilotEvidence, AutopilotPlan, StaleHolder } from "../domain/autopilot-plan.ts";
 import type { HostObservation } from "../domain/observation.ts";
-import { EMPTY_GPU_MEMORY_MIB } from "./classify-host.ts";
+import { holdsNothing } from "./classify-host.ts";
 import type { HostStatus } from "./idle-episode.ts";
 import {
   mayStopSessionAt,
@@ -148,9 +148,7 @@ export function nextEmptySinceMs(previousMs: number | null, latest: HostObservat
 export function isEmpty(observation: HostObservation): boolean {
   if (!observation.ok || observation.gpus.length === 0) return false;
   if (observation.sessions !== null && observation.sessions.length > 0) return false;
-  return observation.gpus.every(
-    (gpu) => gpu.processes.length === 0 && gpu.memUsedMiB !== null && gpu.memUsedMiB <= EMPTY_GPU_MEMORY_MIB,
-  );
+  return observation.gpus.every(holdsNothing);
 }
 
 function holdOf(input: AutopilotInput): AutopilotHold | null {

@@ -79,7 +79,12 @@ export function classifyHost(
 }
 
 /** GPU memory at or below this, with no process listed, is nothing (the driver's own few MiB). */
-export const EMPTY_GPU_MEMORY_MIB = 256;
+const EMPTY_GPU_MEMORY_MIB = 256;
+
+/** A GPU with no process listed and no memory held (beyond the driver's own few MiB). */
+export function holdsNothing(gpu: { processes: readonly unknown[]; memUsedMiB: number | null }): boolean {
+  return gpu.processes.length === 0 && gpu.memUsedMiB !== null && gpu.memUsedMiB <= EMPTY_GPU_MEMORY_MIB;
+}
 
 /**
  * Nothing on the host: every GPU read with no process and no memory held, and no login session, by a
@@ -89,9 +94,7 @@ export function nothingOn(sample: HostSample): boolean {
   if (!sample.ok || sample.gpus.length === 0 || sample.sessions === null || sample.sessions.length > 0) {
     return false;
   }
-  return sample.gpus.every(
-    (gpu) => gpu.processes.length === 0 && gpu.memUsedMiB !== null && gpu.memUsedMiB <= EMPTY_GPU_MEMORY_MIB,
-  );
+  return sample.gpus.every(holdsNothing);
 }
 
 export function hostClass(sample: HostSample): HostClass {

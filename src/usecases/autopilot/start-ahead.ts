@@ -1,4 +1,4 @@
-import { EMPTY_GPU_MEMORY_MIB } from "../../checks/classify-host.ts";
+import { holdsNothing } from "../../checks/classify-host.ts";
 import { hostCostBasis, hostHourSplit } from "../../checks/cost-model.ts";
 import { startAheadSpan, usedEveryRecentDay, usualDaysFromMs } from "../../checks/start-ahead.ts";
 import { tariffOf } from "../../checks/tariff-price.ts";
@@ -85,9 +85,7 @@ function hasFreeGpu(deps: ClaimDeps, host: string, nowMs: number): boolean {
   const latest = deps.fleet.latest(host);
   if (latest === null || !latest.observation.ok || stoppedByBot(deps, host) !== null) return false;
   if (assessHostNow(host, latest, nowMs, deps.idlePolicy).kind === "no-data") return false;
-  return latest.observation.gpus.some(
-    (gpu) => gpu.processes.length === 0 && gpu.memUsedMiB !== null && gpu.memUsedMiB <= EMPTY_GPU_MEMORY_MIB,
-  );
+  return latest.observation.gpus.some(holdsNothing);
 }
 
 /** What a stop of the host saves per hour at `nowMs` (cloud price, a bought host's power); `null`: no price. */
