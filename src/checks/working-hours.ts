@@ -110,6 +110,28 @@ export function workingDaysBefore(
   return spans;
 }
 
+/**
+ * How long, in minutes before `atMs`, a session's last input still counts as recent: `staleHours`, or
+ * back to the start of the latest working day whose hours have ended, if longer. A session typed in
+ * since then has not had a whole working day for its person to come back to (a notebook left on a
+ * Friday stays recent over the weekend and through Monday's hours), as the autopilot's stale rule has
+ * it (see {@link mayStopSessionAt}).
+ */
+export function recentInputMinutes(calendar: TeamCalendar, staleHours: number, atMs: number): number {
+  const [lastDay] = workingDaysBefore(calendar, atMs, 1);
+  const today = workingDayStartedAndEnded(calendar, atMs);
+  const fromMs = today ?? lastDay?.fromMs ?? null;
+  return Math.max(staleHours * 60, fromMs === null ? 0 : Math.ceil((atMs - fromMs) / 60_000));
+}
+
+/** The start of today's working hours when they have ended by `atMs`; else `null`. */
+function workingDayStartedAndEnded(calendar: TeamCalendar, atMs: number): number | null {
+  const day = localDayOf(atMs, calendar.timezone);
+  if (!isWorkingDay(calendar, day)) return null;
+  const span = workingSpan(calendar, day);
+  return span.toMs <= atMs ? span.fromMs : null;
+}
+
 /** The working hours that begin next after `atMs` (within two weeks), or `null`. */
 export function nextWorkingSpan(
   calendar: TeamCalendar,

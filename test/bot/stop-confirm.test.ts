@@ -115,7 +115,7 @@ describe("the Stop confirmation says what may be lost", { timeout: 60_000 }, () 
     h.pollFor(6, (atMs) => [yesterdaysNotebook(atMs)]);
     await h.settle();
     const recent =
-      "⚠️ Recent input on gpu-n: bob 14 h ago (`python3 -m i…el_launcher`, 20.0 GiB). A stop ends their sessions (the autopilot leaves them for 18 h).";
+      "⚠️ Recent input on gpu-n: bob 14 h ago (`python3 -m i…el_launcher`, 20.0 GiB). A stop ends their sessions, which the autopilot leaves alone.";
     const confirm = stopConfirm(h.alertMessage("gpu-n")).text.text;
     assert.ok(confirm.startsWith(`${recent}\n`), confirm);
     assert.ok(Array.from(confirm).length <= 300, `${confirm.length} characters`);

@@ -8,7 +8,7 @@ export const stop = {
   "stop.ack.begun": "Stopping {host}: its progress and outcome are in {place}.",
   "stop.ack.dryRun": "Dry run for {host}: what it would run is in {place}.",
   "stop.recent":
-    "⚠️ Recent input on {host}: {people}. A stop ends their sessions (the autopilot leaves them for {hours} h).",
+    "⚠️ Recent input on {host}: {people}. A stop ends their sessions, which the autopilot leaves alone.",
   "stop.recent.person": "{user} {ago} ago{held}",
   "stop.recent.held": " ({what})",
   "stop.recent.more": "{count} more",

@@ -8,8 +8,7 @@ export const stop: AreaCatalog<typeof en> = {
   "stop.preview.then": "{first}，然后 {second}",
   "stop.ack.begun": "正在将 {host} 停机：进度和结果见{place}。",
   "stop.ack.dryRun": "{host} 的试运行：将要执行的操作见{place}。",
-  "stop.recent":
-    "⚠️ {host} 上最近有人输入：{people}。停机会结束这些登录会话（自动停机会保留它们 {hours} 小时）。",
+  "stop.recent": "⚠️ {host} 上最近有人输入：{people}。停机会结束这些登录会话，而自动停机不会动它们。",
   "stop.recent.person": "{user}（{ago}前{held}）",
   "stop.recent.held": "，{what}",
   "stop.recent.more": "另 {count} 人",

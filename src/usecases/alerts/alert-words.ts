@@ -148,11 +148,10 @@ export interface IdleAlertView {
   } | null;
   /** A reservation window in force or starting within the hour: no automatic stop, and the alert says whose. */
   reservedSoon?: ReservationWindow | null;
-  /** People who typed on the host within `recentWithinHours`: the Stop confirm names them. */
   /** Logins holding processes or sessions on the host: from 2, the alert offers *Done with mine*. */
   sharedBy?: number;
+  /** People who typed on the host recently (see `recentInputMinutes`): the Stop confirm names them. */
   recentInput?: readonly RecentInput[];
-  recentWithinHours?: number;
 }
 
 export interface AlertDirectMessageView {

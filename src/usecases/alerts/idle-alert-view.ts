@@ -2,11 +2,13 @@ import { bucketUtil } from "../../checks/bucket-util.ts";
 import { withoutDone } from "../../checks/done-holders.ts";
 import { loginsOn } from "../../checks/login-people.ts";
 import { recentInputOf } from "../../checks/recent-input.ts";
+import { recentInputMinutes } from "../../checks/working-hours.ts";
 import type { AlertRecord } from "../../domain/alert-record.ts";
 import type { LatestObservation } from "../../domain/metrics.ts";
 import type { ReservationWindow } from "../../domain/reservation.ts";
 import { MINUTE_MS } from "../../shared/clock.ts";
 import { doneOn } from "../authorise.ts";
+import { teamCalendarOf } from "../autopilot/autopilot-policy.ts";
 import { latestStopVerdict } from "../power/stop-follow-up.ts";
 import { reservedSoon } from "../queue/reservations.ts";
 import type { AlertGpu, IdleAlertView } from "./alert-words.ts";
@@ -140,12 +142,14 @@ export function idleView(run: AlertRun, facts: AlertFacts, nowMs: number): IdleA
     dryRun: settingsOf(alert.host)?.dry_run ?? config.dry_run,
     stopDoubt: facts.stopDoubt,
     recentInput: withoutDone(
-      recentInputOf(observation ?? null, config.policy.autopilot.stale_hours * 60),
+      recentInputOf(
+        observation ?? null,
+        recentInputMinutes(teamCalendarOf(config), config.policy.autopilot.stale_hours, nowMs),
+      ),
       facts.done,
       config.team.logins,
     ),
     sharedBy: loginsOn(observation ?? null).size,
-    recentWithinHours: config.policy.autopilot.stale_hours,
   };
 }
 

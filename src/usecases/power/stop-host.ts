@@ -3,6 +3,7 @@ import { claimIdleStartMs } from "../../checks/claim-due.ts";
 import { withoutDone } from "../../checks/done-holders.ts";
 import type { IdlePolicy } from "../../checks/idle-policy.ts";
 import { type RecentInput, recentInputOf } from "../../checks/recent-input.ts";
+import { recentInputMinutes } from "../../checks/working-hours.ts";
 import type { ActionConfig } from "../../config/schema.ts";
 import type { LatestObservation } from "../../domain/metrics.ts";
 import type { GpuReading } from "../../domain/observation.ts";
@@ -97,11 +98,11 @@ export interface StopPlan {
   /** The GPUs of the latest observation (memory and its holders: what a stop may lose). */
   gpus: readonly GpuReading[];
   /**
-   * People who typed on the host within `recentWithinHours` (`policy.autopilot.stale_hours`): the
-   * autopilot would leave their sessions alone; the confirm and the preview name them.
+   * People who typed on the host recently (`recentInputMinutes`: within `policy.autopilot.stale_hours`,
+   * or since the latest working day began if their person has had no whole working day to come
+   * back since): the autopilot would leave their sessions alone; the confirm and the preview name them.
    */
   recent: readonly RecentInput[];
-  recentWithinHours: number;
 }
 
 export type StopResult =
@@ -267,7 +268,6 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
     0;
   const overrode = now.kind === "idle" ? null : now.facts;
   const steps = (preStop === null ? [stop] : [preStop, stop]).map(describeAction);
-  const recentWithinHours = config.policy.autopilot.stale_hours;
   return {
     kind: "begun",
     host,
@@ -284,11 +284,13 @@ export function previewStop(deps: StopHostDeps, request: StopRequest): StopRefus
     note: { kind: "stop-running", host, actor: automatic ? null : actor, steps, overrode },
     gpus: latest?.observation.ok === true ? latest.observation.gpus : [],
     recent: withoutDone(
-      recentInputOf(latest?.observation ?? null, recentWithinHours * 60),
+      recentInputOf(
+        latest?.observation ?? null,
+        recentInputMinutes(teamCalendarOf(config), config.policy.autopilot.stale_hours, nowMs),
+      ),
       done,
       config.team.logins,
     ),
-    recentWithinHours,
   };
 }
 

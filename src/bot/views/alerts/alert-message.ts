@@ -310,13 +310,7 @@ function doneMineButton(tr: Translator, view: IdleAlertView): types.Button {
 
 /** Who typed there recently, then what memory a stop loses: within `maxChars`, or `null` when neither. */
 function confirmWarnings(tr: Translator, view: IdleAlertView, maxChars: number): string | null {
-  const recent = recentInputText(
-    tr,
-    view.host,
-    view.recentInput ?? [],
-    view.recentWithinHours ?? 0,
-    Math.floor((maxChars * 2) / 3),
-  );
+  const recent = recentInputText(tr, view.host, view.recentInput ?? [], Math.floor((maxChars * 2) / 3));
   const left = recent === null ? maxChars : maxChars - Array.from(recent).length - 1;
   const atRisk = memoryAtRiskText(tr, view.gpus, left);
   const lines = [recent, atRisk].filter((line) => line !== null);

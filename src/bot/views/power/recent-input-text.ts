@@ -15,15 +15,14 @@ const NAME_CHARS = 24;
 
 /**
  * Who typed on the host recently, for the Stop confirm dialog and the `/gpu stop` preview:
- * `⚠️ Recent input on gpu-a: bob 14 h ago (`python`, 20.0 GiB). The autopilot leaves sessions typed
- * in within 18 h alone; a stop ends them.` At most two people named; never over `maxChars`; `null`
- * when nobody typed there within `withinHours`.
+ * `⚠️ Recent input on gpu-a: bob 14 h ago (`python`, 20.0 GiB). A stop ends their sessions, which the
+ * autopilot leaves alone.` At most two people named; never over `maxChars`; `null` when nobody typed
+ * there recently.
  */
 export function recentInputText(
   tr: Translator,
   host: string,
   recent: readonly RecentInput[],
-  withinHours: number,
   maxChars: number,
 ): string | null {
   if (recent.length === 0) return null;
@@ -33,7 +32,6 @@ export function recentInputText(
   const text = tr.t("stop.recent", {
     host: escapeMrkdwn(host),
     people: people.join(", "),
-    hours: withinHours,
   });
   return truncate(text, maxChars);
 }

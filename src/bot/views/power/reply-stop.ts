@@ -19,7 +19,7 @@ export function stopPreviewReply(tr: Translator, plan: StopPlan): Reply {
     step === null ? [] : [`\`${slackEscape(describeAction(step))}\``],
   );
   const atRisk = memoryAtRiskText(tr, plan.gpus, 500);
-  const recent = recentInputText(tr, plan.host, plan.recent, plan.recentWithinHours, 500);
+  const recent = recentInputText(tr, plan.host, plan.recent, 500);
   const question = tr.t(plan.dryRun ? "stop.preview.questionDryRun" : "stop.preview.question", {
     host: plan.host,
     steps: steps.reduce((first, second) => tr.t("stop.preview.then", { first, second })),
