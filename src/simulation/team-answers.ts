@@ -40,7 +40,7 @@ export interface TeamAnswers {
 /**
  * The people's side of the bot: who has a stake in an alert, when they answer (a delay drawn per
  * message), and what they press — Keep (or Claim) if they still need the host, Stop if it is theirs
- * to stop; *Still using it* or *Release* on a claim nudge; on the autopilot's warning DM, its Keep if
+ * to stop, *Done with mine* if only some of what is on it is theirs; *Still using it* or *Release* on a claim nudge; on the autopilot's warning DM, its Keep if
  * they still need the host (else they let it stop). Presses are queued in `clicks`.
  */
 export function createTeamAnswers(input: {
