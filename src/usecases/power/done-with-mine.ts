@@ -51,18 +51,19 @@ export function beginDoneWithMine(deps: StopHostDeps, request: DoneWithMineReque
   if (!holdsSomethingOn(deps, host, actor)) return { kind: "done-refused", reason: "nothing-of-yours", host };
   const nowMs = clock.now();
   const observation = deps.fleet.latest(host)?.observation ?? null;
-  const isNew = !doneOn(deps, host, observation).includes(actor);
+  const before = doneOn(deps, host, observation);
   const pids = ownPids(observation, deps.config.team.logins[actor] ?? []);
   state.transaction(() => {
     state.doneMarks.mark({ host, user: actor, alertId, atMs: nowMs, pids });
     state.audit.record({ atMs: nowMs, actor, action: "done-with-mine", host, detail: { alertId, pids } });
   });
-  const done = doneOn(deps, host, observation);
+  // NOTE: the mark just made holds (its pids are the person's processes now, its time is now).
+  const done = before.includes(actor) ? before : [...before, actor];
   if (holdsEverythingOn(deps, host, actor, nowMs, done)) {
     return beginStop(deps, { host, actor, alertId, reason: "everyone on it is done" }); // words-ok: audit reason code
   }
-  const others = stillOnIt(deps, host, [actor, ...done], nowMs);
-  if (isNew) {
+  const others = stillOnIt(deps, observation, host, done, nowMs);
+  if (!before.includes(actor)) {
     deps.alerts.postNote(host, { kind: "done-with-mine", host, user: actor, others });
     deps.alerts.refresh(host);
   }
@@ -89,8 +90,13 @@ function ownPids(observation: HostObservation | null, logins: readonly string[])
 }
 
 /** The people and logins holding the host, and the claimants, other than `done`. */
-function stillOnIt(deps: StopHostDeps, host: string, done: readonly string[], nowMs: number): StillOnIt {
-  const observation = deps.fleet.latest(host)?.observation ?? null;
+function stillOnIt(
+  deps: StopHostDeps,
+  observation: HostObservation | null,
+  host: string,
+  done: readonly string[],
+  nowMs: number,
+): StillOnIt {
   const logins = loginsOn(observation);
   const map = deps.config.team.logins;
   const mapped = new Set(Object.values(map).flat());
